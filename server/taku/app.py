@@ -1,0 +1,511 @@
+"""The application service: where the clock, ids, the store and the rules meet.
+
+:class:`Hub` holds one :class:`TableService` per open table. A table service
+runs one command at a time (an ``asyncio.Lock``): fold state -> ``decide`` ->
+append with the expected seq -> fold the new events -> publish to subscribers
+-> ack. Nothing is published or acknowledged before the store made it durable.
+
+Subscriptions catch up from the store and then switch to live events with no
+gap and no repeat: a subscription is registered under the table's lock at a
+known seq, reads the store up to that seq, then flushes what was published
+meanwhile. On a shared store (PostgreSQL, several nodes) a pump task follows
+the store's own subscription and folds what other nodes append.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+import structlog
+
+from taku.core import table as core_table
+from taku.core.commands import Command
+from taku.core.dice import DiceSource, SeededDice, seed_hash
+from taku.core.events import Event, Private, Recorded, Redacted
+from taku.core.render import render
+from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
+from taku.core.table import TableState
+from taku.errors import (
+    BadToken,
+    DuplicateCommand,
+    InvalidCommand,
+    InvalidFields,
+    SeqConflict,
+    StaleSeq,
+    TableNotFound,
+    UnknownMessageType,
+)
+from taku.plugins import Registry
+from taku.protocol import EventMsg, classify, encode
+from taku.store.base import EventStore, TableRecord, TokenRecord
+
+__all__ = ["CreatedTable", "DiceFactory", "Hub", "Joined", "Subscription", "TableService", "hash_token", "timed"]
+
+log = structlog.get_logger("taku.app")
+
+DiceFactory = Callable[[str, bytes, int], DiceSource]
+"""``(table_id, seed, cursor) -> DiceSource`` for one command. Tests pass scripted dice."""
+
+MAX_CONFLICT_RETRIES = 20
+
+
+def hash_token(token: str) -> str:
+    """The only form in which a token is stored: SHA-256 hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _seeded(table_id: str, seed: bytes, cursor: int) -> DiceSource:
+    return SeededDice(seed, cursor)
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class CreatedTable:
+    table_id: str
+    member_id: str
+    gm_token: str
+    player_token: str
+    spectator_token: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    table_id: str
+    member_id: str
+    role: str
+    seq: int
+    member_token: str | None
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One viewer's feed of a table: frames go to ``sink`` in seq order."""
+
+    table: TableService
+    member_id: str | None
+    sink: Callable[[bytes], None]
+    last_seq: int
+    live: bool = False
+    pending: list[tuple[Recorded, Event]] = field(default_factory=list)
+
+    def deliver(self, rec: Recorded, event: Event) -> None:
+        if not self.live:
+            self.pending.append((rec, event))
+            return
+        if rec.seq <= self.last_seq:
+            return
+        self.sink(self.table.frame(rec, event, self.member_id))
+        self.last_seq = rec.seq
+
+
+class TableService:
+    """One table: its folded state, its command path and its subscribers."""
+
+    def __init__(self, hub: Hub, record: TableRecord, ruleset: Ruleset) -> None:
+        self.hub = hub
+        self.record = record
+        self.table_id = record.table_id
+        self.ruleset = ruleset
+        self.decoder = core_table.event_decoder(ruleset)
+        self.command_decoder = core_table.command_decoder(ruleset)
+        self._command_tags = {t.__struct_config__.tag for t in hub.core_commands + ruleset.commands}
+        self.state = TableState(table_id=record.table_id)
+        self.acks: dict[str, tuple[int, int]] = {}
+        self.lock = asyncio.Lock()
+        self.subscriptions: set[Subscription] = set()
+        self._pump: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ folding
+
+    def _apply(self, recs: Sequence[Recorded], *, publish: bool = True) -> None:
+        """Fold ``recs`` (skipping seqs already folded) and publish them. Synchronous."""
+        for rec in recs:
+            if rec.seq <= self.state.seq:
+                continue
+            assert rec.seq == self.state.seq + 1, f"gap in {self.table_id}: {self.state.seq} -> {rec.seq}"
+            event = self.decoder.decode(rec.data)
+            st = core_table.evolve(self.state, event, self.ruleset)
+            self.state = msgspec.structs.replace(st, seq=rec.seq, dice_cursor=st.dice_cursor + rec.draws)
+            first, _ = self.acks.get(rec.command_id, (rec.seq, rec.seq))
+            self.acks[rec.command_id] = (first, rec.seq)
+            if publish:
+                for sub in list(self.subscriptions):
+                    sub.deliver(rec, event)
+
+    async def load(self) -> None:
+        self._apply(await self.hub.store.read(self.table_id), publish=False)
+        if self.hub.store.shared:
+            self._pump = asyncio.create_task(self._follow(), name=f"taku-follow-{self.table_id}")
+
+    async def _follow(self) -> None:
+        """Fold what other nodes append (shared stores only)."""
+        async for rec in self.hub.store.subscribe(self.table_id, after_seq=self.state.seq):
+            if rec.seq > self.state.seq:
+                async with self.lock:
+                    await self._catch_up_locked(rec.seq)
+
+    async def _catch_up_locked(self, to_seq: int | None = None) -> None:
+        if to_seq is not None and to_seq <= self.state.seq:
+            return
+        self._apply(await self.hub.store.read(self.table_id, after_seq=self.state.seq, to_seq=to_seq))
+
+    async def stop(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+            try:
+                await self._pump
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    # ------------------------------------------------------------ frames
+
+    def frame(self, rec: Recorded, event: Event, member_id: str | None) -> bytes:
+        """The ``event`` message for ``rec`` as ``member_id`` may see it."""
+        viewer = self.state.viewer(member_id)
+        if viewer.sees(rec.audience):
+            data, shown = rec.data, event
+        else:
+            shown = self.decoder.decode(rec.redacted) if rec.redacted else Redacted(of=rec.type)
+            data = rec.redacted or msgspec.Raw(encode(shown))
+        return encode(
+            EventMsg(
+                table_id=rec.table_id,
+                seq=rec.seq,
+                event=data,
+                actor=rec.actor,
+                time=rec.time,
+                command_id=rec.command_id,
+                redacted=shown is not event,
+                draws=rec.draws,
+                text=render(shown, self.state, self.ruleset, rec.actor),
+            )
+        )
+
+    def viewer_frames(self, recs: Sequence[Recorded], member_id: str | None) -> list[bytes]:
+        return [self.frame(r, self.decoder.decode(r.data), member_id) for r in recs]
+
+    # ------------------------------------------------------------ commands
+
+    def decode_command(self, raw: bytes) -> Command:
+        """The command Struct from its JSON (core or this table's ruleset).
+
+        Raises:
+            UnknownMessageType: ``protocol/unknown_type`` for a tag this table does not know.
+            InvalidFields: ``protocol/invalid_fields``.
+        """
+        try:
+            return self.command_decoder.decode(raw)
+        except msgspec.ValidationError as e:
+            err = classify(e, raw, self._command_tags)
+            if isinstance(err, UnknownMessageType):
+                err.message = f"{self.ruleset.id} has no command {err.message.removeprefix('unknown message type ')}"
+            raise err from None
+        except msgspec.DecodeError as e:
+            raise InvalidFields(f"command is not valid JSON: {e}") from None
+
+    async def execute(
+        self,
+        actor: str,
+        command: Command,
+        *,
+        command_id: str,
+        expected_seq: int | None = None,
+    ) -> tuple[int, int, bool]:
+        """Decide, append and publish one command.
+
+        Returns:
+            ``(first_seq, last_seq, duplicate)``; ``duplicate`` when the command id
+            was seen before (nothing new is written; the first ack is repeated).
+
+        Raises:
+            StaleSeq: ``expected_seq`` is not the table's seq (nothing written).
+            TakuError: the rejection of ``decide`` (nothing written).
+        """
+
+        def decider(state: TableState, ctx: Context) -> list[Emitted]:
+            return core_table.decide(state, command, ctx, self.ruleset)
+
+        return await self.commit(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+
+    async def commit(
+        self,
+        decider: Callable[[TableState, Context], list[Emitted]],
+        *,
+        actor: str | None,
+        command_id: str,
+        expected_seq: int | None = None,
+    ) -> tuple[int, int, bool]:
+        """Run ``decider`` on the current state and append its events; see :meth:`execute`."""
+        if not command_id or len(command_id) > 128:
+            raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
+        store = self.hub.store
+        async with self.lock:
+            for _attempt in range(MAX_CONFLICT_RETRIES):
+                if store.shared:
+                    await self._catch_up_locked()
+                if command_id in self.acks:
+                    first, last = self.acks[command_id]
+                    return first, last, True
+                state = self.state
+                if expected_seq is not None and expected_seq != state.seq:
+                    raise StaleSeq(
+                        f"expected seq {expected_seq}, but the table is at {state.seq}",
+                        expected_seq=expected_seq,
+                        seq=state.seq,
+                    )
+                dice = self.hub.dice(self.table_id, self.record.seed, state.dice_cursor)
+                ctx = Context(
+                    actor=actor,
+                    role=state.role_of(actor),
+                    dice=dice,
+                    options=self.ruleset.make_options(state.options),
+                    next_seq=state.seq + 1,
+                    seed=self.record.seed,
+                )
+                emitted = decider(state, ctx)
+                if not emitted:
+                    raise InvalidCommand("the command changes nothing", code="command/no_effect")
+                recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - state.dice_cursor)
+                try:
+                    await store.append(self.table_id, recs, expected_seq=state.seq)
+                except SeqConflict:
+                    await self._catch_up_locked()  # another node appended: decide again on fresh state
+                    continue
+                except DuplicateCommand as dup:
+                    await self._catch_up_locked()
+                    return dup.first_seq, dup.last_seq, True
+                self._apply(recs)
+                return recs[0].seq, recs[-1].seq, False
+            raise SeqConflict("too many concurrent writers on this table; try again")
+
+    def _records(
+        self, emitted: Sequence[Emitted], actor: str | None, command_id: str, seq: int, draws: int
+    ) -> list[Recorded]:
+        now = self.hub.clock()
+        allowed = self.hub.core_events + self.ruleset.events
+        out: list[Recorded] = []
+        for i, item in enumerate(emitted):
+            audience: tuple[str, ...] | None = None
+            redacted: msgspec.Raw | None = None
+            if isinstance(item, Private):
+                event = item.event
+                audience = tuple(item.audience)
+                red = item.redacted or Redacted(of=type(event).__struct_config__.tag)
+                redacted = msgspec.Raw(encode(red))
+            else:
+                event = item
+            assert isinstance(event, allowed), f"{type(event).__name__} is not an event of {self.ruleset.id}"
+            out.append(
+                Recorded(
+                    table_id=self.table_id,
+                    seq=seq + 1 + i,
+                    type=type(event).__struct_config__.tag,
+                    data=msgspec.Raw(encode(event)),
+                    actor=actor,
+                    time=now,
+                    command_id=command_id,
+                    audience=audience,
+                    redacted=redacted,
+                    draws=draws if i == len(emitted) - 1 else 0,
+                )
+            )
+        return out
+
+    # ------------------------------------------------------------ reading
+
+    async def subscribe(self, member_id: str | None, sink: Callable[[bytes], None], after_seq: int) -> Subscription:
+        """Send ``sink`` the events after ``after_seq``, then live ones. Returns when live."""
+        async with self.lock:
+            head = self.state.seq
+            sub = Subscription(self, member_id, sink, last_seq=max(after_seq, 0))
+            self.subscriptions.add(sub)
+        if after_seq < head:
+            for rec in await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head):
+                sink(self.frame(rec, self.decoder.decode(rec.data), member_id))
+            sub.last_seq = head
+        # what was published meanwhile (all > head); no await between flush and going live
+        pending, sub.pending = sub.pending, []
+        sub.live = True
+        for rec, event in pending:
+            sub.deliver(rec, event)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        self.subscriptions.discard(sub)
+
+    async def state_at(self, viewer: Viewer, at_seq: int | None = None) -> dict[str, Any]:
+        """The table as ``viewer`` may see it, now or folded up to ``at_seq``."""
+        state = self.state
+        if at_seq is not None and at_seq < state.seq:
+            state = core_table.fold(
+                TableState(table_id=self.table_id),
+                await self.hub.store.read(self.table_id, to_seq=max(at_seq, 0)),
+                self.ruleset,
+                self.decoder,
+            )
+        return core_table.view(state, viewer, self.ruleset)
+
+    async def log_frames(self, member_id: str | None, after_seq: int, limit: int) -> list[bytes]:
+        limit = max(1, min(limit, 5000))
+        recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=after_seq + limit)
+        return self.viewer_frames(recs, member_id)
+
+
+class Hub:
+    """All open tables of one server process.
+
+    Args:
+        store: an opened event store.
+        registry: the installed rulesets.
+        dice: makes each command's dice source; the server's default draws from
+            the table's secret seed (:class:`~taku.core.dice.SeededDice`).
+        clock: UTC ``datetime`` for event times.
+    """
+
+    def __init__(
+        self,
+        store: EventStore,
+        registry: Registry,
+        *,
+        dice: DiceFactory = _seeded,
+        clock: Callable[[], dt.datetime] = _utcnow,
+    ) -> None:
+        from taku.core.commands import CORE_COMMANDS
+        from taku.core.events import CORE_EVENTS
+
+        self.store = store
+        self.registry = registry
+        self.dice = dice
+        self.clock = clock
+        self.core_commands = CORE_COMMANDS
+        self.core_events = CORE_EVENTS
+        self._tables: dict[str, TableService] = {}
+        self._loading: dict[str, asyncio.Future[TableService]] = {}
+
+    async def close(self) -> None:
+        for t in self._tables.values():
+            await t.stop()
+        self._tables.clear()
+
+    async def table(self, table_id: str) -> TableService:
+        """The open table, loaded (folded from the store) on first use.
+
+        Raises:
+            TableNotFound: ``table/not_found``.
+        """
+        t = self._tables.get(table_id)
+        if t is not None:
+            return t
+        if table_id in self._loading:
+            return await asyncio.shield(self._loading[table_id])
+        fut: asyncio.Future[TableService] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            record = await self.store.get_table(table_id)
+            if record is None:
+                raise TableNotFound(f"no table {table_id!r}")
+            t = TableService(self, record, self.registry.get(record.ruleset))
+            await t.load()
+            self._tables[table_id] = t
+            fut.set_result(t)
+            return t
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: waiters get it through shield
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def create_table(
+        self, *, ruleset: str, name: str = "", options: dict[str, Any] | None = None, gm_name: str = "GM"
+    ) -> CreatedTable:
+        """A new table with its GM. Returns the GM's token and the two invite tokens.
+
+        Raises:
+            UnknownRuleset: ``table/unknown_ruleset``.
+            InvalidCommand: bad options or names.
+        """
+        rs = self.registry.get(ruleset)
+        table_id = "t" + secrets.token_hex(6)
+        seed = secrets.token_bytes(32)
+        gm_id = "m2"  # the GM's member_joined is the table's second event
+        events = core_table.creation_events(
+            name=name, ruleset=rs, options=options or {}, seed_hash=seed_hash(seed), gm_id=gm_id, gm_name=gm_name
+        )
+        now = self.clock()
+        command_id = "create-" + table_id
+        recs = [
+            Recorded(
+                table_id=table_id,
+                seq=i + 1,
+                type=type(e).__struct_config__.tag,
+                data=msgspec.Raw(encode(e)),
+                actor=None if i == 0 else gm_id,
+                time=now,
+                command_id=command_id,
+            )
+            for i, e in enumerate(events)
+        ]
+        record = TableRecord(table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed)
+        await self.store.create_table(record, recs, command_id)
+        tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
+        await self.store.add_token(
+            TokenRecord(token_hash=hash_token(tokens["gm"]), table_id=table_id, role=Role.GM, member_id=gm_id)
+        )
+        for role in ("player", "spectator"):
+            await self.store.add_token(TokenRecord(token_hash=hash_token(tokens[role]), table_id=table_id, role=role))
+        log.info("table_created", table_id=table_id, ruleset=rs.id)
+        return CreatedTable(table_id, gm_id, tokens["gm"], tokens["player"], tokens["spectator"])
+
+    async def join(self, table_id: str, token: str, name: str = "") -> Joined:
+        """Join with an invite token (a new member) or a member token (the same member).
+
+        Raises:
+            TableNotFound, BadToken (``auth/bad_token``), InvalidCommand (bad name).
+        """
+        table = await self.table(table_id)
+        found = await self.store.find_token(table_id, hash_token(token))
+        if found is None:
+            raise BadToken("that token does not open this table")
+        if found.member_id is not None:
+            mid = found.member_id
+            member = table.state.members.get(mid)
+            if member is not None and not member.present:
+                role = member.role
+                await table.commit(
+                    lambda s, c: [core_table.join_event(mid, member.name, role)],
+                    actor=mid,
+                    command_id="rejoin-" + secrets.token_hex(8),
+                )
+            return Joined(table_id, mid, table.state.role_of(mid), table.state.seq, None)
+        member_token = secrets.token_urlsafe(24)
+        holder: dict[str, str] = {}
+
+        def decider(state: TableState, ctx: Context) -> list[Emitted]:
+            holder["id"] = mid = ctx.new_id("m")
+            return [core_table.join_event(mid, name or f"{found.role}{ctx.next_seq}", found.role)]
+
+        first, _, _ = await table.commit(decider, actor=None, command_id="join-" + secrets.token_hex(8))
+        mid = holder["id"]
+        await self.store.add_token(
+            TokenRecord(token_hash=hash_token(member_token), table_id=table_id, role=found.role, member_id=mid)
+        )
+        return Joined(table_id, mid, found.role, table.state.seq, member_token)
+
+
+def timed() -> Callable[[], float]:
+    """A stopwatch: call the result for milliseconds since it was made."""
+    t0 = time.perf_counter()
+    return lambda: round((time.perf_counter() - t0) * 1000, 3)
+

@@ -1,0 +1,242 @@
+"""The ``taku`` command: serve, rulesets, replay, export, verify, schema.
+
+Examples::
+
+    taku serve                                # SQLite file taku.db, http://127.0.0.1:8765/
+    taku serve --db postgresql://localhost/taku --port 9000
+    taku rulesets
+    taku replay --db taku.db TABLE --to 40   # the table's state at seq 40, as JSON
+    taku export --db taku.db TABLE --format text
+    taku verify --db taku.db TABLE           # or: taku verify log.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from taku import __version__
+
+__all__ = ["main"]
+
+DEFAULT_DB = "taku.db"
+
+
+def _registry() -> Any:
+    from taku.plugins import load_registry
+
+    return load_registry()
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    from taku import log as taku_log
+    from taku.app import Hub
+    from taku.net import ServerConfig, TakuServer
+    from taku.store import open_store
+
+    taku_log.configure(json=None if not args.json_logs else True, level=args.log_level)
+    store = open_store(args.db)
+    await store.open()
+    hub = Hub(store, _registry())
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        max_frame_bytes=args.max_frame_bytes,
+        rate_per_s=args.rate,
+        rate_burst=max(int(args.rate * 2), 1),
+        web_dir=Path(args.web_dir) if args.web_dir else None,
+    )
+    server = TakuServer(hub, config)
+    await server.start()
+    print(f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {args.db})", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop()
+    await hub.close()
+    await store.close()
+    return 0
+
+
+async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
+    from taku.core.table import event_decoder
+    from taku.store import open_store
+
+    store = open_store(db)
+    await store.open()
+    try:
+        record = await store.get_table(table_id)
+        if record is None:
+            raise SystemExit(f"taku: no table {table_id!r} in {db}")
+        ruleset = _registry().get(record.ruleset)
+        recs = await store.read(table_id)
+    finally:
+        await store.close()
+    return ruleset, event_decoder(ruleset), recs
+
+
+async def _replay(args: argparse.Namespace) -> int:
+    from taku.core.ruleset import Viewer
+    from taku.core.table import TableState, fold, view
+
+    ruleset, decoder, recs = await _load(args.db, args.table)
+    if args.to is not None:
+        recs = [r for r in recs if r.seq <= args.to]
+    state = fold(TableState(table_id=args.table), recs, ruleset, decoder)
+    viewer = Viewer(None, "gm") if args.as_gm else Viewer(None, "spectator")
+    sys.stdout.write(json.dumps(view(state, viewer, ruleset), ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+async def _export(args: argparse.Namespace) -> int:
+    from taku.core.events import Redacted
+    from taku.core.render import render
+    from taku.core.ruleset import Viewer
+    from taku.core.table import TableState, evolve
+    from taku.protocol import EventMsg, encode
+
+    ruleset, decoder, recs = await _load(args.db, args.table)
+    public = Viewer(None, "spectator")
+    state = TableState(table_id=args.table)
+    out = sys.stdout
+    for rec in recs:
+        event = decoder.decode(rec.data)
+        state = msgspec.structs.replace(evolve(state, event, ruleset), seq=rec.seq)
+        shown, data = event, rec.data
+        if not public.sees(rec.audience):
+            shown = decoder.decode(rec.redacted) if rec.redacted else Redacted(of=rec.type)
+            data = rec.redacted or msgspec.Raw(encode(shown))
+        line = render(shown, state, ruleset, rec.actor)
+        if args.format == "text":
+            out.write(f"[{rec.seq}] {rec.time.strftime('%Y-%m-%d %H:%M:%S')} {line}\n")
+        else:
+            msg = EventMsg(
+                table_id=rec.table_id,
+                seq=rec.seq,
+                event=data,
+                actor=rec.actor,
+                time=rec.time,
+                command_id=rec.command_id,
+                redacted=shown is not event,
+                draws=rec.draws,
+                text=line,
+            )
+            out.write(encode(msg).decode() + "\n")
+    return 0
+
+
+async def _verify(args: argparse.Namespace) -> int:
+    from taku.verify import LogEntry, verify
+
+    if args.db:
+        if not args.source:
+            raise SystemExit("taku verify --db DB TABLE")
+        _, _, recs = await _load(args.db, args.source)
+        entries = [
+            LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs
+        ]
+    else:
+        path = Path(args.source)
+        entries = []
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+                entries.append(
+                    LogEntry(d["seq"], d.get("command_id", ""), d.get("draws", 0), d["event"], d.get("redacted", False))
+                )
+            except (ValueError, KeyError) as e:
+                print(f"taku verify: line {n} is not an exported event: {e}", file=sys.stderr)
+                return 2
+    problems, counts = verify(entries)
+    if problems:
+        for p in problems:
+            print(f"FAIL {p}")
+        print(f"NOT VERIFIED: {len(problems)} problem(s) in {counts['events']} events")
+        return 1
+    print(
+        f"VERIFIED: {counts['rolls']} rolls, {counts['faces']} faces in {counts['events']} events"
+        + (f" ({counts['skipped']} hidden events not checked)" if counts["skipped"] else "")
+    )
+    return 0
+
+
+def _rulesets(args: argparse.Namespace) -> int:
+    for r in _registry():
+        print(f"{r.id:10} {r.version:8} {r.name}" + (f" — {r.summary}" if r.summary else ""))
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from taku.schema import write_schemas
+
+    written = write_schemas(Path(args.out))
+    for p in written:
+        print(p)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="taku", description="taku (卓): a session server for tabletop RPGs")
+    p.add_argument("--version", action="version", version=f"taku {__version__}")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    s = sub.add_parser("serve", help="run the server (WebSocket and the web client on one port)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8765)
+    s.add_argument("--db", default=DEFAULT_DB, help="SQLite file (default taku.db), postgresql://… or memory:")
+    s.add_argument("--max-frame-bytes", type=int, default=64 * 1024)
+    s.add_argument("--rate", type=float, default=50.0, help="messages per second per connection")
+    s.add_argument("--web-dir", default=None, help="static files served at / (default: clients/web)")
+    s.add_argument("--log-level", default="info")
+    s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")
+    s.set_defaults(run=_serve)
+
+    s = sub.add_parser("rulesets", help="list the installed rulesets")
+    s.set_defaults(run=_rulesets)
+
+    s = sub.add_parser("replay", help="print a table's state (as JSON) at its end or at --to SEQ")
+    s.add_argument("--db", default=DEFAULT_DB)
+    s.add_argument("table")
+    s.add_argument("--to", type=int, default=None)
+    s.add_argument("--as-gm", action="store_true", help="the GM's view (hidden information included)")
+    s.set_defaults(run=_replay)
+
+    s = sub.add_parser("export", help="a table's log without secrets: readable text or JSON lines")
+    s.add_argument("--db", default=DEFAULT_DB)
+    s.add_argument("table")
+    s.add_argument("--format", choices=("jsonl", "text"), default="text")
+    s.set_defaults(run=_export)
+
+    s = sub.add_parser("verify", help="check every die of a table against its revealed seed")
+    s.add_argument("source", nargs="?", help="TABLE with --db, or an exported .jsonl file")
+    s.add_argument("--db", default=None)
+    s.set_defaults(run=_verify)
+
+    s = sub.add_parser("schema", help="write the JSON Schema of every protocol message")
+    s.add_argument("--out", default="docs/schema")
+    s.set_defaults(run=_schema)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result = args.run(args)
+    if asyncio.iscoroutine(result):
+        result = asyncio.run(result)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

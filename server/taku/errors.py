@@ -1,0 +1,174 @@
+"""Every exception taku raises on purpose, each with its stable wire code.
+
+The hierarchy::
+
+    TakuError                       code
+    ├── ProtocolError               protocol/*   (the frame or message is wrong)
+    │   ├── MalformedMessage        protocol/malformed_json
+    │   ├── UnknownMessageType      protocol/unknown_type
+    │   ├── InvalidFields           protocol/invalid_fields
+    │   ├── FrameTooLarge           protocol/frame_too_large
+    │   ├── RateLimited             protocol/rate_limited
+    │   └── NotJoined               protocol/not_joined
+    ├── AccessError                 auth/*
+    │   ├── BadToken                auth/bad_token
+    │   └── Forbidden               command/forbidden
+    ├── TableNotFound               table/not_found
+    ├── UnknownRuleset              table/unknown_ruleset
+    ├── InvalidCommand              command/invalid
+    ├── StaleSeq                    command/stale_seq   (expected seq is not the table's seq)
+    ├── Rejected                    rule/<ruleset>/<reason>  (the rules forbid the command)
+    ├── DiceError                   dice/<reason>  (a malformed or oversized dice expression)
+    └── StoreError                  store/*
+        ├── SeqConflict             store/seq_conflict  (another append took the seq)
+        └── DuplicateCommand        store/duplicate_command
+
+A code never changes once shipped; clients switch on it. The human message may
+change. ``details`` carries machine-readable extras (for a rejection: the rule's
+section in the rulebook).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "AccessError",
+    "BadToken",
+    "DiceError",
+    "DuplicateCommand",
+    "Forbidden",
+    "FrameTooLarge",
+    "InvalidCommand",
+    "InvalidFields",
+    "MalformedMessage",
+    "NotJoined",
+    "ProtocolError",
+    "RateLimited",
+    "Rejected",
+    "SeqConflict",
+    "StaleSeq",
+    "StoreError",
+    "TableNotFound",
+    "TakuError",
+    "UnknownMessageType",
+    "UnknownRuleset",
+]
+
+
+class TakuError(Exception):
+    """Base of every taku error: a stable ``code`` and a human ``message``."""
+
+    code: str = "internal/error"
+
+    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.details: dict[str, Any] = details
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class ProtocolError(TakuError):
+    code = "protocol/error"
+
+
+class MalformedMessage(ProtocolError):
+    code = "protocol/malformed_json"
+
+
+class UnknownMessageType(ProtocolError):
+    code = "protocol/unknown_type"
+
+
+class InvalidFields(ProtocolError):
+    code = "protocol/invalid_fields"
+
+
+class FrameTooLarge(ProtocolError):
+    code = "protocol/frame_too_large"
+
+
+class RateLimited(ProtocolError):
+    code = "protocol/rate_limited"
+
+
+class NotJoined(ProtocolError):
+    code = "protocol/not_joined"
+
+
+class AccessError(TakuError):
+    code = "auth/error"
+
+
+class BadToken(AccessError):
+    code = "auth/bad_token"
+
+
+class Forbidden(AccessError):
+    code = "command/forbidden"
+
+
+class TableNotFound(TakuError):
+    code = "table/not_found"
+
+
+class UnknownRuleset(TakuError):
+    code = "table/unknown_ruleset"
+
+
+class InvalidCommand(TakuError):
+    """The command is well-formed JSON but makes no sense (an unknown character, a bad value)."""
+
+    code = "command/invalid"
+
+
+class StaleSeq(TakuError):
+    """The command named an expected seq that is not the table's current seq. Nothing was written."""
+
+    code = "command/stale_seq"
+
+
+class Rejected(TakuError):
+    """The rules forbid the command.
+
+    Args:
+        ruleset: the ruleset id, e.g. ``"nstrpg"``; the code becomes ``rule/<ruleset>/<reason>``.
+        reason: a stable snake_case reason, e.g. ``"no_evasion_dice"``.
+        message: the rule's reason for a human, ideally in the rulebook's language.
+        section: where the rule stands, e.g. ``"NSTRPG 2-11 回避判定"``.
+    """
+
+    def __init__(self, ruleset: str, reason: str, message: str, *, section: str = "", **details: Any) -> None:
+        super().__init__(message, code=f"rule/{ruleset}/{reason}", section=section, **details)
+        self.ruleset = ruleset
+        self.reason = reason
+        self.section = section
+
+
+class DiceError(TakuError):
+    code = "dice/invalid"
+
+
+class StoreError(TakuError):
+    code = "store/error"
+
+
+class SeqConflict(StoreError):
+    """An append's expected seq was taken by another writer; nothing of the append was written."""
+
+    code = "store/seq_conflict"
+
+
+class DuplicateCommand(StoreError):
+    """The command id was already appended to this table; ``seqs`` names what it wrote."""
+
+    code = "store/duplicate_command"
+
+    def __init__(self, message: str, *, first_seq: int, last_seq: int) -> None:
+        super().__init__(message, first_seq=first_seq, last_seq=last_seq)
+        self.first_seq = first_seq
+        self.last_seq = last_seq

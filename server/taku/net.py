@@ -1,0 +1,349 @@
+"""The WebSocket server (websockets' asyncio API) and the HTTP side of the same port.
+
+Frames become protocol Structs (:mod:`taku.protocol`), exceptions become
+``error`` messages with their stable code; the connection stays open for
+everything but a frame past the hard limit. ``GET /`` serves the web client,
+``GET /healthz`` answers ``ok``; any path upgrades to WebSocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import mimetypes
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import structlog
+from websockets.asyncio.server import Server as WSServer
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from taku import __version__
+from taku.app import Hub, Subscription, timed
+from taku.core.commands import Chat
+from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
+from taku.protocol import (
+    Ack,
+    ChatMsg,
+    ClientMessage,
+    CommandMsg,
+    Created,
+    CreateTable,
+    ErrorMsg,
+    GetLog,
+    GetState,
+    Hello,
+    Join,
+    Joined,
+    ListRulesets,
+    LogMsg,
+    RulesetInfo,
+    RulesetsMsg,
+    StateMsg,
+    Subscribe,
+    Subscribed,
+    Unsubscribe,
+    Welcome,
+    decode_client,
+    encode,
+)
+
+__all__ = ["ServerConfig", "TakuServer", "default_web_dir"]
+
+log = structlog.get_logger("taku.net")
+_conn_ids = itertools.count(1)
+
+
+def default_web_dir() -> Path:
+    """``$TAKU_WEB_DIR``, or ``clients/web`` of the source tree taku runs from."""
+    env = os.environ.get("TAKU_WEB_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "clients" / "web"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Limits of one server. Units are in the names."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    max_frame_bytes: int = 64 * 1024
+    """Frames above this get ``protocol/frame_too_large`` (the connection stays)."""
+    hard_max_frame_bytes: int = 1024 * 1024
+    """Frames above this close the connection (1009), to protect the server."""
+    rate_per_s: float = 50.0
+    """Sustained messages per second per connection; more get ``protocol/rate_limited``."""
+    rate_burst: int = 100
+    ping_interval_s: float | None = 20.0
+    ping_timeout_s: float | None = 20.0
+    shutdown_grace_s: float = 10.0
+    web_dir: Path | None = None
+
+
+class _Bucket:
+    """Token bucket: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.t = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class _Connection:
+    def __init__(self, server: TakuServer, ws: ServerConnection) -> None:
+        self.server = server
+        self.hub = server.hub
+        self.ws = ws
+        self.id = f"c{next(_conn_ids)}"
+        self.members: dict[str, str] = {}  # table_id -> member_id
+        self.subs: dict[str, Subscription] = {}
+        self.bucket = _Bucket(server.config.rate_per_s, server.config.rate_burst)
+
+    def push(self, frame: bytes) -> None:
+        broadcast((self.ws,), frame, text=True)
+
+    async def send(self, msg: Any) -> None:
+        await self.ws.send(encode(msg), text=True)
+
+    def member(self, table_id: str) -> str:
+        try:
+            return self.members[table_id]
+        except KeyError:
+            raise NotJoined(f"join table {table_id!r} first") from None
+
+    async def run(self) -> None:
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(conn_id=self.id)
+        log.info("connection_opened", peer=str(self.ws.remote_address))
+        limit = self.server.config.max_frame_bytes
+        try:
+            async for frame in self.ws:
+                rid: Any = None
+                try:
+                    if len(frame) > limit:
+                        raise FrameTooLarge(f"frames may have at most {limit} bytes", limit=limit)
+                    if not self.bucket.take():
+                        raise RateLimited("too many messages; slow down")
+                    msg = decode_client(frame)
+                    rid = msg.id
+                    self.server.in_flight += 1
+                    try:
+                        await self.dispatch(msg)
+                    finally:
+                        self.server.in_flight -= 1
+                        if self.server.in_flight == 0:
+                            self.server.idle.set()
+                except TakuError as e:
+                    await self.send(ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details)))
+                except ConnectionClosed:
+                    raise
+                except Exception:
+                    log.exception("internal_error")
+                    await self.send(ErrorMsg(re=rid, code="internal/error", message="internal error"))
+        except ConnectionClosed:
+            pass
+        finally:
+            for table_id, sub in self.subs.items():
+                sub.table.unsubscribe(sub)
+            log.info("connection_closed", code=self.ws.close_code)
+
+    async def dispatch(self, msg: ClientMessage) -> None:
+        hub = self.hub
+        match msg:
+            case Hello():
+                await self.send(Welcome(re=msg.id, server=f"taku {__version__}", rulesets=[r.id for r in hub.registry]))
+            case ListRulesets():
+                await self.send(RulesetsMsg(re=msg.id, rulesets=[ruleset_info(r) for r in hub.registry]))
+            case CreateTable(ruleset=rs, name=name, options=options, gm_name=gm_name):
+                c = await hub.create_table(ruleset=rs, name=name, options=options, gm_name=gm_name)
+                self.members[c.table_id] = c.member_id
+                await self.send(
+                    Created(
+                        re=msg.id,
+                        table_id=c.table_id,
+                        member_id=c.member_id,
+                        gm_token=c.gm_token,
+                        player_token=c.player_token,
+                        spectator_token=c.spectator_token,
+                    )
+                )
+            case Join(table_id=tid, token=token, name=name):
+                j = await hub.join(tid, token, name)
+                self.members[tid] = j.member_id
+                structlog.contextvars.bind_contextvars(member_id=j.member_id)
+                await self.send(
+                    Joined(re=msg.id, table_id=tid, member_id=j.member_id, role=j.role, seq=j.seq, member_token=j.member_token)
+                )
+            case Subscribe(table_id=tid, after_seq=after):
+                mid = self.member(tid)
+                table = await hub.table(tid)
+                old = self.subs.pop(tid, None)
+                if old is not None:
+                    table.unsubscribe(old)
+                sub = await table.subscribe(mid, self.push, after)
+                self.subs[tid] = sub
+                await self.send(Subscribed(re=msg.id, table_id=tid, seq=sub.last_seq))
+            case Unsubscribe(table_id=tid):
+                sub = self.subs.pop(tid, None)
+                if sub is not None:
+                    sub.table.unsubscribe(sub)
+                await self.send(Subscribed(re=msg.id, table_id=tid, seq=-1))
+            case CommandMsg(table_id=tid, command_id=cid, command=raw, expected_seq=exp):
+                mid = self.member(tid)
+                table = await hub.table(tid)
+                command = table.decode_command(raw)
+                await self._execute(msg.id, table, mid, command, cid, exp)
+            case ChatMsg(table_id=tid, text=text, command_id=cid, character_id=char):
+                mid = self.member(tid)
+                table = await hub.table(tid)
+                cid = cid or f"chat-{self.id}-{time.monotonic_ns()}"
+                await self._execute(msg.id, table, mid, Chat(text=text, character_id=char), cid, None)
+            case GetState(table_id=tid, at_seq=at):
+                mid = self.member(tid)
+                table = await hub.table(tid)
+                state = await table.state_at(table.state.viewer(mid), at)
+                await self.send(StateMsg(re=msg.id, table_id=tid, seq=state["seq"], state=state))
+            case GetLog(table_id=tid, after_seq=after, limit=limit):
+                mid = self.member(tid)
+                table = await hub.table(tid)
+                frames = await table.log_frames(mid, after, limit)
+                events = [msgspec.Raw(f) for f in frames]
+                await self.send(LogMsg(re=msg.id, table_id=tid, events=events, last_seq=table.state.seq))
+            case _:  # pragma: no cover - decode_client only yields the types above
+                raise AssertionError(f"unhandled message {msg!r}")
+
+    async def _execute(self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None) -> None:
+        elapsed = timed()
+        with structlog.contextvars.bound_contextvars(table_id=table.table_id, member_id=mid, command_id=cid):
+            try:
+                first, last, dup = await table.execute(mid, command, command_id=cid, expected_seq=exp)
+            except TakuError as e:
+                log.info("command_rejected", code=e.code, command=type(command).__name__, duration_ms=elapsed())
+                await self.send(
+                    ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details), command_id=cid)
+                )
+                return
+            log.info(
+                "command_done", command=type(command).__name__, seqs=[first, last], duplicate=dup, duration_ms=elapsed()
+            )
+        await self.send(Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup))
+
+
+def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
+    return msgspec.to_builtins(details, str_keys=True, enc_hook=repr)
+
+
+def ruleset_info(r: Any) -> RulesetInfo:
+    options: dict[str, Any] = {}
+    if r.options is not None:
+        options = msgspec.to_builtins(msgspec.convert({}, r.options))
+    return RulesetInfo(
+        id=r.id,
+        name=r.name,
+        version=r.version,
+        summary=r.summary,
+        commands=[t.__struct_config__.tag for t in r.commands],
+        options=options,
+    )
+
+
+class TakuServer:
+    """A taku server on one port: WebSocket for the protocol, HTTP for the web client.
+
+    Call :meth:`start`, then :meth:`stop` (e.g. on SIGTERM): it stops accepting,
+    lets commands in flight finish, and closes every connection with 1001.
+    """
+
+    def __init__(self, hub: Hub, config: ServerConfig | None = None) -> None:
+        self.hub = hub
+        self.config = config or ServerConfig()
+        self.web_dir = (self.config.web_dir or default_web_dir()).resolve()
+        self.in_flight = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+        self._server: WSServer | None = None
+        self.port = self.config.port
+
+    async def start(self) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        cfg = self.config
+        self._server = await serve(
+            self._handle,
+            cfg.host,
+            cfg.port,
+            process_request=self._http,
+            max_size=cfg.hard_max_frame_bytes,
+            ping_interval=cfg.ping_interval_s,
+            ping_timeout=cfg.ping_timeout_s,
+            server_header=f"taku/{__version__}",
+        )
+        sock = next(iter(self._server.sockets))
+        self.port = sock.getsockname()[1]
+        log.info("server_started", host=cfg.host, port=self.port)
+        return self.port
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.config.host}:{self.port}/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self.config.host}:{self.port}/ws"
+
+    async def stop(self) -> None:
+        """Graceful stop: no new connections, finish commands in flight, close with 1001."""
+        if self._server is None:
+            return
+        self._server.close(close_connections=False)
+        try:
+            await asyncio.wait_for(self.idle.wait(), self.config.shutdown_grace_s)
+        except TimeoutError:
+            log.warning("shutdown_with_commands_in_flight", in_flight=self.in_flight)
+        self._server.close(close_connections=True)
+        await self._server.wait_closed()
+        self._server = None
+        log.info("server_stopped")
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        await _Connection(self, ws).run()
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return None
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            return _response(200, b"ok\n", "text/plain; charset=utf-8")
+        return self._static(path)
+
+    def _static(self, path: str) -> Response:
+        rel = path.lstrip("/") or "index.html"
+        target = (self.web_dir / rel).resolve()
+        if not target.is_relative_to(self.web_dir) or not target.is_file():
+            return _response(404, b"not found\n", "text/plain; charset=utf-8")
+        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
+            ctype += "; charset=utf-8"
+        return _response(200, target.read_bytes(), ctype)
+
+
+def _response(status: int, body: bytes, ctype: str) -> Response:
+    reasons = {200: "OK", 404: "Not Found"}
+    headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache")])
+    return Response(status, reasons.get(status, ""), headers, body)

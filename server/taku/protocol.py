@@ -1,0 +1,304 @@
+"""The wire protocol ``taku/1``: every message as a msgspec Struct (sans I/O).
+
+JSON text frames; each is one member of a tagged union on ``"type"``. Client
+messages forbid unknown fields. Every client message may carry ``id`` (any
+string or integer); the reply to it carries the same value as ``re``. Events
+pushed by a subscription carry no ``re``.
+
+Client to server: ``hello``, ``list_rulesets``, ``create_table``, ``join``,
+``subscribe``, ``unsubscribe``, ``command``, ``chat``, ``get_state``, ``get_log``.
+Server to client: ``welcome``, ``rulesets``, ``created``, ``joined``,
+``subscribed``, ``ack``, ``error``, ``event``, ``state``, ``log``.
+
+See docs/protocol.md for a commented transcript; docs/schema/ holds the JSON
+Schema of every message, generated from these Structs (``taku schema``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Union
+
+import msgspec
+
+from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "PROTOCOL",
+    "SERVER_MESSAGES",
+    "Ack",
+    "ChatMsg",
+    "ClientMessage",
+    "CommandMsg",
+    "CreateTable",
+    "Created",
+    "ErrorMsg",
+    "EventMsg",
+    "GetLog",
+    "GetState",
+    "Hello",
+    "Join",
+    "Joined",
+    "ListRulesets",
+    "LogMsg",
+    "RulesetInfo",
+    "RulesetsMsg",
+    "ServerMessage",
+    "StateMsg",
+    "Subscribe",
+    "Subscribed",
+    "Unsubscribe",
+    "Welcome",
+    "decode_client",
+    "encode",
+]
+
+PROTOCOL = "taku/1"
+
+RequestId = str | int | None
+
+
+class ClientMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+    id: RequestId = None
+
+
+class Hello(ClientMessage, frozen=True, kw_only=True, tag="hello"):
+    """Optional first message; the server answers ``welcome``."""
+
+    protocol: str = PROTOCOL
+    client: str = ""
+
+
+class ListRulesets(ClientMessage, frozen=True, kw_only=True, tag="list_rulesets"):
+    """Ask for the installed rulesets (answer: ``rulesets``)."""
+
+
+class CreateTable(ClientMessage, frozen=True, kw_only=True, tag="create_table"):
+    """Create a table; the sender becomes its GM (answer: ``created``, then ``joined``)."""
+
+    ruleset: str = "generic"
+    name: str = ""
+    options: dict[str, Any] = {}
+    gm_name: str = "GM"
+
+
+class Join(ClientMessage, frozen=True, kw_only=True, tag="join"):
+    """Join with an invite token (a new member named ``name``) or one's own member
+    token (the same member again, e.g. after a dropped connection)."""
+
+    table_id: str
+    token: str
+    name: str = ""
+
+
+class Subscribe(ClientMessage, frozen=True, kw_only=True, tag="subscribe"):
+    """Receive the table's events after ``after_seq``, then live ones (no gap, no repeat)."""
+
+    table_id: str
+    after_seq: int = 0
+
+
+class Unsubscribe(ClientMessage, frozen=True, kw_only=True, tag="unsubscribe"):
+    table_id: str
+
+
+class CommandMsg(ClientMessage, frozen=True, kw_only=True, tag="command"):
+    """A command (a core or ruleset command Struct, tagged by ``type``).
+
+    ``command_id`` makes it idempotent: sent again, it yields the same ``ack``
+    and no new event. ``expected_seq``, when given, must be the table's seq, or
+    the answer is ``command/stale_seq`` and nothing changes.
+    """
+
+    table_id: str
+    command_id: str
+    command: msgspec.Raw
+    expected_seq: int | None = None
+
+
+class ChatMsg(ClientMessage, frozen=True, kw_only=True, tag="chat"):
+    """Shorthand for the ``chat`` command: a line that may hold a dice command."""
+
+    table_id: str
+    text: str
+    command_id: str | None = None
+    character_id: str | None = None
+
+
+class GetState(ClientMessage, frozen=True, kw_only=True, tag="get_state"):
+    """The table as the sender may see it, now or at ``at_seq`` (a replay)."""
+
+    table_id: str
+    at_seq: int | None = None
+
+
+class GetLog(ClientMessage, frozen=True, kw_only=True, tag="get_log"):
+    """Up to ``limit`` events after ``after_seq`` (as the sender may see them)."""
+
+    table_id: str
+    after_seq: int = 0
+    limit: int = 500
+
+
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
+    Hello,
+    ListRulesets,
+    CreateTable,
+    Join,
+    Subscribe,
+    Unsubscribe,
+    CommandMsg,
+    ChatMsg,
+    GetState,
+    GetLog,
+)
+
+
+# --------------------------------------------------------------------------- server to client
+
+
+class ServerMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
+    re: RequestId = None
+
+
+class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    version: str
+    summary: str = ""
+    commands: list[str] = []
+    options: dict[str, Any] = {}
+
+
+class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
+    protocol: str = PROTOCOL
+    server: str = ""
+    rulesets: list[str] = []
+
+
+class RulesetsMsg(ServerMessage, frozen=True, kw_only=True, tag="rulesets"):
+    rulesets: list[RulesetInfo]
+
+
+class Created(ServerMessage, frozen=True, kw_only=True, tag="created"):
+    """A new table. ``gm_token`` is the GM's own token; the invites make new members.
+    Tokens are shown once and kept only as hashes."""
+
+    table_id: str
+    member_id: str
+    gm_token: str
+    player_token: str
+    spectator_token: str
+
+
+class Joined(ServerMessage, frozen=True, kw_only=True, tag="joined"):
+    """``member_token`` rejoins as this member later (keep it; it is shown once)."""
+
+    table_id: str
+    member_id: str
+    role: str
+    seq: int
+    member_token: str | None = None
+
+
+class Subscribed(ServerMessage, frozen=True, kw_only=True, tag="subscribed"):
+    """Sent after the catch-up events: from here on, events are live."""
+
+    table_id: str
+    seq: int
+
+
+class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
+    """The command's events are durable as seqs ``first_seq..last_seq``."""
+
+    table_id: str
+    command_id: str
+    first_seq: int
+    last_seq: int
+    duplicate: bool = False
+
+
+class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
+    """A stable ``code`` (see taku.errors) and a human ``message``; nothing was changed."""
+
+    code: str
+    message: str
+    details: dict[str, Any] = {}
+    command_id: str | None = None
+
+
+class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
+    """One event as the receiver may see it; a redacted one keeps its seq."""
+
+    table_id: str
+    seq: int
+    event: msgspec.Raw
+    actor: str | None = None
+    time: dt.datetime
+    command_id: str = ""
+    redacted: bool = False
+    draws: int = 0
+    text: str = ""
+
+
+class StateMsg(ServerMessage, frozen=True, kw_only=True, tag="state"):
+    table_id: str
+    seq: int
+    state: dict[str, Any]
+
+
+class LogMsg(ServerMessage, frozen=True, kw_only=True, tag="log"):
+    """``events`` are ``event`` messages (without ``re``), in seq order."""
+
+    table_id: str
+    events: list[msgspec.Raw]
+    last_seq: int
+
+
+SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
+    Welcome,
+    RulesetsMsg,
+    Created,
+    Joined,
+    Subscribed,
+    Ack,
+    ErrorMsg,
+    EventMsg,
+    StateMsg,
+    LogMsg,
+)
+
+_client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # type: ignore[valid-type]
+_client_tags = {t.__struct_config__.tag for t in CLIENT_MESSAGES}
+_encoder = msgspec.json.Encoder()
+encode = _encoder.encode
+"""Encode a server message (or anything msgspec can) to JSON bytes."""
+
+
+def classify(exc: msgspec.ValidationError, frame: bytes | str, tags: set[str]) -> InvalidFields | UnknownMessageType:
+    """Tell an unknown ``type`` from wrong fields in a frame that failed validation."""
+    try:
+        raw = msgspec.json.decode(frame)
+    except msgspec.DecodeError:
+        raw = None
+    if not isinstance(raw, dict) or raw.get("type") not in tags:
+        t = raw.get("type") if isinstance(raw, dict) else None
+        return UnknownMessageType(f"unknown message type {t!r}", known=sorted(tags))
+    return InvalidFields(str(exc))
+
+
+def decode_client(frame: bytes | str) -> ClientMessage:
+    """Decode one client frame.
+
+    Raises:
+        MalformedMessage: ``protocol/malformed_json``.
+        UnknownMessageType: ``protocol/unknown_type``.
+        InvalidFields: ``protocol/invalid_fields`` (missing, extra or mistyped field).
+    """
+    try:
+        return _client_decoder.decode(frame)
+    except msgspec.ValidationError as e:
+        raise classify(e, frame, _client_tags) from None
+    except msgspec.DecodeError as e:
+        raise MalformedMessage(f"not valid JSON: {e}") from None

@@ -1,0 +1,159 @@
+"""The event store contract: every backend (memory, SQLite, PostgreSQL) keeps it.
+
+The contract (tested by :class:`taku.testing.store_contract.EventStoreContract`):
+
+- A table is a stream of :class:`~taku.core.events.Recorded` events; ``seq``
+  starts at 1 and has no gaps.
+- :meth:`EventStore.append` is atomic: every event of the call is written, or
+  it raises and nothing is. It raises :class:`~taku.errors.SeqConflict` when the
+  table's last seq is not ``expected_seq`` (another writer took it), and
+  :class:`~taku.errors.DuplicateCommand` (naming the seqs written the first
+  time) when the command id was appended to that table before.
+- An append that returned is durable: it survives a crash of the process
+  (``kill -9``) and of the machine, as far as the backend's medium allows.
+- :meth:`EventStore.read` returns events in seq order.
+- :meth:`EventStore.subscribe` yields the events after ``after_seq``, then the
+  live ones as they are appended (by this process or, for shared backends,
+  another), with no gap and no repeat.
+- Table metadata (the dice seed, token hashes) is kept beside the stream and is
+  never part of it.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+
+import msgspec
+
+from taku.core.events import Recorded
+
+__all__ = ["EventStore", "TableRecord", "TokenRecord"]
+
+
+class TableRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A table's metadata: what is not in its event stream.
+
+    ``seed`` is the secret dice seed (bytes); it leaves the store only through the
+    ``seed_revealed`` event the GM chooses to append.
+    """
+
+    table_id: str
+    ruleset: str
+    name: str
+    created: str
+    seed: bytes
+
+
+class TokenRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """An access token, by its SHA-256 hash: an invite (``member_id`` None) or a member's own."""
+
+    token_hash: str
+    table_id: str
+    role: str
+    member_id: str | None = None
+
+
+class EventStore(abc.ABC):
+    """Append-only event streams, one per table, plus table metadata.
+
+    Backends implement the abstract methods and call :meth:`_published` after
+    each durable append (and on learning of another node's append), which feeds
+    :meth:`subscribe`.
+    """
+
+    shared: bool = False
+    """True when other processes may append to the same tables (PostgreSQL)."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, set[asyncio.Queue[int]]] = {}
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def open(self) -> None:
+        """Create or upgrade the schema. Idempotent."""
+
+    async def close(self) -> None:
+        """Flush and release resources. The store may be opened again."""
+
+    # ------------------------------------------------------------ tables and tokens
+
+    @abc.abstractmethod
+    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+        """Record a new table and its first events (seq 1..n) atomically.
+
+        Raises:
+            StoreError: ``store/table_exists`` when the id is taken.
+        """
+
+    @abc.abstractmethod
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        """The table's metadata, or ``None``."""
+
+    @abc.abstractmethod
+    async def list_tables(self) -> list[TableRecord]:
+        """Every table, oldest first."""
+
+    @abc.abstractmethod
+    async def add_token(self, token: TokenRecord) -> None:
+        """Store a token hash (never the token)."""
+
+    @abc.abstractmethod
+    async def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
+        """The token with this hash on this table, or ``None``."""
+
+    # ------------------------------------------------------------ events
+
+    @abc.abstractmethod
+    async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
+        """Append ``events`` (seq ``expected_seq+1``…, one command id) atomically and durably.
+
+        Raises:
+            SeqConflict: the table's last seq is not ``expected_seq``; nothing written.
+            DuplicateCommand: the command id is already in the table; nothing written.
+            TableNotFound: no such table.
+        """
+
+    @abc.abstractmethod
+    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+        """Events with ``after_seq < seq <= to_seq`` (all after when ``to_seq`` is None), in seq order."""
+
+    @abc.abstractmethod
+    async def last_seq(self, table_id: str) -> int:
+        """The table's last seq (0 for an unknown or empty table)."""
+
+    @abc.abstractmethod
+    async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
+        """``(first_seq, last_seq)`` written by that command id, or ``None``."""
+
+    # ------------------------------------------------------------ subscriptions
+
+    async def subscribe(self, table_id: str, *, after_seq: int = 0) -> AsyncIterator[Recorded]:
+        """Events after ``after_seq``: the stored ones, then live ones, no gap, no repeat.
+
+        The iterator never ends by itself; close it (``aclose``) or cancel its task.
+        A notification that was missed or arrives out of order is recovered by
+        reading the range from the store, never skipped.
+        """
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        self._listeners.setdefault(table_id, set()).add(queue)
+        last = after_seq
+        try:
+            while True:
+                for rec in await self.read(table_id, after_seq=last):
+                    if rec.seq == last + 1:
+                        last = rec.seq
+                        yield rec
+                # wait until something past `last` is known to exist
+                while (await queue.get()) <= last:
+                    pass
+        finally:
+            self._listeners[table_id].discard(queue)
+            if not self._listeners[table_id]:
+                del self._listeners[table_id]
+
+    def _published(self, table_id: str, last_seq: int) -> None:
+        """Tell this process's subscribers that ``table_id`` now reaches ``last_seq``."""
+        for queue in self._listeners.get(table_id, ()):
+            queue.put_nowait(last_seq)

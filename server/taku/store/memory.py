@@ -1,0 +1,76 @@
+"""An in-memory event store: for tests, and the reference for the contract."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from taku.core.events import Recorded
+from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
+from taku.store.base import EventStore, TableRecord, TokenRecord
+
+__all__ = ["MemoryEventStore"]
+
+
+class MemoryEventStore(EventStore):
+    """Keeps everything in dicts. Durable only as long as the process; passes the contract."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._tables: dict[str, TableRecord] = {}
+        self._events: dict[str, list[Recorded]] = {}
+        self._commands: dict[tuple[str, str], tuple[int, int]] = {}
+        self._tokens: dict[tuple[str, str], TokenRecord] = {}
+        self.appends = 0
+        """How many appends succeeded (for tests that count writes)."""
+
+    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+        if table.table_id in self._tables:
+            raise StoreError(f"table {table.table_id} exists", code="store/table_exists")
+        self._tables[table.table_id] = table
+        self._events[table.table_id] = []
+        await self.append(table.table_id, events, expected_seq=0)
+
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        return self._tables.get(table_id)
+
+    async def list_tables(self) -> list[TableRecord]:
+        return list(self._tables.values())
+
+    async def add_token(self, token: TokenRecord) -> None:
+        self._tokens[(token.table_id, token.token_hash)] = token
+
+    async def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
+        return self._tokens.get((table_id, token_hash))
+
+    async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
+        stream = self._events.get(table_id)
+        if stream is None:
+            raise TableNotFound(f"no table {table_id}")
+        await asyncio.sleep(0)  # an append is a suspension point in every real backend
+        if not events:
+            return
+        key = (table_id, events[0].command_id)
+        if key in self._commands:
+            first, last = self._commands[key]
+            raise DuplicateCommand("command already appended", first_seq=first, last_seq=last)
+        if len(stream) != expected_seq:
+            raise SeqConflict(f"expected seq {expected_seq}, table is at {len(stream)}")
+        for i, e in enumerate(events):
+            if e.seq != expected_seq + 1 + i or e.table_id != table_id:
+                raise StoreError("events must continue the stream", code="store/bad_seq")
+        stream.extend(events)
+        self._commands[key] = (events[0].seq, events[-1].seq)
+        self.appends += 1
+        self._published(table_id, events[-1].seq)
+
+    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+        stream = self._events.get(table_id, [])
+        end = len(stream) if to_seq is None else min(to_seq, len(stream))
+        return stream[max(after_seq, 0) : end]
+
+    async def last_seq(self, table_id: str) -> int:
+        return len(self._events.get(table_id, ()))
+
+    async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
+        return self._commands.get((table_id, command_id))

@@ -1,0 +1,300 @@
+"""The embedded default store: one SQLite file, WAL, durable group commit.
+
+Appends go to one writer thread. It takes every append waiting in its queue,
+writes them in one transaction (a savepoint each, so one append's conflict does
+not undo another's), commits with ``synchronous=FULL`` (one fsync for the whole
+batch) and only then resolves the callers' futures. Nothing is acknowledged
+before it is durable, yet under load many commands share one fsync.
+
+Reads use their own connection in a worker thread; WAL lets them run beside the
+writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import sqlite3
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future
+from pathlib import Path
+
+import msgspec
+
+from taku.core.events import Recorded
+from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
+from taku.store.base import EventStore, TableRecord, TokenRecord
+
+__all__ = ["SQLiteEventStore"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    table_id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created TEXT NOT NULL,
+    seed BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    envelope BLOB NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS commands (
+    table_id TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    PRIMARY KEY (table_id, command_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tokens (
+    token_hash TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    member_id TEXT,
+    PRIMARY KEY (table_id, token_hash)
+) WITHOUT ROWID;
+"""
+
+_encode = msgspec.json.Encoder().encode
+_decode_recorded = msgspec.json.Decoder(Recorded).decode
+
+
+class _Append(msgspec.Struct):
+    table_id: str
+    events: Sequence[Recorded]
+    expected_seq: int
+    future: Future[None]
+    new_table: TableRecord | None = None
+
+
+class SQLiteEventStore(EventStore):
+    """Events in one SQLite file (created if missing).
+
+    Args:
+        path: the database file; ``":memory:"`` is refused (use MemoryEventStore).
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = str(path)
+        self._queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._read_lock = threading.Lock()
+        self.commits = 0
+        """Transactions committed by the writer (one fsync each)."""
+        self.appends = 0
+
+    # ------------------------------------------------------------ lifecycle
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA busy_timeout=10000")
+        return conn
+
+    async def open(self) -> None:
+        if self._writer is not None:
+            return
+        if self.path == ":memory:":
+            raise StoreError("use MemoryEventStore for an in-memory store", code="store/bad_path")
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        ready: Future[None] = Future()
+        self._writer = threading.Thread(target=self._write_loop, args=(ready,), name="taku-sqlite-writer", daemon=True)
+        self._writer.start()
+        await asyncio.wrap_future(ready)
+        self._reader = self._connect()
+
+    async def close(self) -> None:
+        if self._writer is None:
+            return
+        self._queue.put(None)
+        await asyncio.to_thread(self._writer.join)
+        self._writer = None
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    # ------------------------------------------------------------ the writer thread
+
+    def _write_loop(self, ready: Future[None]) -> None:
+        try:
+            conn = self._connect()
+            conn.executescript(_SCHEMA)
+            row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if row is None:
+                conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise StoreError(f"database schema {row[0]} is newer than this taku", code="store/schema_newer")
+        except BaseException as e:
+            ready.set_exception(e)
+            return
+        ready.set_result(None)
+        stop = False
+        while not stop:
+            batch = [self._queue.get()]
+            while True:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            if None in batch:
+                stop = True
+                batch = [b for b in batch if b is not None]
+            if batch:
+                self._write_batch(conn, batch)
+        conn.close()
+
+    def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
+        results: list[tuple[_Append, BaseException | None]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for item in batch:
+                conn.execute("SAVEPOINT a")
+                try:
+                    self._write_one(conn, item)
+                except BaseException as e:
+                    conn.execute("ROLLBACK TO a")
+                    results.append((item, e))
+                else:
+                    results.append((item, None))
+                conn.execute("RELEASE a")
+            conn.execute("COMMIT")
+            self.commits += 1
+        except BaseException as e:  # the commit itself failed: nothing of the batch is durable
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            results = [(item, StoreError(f"commit failed: {e}", code="store/commit_failed")) for item in batch]
+        for item, err in results:
+            if err is None:
+                self.appends += 1
+                item.future.set_result(None)
+            else:
+                item.future.set_exception(err)
+
+    def _write_one(self, conn: sqlite3.Connection, item: _Append) -> None:
+        tid = item.table_id
+        if item.new_table is not None:
+            t = item.new_table
+            try:
+                conn.execute(
+                    "INSERT INTO tables VALUES (?, ?, ?, ?, ?)", (t.table_id, t.ruleset, t.name, t.created, t.seed)
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"table {tid} exists", code="store/table_exists") from None
+        elif conn.execute("SELECT 1 FROM tables WHERE table_id=?", (tid,)).fetchone() is None:
+            raise TableNotFound(f"no table {tid}")
+        if not item.events:
+            return
+        command_id = item.events[0].command_id
+        row = conn.execute(
+            "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?", (tid, command_id)
+        ).fetchone()
+        if row is not None:
+            raise DuplicateCommand("command already appended", first_seq=row[0], last_seq=row[1])
+        (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (tid,)).fetchone()
+        if last != item.expected_seq:
+            raise SeqConflict(f"expected seq {item.expected_seq}, table is at {last}")
+        for i, e in enumerate(item.events):
+            if e.seq != item.expected_seq + 1 + i or e.table_id != tid:
+                raise StoreError("events must continue the stream", code="store/bad_seq")
+        conn.executemany(
+            "INSERT INTO events VALUES (?, ?, ?)", [(tid, e.seq, _encode(e)) for e in item.events]
+        )
+        conn.execute(
+            "INSERT INTO commands VALUES (?, ?, ?, ?)",
+            (tid, command_id, item.events[0].seq, item.events[-1].seq),
+        )
+
+    async def _submit(self, item: _Append) -> None:
+        if self._writer is None:
+            raise StoreError("the store is not open", code="store/closed")
+        self._queue.put(item)
+        await asyncio.wrap_future(item.future)
+        if item.events:
+            self._published(item.table_id, item.events[-1].seq)
+
+    # ------------------------------------------------------------ reads
+
+    async def _query(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
+        def run() -> list[tuple[object, ...]]:
+            if self._reader is None:
+                raise StoreError("the store is not open", code="store/closed")
+            with self._read_lock:
+                return self._reader.execute(sql, args).fetchall()
+
+        return await asyncio.to_thread(run)
+
+    # ------------------------------------------------------------ the contract
+
+    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+        await self._submit(_Append(table.table_id, events, 0, Future(), new_table=table))
+
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        rows = await self._query("SELECT table_id, ruleset, name, created, seed FROM tables WHERE table_id=?", (table_id,))
+        if not rows:
+            return None
+        tid, ruleset, name, created, seed = rows[0]
+        return TableRecord(table_id=tid, ruleset=ruleset, name=name, created=created, seed=bytes(seed))  # type: ignore[arg-type]
+
+    async def list_tables(self) -> list[TableRecord]:
+        rows = await self._query("SELECT table_id, ruleset, name, created, seed FROM tables ORDER BY created, table_id", ())
+        return [
+            TableRecord(table_id=t, ruleset=r, name=n, created=c, seed=bytes(s))  # type: ignore[arg-type]
+            for t, r, n, c, s in rows
+        ]
+
+    async def add_token(self, token: TokenRecord) -> None:
+        def run() -> None:
+            with self._read_lock:
+                assert self._reader is not None
+                self._reader.execute(
+                    "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?)",
+                    (token.token_hash, token.table_id, token.role, token.member_id),
+                )
+
+        await asyncio.to_thread(run)
+
+    async def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
+        rows = await self._query(
+            "SELECT token_hash, table_id, role, member_id FROM tokens WHERE table_id=? AND token_hash=?",
+            (table_id, token_hash),
+        )
+        if not rows:
+            return None
+        h, t, r, m = rows[0]
+        return TokenRecord(token_hash=h, table_id=t, role=r, member_id=m)  # type: ignore[arg-type]
+
+    async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
+        await self._submit(_Append(table_id, events, expected_seq, Future()))
+
+    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+        if to_seq is None:
+            rows = await self._query(
+                "SELECT envelope FROM events WHERE table_id=? AND seq>? ORDER BY seq", (table_id, after_seq)
+            )
+        else:
+            rows = await self._query(
+                "SELECT envelope FROM events WHERE table_id=? AND seq>? AND seq<=? ORDER BY seq",
+                (table_id, after_seq, to_seq),
+            )
+        return [_decode_recorded(r[0]) for r in rows]  # type: ignore[arg-type]
+
+    async def last_seq(self, table_id: str) -> int:
+        rows = await self._query("SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (table_id,))
+        return int(rows[0][0])  # type: ignore[call-overload]
+
+    async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
+        rows = await self._query(
+            "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?", (table_id, command_id)
+        )
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None  # type: ignore[call-overload]
