@@ -254,6 +254,8 @@ def ruleset_info(r: Any) -> RulesetInfo:
     options: dict[str, Any] = {}
     if r.options is not None:
         options = msgspec.to_builtins(msgspec.convert({}, r.options))
+    from taku.schema import union_schema
+
     return RulesetInfo(
         id=r.id,
         name=r.name,
@@ -261,6 +263,7 @@ def ruleset_info(r: Any) -> RulesetInfo:
         summary=r.summary,
         commands=[t.__struct_config__.tag for t in r.commands],
         options=options,
+        command_schema=union_schema(f"{r.id} commands", tuple(r.commands)) if r.commands else {},
     )
 
 

@@ -169,6 +169,8 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
     summary: str = ""
     commands: list[str] = []
     options: dict[str, Any] = {}
+    command_schema: dict[str, Any] = {}
+    """JSON Schema of the ruleset's commands, so a client can build forms for them."""
 
 
 class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):

@@ -17,10 +17,10 @@ from taku.core.commands import CORE_COMMANDS
 from taku.core.events import CORE_EVENTS
 from taku.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 
-__all__ = ["render_schemas", "write_schemas"]
+__all__ = ["render_schemas", "union_schema", "write_schemas"]
 
 
-def _schema(title: str, types: tuple[type, ...]) -> dict[str, Any]:
+def union_schema(title: str, types: tuple[type, ...]) -> dict[str, Any]:
     (schema,), components = msgspec.json.schema_components([Union[types]], ref_template="#/$defs/{name}")  # type: ignore[valid-type]
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **schema, "$defs": components}
 
@@ -30,16 +30,16 @@ def render_schemas() -> dict[str, str]:
     from taku.plugins import load_registry
 
     docs: dict[str, dict[str, Any]] = {
-        "client-messages.json": _schema("taku/1 client messages", CLIENT_MESSAGES),
-        "server-messages.json": _schema("taku/1 server messages", SERVER_MESSAGES),
-        "core-commands.json": _schema("core commands (the `command` of a command message)", CORE_COMMANDS),
-        "core-events.json": _schema("core events (the `event` of an event message)", CORE_EVENTS),
+        "client-messages.json": union_schema("taku/1 client messages", CLIENT_MESSAGES),
+        "server-messages.json": union_schema("taku/1 server messages", SERVER_MESSAGES),
+        "core-commands.json": union_schema("core commands (the `command` of a command message)", CORE_COMMANDS),
+        "core-events.json": union_schema("core events (the `event` of an event message)", CORE_EVENTS),
     }
     for r in load_registry():
         if r.commands:
-            docs[f"{r.id}-commands.json"] = _schema(f"{r.id} commands", tuple(r.commands))
+            docs[f"{r.id}-commands.json"] = union_schema(f"{r.id} commands", tuple(r.commands))
         if r.events:
-            docs[f"{r.id}-events.json"] = _schema(f"{r.id} events", tuple(r.events))
+            docs[f"{r.id}-events.json"] = union_schema(f"{r.id} events", tuple(r.events))
     return {name: json.dumps(d, ensure_ascii=False, indent=2, sort_keys=True) + "\n" for name, d in docs.items()}
 
 

@@ -1,0 +1,1 @@
+"""The `chabu` ruleset: ニンジャスレイヤー：theチャブＲＰＧ."""

@@ -1,0 +1,1 @@
+"""The `hiden` ruleset: 秘伝の声."""

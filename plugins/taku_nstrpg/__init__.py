@@ -1,0 +1,1 @@
+"""The `nstrpg` ruleset: ニンジャスレイヤーTRPG 2版 コアルール."""

@@ -1,0 +1,1 @@
+"""The `shadowjan` ruleset: シャドー・ジャン2."""

@@ -1,0 +1,1 @@
+"""The `yodomi` ruleset: 澱み流れ."""
