@@ -1,0 +1,25 @@
+# The two set-up commands of the README: `make serve` and `make test`.
+# Both create the virtual environment (.venv) on first use.
+PYTHON ?= python3
+VENV ?= .venv
+STAMP := $(VENV)/.taku-installed
+
+.PHONY: serve test bench schema
+
+$(STAMP): pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --upgrade pip
+	$(VENV)/bin/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/taku serve $(ARGS)
+
+test: $(STAMP)
+	VENV=$(VENV) bash scripts/test.sh $(ARGS)
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/run_all.py
+
+schema: $(STAMP)
+	$(VENV)/bin/taku schema

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Run the whole test suite. Called by `make test` (and so by .ci/run).
+# With CI=true the PostgreSQL tests must run: they use TAKU_TEST_PG, default
+# postgresql://postgres@127.0.0.1:5432/test (trust auth on these machines).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+if [ "${CI:-}" = "true" ]; then
+    export TAKU_TEST_PG=${TAKU_TEST_PG:-postgresql://postgres@127.0.0.1:5432/test}
+fi
+for setup in scripts/setup-*.sh; do
+    [ -e "$setup" ] && bash "$setup"
+done
+set +e
+"$VENV/bin/python" -m pytest "$@"
+rc=$?
+set -e
+if [ $rc -eq 5 ]; then
+    echo "no tests were collected" >&2
+    exit 1
+fi
+exit $rc
