@@ -176,8 +176,8 @@ class TableService:
         if viewer.sees(rec.audience):
             data, shown = rec.data, event
         else:
-            shown = self.decoder.decode(rec.redacted) if rec.redacted else Redacted(of=rec.type)
-            data = rec.redacted or msgspec.Raw(encode(shown))
+            data = rec.redacted_form() or msgspec.Raw(encode(Redacted(of=rec.type)))
+            shown = self.decoder.decode(data)
         return encode(
             EventMsg(
                 table_id=rec.table_id,
@@ -297,7 +297,7 @@ class TableService:
         out: list[Recorded] = []
         for i, item in enumerate(emitted):
             audience: tuple[str, ...] | None = None
-            redacted: msgspec.Raw | None = None
+            redacted = msgspec.Raw(b"null")
             if isinstance(item, Private):
                 event = item.event
                 audience = tuple(item.audience)

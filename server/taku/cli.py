@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from taku import __version__
+from taku.errors import TakuError
 
 __all__ = ["main"]
 
@@ -69,6 +70,7 @@ async def _serve(args: argparse.Namespace) -> int:
 
 
 async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
+    """(ruleset, event decoder, every stored event) of a table; exits when there is none."""
     from taku.core.table import event_decoder
     from taku.store import open_store
 
@@ -99,39 +101,30 @@ async def _replay(args: argparse.Namespace) -> int:
 
 
 async def _export(args: argparse.Namespace) -> int:
-    from taku.core.events import Redacted
-    from taku.core.render import render
-    from taku.core.ruleset import Viewer
-    from taku.core.table import TableState, evolve
-    from taku.protocol import EventMsg, encode
+    from taku.app import Hub
+    from taku.store import open_store
 
-    ruleset, decoder, recs = await _load(args.db, args.table)
-    public = Viewer(None, "spectator")
-    state = TableState(table_id=args.table)
+    store = open_store(args.db)
+    await store.open()
+    hub = Hub(store, _registry())
+    try:
+        try:
+            table = await hub.table(args.table)
+        except TakuError as e:
+            raise SystemExit(f"taku: {e.message}") from None
+        recs = await store.read(args.table)
+        # the public's view: hidden events come redacted, exactly as a spectator saw them
+        frames = table.viewer_frames(recs, None)
+    finally:
+        await hub.close()
+        await store.close()
     out = sys.stdout
-    for rec in recs:
-        event = decoder.decode(rec.data)
-        state = msgspec.structs.replace(evolve(state, event, ruleset), seq=rec.seq)
-        shown, data = event, rec.data
-        if not public.sees(rec.audience):
-            shown = decoder.decode(rec.redacted) if rec.redacted else Redacted(of=rec.type)
-            data = rec.redacted or msgspec.Raw(encode(shown))
-        line = render(shown, state, ruleset, rec.actor)
-        if args.format == "text":
-            out.write(f"[{rec.seq}] {rec.time.strftime('%Y-%m-%d %H:%M:%S')} {line}\n")
+    for frame in frames:
+        if args.format == "jsonl":
+            out.write(frame.decode() + "\n")
         else:
-            msg = EventMsg(
-                table_id=rec.table_id,
-                seq=rec.seq,
-                event=data,
-                actor=rec.actor,
-                time=rec.time,
-                command_id=rec.command_id,
-                redacted=shown is not event,
-                draws=rec.draws,
-                text=line,
-            )
-            out.write(encode(msg).decode() + "\n")
+            msg = msgspec.json.decode(frame)
+            out.write(f"[{msg['seq']}] {msg['time'][:19].replace('T', ' ')} {msg['text']}\n")
     return 0
 
 

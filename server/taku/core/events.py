@@ -76,7 +76,8 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
         time: UTC time of the append.
         command_id: the command that produced it (idempotency, causation).
         audience: ``None`` when public; else who sees ``data`` (see :class:`Private`).
-        redacted: the JSON everyone else sees instead, when ``audience`` is set.
+        redacted: the JSON everyone else sees instead, when ``audience`` is set
+            (JSON ``null`` otherwise; see :meth:`redacted_form`).
         draws: faces the command drew from the table's dice stream, on the
             command's last event only (0 elsewhere); the fold sums them.
     """
@@ -89,8 +90,12 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     time: dt.datetime
     command_id: str
     audience: tuple[str, ...] | None = None
-    redacted: msgspec.Raw | None = None
+    redacted: msgspec.Raw = msgspec.Raw(b"null")
     draws: int = 0
+
+    def redacted_form(self) -> msgspec.Raw | None:
+        """The JSON shown to those outside ``audience`` (``None`` for a public event)."""
+        return None if self.audience is None or bytes(self.redacted) == b"null" else self.redacted
 
 
 # --------------------------------------------------------------------------- core events
