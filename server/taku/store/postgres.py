@@ -1,0 +1,515 @@
+"""The shared store: PostgreSQL through asyncpg, for several taku nodes on one database.
+
+``taku serve --db postgresql://user@host:5432/db`` opens it. Every node keeps
+its own folded copy of the tables it serves; the database is the one
+authority:
+
+- **Appends** are one transaction each: the command's events and its
+  ``commands`` row are inserted together, under the unique keys
+  ``(table_id, seq)`` and ``(table_id, command_id)``. Two nodes racing for
+  one seq: the database lets exactly one commit; the other gets a unique
+  violation, mapped to :class:`~taku.errors.SeqConflict` (the application
+  service folds the winner's events and decides again). A command id seen
+  before maps to :class:`~taku.errors.DuplicateCommand`.
+- **Notifications**: the append transaction also runs
+  ``pg_notify(channel, '<table_id> <last_seq>')``, delivered to every node
+  only once the transaction commits. A node holds one listening connection
+  per store and hands each notification to :meth:`EventStore._published`;
+  :meth:`EventStore.subscribe` then reads the range from the database, so a
+  notification carries no event and a lost one loses nothing.
+- **Missed notifications**: when the listening connection drops (a database
+  restart, a network cut) the node reconnects with back-off, LISTENs again
+  and only then reads every followed table's last seq (``_resync``); anything
+  appended while it was deaf is read as a range, never skipped. The same
+  resync also runs every ``resync_interval_s`` as a safety net.
+- **Schema**: created or upgraded on :meth:`open`, idempotently, under a
+  transaction-scoped advisory lock so that several nodes starting at once
+  do not trip over each other. ``schema_version`` records each migration.
+  A database whose schema is newer than this taku is refused
+  (``store/schema_newer``).
+
+The URL may carry ``?schema=NAME`` (taku's own parameter, removed before the
+URL goes to asyncpg) to keep the tables in a schema other than ``public``;
+the tests give each run its own schema that way. Other query parameters go to
+asyncpg unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import urllib.parse
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+import msgspec
+import structlog
+
+from taku.core.events import Recorded
+from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
+from taku.store.base import EventStore, TableRecord, TokenRecord
+
+__all__ = ["SCHEMA_VERSION", "PostgresEventStore", "drop_schema", "split_url", "with_schema"]
+
+log = structlog.get_logger("taku.store.postgres")
+
+SCHEMA_VERSION = 1
+"""The schema this taku writes. Each step of :data:`_MIGRATIONS` raises it by one."""
+
+_LOCK_CLASS = 0x7A6B  # advisory lock namespace of taku ("zk"); the key is hashtext(schema)
+
+_MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (
+        1,
+        """
+        CREATE TABLE {s}.tables (
+            table_id text PRIMARY KEY,
+            ruleset text NOT NULL,
+            name text NOT NULL,
+            created text NOT NULL,
+            seed bytea NOT NULL
+        );
+        CREATE TABLE {s}.events (
+            table_id text NOT NULL REFERENCES {s}.tables (table_id),
+            seq bigint NOT NULL CHECK (seq > 0),
+            command_id text NOT NULL,
+            type text NOT NULL,
+            envelope json NOT NULL,
+            CONSTRAINT events_table_seq_key PRIMARY KEY (table_id, seq)
+        );
+        CREATE TABLE {s}.commands (
+            table_id text NOT NULL,
+            command_id text NOT NULL,
+            first_seq bigint NOT NULL,
+            last_seq bigint NOT NULL,
+            CONSTRAINT commands_table_command_key PRIMARY KEY (table_id, command_id)
+        );
+        CREATE TABLE {s}.tokens (
+            table_id text NOT NULL,
+            token_hash text NOT NULL,
+            role text NOT NULL,
+            member_id text,
+            PRIMARY KEY (table_id, token_hash)
+        );
+        """,
+    ),
+)
+
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,47}")
+
+_encode = msgspec.json.Encoder().encode
+_decode_recorded = msgspec.json.Decoder(Recorded).decode
+
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+"""Errors that mean "the database cannot be reached now", not "the request is wrong"."""
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """``(dsn for asyncpg, schema)`` from a ``--db`` URL with an optional ``?schema=``.
+
+    Raises:
+        StoreError: ``store/bad_url`` for a schema name that is not a plain identifier.
+    """
+    parts = urllib.parse.urlsplit(url)
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    schema = "public"
+    rest = []
+    for k, v in query:
+        if k == "schema":
+            schema = v
+        else:
+            rest.append((k, v))
+    if not _SCHEMA_NAME.fullmatch(schema):
+        raise StoreError(
+            f"schema {schema!r}: use lower-case letters, digits and _ (at most 48)", code="store/bad_url"
+        )
+    dsn = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(rest)))
+    return dsn, schema
+
+
+def with_schema(url: str, schema: str) -> str:
+    """``url`` with ``?schema=`` set (replacing one it had)."""
+    parts = urllib.parse.urlsplit(url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "schema"]
+    query.append(("schema", schema))
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+
+
+async def drop_schema(url: str) -> None:
+    """Drop the schema named by ``url`` with everything in it (test clean-up; never ``public``)."""
+    dsn, schema = split_url(url)
+    if schema == "public":
+        raise StoreError("refusing to drop the public schema", code="store/bad_url")
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await conn.close()
+
+
+class PostgresEventStore(EventStore):
+    """Events in PostgreSQL, shared by every node that opens the same database and schema.
+
+    Args:
+        url: ``postgresql://user[:password]@host[:port]/database[?schema=NAME]``.
+        pool_size: the most connections this node holds for appends and reads
+            (plus one for LISTEN).
+        resync_interval_s: how often the listener re-reads the last seq of the
+            tables this node follows, besides after every reconnect.
+        reconnect_min_s: the first wait before the listener connects again
+            after losing its connection; it doubles on each failure, up to
+            ``reconnect_max_s``.
+    """
+
+    shared = True
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = 10,
+        resync_interval_s: float = 5.0,
+        reconnect_min_s: float = 0.05,
+        reconnect_max_s: float = 2.0,
+    ) -> None:
+        super().__init__()
+        self.url = url
+        self._dsn, self.schema = split_url(url)
+        self.channel = "taku_events" if self.schema == "public" else f"taku_events_{self.schema}"
+        """The NOTIFY channel: one per schema, so two deployments on one database stay apart."""
+        self.pool_size = pool_size
+        self.resync_interval_s = resync_interval_s
+        self.reconnect_min_s = reconnect_min_s
+        self.reconnect_max_s = reconnect_max_s
+        self._pool: asyncpg.Pool | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self.listening = asyncio.Event()
+        """Set while the LISTEN connection is up (and its resync done); tests wait on it."""
+        self.reconnects = 0
+        """How many times the listener had to connect again after losing its connection."""
+        self._listen_conn: asyncpg.Connection | None = None
+        s = f'"{self.schema}"'
+        self._s = s
+        self._sql_check = f"""
+            SELECT EXISTS (SELECT 1 FROM {s}.tables WHERE table_id = $1),
+                   coalesce((SELECT max(seq) FROM {s}.events WHERE table_id = $1), 0),
+                   c.first_seq, c.last_seq
+            FROM (SELECT 1) AS one
+            LEFT JOIN {s}.commands AS c ON c.table_id = $1 AND c.command_id = $2
+        """
+        self._sql_insert = f"""
+            WITH ev AS (
+                INSERT INTO {s}.events (table_id, seq, command_id, type, envelope)
+                SELECT $1, u.seq, $2, u.type, u.envelope::json
+                FROM unnest($3::bigint[], $4::text[], $5::text[]) AS u(seq, type, envelope)
+            ), cmd AS (
+                INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq) VALUES ($1, $2, $6, $7)
+            )
+            SELECT pg_notify($8, $1 || ' ' || $7::text)
+        """
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def open(self) -> None:
+        """Connect, create or upgrade the schema (idempotent, safe with concurrent nodes), start listening.
+
+        Raises:
+            StoreError: ``store/schema_newer`` when the database was written by a newer taku;
+                ``store/unavailable`` when the server cannot be reached.
+        """
+        if self._pool is not None:
+            return
+        try:
+            pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=self.pool_size)
+        except _UNAVAILABLE as e:
+            raise StoreError(f"cannot reach PostgreSQL: {e}", code="store/unavailable") from e
+        try:
+            async with pool.acquire() as conn:
+                await self._migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+        self.listening.clear()
+        self._listener = asyncio.create_task(self._listen_loop(), name=f"taku-pg-listen-{self.schema}")
+        # the first LISTEN is in place before open() returns, so nothing appended later is missed
+        waiter = asyncio.ensure_future(self.listening.wait())
+        await asyncio.wait({waiter, self._listener}, return_when=asyncio.FIRST_COMPLETED)
+        if not waiter.done():
+            waiter.cancel()
+
+    async def _migrate(self, conn: asyncpg.Connection) -> None:
+        s = self._s
+        async with conn.transaction():
+            # one node at a time; the others wait here and then find the work done
+            await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", _LOCK_CLASS, self.schema)
+            await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+            await conn.execute(
+                f"""CREATE TABLE IF NOT EXISTS {s}.schema_version (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )"""
+            )
+            current = await conn.fetchval(f"SELECT coalesce(max(version), 0) FROM {s}.schema_version")
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the database schema is version {current}, newer than this taku ({SCHEMA_VERSION})",
+                    code="store/schema_newer",
+                )
+            for version, ddl in _MIGRATIONS:
+                if version > current:
+                    await conn.execute(ddl.format(s=s))
+                    await conn.execute(f"INSERT INTO {s}.schema_version (version) VALUES ($1)", version)
+                    log.info("schema_upgraded", schema=self.schema, version=version)
+
+    async def schema_version(self) -> int:
+        """The highest migration recorded in ``schema_version``."""
+        async with self._conn() as conn:
+            return int(await conn.fetchval(f"SELECT max(version) FROM {self._s}.schema_version"))
+
+    async def close(self) -> None:
+        """Stop listening and close every connection. The store may be opened again."""
+        if self._listener is not None:
+            self._listener.cancel()
+            try:
+                await self._listener
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._listener = None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            try:
+                await asyncio.wait_for(pool.close(), 5)
+            except TimeoutError:
+                pool.terminate()
+
+    @asynccontextmanager
+    async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; unreachable-database errors become ``store/unavailable``."""
+        if self._pool is None:
+            raise StoreError("the store is not open", code="store/closed")
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except _UNAVAILABLE as e:
+            raise StoreError(
+                f"PostgreSQL is unavailable ({type(e).__name__}); a command may or may not have been "
+                "written: send it again with the same command id",
+                code="store/unavailable",
+            ) from e
+
+    # ------------------------------------------------------------ LISTEN / NOTIFY
+
+    async def _listen_loop(self) -> None:
+        """Keep one connection LISTENing; after each (re)connect, resync what was missed."""
+        delay = self.reconnect_min_s
+        first = True
+        while True:
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(self._dsn)
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _c: lost.set())
+                await conn.add_listener(self.channel, self._on_notify)
+                self._listen_conn = conn
+                if not first:
+                    self.reconnects += 1
+                    log.info("listener_reconnected", schema=self.schema, reconnects=self.reconnects)
+                first = False
+                # LISTEN is in place: whatever committed before it is in the database
+                await self._resync()
+                self.listening.set()
+                delay = self.reconnect_min_s
+                while not lost.is_set():
+                    try:
+                        await asyncio.wait_for(lost.wait(), self.resync_interval_s)
+                    except TimeoutError:
+                        await conn.fetchval("SELECT 1")  # a half-open connection shows here
+                        await self._resync()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database went away: wait and connect again
+                log.warning("listener_lost", schema=self.schema, error=type(e).__name__, retry_in_s=delay)
+            finally:
+                self.listening.clear()
+                self._listen_conn = None
+                if conn is not None and not conn.is_closed():
+                    conn.terminate()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.reconnect_max_s)
+
+    def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        table_id, _, seq = payload.rpartition(" ")
+        try:
+            last = int(seq)
+        except ValueError:
+            log.warning("bad_notification", payload=payload[:200])
+            return
+        self._published(table_id, last)
+
+    async def _resync(self) -> None:
+        """Tell every followed table its last seq as the database has it (recovers missed NOTIFYs)."""
+        tables = list(self._listeners)
+        if not tables or self._pool is None:
+            return
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT table_id, max(seq) FROM {self._s}.events WHERE table_id = ANY($1::text[]) GROUP BY table_id",
+                tables,
+            )
+        for table_id, last in rows:
+            self._published(table_id, int(last))
+
+    # ------------------------------------------------------------ tables and tokens
+
+    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+        s = self._s
+        async with self._conn() as conn, conn.transaction():
+            made = await conn.fetchval(
+                f"""INSERT INTO {s}.tables (table_id, ruleset, name, created, seed) VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT (table_id) DO NOTHING RETURNING table_id""",
+                table.table_id,
+                table.ruleset,
+                table.name,
+                table.created,
+                table.seed,
+            )
+            if made is None:
+                raise StoreError(f"table {table.table_id} exists", code="store/table_exists")
+            if events:
+                _check_continues(table.table_id, events, 0)
+                await self._insert(conn, table.table_id, events)
+        if events:
+            self._published(table.table_id, events[-1].seq)
+
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"SELECT table_id, ruleset, name, created, seed FROM {self._s}.tables WHERE table_id = $1", table_id
+            )
+        return None if row is None else _table(row)
+
+    async def list_tables(self) -> list[TableRecord]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT table_id, ruleset, name, created, seed FROM {self._s}.tables ORDER BY created, table_id"
+            )
+        return [_table(r) for r in rows]
+
+    async def add_token(self, token: TokenRecord) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                f"""INSERT INTO {self._s}.tokens (table_id, token_hash, role, member_id) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (table_id, token_hash) DO UPDATE SET role = excluded.role, member_id = excluded.member_id""",
+                token.table_id,
+                token.token_hash,
+                token.role,
+                token.member_id,
+            )
+
+    async def find_token(self, table_id: str, token_hash: str) -> TokenRecord | None:
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"SELECT token_hash, table_id, role, member_id FROM {self._s}.tokens WHERE table_id = $1 AND token_hash = $2",
+                table_id,
+                token_hash,
+            )
+        if row is None:
+            return None
+        return TokenRecord(token_hash=row[0], table_id=row[1], role=row[2], member_id=row[3])
+
+    # ------------------------------------------------------------ events
+
+    async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
+        command_id = events[0].command_id if events else ""
+        async with self._conn() as conn:
+            try:
+                async with conn.transaction():
+                    known, last, first_seq, last_seq = await conn.fetchrow(self._sql_check, table_id, command_id)
+                    if not known:
+                        raise TableNotFound(f"no table {table_id}")
+                    if not events:
+                        return
+                    if first_seq is not None:
+                        raise DuplicateCommand("command already appended", first_seq=first_seq, last_seq=last_seq)
+                    if last != expected_seq:
+                        raise SeqConflict(f"expected seq {expected_seq}, table is at {last}")
+                    _check_continues(table_id, events, expected_seq)
+                    await self._insert(conn, table_id, events)
+            except asyncpg.UniqueViolationError as e:
+                # another node committed between our check and our insert
+                if e.constraint_name == "commands_table_command_key":
+                    found = await conn.fetchrow(
+                        f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
+                        table_id,
+                        command_id,
+                    )
+                    assert found is not None, "a committed command row is never deleted"
+                    raise DuplicateCommand("command already appended", first_seq=found[0], last_seq=found[1]) from None
+                raise SeqConflict(f"seq {expected_seq + 1} of {table_id} was taken by another writer") from None
+        self._published(table_id, events[-1].seq)
+
+    async def _insert(self, conn: asyncpg.Connection, table_id: str, events: Sequence[Recorded]) -> None:
+        """Insert one command's events, its ``commands`` row and the NOTIFY (inside the caller's transaction)."""
+        await conn.execute(
+            self._sql_insert,
+            table_id,
+            events[0].command_id,
+            [e.seq for e in events],
+            [e.type for e in events],
+            [_encode(e).decode() for e in events],
+            events[0].seq,
+            events[-1].seq,
+            self.channel,
+        )
+
+    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+        async with self._conn() as conn:
+            if to_seq is None:
+                rows = await conn.fetch(
+                    f"SELECT envelope FROM {self._s}.events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
+                    table_id,
+                    after_seq,
+                )
+            else:
+                rows = await conn.fetch(
+                    f"SELECT envelope FROM {self._s}.events WHERE table_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
+                    table_id,
+                    after_seq,
+                    to_seq,
+                )
+        return [_decode_recorded(r[0]) for r in rows]
+
+    async def last_seq(self, table_id: str) -> int:
+        async with self._conn() as conn:
+            return int(
+                await conn.fetchval(f"SELECT coalesce(max(seq), 0) FROM {self._s}.events WHERE table_id = $1", table_id)
+            )
+
+    async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
+                table_id,
+                command_id,
+            )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+
+def _check_continues(table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
+    command_id = events[0].command_id
+    for i, e in enumerate(events):
+        if e.seq != expected_seq + 1 + i or e.table_id != table_id or e.command_id != command_id:
+            raise StoreError("events must continue the stream, all of one command", code="store/bad_seq")
+
+
+def _table(row: Any) -> TableRecord:
+    return TableRecord(table_id=row[0], ruleset=row[1], name=row[2], created=row[3], seed=bytes(row[4]))

@@ -1,0 +1,276 @@
+"""The store contract and the multi-node guarantees, against a real PostgreSQL server.
+
+Every test gets its own schema (``?schema=taku_test_…``), dropped afterwards.
+Without ``TAKU_TEST_PG`` these tests skip, saying how to run them; with
+``CI=true`` they must run, and fail when the server cannot be reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import asyncpg
+import pytest
+
+from taku.app import Hub
+from taku.core.commands import Chat
+from taku.errors import DuplicateCommand, SeqConflict, StoreError
+from taku.plugins import load_registry
+from taku.store import open_store
+from taku.store.postgres import SCHEMA_VERSION, PostgresEventStore, drop_schema, split_url, with_schema
+from taku.testing.store_contract import EventStoreContract, make_events, new_table
+
+pytestmark = pytest.mark.postgres
+
+HOW_TO_RUN = (
+    "PostgreSQL tests need a server: set TAKU_TEST_PG=postgresql://postgres@127.0.0.1:5432/test "
+    "(or run `CI=true make test`, which sets it)"
+)
+
+
+def pg_base_url() -> str:
+    """The server under test, or skip (locally) / fail (``CI=true``) when there is none."""
+    url = os.environ.get("TAKU_TEST_PG")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but TAKU_TEST_PG is not set: " + HOW_TO_RUN)
+        pytest.skip(HOW_TO_RUN)
+    return url
+
+
+async def scratch_schema() -> str:
+    """A ``--db`` URL naming a schema of its own on the test server (which must answer)."""
+    base = pg_base_url()
+    try:
+        conn = await asyncpg.connect(split_url(base)[0], timeout=5)
+    except (OSError, asyncpg.PostgresError, TimeoutError) as e:
+        pytest.fail(f"TAKU_TEST_PG={base} cannot be reached ({e!r}); start PostgreSQL or unset it")
+    await conn.close()
+    return with_schema(base, "taku_test_" + uuid.uuid4().hex[:16])
+
+
+class PostgresSetup:
+    """Mixin: ``pg_url`` is a fresh schema on the test server, dropped after the test."""
+
+    @pytest.fixture
+    async def pg_url(self) -> AsyncIterator[str]:
+        url = await scratch_schema()
+        yield url
+        await drop_schema(url)
+
+    @pytest.fixture
+    async def node(self, pg_url: str) -> AsyncIterator[Callable[..., Awaitable[PostgresEventStore]]]:
+        """Open another store on the same schema: another node, as far as the database can tell."""
+        opened: list[PostgresEventStore] = []
+
+        async def make(**kw: float) -> PostgresEventStore:
+            s = PostgresEventStore(pg_url, **kw)  # type: ignore[arg-type]
+            await s.open()
+            opened.append(s)
+            return s
+
+        yield make
+        for s in opened:
+            await s.close()
+
+
+class TestPostgresStore(PostgresSetup, EventStoreContract):
+    @pytest.fixture
+    async def store(self, pg_url: str) -> AsyncIterator[PostgresEventStore]:
+        s = open_store(pg_url)
+        assert isinstance(s, PostgresEventStore)
+        await s.open()
+        yield s
+        await s.close()
+
+    @pytest.fixture
+    def reopen(self, pg_url: str) -> Callable[[], Awaitable[PostgresEventStore]]:
+        async def again() -> PostgresEventStore:
+            s = PostgresEventStore(pg_url)
+            await s.open()
+            return s
+
+        return again
+
+    # ------------------------------------------------------------ schema
+
+    async def test_schema_version_is_recorded_once(self, store: PostgresEventStore, node, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+        """Opening the same database again changes nothing and records the version once."""
+        await node()
+        assert await store.schema_version() == SCHEMA_VERSION
+        conn = await asyncpg.connect(split_url(pg_url)[0])
+        try:
+            n = await conn.fetchval(f'SELECT count(*) FROM "{store.schema}".schema_version')
+        finally:
+            await conn.close()
+        assert n == SCHEMA_VERSION
+
+    async def test_nodes_opening_at_once_all_succeed(self, pg_url: str) -> None:
+        """Four nodes creating the schema at the same moment: none fails (advisory lock)."""
+        stores = [PostgresEventStore(pg_url) for _ in range(4)]
+        try:
+            await asyncio.gather(*(s.open() for s in stores))
+            assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 4
+        finally:
+            for s in stores:
+                await s.close()
+
+    async def test_newer_schema_is_refused(self, store: PostgresEventStore, pg_url: str) -> None:
+        """A database written by a newer taku is not opened (store/schema_newer)."""
+        conn = await asyncpg.connect(split_url(pg_url)[0])
+        try:
+            await conn.execute(f'INSERT INTO "{store.schema}".schema_version (version) VALUES ($1)', SCHEMA_VERSION + 1)
+        finally:
+            await conn.close()
+        with pytest.raises(StoreError) as e:
+            await PostgresEventStore(pg_url).open()
+        assert e.value.code == "store/schema_newer"
+
+    async def test_unreachable_server_is_a_clear_error(self) -> None:
+        """No server at the URL: store/unavailable, not a traceback from the driver."""
+        with pytest.raises(StoreError) as e:
+            await PostgresEventStore("postgresql://postgres@127.0.0.1:1/test").open()
+        assert e.value.code == "store/unavailable"
+
+    def test_schema_names_are_plain_identifiers(self) -> None:
+        """?schema= takes only a plain identifier, so it is safe in DDL."""
+        with pytest.raises(StoreError) as e:
+            split_url('postgresql://h/db?schema=x";drop')
+        assert e.value.code == "store/bad_url"
+        assert split_url("postgresql://h/db?schema=abc&sslmode=disable") == ("postgresql://h/db?sslmode=disable", "abc")
+
+    # ------------------------------------------------------------ several nodes
+
+    async def test_nodes_race_for_one_seq_exactly_one_wins(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+        """Appends at one expected seq from two nodes, many rounds: one wins each seq, no gap."""
+        other = await node()
+        tid = await new_table(store)
+        last = 1
+        for _round in range(20):
+            results = await asyncio.gather(
+                store.append(tid, make_events(tid, last + 1, 1), expected_seq=last),
+                other.append(tid, make_events(tid, last + 1, 2), expected_seq=last),
+                return_exceptions=True,
+            )
+            assert sum(r is None for r in results) == 1, results
+            assert sum(isinstance(r, SeqConflict) for r in results) == 1, results
+            # the winner wrote 1 or 2 events; both nodes read the same gap-free stream
+            written = 1 if results[0] is None else 2
+            assert await other.last_seq(tid) == await store.last_seq(tid) == last + written
+            last += written
+        assert [e.seq for e in await other.read(tid)] == list(range(1, last + 1))
+
+    async def test_command_id_is_unique_across_nodes(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+        """A command id appended on one node is a duplicate on the other, naming the first seqs."""
+        other = await node()
+        tid = await new_table(store)
+        await store.append(tid, make_events(tid, 2, 2, command_id="c1"), expected_seq=1)
+        with pytest.raises(DuplicateCommand) as e:
+            await other.append(tid, make_events(tid, 4, 1, command_id="c1"), expected_seq=3)
+        assert (e.value.first_seq, e.value.last_seq) == (2, 3)
+        # the same command sent to both nodes at once: written once
+        results = await asyncio.gather(
+            store.append(tid, make_events(tid, 4, 1, command_id="c2"), expected_seq=3),
+            other.append(tid, make_events(tid, 4, 1, command_id="c2"), expected_seq=3),
+            return_exceptions=True,
+        )
+        assert sum(r is None for r in results) == 1
+        assert all(r is None or isinstance(r, SeqConflict | DuplicateCommand) for r in results)
+        assert await store.find_command(tid, "c2") == (4, 4)
+        assert await other.last_seq(tid) == 4
+
+    async def test_another_nodes_append_reaches_subscribers(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+        """A subscriber on node B gets what node A appends, in seq order, through NOTIFY."""
+        other = await node(resync_interval_s=60)  # no periodic resync: the NOTIFY alone must do it
+        tid = await new_table(store, 2)
+        got: list[int] = []
+
+        async def consume() -> None:
+            async for rec in other.subscribe(tid, after_seq=1):
+                got.append(rec.seq)
+                if rec.seq == 12:
+                    return
+
+        task = asyncio.create_task(consume())
+        await asyncio.sleep(0.05)
+        for seq in range(3, 13):
+            await store.append(tid, make_events(tid, seq), expected_seq=seq - 1)
+        await asyncio.wait_for(task, 10)
+        assert got == list(range(2, 13))
+
+    async def test_notification_missed_during_reconnect_is_recovered(
+        self, store: PostgresEventStore, node, pg_url: str  # type: ignore[no-untyped-def]
+    ) -> None:
+        """Node B's LISTEN connection is killed; what A appends while B is deaf still reaches B's subscriber."""
+        deaf = await node(resync_interval_s=60, reconnect_min_s=0.5)
+        tid = await new_table(store)
+        got: list[int] = []
+        reached = asyncio.Event()
+
+        async def consume() -> None:
+            async for rec in deaf.subscribe(tid, after_seq=1):
+                got.append(rec.seq)
+                if rec.seq == 4:
+                    reached.set()
+
+        task = asyncio.create_task(consume())
+        try:
+            await store.append(tid, make_events(tid, 2), expected_seq=1)
+            await asyncio.wait_for(_until(lambda: got == [2]), 5)
+            # kill B's listening backend, as a database restart would
+            assert deaf._listen_conn is not None
+            pid = deaf._listen_conn.get_server_pid()
+            admin = await asyncpg.connect(split_url(pg_url)[0])
+            try:
+                assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+            finally:
+                await admin.close()
+            await asyncio.wait_for(_until(lambda: not deaf.listening.is_set()), 5)
+            # appended while nobody on B listens: these notifications are lost
+            await store.append(tid, make_events(tid, 3, 2), expected_seq=2)
+            assert got == [2]
+            await asyncio.wait_for(reached.wait(), 10)
+            assert got == [2, 3, 4]
+            assert deaf.reconnects == 1
+        finally:
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+    async def test_two_hubs_commands_interleave_without_loss(self, pg_url: str) -> None:
+        """The application service on two nodes: concurrent commands all land once, both nodes fold the same state."""
+        stores = [PostgresEventStore(pg_url), PostgresEventStore(pg_url)]
+        hubs = [Hub(s, load_registry()) for s in stores]
+        try:
+            for s in stores:
+                await s.open()
+            created = await hubs[0].create_table(ruleset="generic", name="卓")
+            tables = [await h.table(created.table_id) for h in hubs]
+            n = 15
+
+            async def send(i: int, k: int) -> tuple[int, int, bool]:
+                return await tables[i].execute("m2", Chat(text=f"n{i}-{k}"), command_id=f"n{i}-{k}")
+
+            acks = await asyncio.gather(*(send(i, k) for k in range(n) for i in (0, 1)))
+            firsts = sorted(a[0] for a in acks)
+            assert firsts == list(range(3, 3 + 2 * n))  # every command once, each its own seq
+            assert not any(a[2] for a in acks)
+            # a command id resent to the other node is acknowledged as a duplicate, not written again
+            first_ack = acks[0]  # the ack of n0-0
+            again = await tables[1].execute("m2", Chat(text="again"), command_id="n0-0")
+            assert again == (first_ack[0], first_ack[1], True)
+            await asyncio.wait_for(_until(lambda: tables[0].state.seq == tables[1].state.seq == 2 + 2 * n), 10)
+            assert tables[0].state == tables[1].state
+        finally:
+            for h in hubs:
+                await h.close()
+            for s in stores:
+                await s.close()
+
+
+async def _until(cond: Callable[[], bool]) -> None:
+    while not cond():
+        await asyncio.sleep(0.01)
