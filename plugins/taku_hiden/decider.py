@@ -1,0 +1,720 @@
+"""decide / evolve / initial_state of 秘伝の声 (chapter 5, 行動判定).
+
+``decide`` returns every event of a command or raises one
+:class:`~taku.errors.Rejected` (``rule/hiden/<reason>``) with the section of
+the chapter; it never returns part. ``evolve`` applies any stored event, core
+ones included, and never rolls.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, NoReturn
+
+import msgspec
+
+from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
+from taku.core.ruleset import Context, Emitted
+from taku.core.table import TableState
+from taku.errors import InvalidCommand, Rejected
+from taku_hiden import tables as T
+from taku_hiden._checks import (
+    make_target,
+    opposed_outcome,
+    replace_side,
+    reroll_side,
+    roll_side,
+    single_success,
+)
+from taku_hiden.commands import (
+    AwardZabuton,
+    Check,
+    CheckSpec,
+    ConvertZabuton,
+    Fatigue,
+    Jump,
+    KanCheck,
+    Lift,
+    OpposedCheck,
+    Reroll,
+    Seizure,
+    SeizureCheck,
+    SetConditions,
+    Visibility,
+)
+from taku_hiden.events import (
+    CheckRerolled,
+    CheckRolled,
+    ConditionsSet,
+    DifficultyComputed,
+    Modifier,
+    OpposedRolled,
+    Side,
+    TraitApplied,
+    ZabutonAwarded,
+    ZabutonConverted,
+)
+from taku_hiden.options import DEFAULT_OPTIONS, HidenOptions
+from taku_hiden.state import MAX_OPEN_CHECKS, CharState, HidenSheet, HidenState, OpenCheck, strip_brackets
+
+__all__ = ["decide", "evolve", "initial_state"]
+
+RULESET_ID = "hiden"
+
+S_CHECK = "秘伝の声 五ノ一 行動判定の方法"
+S_DIFFICULTY = "秘伝の声 五ノ二 行動の難易度"
+S_TRAITS = "秘伝の声 五ノ四 特徴による修正"
+S_ZABUTON = "秘伝の声 五ノ五 座布団"
+S_OPPOSED = "秘伝の声 五ノ六 対抗判定"
+S_VARIOUS = "秘伝の声 五ノ七 さまざまな判定"
+
+
+def _reject(reason: str, message: str, section: str) -> NoReturn:
+    raise Rejected(RULESET_ID, reason, message, section=section)
+
+
+def initial_state(options: HidenOptions | None) -> HidenState:
+    """An empty table: no characters, no open checks."""
+    return HidenState()
+
+
+def _options(ctx: Context) -> HidenOptions:
+    return ctx.options if isinstance(ctx.options, HidenOptions) else DEFAULT_OPTIONS
+
+
+def _game(table: TableState) -> HidenState:
+    return table.game if isinstance(table.game, HidenState) else HidenState()
+
+
+def _sheet(table: TableState, character_id: str) -> HidenSheet:
+    ch = table.characters.get(character_id)
+    if ch is None:
+        raise InvalidCommand(f"no character {character_id!r}", code="command/unknown_character")
+    return msgspec.convert(ch.sheet, HidenSheet)
+
+
+def _find(named: dict[str, Any], name: str) -> tuple[str, Any] | None:
+    """``named[name]`` where keys and name compare without 〈〉《》 brackets."""
+    want = strip_brackets(name)
+    for k, v in named.items():
+        if strip_brackets(k) == want:
+            return strip_brackets(k), v
+    return None
+
+
+def _sake_tolerance(sheet: HidenSheet | None) -> int:
+    found = _find(sheet.traits, "酒の耐性") if sheet else None
+    return max(0, found[1].cp) if found else 0
+
+
+def _anshi_level(sheet: HidenSheet | None) -> int:
+    """〈暗視〉: a 《特技》 level, else a trait's level (or CP) (G-HD-09)."""
+    if sheet is None:
+        return 0
+    if found := _find(sheet.tokugi, "暗視"):
+        return found[1].level
+    if found := _find(sheet.traits, "暗視"):
+        t = found[1]
+        return t.level if t.level is not None else max(0, t.cp)
+    return 0
+
+
+# --------------------------------------------------------------------------- sides
+
+
+def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: HidenOptions) -> dict[str, Any]:
+    """The fixed part of one actor's 判定値 (五ノ一, 五ノ四), checked against the sheet.
+
+    Raises:
+        Rejected: ``unknown_skill``, ``unknown_ability``, ``ability_required``,
+            ``tokugi_fixed_ability``, ``unknown_trait``, ``trait_value_required``,
+            ``gm_chooses_traits``.
+    """
+    if spec.traits and not ctx.is_gm:
+        _reject("gm_chooses_traits", "どの特徴が判定に関係するかはGMが決めます", S_TRAITS)
+    skill = strip_brackets(spec.skill) if spec.skill else None
+    ability = strip_brackets(spec.ability) if spec.ability else None
+    traits: list[TraitApplied] = []
+    if spec.character_id is not None:
+        ch = ctx.require_control(table, spec.character_id)
+        if spec.level is not None or spec.ability_value is not None:
+            raise InvalidCommand("level and ability_value are for a check without a character")
+        sheet = _sheet(table, spec.character_id)
+        name = ch.name
+        kind: str | None = None
+        level = 0
+        if skill is not None:
+            if found := _find(sheet.tokugi, skill):
+                # 五ノ一: "特技には対応能力値が決められていますのでそれを用います"
+                kind, (skill, tokugi) = "tokugi", found
+                level = tokugi.level
+                fixed = strip_brackets(tokugi.ability)
+                if ability is not None and ability != fixed:
+                    _reject(
+                        "tokugi_fixed_ability",
+                        f"《{skill}》の対応能力値は〈{fixed}〉です（〈{ability}〉では判定できません）",
+                        S_CHECK,
+                    )
+                ability = fixed
+            elif found := _find(sheet.skills, skill):
+                kind, (skill, level) = "skill", found
+            else:
+                _reject("unknown_skill", f"{name}は《{skill}》を持っていません", S_CHECK)
+        if ability is None:
+            _reject("ability_required", "判定に使う〈能力値〉を指定してください", S_CHECK)
+        found_ability = _find(sheet.abilities, ability)
+        if found_ability is None:
+            _reject("unknown_ability", f"{name}の個人設定用紙に〈{ability}〉がありません", S_CHECK)
+        ability, ability_value = found_ability
+        for use in spec.traits:
+            found_trait = _find(sheet.traits, use.name)
+            if found_trait is None and use.value is None:
+                _reject("unknown_trait", f"{name}は特徴「{strip_brackets(use.name)}」を持っていません", S_TRAITS)
+            cp = found_trait[1].cp if found_trait else None
+            stated = found_trait[1].modifier if found_trait else None
+            # 五ノ四: the trait's CP, unless the trait states its own modifier (HD-10)
+            value = use.value if use.value is not None else stated if stated is not None else cp
+            assert value is not None  # one of them is set: checked above
+            traits.append(TraitApplied(name=strip_brackets(use.name), value=value, cp=cp))
+    else:
+        name = spec.name.strip()[:64] or "NPC"
+        level = spec.level or 0
+        kind = "skill" if (skill is not None or spec.level is not None) else None
+        ability_value = spec.ability_value or 0
+        for use in spec.traits:
+            if use.value is None:
+                _reject("trait_value_required", "キャラクターのいない判定では特徴の修正値を指定してください", S_TRAITS)
+            traits.append(TraitApplied(name=strip_brackets(use.name), value=use.value))
+    # 五ノ一: with a skill an ability of 0 or less counts as 0 (HD-03); alone, only by option (G-HD-02)
+    clamp = kind is not None or options.clamp_ability_only
+    used = max(0, ability_value) if clamp else ability_value
+    base = level + used + sum(t.value for t in traits) + spec.modifier
+    return {
+        "character_id": spec.character_id,
+        "name": name,
+        "skill": skill,
+        "skill_kind": kind,
+        "level": level,
+        "ability": ability,
+        "ability_value": ability_value,
+        "ability_used": used,
+        "traits": tuple(traits),
+        "modifier": spec.modifier,
+        "base": base,
+    }
+
+
+def _condition_modifiers(table: TableState, character_id: str | None) -> tuple[Modifier, ...]:
+    """五ノ七: standing fatigue / hunger / drink conditions add to every difficulty (HD-18)."""
+    if character_id is None:
+        return ()
+    cs = _game(table).characters.get(character_id)
+    if cs is None or not cs.conditions:
+        return ()
+    tol = _sake_tolerance(_sheet(table, character_id))
+    return tuple(Modifier(label=_condition_label(k), value=T.fatigue_modifier(k, tol)) for k in cs.conditions)
+
+
+def _condition_label(key: str) -> str:
+    return (T.FATIGUE.get(key) or T.DRINK[key])[0]
+
+
+def _single(
+    table: TableState,
+    ctx: Context,
+    spec: CheckSpec,
+    *,
+    difficulty: int | None,
+    target: int | None,
+    simple: bool | None,
+    kind: str = "check",
+    label: str = "",
+    **extra: Any,
+) -> CheckRolled:
+    options = _options(ctx)
+    if difficulty is not None and target is not None:
+        raise InvalidCommand("give a difficulty or a fixed target, not both")
+    fields = _side_fields(table, spec, ctx, options)
+    mods = _condition_modifiers(table, spec.character_id)
+    use_simple = options.simple_target if simple is None else simple
+    goal = make_target(difficulty, target, use_simple, mods, ctx.dice)  # the GM's 2D is rolled first
+    side = roll_side(fields, ctx.dice)
+    success = single_success(side, goal, options)
+    if kind == "seizure":
+        extra["incapacitated"] = success is False
+    return CheckRolled(
+        check_id=ctx.new_id("k"),
+        kind=kind,
+        side=side,
+        target=goal,
+        success=success,
+        label=label.strip()[:200],
+        **extra,
+    )
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
+    """The events of a 秘伝の声 command.
+
+    Returns:
+        ``hiden.check_rolled`` (Check, KanCheck, SeizureCheck), ``hiden.opposed_rolled``,
+        ``hiden.check_rerolled``, ``hiden.zabuton_awarded``, ``hiden.zabuton_converted``
+        (one per character), ``hiden.conditions_set`` or ``hiden.difficulty_computed``.
+
+    Raises:
+        Rejected: ``rule/hiden/<reason>`` with the chapter's section.
+        Forbidden: a player acting for another's character, or a GM-only command.
+        InvalidCommand: an unknown character or contradictory fields.
+    """
+    match command:
+        case Check():
+            return [
+                _single(
+                    table,
+                    ctx,
+                    command.spec(),
+                    difficulty=command.difficulty,
+                    target=command.target,
+                    simple=command.simple,
+                    label=command.label,
+                )
+            ]
+        case OpposedCheck():
+            return [_opposed(table, command, ctx)]
+        case Reroll():
+            return [_reroll(table, command, ctx)]
+        case AwardZabuton():
+            ctx.require_gm("awarding 座布団")
+            ctx.require_control(table, command.character_id)
+            have = _char_state(table, command.character_id).zabuton
+            return [
+                ZabutonAwarded(
+                    character_id=command.character_id,
+                    count=command.count,
+                    reason=command.reason.strip()[:200],
+                    zabuton=have + command.count,
+                )
+            ]
+        case ConvertZabuton():
+            return list(_convert(table, command, ctx))
+        case KanCheck():
+            spec = CheckSpec(character_id=command.character_id, ability="勘働き", modifier=command.modifier)
+            return [
+                _single(
+                    table,
+                    ctx,
+                    spec,
+                    difficulty=command.difficulty,
+                    target=command.target,
+                    simple=command.simple,
+                    kind="kan",
+                    label=command.label or "勘働き",
+                )
+            ]
+        case SeizureCheck():
+            ctx.require_control(table, command.character_id)
+            situation = _situation(command.situation)
+            trait, difficulty = _seizure(table, command.character_id, command.trait, situation)
+            spec = CheckSpec(character_id=command.character_id, ability="気合い")
+            return [
+                _single(
+                    table,
+                    ctx,
+                    spec,
+                    difficulty=command.difficulty if command.difficulty is not None else difficulty,
+                    target=None,
+                    simple=command.simple,
+                    kind="seizure",
+                    label=f"「{trait}」{T.SEIZURE[situation][0]}",
+                    situation=situation,
+                    trait=trait,
+                    turn=command.turn,
+                )
+            ]
+        case SetConditions():
+            ctx.require_gm("setting fatigue and drink conditions")
+            ctx.require_control(table, command.character_id)
+            keys = tuple(dict.fromkeys(_condition_key(c) for c in command.conditions))
+            tol = _sake_tolerance(_sheet(table, command.character_id))
+            return [
+                ConditionsSet(
+                    character_id=command.character_id,
+                    conditions=keys,
+                    modifier=sum(T.fatigue_modifier(k, tol) for k in keys),
+                )
+            ]
+        case Jump():
+            return [_jump(table, command, ctx)]
+        case Lift():
+            return [_lift(table, command, ctx)]
+        case Visibility():
+            return [_visibility(table, command)]
+        case Fatigue():
+            return [_fatigue(table, command)]
+        case Seizure():
+            situation = _situation(command.situation)
+            trait, difficulty = _seizure(table, command.character_id, command.trait, situation)
+            return [
+                DifficultyComputed(
+                    helper="seizure",
+                    character_id=command.character_id,
+                    parts=(Modifier(label=f"「{trait}」{T.SEIZURE[situation][0]}", value=difficulty),),
+                    difficulty=difficulty,
+                    simple_target=T.simple_target(difficulty),
+                    detail={"trait": trait, "situation": situation, "combat": situation in T.COMBAT_SITUATIONS},
+                    note="戦闘中は毎ターン判定します" if situation in T.COMBAT_SITUATIONS else "",
+                )
+            ]
+        case _:
+            raise InvalidCommand(f"{type(command).__name__} is not a command of hiden")
+
+
+def _char_state(table: TableState, character_id: str) -> CharState:
+    return _game(table).characters.get(character_id) or CharState()
+
+
+# --------------------------------------------------------------------------- opposed and reroll
+
+
+def _opposed(table: TableState, command: OpposedCheck, ctx: Context) -> OpposedRolled:
+    """五ノ六 対抗判定: the first actor rolls, then the second against that value (HD-13, HD-14)."""
+    options = _options(ctx)
+    if not ctx.is_gm and (command.first.character_id is None or command.second.character_id is None):
+        ctx.require_gm("an opposed check for a character you do not control")
+    first_fields = _side_fields(table, command.first, ctx, options)
+    second_fields = _side_fields(table, command.second, ctx, options)
+    first = roll_side(first_fields, ctx.dice)
+    second = roll_side(second_fields, ctx.dice)
+    winner, compared, both = opposed_outcome(first, second, options.opposed_tie)
+    return OpposedRolled(
+        check_id=ctx.new_id("k"),
+        first=first,
+        second=second,
+        compared=compared,
+        both_fumble=both,
+        tie=options.opposed_tie,
+        winner=winner,
+        label=command.label.strip()[:200],
+    )
+
+
+def _controls(table: TableState, ctx: Context, character_id: str | None) -> bool:
+    if character_id is None or character_id not in table.characters:
+        return False
+    return ctx.is_gm or table.characters[character_id].owner == ctx.actor
+
+
+def _reroll(table: TableState, command: Reroll, ctx: Context) -> CheckRerolled:
+    """五ノ五: spend one 座布団, reroll both dice; the new roll stands even when worse (HD-12)."""
+    options = _options(ctx)
+    if not options.zabuton_reroll:
+        _reject("zabuton_reroll_off", "この卓では座布団による振り直しを使いません", S_ZABUTON)
+    game = _game(table)
+    wanted = command.character_id
+
+    def candidates(oc: OpenCheck) -> list[int]:
+        return [
+            i
+            for i, s in enumerate(oc.sides)
+            if s.character_id is not None
+            and (wanted is None or s.character_id == wanted)
+            and _controls(table, ctx, s.character_id)
+        ]
+
+    if command.check_id is not None:
+        oc = game.checks.get(command.check_id)
+        if oc is None:
+            _reject("unknown_check", f"振り直せる判定 {command.check_id} がありません", S_ZABUTON)
+    else:
+        found = [c for c in reversed(game.checks.values()) if candidates(c)]
+        if not found:
+            _reject("no_open_check", "座布団で振り直せる判定がありません", S_ZABUTON)
+        oc = found[0]
+    sides = candidates(oc)
+    if not sides:
+        with_char = [s.character_id for s in oc.sides if s.character_id is not None]
+        if not with_char:
+            _reject("no_character", "キャラクターのいない判定は座布団で振り直せません", S_ZABUTON)
+        if wanted is not None and wanted not in with_char:
+            _reject("not_in_check", "そのキャラクターはこの判定をしていません", S_ZABUTON)
+        ctx.require_control(table, wanted or with_char[0])  # Forbidden: another's character
+        _reject("not_in_check", "そのキャラクターはこの判定をしていません", S_ZABUTON)
+    if len(sides) > 1:
+        _reject("which_side", "どちらの側の座布団を使うか character_id で指定してください", S_ZABUTON)
+    index = sides[0]
+    old = oc.sides[index]
+    assert old.character_id is not None  # candidates() keeps only sides with a character
+    have = _char_state(table, old.character_id).zabuton
+    if have < 1:
+        _reject("no_zabuton", f"{old.name}は座布団を持っていません", S_ZABUTON)
+    new = reroll_side(old, ctx.dice)
+    rest: dict[str, Any] = {}
+    if oc.kind == "opposed":
+        first, second = replace_side(oc.sides, index, new)
+        winner, compared, _ = opposed_outcome(first, second, options.opposed_tie)
+        rest = {"winner": winner, "compared": compared}
+    else:
+        success = single_success(new, oc.target, options)
+        rest = {"success": success}
+        if oc.kind == "seizure":
+            rest["incapacitated"] = success is False
+    return CheckRerolled(
+        check_id=oc.check_id,
+        side_index=index,
+        character_id=old.character_id,
+        previous=old.roll.faces,
+        side=new,
+        zabuton_left=have - 1,
+        **rest,
+    )
+
+
+def _convert(table: TableState, command: ConvertZabuton, ctx: Context) -> list[Emitted]:
+    """五ノ五: 座布団 become CP after the session (a table option; rate ``cp_per_zabuton``)."""
+    ctx.require_gm("converting 座布団 to CP")
+    options = _options(ctx)
+    if not options.zabuton_to_cp:
+        _reject("conversion_off", "この卓では座布団をCPに変換しません", S_ZABUTON)
+    if command.character_id is not None:
+        ctx.require_control(table, command.character_id)
+        ids = [command.character_id]
+    else:
+        ids = list(table.characters)
+    out: list[Emitted] = []
+    for cid in ids:
+        cs = _char_state(table, cid)
+        if cs.zabuton > 0:
+            cp = cs.zabuton * options.cp_per_zabuton
+            out.append(
+                ZabutonConverted(character_id=cid, zabuton=cs.zabuton, cp=cp, cp_total=cs.cp_from_zabuton + cp)
+            )
+    if not out:
+        _reject("nothing_to_convert", "変換する座布団がありません", S_ZABUTON)
+    return out
+
+
+# --------------------------------------------------------------------------- 五ノ七 helpers
+
+
+def _optional_sheet(table: TableState, character_id: str | None) -> HidenSheet | None:
+    return _sheet(table, character_id) if character_id is not None else None
+
+
+def _fraction(x: float) -> Fraction:
+    return Fraction(x).limit_denominator(10000)
+
+
+def _jump(table: TableState, command: Jump, ctx: Context) -> DifficultyComputed:
+    """《跳躍》 (五ノ七; HD-15): distance beyond the difficulty-0 distance, in units of 1 or 2 尺."""
+    _optional_sheet(table, command.character_id)
+    options = _options(ctx)
+    dist = T.to_shaku(ken=_fraction(command.ken), jo=_fraction(command.jo), shaku=_fraction(command.shaku))
+    if dist <= 0:
+        _reject("no_distance", "跳ぶ距離（間・丈・尺）を指定してください", S_VARIOUS)
+    row = T.JUMP[command.kind]
+    base = row["run_up" if command.run_up else "standing"]
+    core = T.jump_difficulty(command.kind, command.run_up, dist, rounding=options.jump_rounding)
+    what = ("高跳び" if command.kind == "high" else "幅跳び") + ("（助走あり）" if command.run_up else "（助走なし）")
+    parts = [Modifier(label=f"{what} {_num(dist)}尺: 難易度0は{base}尺、{row['unit']}尺ごとに+1", value=core)]
+    if command.risky:
+        parts.append(Modifier(label="失敗が許されない", value=command.risky))
+    notes = []
+    if (dist - base) % row["unit"]:
+        notes.append("端数は1単位に切り上げ（G-HD-05）" if options.jump_rounding == "up" else "端数は切り捨て")
+    if command.kind == "long" and command.run_up and dist == 18:
+        notes.append("本文の例は難易度5としていますが、表によれば6です（G-HD-04）")
+    difficulty = core + command.risky
+    return DifficultyComputed(
+        helper="jump",
+        character_id=command.character_id,
+        parts=tuple(parts),
+        difficulty=difficulty,
+        simple_target=T.simple_target(difficulty),
+        detail={"kind": command.kind, "run_up": command.run_up, "shaku": float(dist)},
+        note=" / ".join(notes),
+    )
+
+
+def _num(x: Fraction) -> str:
+    return str(int(x)) if x.denominator == 1 else f"{float(x):.2f}".rstrip("0").rstrip(".")
+
+
+def _lift(table: TableState, command: Lift, ctx: Context) -> DifficultyComputed:
+    """《持ち上げ》 (五ノ七; HD-16): 15 貫 is 0, +1 per 貫, fractions dropped; kg / 3.75 = 貫."""
+    _optional_sheet(table, command.character_id)
+    options = _options(ctx)
+    if (command.kan is None) == (command.kg is None):
+        _reject("kan_or_kg", "重さを貫（kan）かキロ（kg）のどちらか一方で指定してください", S_VARIOUS)
+    kan = _fraction(command.kan) if command.kan is not None else _fraction(command.kg or 0) / T.KAN_KG
+    core = T.lift_difficulty(kan)
+    shown = f"{command.kg:g}キロ = {float(kan):.2f}貫" if command.kg is not None else f"{_num(kan)}貫"
+    parts = [Modifier(label=f"{shown}（{T.LIFT_BASE_KAN}貫が難易度0、端数切り捨て）", value=core)]
+    if command.sword_grip:
+        parts.append(Modifier(label="棒状のものを剣のように握って持つ", value=options.sword_grip_modifier))
+    difficulty = sum(p.value for p in parts)
+    return DifficultyComputed(
+        helper="lift",
+        character_id=command.character_id,
+        parts=tuple(parts),
+        difficulty=difficulty,
+        simple_target=T.simple_target(difficulty),
+        detail={"kan": round(float(kan), 2), "kg": round(float(kan * T.KAN_KG), 2)},
+    )
+
+
+def _visibility(table: TableState, command: Visibility) -> DifficultyComputed:
+    """視界の修正 (五ノ七; HD-17): 〈暗視〉 cancels up to its level, never more than the modifiers."""
+    sheet = _optional_sheet(table, command.character_id)
+    keys = []
+    for c in command.conditions:
+        key = T.lookup(T.VISIBILITY, c)
+        if key is None:
+            _reject("unknown_visibility", f"視界の修正「{c}」は表にありません", S_VARIOUS)
+        keys.append(key)
+    level = command.anshi_level if command.anshi_level is not None else _anshi_level(sheet)
+    mods = [T.VISIBILITY[k][1] for k in keys]
+    cancelled, remaining = T.visibility_modifier(mods, level)
+    parts = [Modifier(label="距離・大きさ", value=command.base)] if command.base else []
+    parts += [Modifier(label=T.VISIBILITY[k][0], value=m) for k, m in zip(keys, mods, strict=True)]
+    if sum(cancelled):
+        parts.append(Modifier(label=f"〈暗視〉{level}", value=-sum(cancelled)))
+    difficulty = command.base + remaining
+    return DifficultyComputed(
+        helper="visibility",
+        character_id=command.character_id,
+        parts=tuple(parts),
+        difficulty=difficulty,
+        simple_target=T.simple_target(difficulty),
+        detail={"conditions": keys, "anshi_level": level, "cancelled": sum(cancelled), "modifier": remaining},
+    )
+
+
+def _condition_key(name: str) -> str:
+    key = T.lookup(T.FATIGUE, name) or T.lookup(T.DRINK, name)
+    if key is None:
+        _reject("unknown_condition", f"疲労などによる修正「{name}」は表にありません", S_VARIOUS)
+    return key
+
+
+def _fatigue(table: TableState, command: Fatigue) -> DifficultyComputed:
+    """疲労などによる修正 (五ノ七; HD-18, HD-19): they add up; 酒の耐性 lowers drink, never below 0."""
+    sheet = _optional_sheet(table, command.character_id)
+    keys = [_condition_key(c) for c in command.conditions]
+    tol = command.sake_tolerance if command.sake_tolerance is not None else _sake_tolerance(sheet)
+    parts = [Modifier(label="元の難易度", value=command.base)] if command.base else []
+    for k in keys:
+        value = T.fatigue_modifier(k, tol)
+        label = _condition_label(k)
+        if k in T.DRINK and tol:
+            label += f"（酒の耐性{tol}: {T.DRINK[k][1]}-{tol}、0未満は0）"
+        parts.append(Modifier(label=label, value=value))
+    difficulty = sum(p.value for p in parts)
+    return DifficultyComputed(
+        helper="fatigue",
+        character_id=command.character_id,
+        parts=tuple(parts),
+        difficulty=difficulty,
+        simple_target=T.simple_target(difficulty),
+        detail={"conditions": keys, "sake_tolerance": tol, "modifier": difficulty - command.base},
+    )
+
+
+def _situation(name: str) -> str:
+    key = T.lookup(T.SEIZURE, name)
+    if key is None:
+        _reject("unknown_situation", f"状況「{name}」は発作の難易度表にありません", S_VARIOUS)
+    return key
+
+
+def _seizure(table: TableState, character_id: str | None, trait: str | None, situation: str) -> tuple[str, int]:
+    """Which of 発作 / 不治の病 applies, and its difficulty (HD-21); with both, the harder."""
+    if trait is not None:
+        trait = strip_brackets(trait)
+        if trait not in T.SEIZURE_TRAITS:
+            _reject("unknown_seizure_trait", "特徴は「発作」か「不治の病」です", S_VARIOUS)
+        return trait, T.seizure_difficulty(trait, situation)
+    sheet = _optional_sheet(table, character_id)
+    held = [t for t in T.SEIZURE_TRAITS if sheet is not None and _find(sheet.traits, t)]
+    if not held:
+        _reject("no_seizure_trait", "「発作」も「不治の病」も持たないキャラクターです", S_VARIOUS)
+    return max(((t, T.seizure_difficulty(t, situation)) for t in held), key=lambda p: p[1])
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def _put_char(game: HidenState, cid: str, cs: CharState) -> HidenState:
+    return msgspec.structs.replace(game, characters={**game.characters, cid: cs})
+
+
+def _open(game: HidenState, oc: OpenCheck) -> HidenState:
+    checks = {**game.checks, oc.check_id: oc}
+    while len(checks) > MAX_OPEN_CHECKS:
+        checks.pop(next(iter(checks)))
+    return msgspec.structs.replace(game, checks=checks)
+
+
+def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenState:
+    """Apply one stored event to the 秘伝の声 state. Never rejects, never rolls."""
+    if not isinstance(game, HidenState):
+        game = HidenState()
+    replace = msgspec.structs.replace
+    match event:
+        case CharacterCreated(character_id=cid, sheet=sheet):
+            return _put_char(game, cid, CharState(zabuton=int(sheet.get("zabuton", 0) or 0)))
+        case CharacterUpdated(character_id=cid, sheet=sheet) if "zabuton" in sheet and cid in table.characters:
+            return _put_char(game, cid, replace(_cs(game, cid), zabuton=int(sheet["zabuton"] or 0)))
+        case CharacterRemoved(character_id=cid):
+            chars = dict(game.characters)
+            chars.pop(cid, None)
+            return replace(game, characters=chars)
+        case CheckRolled():
+            oc = OpenCheck(
+                check_id=event.check_id,
+                kind=event.kind,
+                sides=(event.side,),
+                target=event.target,
+                success=event.success,
+            )
+            game = _open(game, oc)
+            cid = event.side.character_id
+            if event.incapacitated is not None and cid is not None:
+                game = _put_char(game, cid, replace(_cs(game, cid), incapacitated=event.incapacitated))
+            return game
+        case OpposedRolled():
+            oc = OpenCheck(
+                check_id=event.check_id, kind="opposed", sides=(event.first, event.second), winner=event.winner
+            )
+            return _open(game, oc)
+        case CheckRerolled():
+            cs = replace(_cs(game, event.character_id), zabuton=event.zabuton_left)
+            if event.incapacitated is not None:
+                cs = replace(cs, incapacitated=event.incapacitated)
+            game = _put_char(game, event.character_id, cs)
+            old = game.checks.get(event.check_id)
+            if old is None:
+                return game
+            sides = _replace_at(old.sides, event.side_index, event.side)
+            checks = {**game.checks, old.check_id: replace(old, sides=sides, success=event.success, winner=event.winner)}
+            return replace(game, checks=checks)
+        case ZabutonAwarded(character_id=cid, zabuton=n):
+            return _put_char(game, cid, replace(_cs(game, cid), zabuton=n))
+        case ZabutonConverted(character_id=cid, cp_total=cp):
+            return _put_char(game, cid, replace(_cs(game, cid), zabuton=0, cp_from_zabuton=cp))
+        case ConditionsSet(character_id=cid, conditions=conds):
+            return _put_char(game, cid, replace(_cs(game, cid), conditions=conds))
+        case _:
+            return game
+
+
+def _cs(game: HidenState, cid: str) -> CharState:
+    return game.characters.get(cid) or CharState()
+
+
+def _replace_at(sides: tuple[Side, ...], index: int, side: Side) -> tuple[Side, ...]:
+    if not 0 <= index < len(sides):
+        return sides
+    return replace_side(sides, index, side)

@@ -1,0 +1,104 @@
+"""Chat commands of 秘伝の声, BCDice style (documented in docs/rulesets/hiden.md).
+
+Forms (full-width folded, case-insensitive; text after a space is a comment):
+
+- ``HD`` + modifiers: a 行動判定 of 2D + the modifiers, the 判定値 alone
+  (``HD5`` = 2D+5, ``HD2+1`` = 2D+3).
+- ``HD5>=10``: against a fixed 目標値 10.
+- ``HD5@2``: against difficulty 2 (目標値 = 2 + 2D for the GM, or 9 with the
+  table's ``simple_target`` option).
+- ``HD3VS3``: an 対抗判定, the first actor 2D+3, the second 2D+3 against it.
+- ``ZR`` / ``座布団`` [check id]: spend a 座布団 to reroll the latest check of
+  a character you control (or the named check).
+- ``HDT`` / ``難易度表``: post the difficulty table.
+
+6ゾロ adds 2D, 1ゾロ fails, as for every check (五ノ三). Anything else is
+``None``, so the core's generic dice (``2D6+3>=9``) and plain chat go on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from taku.core.chatdice import split_comment
+from taku.core.events import ChatPosted
+from taku.core.ruleset import Context, Emitted
+from taku.core.table import TableState
+from taku_hiden._checks import make_target, opposed_outcome, roll_side, single_success
+from taku_hiden.commands import Reroll
+from taku_hiden.decider import decide
+from taku_hiden.events import CheckRolled, OpposedRolled
+from taku_hiden.options import DEFAULT_OPTIONS, HidenOptions
+from taku_hiden.tables import DIFFICULTY_TABLE, simple_target
+
+__all__ = ["chat", "parse_mods"]
+
+_MODS = r"[+-]?\d{1,3}(?:[+-]\d{1,3})*"
+_CHECK = re.compile(rf"^HD(?P<a>{_MODS})?(?:VS(?P<b>{_MODS})?|>=(?P<t>[+-]?\d{{1,3}})|@(?P<d>[+-]?\d{{1,3}}))?$")
+_REROLL_HEADS = ("ZR", "座布団", "ZABUTON")
+_TABLE_HEADS = ("HDT", "難易度表")
+_CHECK_ID = re.compile(r"^k\d+(?:-\d+)?$")
+
+
+def parse_mods(text: str | None) -> int:
+    """``"2+1-1"`` -> 2: the sum of signed integers."""
+    if not text:
+        return 0
+    return sum(int(n) for n in re.findall(r"[+-]?\d+", text))
+
+
+def _who(table: TableState, ctx: Context) -> str:
+    m = table.members.get(ctx.actor) if ctx.actor else None
+    return m.name if m else "PL"
+
+
+def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
+    """The events of a 秘伝の声 chat command, or ``None`` when the line is not one."""
+    head, comment = split_comment(text)
+    upper = head.upper()
+    if upper in _REROLL_HEADS:
+        check_id = comment.split()[0] if comment and _CHECK_ID.match(comment.split()[0]) else None
+        return decide(table, Reroll(check_id=check_id), ctx)
+    if upper in _TABLE_HEADS:
+        lines = [f"{d:+d}（簡易目標値{simple_target(d)}）{t}" for d, t in DIFFICULTY_TABLE]
+        return [ChatPosted(text="難易度の程度（五ノ二）\n" + "\n".join(lines))]
+    m = _CHECK.match(upper)
+    if m is None:
+        return None
+    options = ctx.options if isinstance(ctx.options, HidenOptions) else DEFAULT_OPTIONS
+    who = _who(table, ctx)
+    label = head + (f" {comment}" if comment else "")
+
+    def fields(mods: int, name: str) -> dict[str, Any]:
+        return {"name": name, "modifier": mods, "base": mods}
+
+    if upper.count("VS"):
+        first = roll_side(fields(parse_mods(m["a"]), "先手"), ctx.dice)
+        second = roll_side(fields(parse_mods(m["b"]), "後手"), ctx.dice)
+        winner, compared, both = opposed_outcome(first, second, options.opposed_tie)
+        return [
+            OpposedRolled(
+                check_id=ctx.new_id("k"),
+                first=first,
+                second=second,
+                compared=compared,
+                both_fumble=both,
+                tie=options.opposed_tie,
+                winner=winner,
+                label=label,
+            )
+        ]
+    fixed = int(m["t"]) if m["t"] is not None else None
+    difficulty = int(m["d"]) if m["d"] is not None else None
+    target = make_target(difficulty, fixed, options.simple_target, (), ctx.dice)
+    side = roll_side(fields(parse_mods(m["a"]), who), ctx.dice)
+    return [
+        CheckRolled(
+            check_id=ctx.new_id("k"),
+            side=side,
+            target=target,
+            success=single_success(side, target, options),
+            label=label,
+        )
+    ]
