@@ -414,6 +414,8 @@ def _reroll(table: TableState, command: Reroll, ctx: Context) -> CheckRerolled:
         _reject("zabuton_reroll_off", "この卓では座布団による振り直しを使いません", S_ZABUTON)
     game = _game(table)
     wanted = command.character_id
+    if wanted is not None:
+        ctx.require_control(table, wanted)  # only the character's controller spends its 座布団
 
     def candidates(oc: OpenCheck) -> list[int]:
         return [
