@@ -19,3 +19,88 @@ async def drop_all(running: object, code: int = 1012) -> int:
     conns = server_connections(running)
     await asyncio.gather(*(c.close(code, "test drops the connection") for c in conns))
     return len(conns)
+
+
+# --------------------------------------------------------------------------- browser tests
+
+import os  # noqa: E402
+import re  # noqa: E402
+import tempfile  # noqa: E402
+from collections.abc import AsyncIterator, Awaitable, Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+CHROMIUM = os.environ.get("TAKU_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[object]:
+    """Debian's Chromium, headless, through Playwright (async API), with a fresh profile."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: scripts/setup-browser.sh installs it")
+        pytest.skip(f"{CHROMIUM} is missing (run scripts/setup-browser.sh)")
+    from playwright.async_api import async_playwright
+
+    with tempfile.TemporaryDirectory(prefix="taku-chromium-") as profile:
+        async with async_playwright() as pw:
+            # a persistent context would pin one profile; a plain launch with an explicit
+            # user-data dir gives each test run a fresh profile and separate contexts
+            b = await pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, f"--user-data-dir={profile}"]
+            )
+            try:
+                yield b
+            finally:
+                await b.close()
+
+
+@pytest.fixture
+async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIterator[Callable[..., Awaitable[object]]]:
+    """``await open_page(url)``: a page in a context of its own (its own storage: one person).
+
+    When the test fails, every page is saved as a screenshot under test-artifacts/.
+    """
+    pages: list[object] = []
+
+    async def make(url: str, *, width: int = 1200, height: int = 900) -> object:
+        ctx = await browser.new_context(viewport={"width": width, "height": height}, locale="ja-JP")  # type: ignore[attr-defined]
+        page = await ctx.new_page()
+        page.set_default_timeout(10_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.js_errors = errors  # type: ignore[attr-defined]
+        pages.append(page)
+        await page.goto(url)
+        await page.wait_for_selector("body[data-ready='1']")
+        return page
+
+    yield make
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.name)
+        for i, page in enumerate(pages):
+            try:
+                await page.screenshot(path=str(ARTIFACTS / f"{name}-{i}.png"), full_page=True)  # type: ignore[attr-defined]
+            except Exception:  # noqa: BLE001 - a screenshot must not hide the failure
+                pass
+    for page in pages:
+        await page.context.close()  # type: ignore[attr-defined]

@@ -1,0 +1,532 @@
+// The taku browser client: create or join a table, play live, replay, export.
+// Plain ES modules, no build step. State comes from the server's view of the
+// table (get_state), so any ruleset gets a working panel; rulesets with their
+// own panel (panels.js) get theirs on top.
+
+import { Conn, TakuError } from "./conn.js";
+import { commandDefs, commandForm } from "./forms.js";
+import { rulesetPanel, legalMoves, characterExtras, numericPaths } from "./panels.js";
+import { h, clear, eventItem, valueTree, exportText, exportHtml, download } from "./render.js";
+
+const $ = (sel) => document.querySelector(sel);
+const ROLE = { gm: "GM", player: "PL", spectator: "観戦" };
+
+const app = {
+  conn: new Conn(),
+  rulesets: [],
+  tableId: null,
+  me: null, // {member_id, role}
+  state: null,
+  events: [], // event messages, in seq order
+  replay: null, // {seq, token}
+  refreshing: false,
+  dirty: false,
+};
+window.taku = app; // for debugging from the console
+
+// ------------------------------------------------------------------ storage
+
+function stored(tableId) {
+  try { return JSON.parse(localStorage.getItem(`taku:${tableId}`) || "null"); } catch { return null; }
+}
+function store(tableId, data) {
+  localStorage.setItem(`taku:${tableId}`, JSON.stringify({ ...(stored(tableId) || {}), ...data }));
+}
+
+function parseHash() {
+  const q = new URLSearchParams(location.hash.replace(/^#/, ""));
+  return { table: q.get("table"), token: q.get("token") };
+}
+
+export function inviteLink(tableId, token) {
+  const base = `${location.origin}${location.pathname}`;
+  return `${base}#table=${encodeURIComponent(tableId)}${token ? `&token=${encodeURIComponent(token)}` : ""}`;
+}
+
+function toast(text, kind = "error") {
+  const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", text });
+  $("#toasts").append(t);
+  setTimeout(() => t.remove(), 6000);
+}
+
+function errText(e) {
+  return e instanceof TakuError ? `${e.code}: ${e.serverMessage}` : String(e.message || e);
+}
+
+function show(viewId) {
+  for (const v of document.querySelectorAll(".view")) v.hidden = v.id !== viewId;
+}
+
+// ------------------------------------------------------------------ home
+
+async function home() {
+  show("home");
+  document.title = "taku 卓";
+  const sel = $("#ruleset");
+  if (!app.rulesets.length) app.rulesets = await app.conn.listRulesets();
+  clear(sel, app.rulesets.map((r) => h("option", { value: r.id, text: `${r.name} (${r.id})` })));
+  const recent = Object.keys(localStorage).filter((k) => k.startsWith("taku:")).map((k) => [k.slice(5), stored(k.slice(5))]);
+  clear($("#recent"), recent.map(([tid, d]) =>
+    h("li", {}, h("a", { href: `#table=${tid}`, text: `${d && d.name ? d.name : tid} (${d && d.ruleset ? d.ruleset : "?"})` }))));
+}
+
+$("#create-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const ruleset = $("#ruleset").value;
+  try {
+    const c = await app.conn.createTable(ruleset, $("#table-name").value.trim(), $("#gm-name").value.trim() || "GM");
+    store(c.table_id, {
+      token: c.gm_token, player_token: c.player_token, spectator_token: c.spectator_token,
+      name: $("#table-name").value.trim(), ruleset,
+    });
+    location.hash = `table=${c.table_id}`;
+  } catch (x) { toast(errText(x)); }
+});
+
+$("#link-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const v = $("#link-input").value.trim();
+  const i = v.indexOf("#");
+  if (i < 0) { toast("招待リンクではありません"); return; }
+  location.hash = v.slice(i + 1);
+});
+
+// ------------------------------------------------------------------ joining
+
+async function openTable(tableId, token) {
+  app.tableId = tableId;
+  app.events = [];
+  app.state = null;
+  app.replay = null;
+  const mine = stored(tableId);
+  let useToken = null;
+  if (mine && (!token || token === mine.invite || token === mine.token)) useToken = mine.token;
+  if (!useToken && !token) {
+    show("home");
+    toast("この卓の招待リンクが必要です");
+    return;
+  }
+  if (!useToken) {
+    // an invite: ask for a name first
+    show("join");
+    $("#join-table").textContent = tableId;
+    $("#join-name").focus();
+    $("#join-form").onsubmit = async (e) => {
+      e.preventDefault();
+      try {
+        const j = await app.conn.join(tableId, token, $("#join-name").value.trim());
+        store(tableId, { token: j.member_token || token, invite: token });
+        await enterTable(tableId, j);
+      } catch (x) { toast(errText(x)); }
+    };
+    return;
+  }
+  try {
+    const j = await app.conn.join(tableId, useToken);
+    await enterTable(tableId, j);
+  } catch (x) {
+    toast(errText(x));
+    show("home");
+  }
+}
+
+async function enterTable(tableId, joined) {
+  app.me = { member_id: joined.member_id, role: joined.role };
+  show("table");
+  clear($("#log"));
+  app.conn.feeds.delete(tableId);
+  await app.conn.subscribe(tableId, 0);
+  await refreshState();
+  renderInvites();
+  $("#chat-input").focus();
+}
+
+app.conn.onEvent((msg) => {
+  if (msg.table_id !== app.tableId) return;
+  app.events.push(msg);
+  const log = $("#log");
+  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+  log.append(eventItem(msg));
+  if (nearBottom) log.scrollTop = log.scrollHeight;
+  scheduleRefresh();
+});
+
+app.conn.onStatus((s) => {
+  const el = $("#conn-status");
+  el.textContent = { open: "接続中", connecting: "接続しています…", reconnecting: "再接続しています…", closed: "切断" }[s] || s;
+  el.className = `status ${s}`;
+});
+
+function scheduleRefresh() {
+  if (app.refreshing) { app.dirty = true; return; }
+  refreshState();
+}
+
+async function refreshState() {
+  app.refreshing = true;
+  try {
+    do {
+      app.dirty = false;
+      const m = await app.conn.getState(app.tableId);
+      app.state = m.state;
+      app.me = m.state.you;
+      renderLive();
+    } while (app.dirty);
+  } catch (x) {
+    toast(errText(x));
+  } finally {
+    app.refreshing = false;
+  }
+}
+
+// ------------------------------------------------------------------ live view
+
+function rulesetInfo() {
+  return app.rulesets.find((r) => r.id === (app.state && app.state.ruleset)) || null;
+}
+
+function memberName(id) {
+  const m = app.state && app.state.members[id];
+  return m ? m.name : id || "—";
+}
+
+function myCharacters(state) {
+  return Object.values(state.characters).filter((c) => state.you.role === "gm" || c.owner === state.you.member_id);
+}
+
+function renderLive() {
+  const s = app.state;
+  document.title = `${s.name} — taku 卓`;
+  store(s.table_id, { name: s.name, ruleset: s.ruleset });
+  const me = s.members[s.you.member_id];
+  $("#t-name").textContent = s.name;
+  $("#t-ruleset").textContent = (rulesetInfo() || { name: s.ruleset }).name;
+  $("#t-me").textContent = me ? `${me.name}（${ROLE[me.role] || me.role}）` : "観戦";
+  $("#t-seq").textContent = `seq ${s.seq}`;
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.role = s.you.role;
+  const canAct = s.you.role !== "spectator";
+  $("#chat-input").disabled = !canAct;
+  $("#chat-send").disabled = !canAct;
+  // speak as
+  const as = $("#chat-as");
+  const prev = as.value;
+  clear(as, h("option", { value: "", text: me ? me.name : "—" }),
+    myCharacters(s).map((c) => h("option", { value: c.id, text: c.name })));
+  as.value = [...as.options].some((o) => o.value === prev) ? prev : "";
+  renderState(s, $("#state-panels"), { live: true });
+  $("#gm-tools").hidden = s.you.role !== "gm";
+  if (s.you.role === "gm") renderGmTools(s);
+  $("#actions").hidden = !canAct;
+  if (canAct) renderActions(s);
+}
+
+// The panels every view of a state shows (live and replay).
+function renderState(s, root, { live }) {
+  const ctx = panelCtx(s, live);
+  const parts = [];
+  const special = rulesetPanel(s.ruleset, s, ctx);
+  if (special) parts.push(h("section", { class: "panel ruleset-panel", "data-ruleset": s.ruleset },
+    h("h2", { text: (rulesetInfo() || { name: s.ruleset }).name }), special));
+  parts.push(h("section", { class: "panel characters-panel" }, h("h2", { text: "キャラクター" }), characterCards(s, ctx)));
+  parts.push(h("section", { class: "panel members-panel" }, h("h2", { text: "参加者" }),
+    h("ul", { class: "members" }, Object.values(s.members).map((m) =>
+      h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
+  parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
+    valueTree(s.game, ["game"])));
+  clear(root, parts);
+}
+
+function panelCtx(s, live) {
+  return {
+    live,
+    me: s.you,
+    name: (cid) => (s.characters[cid] || {}).name || memberName(cid),
+    memberName,
+    send: live ? (cmd) => sendCommand(cmd) : null,
+  };
+}
+
+function characterCards(s, ctx) {
+  const chars = Object.values(s.characters);
+  if (!chars.length) return h("p", { class: "muted", text: "まだキャラクターがいません" });
+  return h("div", { class: "cards" }, chars.map((c) =>
+    h("article", { class: "card", "data-character": c.id },
+      h("h3", {}, c.name, h("small", { text: ` ${c.owner ? memberName(c.owner) : "NPC"}` })),
+      Object.keys(c.sheet || {}).length ? valueTree(c.sheet, ["characters", c.id, "sheet"]) : null,
+      characterExtras(s, c.id, ctx))));
+}
+
+async function sendCommand(cmd) {
+  try {
+    return await app.conn.command(app.tableId, cmd);
+  } catch (x) {
+    toast(errText(x));
+    throw x;
+  }
+}
+
+function renderActions(s) {
+  const info = rulesetInfo();
+  const moves = legalMoves(s.game, s);
+  const fctx = {
+    characters: () => Object.values(app.state.characters),
+    members: () => Object.values(app.state.members),
+    submit: (cmd) => app.conn.command(app.tableId, cmd),
+  };
+  const opened = new Set([...document.querySelectorAll("#actions details[open]")].map((d) => d.dataset.command));
+  const defs = info ? commandDefs(info.command_schema) : [];
+  const parts = [];
+  if (moves.length) {
+    parts.push(h("div", { class: "legal-moves", role: "group", "aria-label": "今できる手" },
+      moves.map((mv) => h("button", { type: "button", class: "move", "data-command": mv.command.type,
+        onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label }))));
+  }
+  parts.push(h("details", { class: "cmd", "data-command": "create_character", open: opened.has("create_character") },
+    h("summary", { text: "キャラクターを作る" }), createCharacterForm()));
+  for (const d of defs) {
+    parts.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
+      h("summary", { text: d.title, title: d.description }),
+      d.description ? h("p", { class: "desc", text: d.description.split("\n")[0] }) : null,
+      commandForm(d, info.command_schema, fctx)));
+  }
+  clear($("#actions-body"), parts);
+}
+
+function createCharacterForm() {
+  const err = h("p", { class: "form-error", role: "alert" });
+  const name = h("input", { id: "cc-name", type: "text", required: true, maxlength: 64 });
+  const sheet = h("textarea", { id: "cc-sheet", rows: 3, placeholder: '{"key": 1}', text: "{}" });
+  return h("form", { class: "cmd-form", id: "create-character",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      let sh;
+      try { sh = JSON.parse(sheet.value || "{}"); } catch (x) { err.textContent = `シートが JSON として読めません: ${x.message}`; return; }
+      try {
+        await app.conn.command(app.tableId, { type: "create_character", name: name.value.trim(), sheet: sh });
+        name.value = "";
+      } catch (x) { err.textContent = errText(x); }
+    } },
+  h("label", { class: "field", for: "cc-name" }, h("span", { class: "fname", text: "名前" }), name),
+  h("label", { class: "field", for: "cc-sheet" }, h("span", { class: "fname", text: "シート (JSON)" }), sheet),
+  h("button", { type: "submit", text: "作る" }), err);
+}
+
+// ------------------------------------------------------------------ GM tools
+
+function renderGmTools(s) {
+  // award: every numeric value tied to a character (game view and sheet)
+  const sel = $("#award-target");
+  const prev = sel.value;
+  const options = [];
+  for (const c of Object.values(s.characters)) {
+    for (const p of numericPaths(s, c.id)) options.push({ path: p.path, label: `${c.name}: ${p.label}` });
+  }
+  clear(sel, options.map((o) => h("option", { value: JSON.stringify(o.path), text: o.label })));
+  if ([...sel.options].some((o) => o.value === prev)) sel.value = prev;
+}
+
+function readPath(s, path) {
+  let node = path[0] === "game" ? s.game : s.characters;
+  for (const k of path.slice(1)) {
+    if (node === null || node === undefined) return undefined;
+    node = node[k];
+  }
+  return node;
+}
+
+function parsePath(text, s) {
+  text = text.trim();
+  if (text.startsWith("[")) return JSON.parse(text);
+  const segs = text.split("/").filter(Boolean);
+  const out = [];
+  let node = { game: s.game, characters: s.characters };
+  for (const seg of segs) {
+    const key = Array.isArray(node) ? Number(seg) : seg;
+    out.push(key);
+    node = node && typeof node === "object" ? node[key] : undefined;
+  }
+  return out;
+}
+
+$("#secret-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const expr = $("#secret-expr").value.trim();
+  if (!expr) return;
+  try {
+    await app.conn.command(app.tableId, { type: "roll", expression: expr, secret: true });
+    $("#secret-expr").value = "";
+  } catch (x) { toast(errText(x)); }
+});
+
+$("#override-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  let path, value;
+  try {
+    path = parsePath($("#ov-path").value, app.state);
+    const raw = $("#ov-value").value.trim();
+    try { value = JSON.parse(raw); } catch { value = raw; }
+  } catch (x) { toast(`パスが読めません: ${x.message}`); return; }
+  try {
+    await app.conn.command(app.tableId, { type: "override", path, value, reason: $("#ov-reason").value.trim() });
+    toast("変更しました", "ok");
+  } catch (x) { toast(errText(x)); }
+});
+
+$("#award-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const path = JSON.parse($("#award-target").value || "null");
+  if (!path) return;
+  const delta = Number($("#award-delta").value || 0);
+  const current = Number(readPath(app.state, path) || 0);
+  try {
+    await app.conn.command(app.tableId, {
+      type: "override", path, value: current + delta, reason: $("#award-reason").value.trim() || `付与 ${delta >= 0 ? "+" : ""}${delta}`,
+    });
+  } catch (x) { toast(errText(x)); }
+});
+
+// a click on a value in the state fills the override form (GM)
+document.addEventListener("click", (e) => {
+  const leaf = e.target.closest && e.target.closest("#state-panels .leaf[data-path]");
+  if (!leaf || !app.state || app.state.you.role !== "gm") return;
+  const path = JSON.parse(leaf.dataset.path);
+  if (path[0] !== "game" && path[0] !== "characters") return;
+  $("#ov-path").value = JSON.stringify(path);
+  $("#ov-value").value = JSON.stringify(readPath(app.state, path));
+  $("#gm-tools").open = true;
+  $("#ov-value").focus();
+});
+
+function renderInvites() {
+  const mine = stored(app.tableId) || {};
+  const box = $("#invites");
+  const rows = [];
+  if (mine.player_token) rows.push(["invite-player", "プレイヤー招待", inviteLink(app.tableId, mine.player_token)]);
+  if (mine.spectator_token) rows.push(["invite-spectator", "観戦招待", inviteLink(app.tableId, mine.spectator_token)]);
+  rows.push(["invite-self", "自分用（他人に渡さない）", inviteLink(app.tableId, mine.token)]);
+  clear(box, rows.map(([id, label, url]) => h("div", { class: "invite" },
+    h("label", { for: id, text: label }),
+    h("input", { id, type: "text", readonly: true, value: url, onfocus: (e) => e.target.select() }),
+    h("button", { type: "button", class: "copy", "aria-label": `${label}をコピー`, text: "コピー",
+      onclick: async () => {
+        try { await navigator.clipboard.writeText(url); toast("コピーしました", "ok"); }
+        catch { $(`#${id}`).select(); document.execCommand("copy"); toast("コピーしました", "ok"); }
+      } }))));
+}
+
+// ------------------------------------------------------------------ chat
+
+$("#chat-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const input = $("#chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  try {
+    await app.conn.chat(app.tableId, text, $("#chat-as").value || null);
+  } catch (x) {
+    input.value = text;
+    toast(errText(x));
+  }
+});
+
+// ------------------------------------------------------------------ replay
+
+$("#replay-toggle").addEventListener("click", () => (app.replay ? closeReplay() : openReplay()));
+$("#replay-close").addEventListener("click", () => closeReplay());
+
+async function openReplay() {
+  const events = await app.conn.fullLog(app.tableId);
+  app.replay = { events, seq: events.length ? events[events.length - 1].seq : 0, token: 0 };
+  $("#replay").hidden = false;
+  $("#live").hidden = true;
+  $("#replay-toggle").setAttribute("aria-pressed", "true");
+  const slider = $("#replay-slider");
+  slider.min = 1;
+  slider.max = app.replay.seq;
+  slider.value = app.replay.seq;
+  clear($("#replay-log"), events.map((m) => eventItem(m)));
+  await replayTo(app.replay.seq);
+  slider.focus();
+}
+
+function closeReplay() {
+  app.replay = null;
+  $("#replay").hidden = true;
+  $("#live").hidden = false;
+  $("#replay-toggle").setAttribute("aria-pressed", "false");
+}
+
+async function replayTo(seq) {
+  const r = app.replay;
+  if (!r) return;
+  seq = Math.max(1, Math.min(seq, Number($("#replay-slider").max)));
+  r.seq = seq;
+  const token = ++r.token;
+  $("#replay-slider").value = seq;
+  $("#replay-seq").textContent = `seq ${seq} / ${$("#replay-slider").max}`;
+  for (const li of $("#replay-log").children) {
+    const n = Number(li.dataset.seq);
+    li.hidden = n > seq;
+    li.classList.toggle("current", n === seq);
+  }
+  const cur = $(`#replay-log li[data-seq="${seq}"]`);
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+  const m = await app.conn.getState(app.tableId, seq);
+  if (token !== r.token || app.replay !== r) return; // a later step won
+  renderState(m.state, $("#replay-state"), { live: false });
+  $("#replay").dataset.seq = m.seq;
+}
+
+$("#replay-slider").addEventListener("input", (e) => replayTo(Number(e.target.value)));
+$("#replay-prev").addEventListener("click", () => replayTo(app.replay.seq - 1));
+$("#replay-next").addEventListener("click", () => replayTo(app.replay.seq + 1));
+$("#replay-first").addEventListener("click", () => replayTo(1));
+$("#replay-last").addEventListener("click", () => replayTo(Number($("#replay-slider").max)));
+
+// ------------------------------------------------------------------ export
+
+async function exportLog(kind) {
+  const events = await app.conn.fullLog(app.tableId);
+  const name = (app.state && app.state.name) || app.tableId;
+  if (kind === "text") download(`${app.tableId}.txt`, exportText(name, events), "text/plain;charset=utf-8");
+  else download(`${app.tableId}.html`, exportHtml(name, events), "text/html;charset=utf-8");
+}
+$("#export-text").addEventListener("click", () => exportLog("text"));
+$("#export-html").addEventListener("click", () => exportLog("html"));
+
+// ------------------------------------------------------------------ keyboard
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.matches("input, textarea, select") && e.target.id !== "replay-slider") return;
+  if (app.replay && (e.key === "," || e.key === ".")) {
+    e.preventDefault();
+    replayTo(app.replay.seq + (e.key === "." ? 1 : -1));
+  } else if (e.key === "/" && !app.replay && !$("#table").hidden) {
+    e.preventDefault();
+    $("#chat-input").focus();
+  }
+});
+
+// ------------------------------------------------------------------ routing
+
+async function route() {
+  const { table, token } = parseHash();
+  if (table) await openTable(table, token);
+  else await home();
+}
+
+window.addEventListener("hashchange", () => route().catch((x) => toast(errText(x))));
+
+(async () => {
+  try {
+    await app.conn.open();
+    app.rulesets = await app.conn.listRulesets();
+    await route();
+  } catch (x) {
+    toast(`サーバーに接続できません: ${errText(x)}`);
+  }
+  document.body.dataset.ready = "1";
+})();

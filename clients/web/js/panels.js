@@ -1,0 +1,237 @@
+// Per-ruleset panels, drawn from the ruleset's own view of its state
+// (`state.game`). Every function here is tolerant of missing keys: a ruleset
+// that changes its state, or one that is not known here, still gets the
+// generic panels (characters with their live values, the state tree, forms).
+
+import { h, valueTree } from "./render.js";
+
+// ------------------------------------------------------------------ generic helpers
+
+const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const get = (o, ...keys) => {
+  for (const k of keys) if (isObj(o) && o[k] !== undefined && o[k] !== null) return o[k];
+  return undefined;
+};
+
+// Every place in the game view keyed by this character id: [{path, value}].
+function byCharacter(game, cid, path = ["game"], depth = 0, out = []) {
+  if (!isObj(game) || depth > 3) return out;
+  for (const [k, v] of Object.entries(game)) {
+    if (k === cid) out.push({ path: [...path, k], value: v });
+    else if (isObj(v)) byCharacter(v, cid, [...path, k], depth + 1, out);
+  }
+  return out;
+}
+
+function numericLeaves(value, path, out, label, depth = 0) {
+  if (typeof value === "number") out.push({ path, label });
+  else if (isObj(value) && depth < 2) {
+    for (const [k, v] of Object.entries(value)) numericLeaves(v, [...path, k], out, label ? `${label}.${k}` : k, depth + 1);
+  }
+  return out;
+}
+
+// Numeric values tied to a character (for the GM's award tool).
+export function numericPaths(s, cid) {
+  const out = [];
+  for (const { path, value } of byCharacter(s.game, cid)) {
+    const where = path.slice(1, -1).join(".");
+    numericLeaves(value, path, out, typeof value === "number" ? where : "");
+  }
+  const sheet = (s.characters[cid] || {}).sheet || {};
+  for (const [k, v] of Object.entries(sheet)) if (typeof v === "number") out.push({ path: ["characters", cid, "sheet", k], label: `sheet.${k}` });
+  return out;
+}
+
+// The live values of a character found in the game view, as a compact list.
+export function characterExtras(s, cid, ctx) {
+  const found = byCharacter(s.game, cid);
+  if (!found.length) return null;
+  return h("div", { class: "extras" }, found.map(({ path, value }) => {
+    const where = path.slice(1, -1).join(".");
+    return isObj(value) || Array.isArray(value)
+      ? valueTree(value, path, LABELS)
+      : h("dl", { class: "tree" }, h("dt", { text: LABELS[where] || where }), h("dd", {}, valueTree(value, path)));
+  }));
+}
+
+// The moves a view lists as legal now, as {label, command}: `legal_moves`,
+// `legal` or `moves` lists of commands (objects with a "type").
+export function legalMoves(game) {
+  const list = get(game, "legal_moves", "legal", "moves", "available");
+  if (!Array.isArray(list)) return [];
+  return list.filter((m) => isObj(m)).map((m) => {
+    const command = isObj(m.command) ? m.command : m;
+    if (typeof command.type !== "string") return null;
+    const label = m.label || command.label || moveLabel(command);
+    const { label: _l, ...cmd } = command;
+    return { label, command: cmd };
+  }).filter(Boolean);
+}
+
+function moveLabel(cmd) {
+  const verb = cmd.type.split(".").pop();
+  const args = Object.entries(cmd).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`);
+  return `${VERBS[verb] || verb}${args.length ? " " + args.join(" ") : ""}`;
+}
+
+const VERBS = {
+  draw: "ツモ", discard: "打牌", riichi: "リーチ", ron: "ロン", tsumo: "ツモ和了", pass: "パス",
+  play: "出す", declare: "宣言", attack: "攻撃", evade: "回避", end_turn: "ターン終了",
+};
+
+// Japanese labels for common state keys (anything else shows its key).
+export const LABELS = {
+  hp: "体力", max_hp: "最大体力", seishin: "精神力", seishinryoku: "精神力", max_seishin: "最大精神力",
+  dkk: "DKK", karate: "カラテ", neuron: "ニューロン", wazamae: "ワザマエ", jitsu: "ジツ",
+  evasion_dice: "回避ダイス", kaihi: "回避ダイス", states: "状態", conditions: "状態", turn_order: "手番順",
+  initiative: "イニシアチブ", round: "ラウンド", turn: "手番", phase: "フェイズ",
+  ingaoho: "インガオホー値", dl: "DL", counters: "カウンター", tatsujin: "タツジンカウンター",
+  zabuton: "座布団", hand: "手札", pass: "パス", passes: "パス", scene: "シーン", scenes: "シーン",
+  scores: "点数", score: "点数", points: "点数", mentsu: "メンツ", declaration: "宣言", declared: "宣言",
+  wall: "山", dora: "ドラ", discards: "捨て牌",
+};
+
+// ------------------------------------------------------------------ small widgets
+
+function meter(label, value, max, cls = "") {
+  const v = Number(value);
+  const m = Number(max);
+  return h("div", { class: `meter ${cls}` },
+    h("span", { class: "m-label", text: label }),
+    Number.isFinite(m) && m > 0
+      ? h("progress", { value: Math.max(0, v), max: m, "aria-label": label })
+      : null,
+    h("span", { class: "m-value", text: Number.isFinite(m) && m > 0 ? `${value} / ${max}` : String(value ?? "—") }));
+}
+
+function chips(list, cls = "chip") {
+  if (!Array.isArray(list) || !list.length) return h("span", { class: "muted", text: "なし" });
+  return h("span", { class: "chips" }, list.map((x) => h("span", { class: cls, text: isObj(x) ? (x.name || x.label || JSON.stringify(x)) : String(x) })));
+}
+
+function perCharacter(game, ...keys) {
+  const m = get(game, ...keys);
+  return isObj(m) ? m : {};
+}
+
+function charTable(rows, cols) {
+  if (!rows.length) return h("p", { class: "muted", text: "キャラクターがいません" });
+  return h("table", { class: "grid" },
+    h("thead", {}, h("tr", {}, h("th", { text: "" }), cols.map(([label]) => h("th", { text: label })))),
+    h("tbody", {}, rows.map(([name, c, cid]) => h("tr", { "data-character": cid },
+      h("th", { scope: "row", text: name }), cols.map(([, f]) => h("td", {}, f(c)))))));
+}
+
+function turnOrder(list, ctx, current) {
+  if (!Array.isArray(list) || !list.length) return null;
+  return h("ol", { class: "turn-order", "aria-label": "手番順" }, list.map((x) => {
+    const id = isObj(x) ? (x.character_id || x.id) : x;
+    return h("li", { class: id === current ? "current" : "", text: isObj(x) && x.name ? x.name : ctx.name(id) });
+  }));
+}
+
+// ------------------------------------------------------------------ rulesets
+
+const PANELS = {
+  nstrpg(s, ctx) {
+    const g = s.game || {};
+    const chars = perCharacter(g, "characters", "ninja", "chars");
+    const rows = Object.entries(chars).map(([cid, c]) => [ctx.name(cid), c, cid]);
+    const combat = get(g, "combat", "battle") || {};
+    return h("div", {},
+      charTable(rows, [
+        ["体力", (c) => meter("", get(c, "hp", "tairyoku"), get(c, "max_hp", "hp_max"), "hp")],
+        ["精神力", (c) => meter("", get(c, "seishin", "seishinryoku", "mp"), get(c, "max_seishin", "seishin_max"), "mp")],
+        ["回避ダイス", (c) => h("span", { class: "big", text: String(get(c, "evasion_dice", "kaihi", "evasion") ?? "—") })],
+        ["DKK", (c) => h("span", { class: "big dkk", text: String(get(c, "dkk") ?? get(perCharacter(g, "dkk"), c.id) ?? "—") })],
+        ["状態", (c) => chips(get(c, "states", "conditions", "status"))],
+      ]),
+      turnOrder(get(combat, "order", "turn_order", "initiative") || get(g, "turn_order", "order"), ctx,
+        get(combat, "current", "acting", "turn_of") || get(g, "current")),
+      get(combat, "round") !== undefined ? h("p", { text: `ラウンド ${combat.round}` }) : null);
+  },
+
+  chabu(s, ctx) {
+    const g = s.game || {};
+    const chars = perCharacter(g, "characters", "chars");
+    const rows = Object.entries(chars).map(([cid, c]) => [ctx.name(cid), c, cid]);
+    return charTable(rows, [
+      ["HP", (c) => meter("", get(c, "hp"), get(c, "max_hp", "hp_max"), "hp")],
+      ["インガオホー値", (c) => meter("", get(c, "ingaoho", "ingaohou"), 100, "ingaoho")],
+      ["DL", (c) => String(get(c, "dl") ?? "—")],
+      ["カウンター", (c) => {
+        const cs = get(c, "counters") || {};
+        const extra = Object.entries(c).filter(([k, v]) => /counter|カウンター/.test(k) && typeof v === "number");
+        const all = [...Object.entries(isObj(cs) ? cs : {}), ...extra];
+        return all.length ? h("span", { class: "chips" }, all.map(([k, v]) => h("span", { class: "chip", text: `${LABELS[k] || k} ${v}` }))) : h("span", { class: "muted", text: "—" });
+      }],
+    ]);
+  },
+
+  hiden(s, ctx) {
+    const g = s.game || {};
+    const chars = perCharacter(g, "characters", "chars");
+    const zab = perCharacter(g, "zabuton");
+    const ids = new Set([...Object.keys(chars), ...Object.keys(zab)]);
+    const rows = [...ids].map((cid) => [ctx.name(cid), { ...(chars[cid] || {}), _z: zab[cid] }, cid]);
+    return charTable(rows, [
+      ["座布団", (c) => {
+        const n = Number(c._z ?? get(c, "zabuton") ?? 0);
+        return h("span", { class: "zabuton", "aria-label": `座布団 ${n}枚` }, Array.from({ length: Math.max(0, Math.min(n, 10)) }, () => h("span", { class: "zab" })), ` ${n}`);
+      }],
+    ]);
+  },
+
+  yodomi(s, ctx) {
+    const g = s.game || {};
+    const me = ctx.me.member_id;
+    const hands = perCharacter(g, "hands", "hand");
+    const myHand = Array.isArray(get(g, "my_hand", "your_hand")) ? get(g, "my_hand", "your_hand")
+      : hands[me] !== undefined ? hands[me] : null;
+    const passes = perCharacter(g, "passes", "pass");
+    const scene = get(g, "scene", "current_scene");
+    return h("div", {},
+      h("p", { class: "scene" }, h("strong", { text: "シーン: " }),
+        isObj(scene) ? (scene.name || scene.title || JSON.stringify(scene)) : String(scene ?? "—")),
+      h("div", { class: "hand", "data-testid": "my-hand" }, h("strong", { text: "あなたの手札: " }),
+        Array.isArray(myHand) ? cards(myHand) : h("span", { class: "muted", text: "なし" })),
+      Object.keys(passes).length ? h("p", {}, h("strong", { text: "パス: " }),
+        Object.entries(passes).map(([k, v]) => `${ctx.name(k)} ${v === true ? "済" : v}`).join("、")) : null);
+  },
+
+  shadowjan(s, ctx) {
+    const g = s.game || {};
+    const scores = perCharacter(g, "scores", "points", "score");
+    const players = perCharacter(g, "players", "seats");
+    const ids = new Set([...Object.keys(scores), ...Object.keys(players)]);
+    const rows = [...ids].map((id) => [ctx.name(id), { ...(players[id] || {}), _score: scores[id] }, id]);
+    return h("div", {},
+      charTable(rows, [
+        ["点数", (c) => h("span", { class: "big", text: String(c._score ?? get(c, "score", "points") ?? "—") })],
+        ["メンツ", (c) => chips(get(c, "mentsu", "melds"))],
+        ["宣言", (c) => String(get(c, "declaration", "declared", "riichi") ?? "—")],
+      ]),
+      get(g, "turn", "current") !== undefined ? h("p", { text: `手番: ${ctx.name(get(g, "turn", "current"))}` }) : null);
+  },
+};
+
+export function cards(list) {
+  return h("span", { class: "cards-row" }, list.map((c) => {
+    const text = isObj(c) ? (c.label || c.name || `${c.suit || ""}${c.rank ?? c.value ?? ""}`) : String(c);
+    const red = /[♥♦]|heart|diamond/i.test(text) || (isObj(c) && /heart|diamond|♥|♦/i.test(String(c.suit)));
+    return h("span", { class: `playing-card${red ? " red" : ""}`, text });
+  }));
+}
+
+// The ruleset's own panel for a state, or null when there is none.
+export function rulesetPanel(rulesetId, s, ctx) {
+  const f = PANELS[rulesetId];
+  if (!f || s.game === null || s.game === undefined) return null;
+  try {
+    return f(s, ctx);
+  } catch (e) {
+    console.error(e);
+    return null; // a view that changed shape: the generic panels still show it
+  }
+}

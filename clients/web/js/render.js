@@ -1,0 +1,153 @@
+// Rendering helpers: a tiny DOM builder, log lines with dice faces, value trees.
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export function clear(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+// Every {sides, faces} object inside an event (a Roll of the core or of a ruleset).
+export function findRolls(data, out = []) {
+  if (Array.isArray(data)) data.forEach((d) => findRolls(d, out));
+  else if (data && typeof data === "object") {
+    if (Array.isArray(data.faces) && typeof data.sides === "number") out.push(data);
+    else Object.values(data).forEach((d) => findRolls(d, out));
+  }
+  return out;
+}
+
+const CRIT = /クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|スペシャル|テンホー|チーホー|ロン|ツモ/;
+const FUMBLE = /ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗/;
+
+// "crit" | "fumble" | "success" | "failure" | "" for an event message.
+export function outcome(msg) {
+  const d = msg.event || {};
+  const text = msg.text || "";
+  if (d.critical === true || d.tatsujin === true || CRIT.test(text)) return "crit";
+  if (d.fumble === true || d.ukatsu === true || FUMBLE.test(text)) return "fumble";
+  if (d.success === true) return "success";
+  if (d.success === false) return "failure";
+  if (/失敗/.test(text)) return "failure";
+  if (/成功/.test(text)) return "success";
+  return "";
+}
+
+const OUTCOME_LABEL = { crit: "クリティカル", fumble: "ファンブル", success: "成功", failure: "失敗" };
+
+export function diceChips(rolls) {
+  return rolls.map((r) =>
+    h("span", { class: "roll", title: `${r.faces.length}D${r.sides}` },
+      r.faces.map((f) =>
+        h("span", {
+          class: `die d${r.sides}${f === r.sides ? " max" : ""}${f === 1 ? " one" : ""}`,
+          "aria-label": `${r.sides}面ダイス ${f}`,
+          text: String(f),
+        }))));
+}
+
+function timeOf(iso) {
+  return (iso || "").slice(11, 16);
+}
+
+// One <li> of the log for an event message.
+export function eventItem(msg, memberName = () => "") {
+  const d = msg.event || {};
+  const type = d.type || "?";
+  const oc = outcome(msg);
+  const rolls = findRolls(d);
+  const kind = type === "chat_posted" ? "chat" : rolls.length ? "dice" : msg.redacted ? "hidden" : "system";
+  const secret = d.secret === true;
+  const li = h("li", {
+    class: `ev ev-${kind}${oc ? " oc-" + oc : ""}${msg.redacted ? " redacted" : ""}${secret ? " secret" : ""}`,
+    "data-seq": msg.seq,
+    "data-type": type,
+  },
+  h("span", { class: "seq", text: `#${msg.seq}` }),
+  h("time", { datetime: msg.time, text: timeOf(msg.time) }),
+  secret ? h("span", { class: "badge secret-badge", text: "シークレット" }) : null,
+  msg.redacted ? h("span", { class: "badge hidden-badge", text: "非公開" }) : null,
+  h("span", { class: "text", text: msg.text || type }),
+  rolls.length ? h("span", { class: "dice" }, diceChips(rolls)) : null,
+  oc ? h("span", { class: `badge oc oc-${oc}`, text: OUTCOME_LABEL[oc] }) : null);
+  return li;
+}
+
+// A value as a tree: objects as definition lists (collapsible), arrays as lists.
+// Leaves get data-path (the path from `game`/`characters`) so GM tools can use them.
+export function valueTree(value, path = [], names = {}) {
+  if (value === null || value === undefined) return h("span", { class: "v-null", text: "—" });
+  if (typeof value !== "object") {
+    return h("span", {
+      class: `leaf v-${typeof value}`,
+      "data-path": JSON.stringify(path),
+      tabindex: "-1",
+      text: typeof value === "boolean" ? (value ? "✔" : "✘") : String(value),
+    });
+  }
+  if (Array.isArray(value)) {
+    if (!value.length) return h("span", { class: "v-empty", text: "[]" });
+    if (value.every((v) => v === null || typeof v !== "object")) {
+      return h("span", { class: "v-inline", text: value.map((v) => String(v)).join(", ") });
+    }
+    return h("ol", { class: "tree-list" }, value.map((v, i) => h("li", {}, valueTree(v, [...path, i], names))));
+  }
+  const keys = Object.keys(value);
+  if (!keys.length) return h("span", { class: "v-empty", text: "{}" });
+  return h("dl", { class: "tree" },
+    keys.map((k) => [
+      h("dt", { text: names[k] ? `${names[k]}` : k, title: k }),
+      h("dd", {}, valueTree(value[k], [...path, k], names)),
+    ]));
+}
+
+// Export the log: readable text, and a standalone HTML page.
+export function exportText(tableName, events) {
+  const lines = events.map((m) => `[${m.seq}] ${(m.time || "").slice(0, 19).replace("T", " ")} ${m.text}`);
+  return `# ${tableName}\n` + lines.join("\n") + "\n";
+}
+
+export function exportHtml(tableName, events) {
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+  const items = events.map((m) => {
+    const rolls = findRolls(m.event || {});
+    const dice = rolls.map((r) => r.faces.map((f) => `<span class="die${f === r.sides ? " max" : ""}">${f}</span>`).join("")).join(" ");
+    const oc = outcome(m);
+    return `<li class="${oc}"><span class="seq">#${m.seq}</span> <time>${esc((m.time || "").slice(0, 19).replace("T", " "))}</time> ${esc(m.text)} ${dice}</li>`;
+  });
+  return `<!doctype html>
+<html lang="ja"><head><meta charset="utf-8"><title>${esc(tableName)} — taku log</title>
+<style>
+body{font-family:"Noto Sans CJK JP","Hiragino Sans","Yu Gothic",sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.6}
+li{list-style:none;padding:.2rem 0;border-bottom:1px solid #eee}.seq,time{color:#888;font-size:.85em;margin-right:.4em}
+.die{display:inline-block;min-width:1.4em;text-align:center;border:1px solid #555;border-radius:4px;margin:0 1px;font-weight:bold}
+.die.max{background:#fde68a}.crit{background:#fef3c7}.fumble{background:#fee2e2}.success{color:#166534}.failure{color:#991b1b}
+</style></head><body><h1>${esc(tableName)}</h1><ol>
+${items.join("\n")}
+</ol></body></html>
+`;
+}
+
+export function download(filename, text, type) {
+  const blob = new Blob([text], { type });
+  const a = h("a", { href: URL.createObjectURL(blob), download: filename });
+  document.body.append(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
