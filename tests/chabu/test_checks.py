@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from taku.errors import Rejected
 from taku_chabu.commands import Check, OpposedCheck, OpposedSide
 from taku_chabu.events import CheckRolled, OpposedRolled
 
