@@ -105,14 +105,16 @@ class _Out:
     def emit(self, event: Any) -> None:
         self.events.append(event)
         self.game = evolve(self.game, event, self.state)
-        if isinstance(event, (DamageRolled, TokugiUsed, ValueAdjusted, CounterSpent)):
-            self._deaths()
+        if isinstance(event, DamageRolled) and event.target is not None:
+            self._death(event.target)
+        elif isinstance(event, (TokugiUsed, ValueAdjusted, CounterSpent)):
+            self._death(event.character_id)
 
-    def _deaths(self) -> None:
+    def _death(self, cid: str) -> None:
         """死亡 the moment HP or インガオホー値 make it so (CH-25)."""
-        for cid, cs in self.game.chars.items():
-            if not cs.dead and (cause := should_die(sheet_of(self.table, cid).dl, cs)) is not None:
-                self.emit(Died(character_id=cid, cause=cause))  # type: ignore[arg-type]
+        cs = self.game.chars.get(cid)
+        if cs is not None and not cs.dead and (cause := should_die(sheet_of(self.table, cid).dl, cs)) is not None:
+            self.emit(Died(character_id=cid, cause=cause))  # type: ignore[arg-type]
 
     def char(self, cid: str) -> CharState:
         cs = self.game.chars.get(cid)

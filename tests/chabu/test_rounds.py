@@ -172,3 +172,30 @@ async def test_full_round_to_the_victory_condition_and_replay(t: Any) -> None:
     replayed = await t.h.replay()
     assert replayed.game.outcome == "victory: 襲撃者の全滅"
     assert replayed.game.chars[foe2].hp == 0 and replayed.game.chars[hero].hp == 40
+
+
+async def test_gm_override_of_ingaoho_to_100_kills(t: Any) -> None:
+    """CH-25 via the core ``override``: the game state round-trips and 死亡 follows the value."""
+    from taku.core.commands import Override
+
+    a = await t.pc(t.pl1, "A", ingaoho=50)
+    await t.h.send(t.gm, Override(path=["game", "chars", a, "ingaoho"], value=100, reason="カルマ"))
+    assert t.char(a).dead
+    # ディセンション / ゴウランガ are the GM's: lifting 死亡 by hand sticks
+    await t.h.send(t.gm, Override(path=["game", "chars", a, "dead"], value=False))
+    assert not t.char(a).dead
+    await t.h.assert_replay_matches()
+
+
+async def test_sheet_edit_resets_current_values_only_outside_combat(t: Any) -> None:
+    """Starting values edited on the sheet become current outside ラウンド進行; in a round they do not."""
+    from taku.core.commands import UpdateCharacter
+
+    a = await t.pc(t.pl1, "A", hp=10)
+    await t.h.send(t.pl1, UpdateCharacter(character_id=a, sheet={"hp": 25}))
+    assert t.char(a).hp == 25
+    await t.h.send(t.gm, StartCombat(victory=MANUAL, defeat=MANUAL, participants=[a]))
+    await t.h.send(t.pl1, UpdateCharacter(character_id=a, sheet={"hp": 99}))
+    assert t.char(a).hp == 25
+    err = await t.h.rejected(t.pl1, UpdateCharacter(character_id=a, sheet={"dl": -1}))
+    assert err.code == "command/invalid_sheet"
