@@ -25,7 +25,6 @@ async def drop_all(running: object, code: int = 1012) -> int:
 
 import os  # noqa: E402
 import re  # noqa: E402
-import tempfile  # noqa: E402
 from collections.abc import AsyncIterator, Awaitable, Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -59,17 +58,14 @@ async def browser() -> AsyncIterator[object]:
         pytest.skip(f"{CHROMIUM} is missing (run scripts/setup-browser.sh)")
     from playwright.async_api import async_playwright
 
-    with tempfile.TemporaryDirectory(prefix="taku-chromium-") as profile:
-        async with async_playwright() as pw:
-            # a persistent context would pin one profile; a plain launch with an explicit
-            # user-data dir gives each test run a fresh profile and separate contexts
-            b = await pw.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, f"--user-data-dir={profile}"]
-            )
-            try:
-                yield b
-            finally:
-                await b.close()
+    # Playwright's launch() passes a fresh temporary --user-data-dir itself (it refuses
+    # one in args); each person then gets a context of their own inside it.
+    async with async_playwright() as pw:
+        b = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            await b.close()
 
 
 @pytest.fixture

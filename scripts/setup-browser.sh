@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# What the browser tests (tests/clients/test_web.py) need on a fresh Debian
+# machine, as root: Debian's Chromium (Playwright drives it; `playwright
+# install` cannot download here) and CJK fonts so Japanese text renders.
+# Idempotent: does nothing when both are there. Python packages come from
+# pyproject's `test` extra.
+set -euo pipefail
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+    need+=(fonts-noto-cjk)
+fi
+if [ ${#need[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "setup-browser: ${need[*]} missing and not root; the browser tests will skip (or fail with CI=true)" >&2
+    exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${need[@]}" fontconfig
