@@ -1,0 +1,290 @@
+"""Helpers shared by the deciders: rejections, lookups, the deck, checks with 流れ."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from taku.core.events import GM, Private
+from taku.core.ruleset import Context, Emitted
+from taku.core.table import TableState
+from taku.errors import Rejected
+
+from taku_yodomi import _checks
+from taku_yodomi._cards import DECK_SIZE, deck_from_order, is_card, normalize_card, suit_of
+from taku_yodomi.events import (
+    CardsDealt,
+    CardsDealtNotice,
+    CardsDiscarded,
+    CardsDiscardedNotice,
+    CardsPlayed,
+    CheckRolled,
+    DeckShuffled,
+    DeckShuffledNotice,
+)
+from taku_yodomi.options import YodomiOptions
+from taku_yodomi.state import Acted, Check, CharState, Condition, Game
+
+ID = "yodomi"
+PENALTY_STATUSES = ("転倒", "放心", "極技")
+"""Each of these takes 10 from every 達成値 (YD-55, YD-58, YD-61; they add up: G-YD-17)."""
+BAD_STATUSES = ("重圧", "転倒", "毒", "マヒ", "放心", "阻止", "使用不能", "極技", "水中", "地中", "蝕み")
+MINOR_REMOVABLE = ("重圧", "転倒", "マヒ", "阻止", "使用不能", "地中")
+"""Statuses without a note in the list; the others end as their note says (バッドステータス一覧)."""
+
+
+def reject(reason: str, message: str, section: str = "") -> Rejected:
+    return Rejected(ID, reason, message, section=section or "澱み流れ")
+
+
+def options(ctx: Context) -> YodomiOptions:
+    return ctx.options if isinstance(ctx.options, YodomiOptions) else YodomiOptions()
+
+
+def game_of(table: TableState) -> Game:
+    g = table.game
+    assert isinstance(g, Game), "the yodomi table's game state is a Game (initial_state)"
+    return g
+
+
+def char(game: Game, cid: str | None) -> CharState:
+    if cid is None or cid not in game.chars:
+        raise reject("unknown_character", f"キャラクター {cid!r} はいません")
+    return game.chars[cid]
+
+
+def controlled(table: TableState, ctx: Context, cid: str) -> CharState:
+    """The character's runtime state, if the actor controls it (owner or GM)."""
+    ctx.require_control(table, cid)
+    return char(game_of(table), cid)
+
+
+def name(table: TableState, cid: str | None) -> str:
+    if cid is None:
+        return "?"
+    ch = table.characters.get(cid)
+    return ch.name if ch else cid
+
+
+def sheet(table: TableState, cid: str) -> dict[str, Any]:
+    ch = table.characters.get(cid)
+    return dict(ch.sheet) if ch else {}
+
+
+def ability(table: TableState, cid: str, key: str | None) -> int:
+    """A named value of the sheet: an ability (``abilities``) or a top-level number."""
+    if not key:
+        return 0
+    sh = sheet(table, cid)
+    abilities = sh.get("abilities") or {}
+    if key in abilities:
+        return int(abilities[key])
+    aliases = {"行動値": "action", "回避値": "evasion", "回避": "evasion", "社会": "social"}
+    k = aliases.get(key, key)
+    v = sh.get(k)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    raise reject("unknown_ability", f"{name(table, cid)} に能力値「{key}」はありません")
+
+
+def penalty(c: CharState | None) -> int:
+    if c is None:
+        return 0
+    return 10 * sum(1 for s in PENALTY_STATUSES if s in c.statuses)
+
+
+def hand_audience(table: TableState, ctx: Context, *cids: str) -> tuple[str, ...]:
+    """Who sees the faces of these characters' hands: their players (and GMs by option)."""
+    out: list[str] = []
+    for cid in cids:
+        ch = table.characters.get(cid)
+        if ch is not None and ch.owner is not None and ch.owner not in out:
+            out.append(ch.owner)
+    if options(ctx).gm_sees_hands or any(
+        (ch := table.characters.get(cid)) is None or ch.owner is None for cid in cids
+    ):
+        # an NPC's hand (no owner) is the GM's
+        out.append(GM)
+    return tuple(out)
+
+
+def parse_cards(cards: Sequence[str]) -> tuple[str, ...]:
+    out = tuple(normalize_card(c) for c in cards)
+    for c in out:
+        if not is_card(c):
+            raise reject("unknown_card", f"「{c}」はトランプのカードではありません", "澱み流れ “流れ”ルール")
+    if len(set(out)) != len(out):
+        raise reject("duplicate_card", "同じカードが二度あります", "澱み流れ “流れ”ルール")
+    return out
+
+
+def require_in_hand(game: Game, cid: str, cards: Sequence[str]) -> None:
+    hand = game.hands.get(cid, [])
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        raise reject("card_not_in_hand", f"手札にない「流れ」は使えません（{len(missing)}枚）", "澱み流れ “流れ”ルール")
+
+
+# --------------------------------------------------------------------------- deck
+
+
+def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = "") -> list[Emitted]:
+    """Events dealing the top ``count`` cards to ``cid``: shuffles when needed (YD-23).
+
+    The first draw of a table shuffles the 54 cards (``ctx.dice.shuffle(54)``);
+    when the deck runs out, the discards are shuffled into a new deck. Shuffles
+    are Private with an empty audience (nobody sees the order); the deal is
+    Private to the hand's player, the others get a count.
+    """
+    game = game_of(table)
+    if count < 1:
+        raise reject("bad_count", "1枚以上を配ります")
+    deck = list(game.deck)
+    discards = list(game.discards)
+    out: list[Emitted] = []
+    if not game.shuffled:
+        sh = ctx.dice.shuffle(DECK_SIZE)
+        deck = list(deck_from_order(sh.order))
+        out.append(Private(event=DeckShuffled(shuffle=sh, deck=tuple(deck)), audience=(), redacted=DeckShuffledNotice(count=DECK_SIZE)))
+    audience = hand_audience(table, ctx, cid)
+    got: list[str] = []
+
+    def flush() -> None:
+        if got:
+            out.append(
+                Private(
+                    event=CardsDealt(character_id=cid, cards=tuple(got), reason=reason),
+                    audience=audience,
+                    redacted=CardsDealtNotice(character_id=cid, count=len(got), reason=reason),
+                )
+            )
+            got.clear()
+
+    remaining = count
+    while remaining:
+        if not deck:
+            flush()
+            if not discards:
+                raise reject("deck_empty", "山札も捨て札も残っていません", "澱み流れ “流れ”ルール")
+            sh = ctx.dice.shuffle(len(discards))
+            deck = list(deck_from_order(sh.order, discards))
+            discards = []
+            out.append(
+                Private(
+                    event=DeckShuffled(shuffle=sh, deck=tuple(deck), reshuffle=True),
+                    audience=(),
+                    redacted=DeckShuffledNotice(count=len(deck), reshuffle=True),
+                )
+            )
+        got.append(deck.pop(0))
+        remaining -= 1
+    flush()
+    return out
+
+
+def discard(table: TableState, ctx: Context, cid: str, cards: Sequence[str], reason: str) -> Emitted:
+    return Private(
+        event=CardsDiscarded(character_id=cid, cards=tuple(cards), reason=reason),
+        audience=hand_audience(table, ctx, cid),
+        redacted=CardsDiscardedNotice(character_id=cid, count=len(cards), reason=reason),
+    )
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def check(
+    table: TableState,
+    ctx: Context,
+    cid: str | None,
+    *,
+    kind: str,
+    base: int,
+    modifier: int = 0,
+    extra_penalty: int = 0,
+    difficulty: int | None = None,
+    key_reroll: bool = False,
+    no_roll: bool = False,
+    purpose: str = "check",
+    label: str = "",
+    cards: Sequence[str] = (),
+    cards_allowed: bool = True,
+    with_status_penalty: bool = True,
+) -> tuple[Check, list[Emitted]]:
+    """Roll a check for ``cid`` and play ``cards`` on it; returns it and its events.
+
+    Events: ``yodomi.check_rolled`` and, with cards, ``yodomi.cards_played``.
+    Cards on a fumble are refused (YD-08) and nothing is written.
+    """
+    game = game_of(table)
+    c = game.chars.get(cid) if cid else None
+    opts = options(ctx)
+    pen = (penalty(c) if with_status_penalty else 0) + extra_penalty
+    k = _checks.make_check(
+        ctx.dice,
+        check_id=ctx.new_id("k"),
+        character_id=cid,
+        kind=kind,
+        base=base,
+        modifier=modifier,
+        penalty=pen,
+        difficulty=difficulty,
+        key_number=c.key_number if c else None,
+        key_reroll=key_reroll,
+        key_mode=opts.key_critical,
+        key_bonus=opts.key_critical_bonus,
+        no_roll=no_roll,
+        purpose=purpose,
+        label=label,
+        cards_allowed=cards_allowed,
+    )
+    events: list[Emitted] = [CheckRolled(check=k)]
+    if cards:
+        assert cid is not None, "cards need a character"
+        k, played = play_on(table, ctx, k, cards)
+        events = [CheckRolled(check=k), played]
+    return k, events
+
+
+def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> tuple[Check, CardsPlayed]:
+    """``k`` with 流れ played by its character, and the ``cards_played`` event (YD-25 … YD-28)."""
+    game = game_of(table)
+    cid = k.character_id
+    if cid is None:
+        raise reject("no_character", "「流れ」はキャラクターが使います")
+    c = char(game, cid)
+    parsed = parse_cards(cards)
+    require_in_hand(game, cid, parsed)
+    if k.fumble:
+        raise reject("fumble_no_flow", "ファンブルした判定には「流れ」を足せません", "澱み流れ ▼ファンブル")
+    if not k.cards_allowed:
+        raise reject("flow_not_allowed", "この判定には「流れ」を使えません", "澱み流れ ▼強制転換")
+    opts = options(ctx)
+    try:
+        new, bonus, counted = _checks.boost(
+            k,
+            parsed,
+            suit=c.suit,
+            key_number=c.key_number,
+            own_suit_barred="蝕み" in c.statuses,
+            key_mode=opts.key_critical,
+            key_bonus=opts.key_critical_bonus,
+        )
+    except ValueError as e:
+        raise reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法") from None
+    return new, CardsPlayed(character_id=cid, check_id=k.check_id, cards=parsed, bonus=bonus, counted=counted)
+
+
+def active_chars(game: Game) -> list[str]:
+    return [cid for cid, c in game.chars.items() if c.condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)]
+
+
+def can_act(c: CharState) -> bool:
+    return c.condition in (Condition.ACTIVE, Condition.YODOMI_LIFE) and c.acted != Acted.ACTED
+
+
+def suit_ok(suit: str) -> str:
+    s = normalize_card(suit + "2")[0]
+    if suit_of(s + "2") is None or s not in ("♠", "♥", "♦", "♣"):
+        raise reject("unknown_suit", f"スート「{suit}」はありません")
+    return s

@@ -1,0 +1,56 @@
+"""What each viewer may see of a 澱み流れ table (DESIGN.md "Visibility").
+
+The deck is a count only, for everybody: its order lives in the state the
+server folds and in ``yodomi.deck_shuffled`` events whose audience is empty.
+A hand's faces go to its character's player only, and to the GMs when the
+table option ``gm_sees_hands`` is set (default: off); everyone else sees counts.
+The discards are face down: a count. Cards played on a check were shown to
+everyone and stay visible in ``last_check``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from taku.core.ruleset import Viewer
+from taku.core.table import TableState
+
+from taku_yodomi.options import YodomiOptions
+from taku_yodomi.state import Game
+
+__all__ = ["view"]
+
+
+def _options(table: TableState) -> YodomiOptions:
+    try:
+        return msgspec.convert(table.options or {}, YodomiOptions)
+    except msgspec.ValidationError:
+        return YodomiOptions()
+
+
+def sees_hand(table: TableState, viewer: Viewer, character_id: str) -> bool:
+    ch = table.characters.get(character_id)
+    if viewer.is_gm and (_options(table).gm_sees_hands or ch is None or ch.owner is None):
+        return True
+    return ch is not None and viewer.member_id is not None and ch.owner == viewer.member_id
+
+
+def view(table: TableState, viewer: Viewer) -> Any:
+    """The game as ``viewer`` may see it: ``deck`` and ``discards`` as counts, hands
+    as ``{"count": n, "cards": [...]}`` with ``cards`` only for those who may see them."""
+    game = table.game
+    if not isinstance(game, Game):
+        return game
+    data = msgspec.to_builtins(game)
+    data["deck"] = {"count": len(game.deck)}
+    data["discards"] = {"count": len(game.discards)}
+    hands: dict[str, Any] = {}
+    for cid, hand in game.hands.items():
+        shown: dict[str, Any] = {"count": len(hand)}
+        if sees_hand(table, viewer, cid):
+            shown["cards"] = list(hand)
+        hands[cid] = shown
+    data["hands"] = hands
+    return data
