@@ -4,8 +4,34 @@ from __future__ import annotations
 
 from taku.core.ruleset import Ruleset
 from taku.hookspecs import hookimpl
+from taku_nstrpg._evolve import evolve
+from taku_nstrpg._render import render
+from taku_nstrpg.commands import COMMANDS
+from taku_nstrpg.decider import decide
+from taku_nstrpg.dice import chat
+from taku_nstrpg.events import EVENTS
+from taku_nstrpg.options import NsOptions
+from taku_nstrpg.state import NsGame, NsSheet
+from taku_nstrpg.view import view
 
-RULESET = Ruleset(id="nstrpg", name="ニンジャスレイヤーTRPG 2版 コアルール", version="0.0.dev0", summary="(in progress)")
+__all__ = ["RULESET", "taku_ruleset"]
+
+RULESET = Ruleset(
+    id="nstrpg",
+    name="ニンジャスレイヤーTRPG 2版 コアルール",
+    version="1.0",
+    commands=COMMANDS,
+    events=EVENTS,
+    initial_state=lambda options: NsGame(),
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    options=NsOptions,
+    sheet=NsSheet,
+    chat=chat,
+    render=render,
+    summary="判定(KIDS〜UHn, 【】出目指定), NinjaSlayer2互換ダイス, 攻撃・回避・カウンターカラテ・サツバツ!・DKKとWasshoi!",
+)
 
 
 @hookimpl

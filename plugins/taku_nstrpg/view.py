@@ -1,0 +1,39 @@
+"""What a viewer sees of the nstrpg state: everything (the rules hide nothing but secret
+rolls, which the core redacts), plus the derived values of every character."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from taku.core.ruleset import Viewer
+from taku.core.table import TableState
+from taku_nstrpg._evolve import sheet_of
+from taku_nstrpg.state import NsGame, current, evasion_per_turn, initiative
+
+__all__ = ["derived", "view"]
+
+
+def derived(table: TableState, cid: str) -> dict[str, Any]:
+    """回避 per turn, イニシアチブ (and its place in the order: ≤ 0 acts as 1), current
+    attributes and ● skills of one character (NS-17, NS-18, NS-23, NS-32)."""
+    game: NsGame = table.game or NsGame()
+    sheet = sheet_of(table.characters[cid].sheet)
+    f = game.fighters.get(cid)
+    init = initiative(sheet, f)
+    return {
+        "evasion_per_turn": evasion_per_turn(sheet, f),
+        "initiative": init,
+        "initiative_order": max(init, 1),
+        "current": {s: current(sheet, f, s) for s in ("karate", "neuron", "wazamae", "kyakuryoku")},
+        "auto_skills": sheet.auto().names(),
+    }
+
+
+def view(table: TableState, viewer: Viewer) -> dict[str, Any]:
+    """The game state as builtins, with ``derived`` values per character."""
+    game = table.game or NsGame()
+    out: dict[str, Any] = msgspec.to_builtins(game)
+    out["derived"] = {cid: derived(table, cid) for cid in game.fighters if cid in table.characters}
+    return out
