@@ -1,4 +1,4 @@
-"""The ``taku`` command: serve, rulesets, replay, export, verify, schema.
+"""The ``taku`` command: serve, rulesets, replay, export, verify, schema, play, new.
 
 Examples::
 
@@ -8,6 +8,8 @@ Examples::
     taku replay --db taku.db TABLE --to 40   # the table's state at seq 40, as JSON
     taku export --db taku.db TABLE --format text
     taku verify --db taku.db TABLE           # or: taku verify log.jsonl
+    taku new http://127.0.0.1:8765/ --ruleset nstrpg   # a table from the terminal
+    taku play 'http://127.0.0.1:8765/#table=…&token=…'  # play in the terminal
 """
 
 from __future__ import annotations
@@ -180,6 +182,18 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> Any:
+    from taku_client.terminal import main_play  # the terminal client lives in clients/python
+
+    return main_play(args)
+
+
+def _new(args: argparse.Namespace) -> Any:
+    from taku_client.terminal import main_new
+
+    return main_new(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="taku", description="taku (卓): a session server for tabletop RPGs")
     p.add_argument("--version", action="version", version=f"taku {__version__}")
@@ -216,6 +230,23 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("source", nargs="?", help="TABLE with --db, or an exported .jsonl file")
     s.add_argument("--db", default=None)
     s.set_defaults(run=_verify)
+
+    s = sub.add_parser("play", help="play at a table in the terminal (taku_client)")
+    s.add_argument("url", help="an invite link, or the server's URL with --table and --token")
+    s.add_argument("--token", default=None)
+    s.add_argument("--table", default=None)
+    s.add_argument("--name", default="")
+    s.add_argument("--plain", action="store_true", help="no prompt_toolkit: read plain lines from stdin")
+    s.set_defaults(run=_play)
+
+    s = sub.add_parser("new", help="create a table from the terminal and play it as its GM (taku_client)")
+    s.add_argument("url", help="the server's URL, e.g. http://127.0.0.1:8765/")
+    s.add_argument("--ruleset", default="generic")
+    s.add_argument("--name", default="")
+    s.add_argument("--gm-name", default="GM")
+    s.add_argument("--no-play", action="store_true", help="only print the invite links")
+    s.add_argument("--plain", action="store_true", help="no prompt_toolkit: read plain lines from stdin")
+    s.set_defaults(run=_new)
 
     s = sub.add_parser("schema", help="write the JSON Schema of every protocol message")
     s.add_argument("--out", default="docs/schema")

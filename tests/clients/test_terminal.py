@@ -1,0 +1,108 @@
+"""The terminal client (issue 6, part 2), driven in a pseudo-terminal with pexpect.
+
+The server runs in the test's event loop; pexpect's blocking reads run in a
+worker thread (``asyncio.to_thread``) so the server keeps serving meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pexpect
+
+from taku.core.dice import ScriptedDice
+from taku_client import TakuClient, event_data, invite_link, parse_link
+
+TAKU = str(Path(sys.executable).with_name("taku"))
+ANSI = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm-256color", "NO_COLOR": ""}
+    env.pop("NO_COLOR")
+    return pexpect.spawn(TAKU, list(args), env=env, encoding="utf-8", timeout=15, dimensions=(40, 200))
+
+
+async def expect(child: pexpect.spawn, pattern: str | list[Any]) -> int:
+    return await asyncio.to_thread(child.expect, pattern)
+
+
+async def finish(child: pexpect.spawn) -> int:
+    child.sendline("/quit")
+    await expect(child, pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+async def test_new_table_roll_and_see_the_result(scripted_server: Any, scripted_dice: ScriptedDice) -> None:
+    """`taku new` creates a table and prints invites; a dice line shows its result in colour; /state summarises."""
+    scripted_dice.extend([3, 5])
+    child = spawn("new", scripted_server.http_url, "--name", "端末卓", "--gm-name", "ゲームマスター")
+    try:
+        await expect(child, r"卓 (t[0-9a-f]+) を作りました")
+        table_id = child.match.group(1)
+        await expect(child, r"プレイヤー招待: (http://\S+)")
+        assert f"#table={table_id}&token=" in child.match.group(1)
+        await expect(child, r"GM（自分用、他人に渡さない）: (http://\S+)")
+        gm_link = parse_link(child.match.group(1))
+        await expect(child, r"ゲームマスター がGMとして参加しました")
+        await expect(child, "卓>")
+        child.sendline("2D6>=7 奇襲")
+        await expect(child, r"\(2D6>=7\) ＞ 8\[3,5\] ＞ 8 ＞ 成功 奇襲")
+        i = child.before.rfind("#3")  # the roll is seq 3 (after table_created and the GM joining)
+        assert i >= 0 and "\x1b[" in child.before[i:] + child.after  # coloured
+        child.sendline("/state")
+        await expect(child, r"端末卓" + ANSI + r"\s*" + ANSI + r"\[generic\] seq 3")
+        child.sendline("/secret 1D6+")
+        await expect(child, r"✗ dice/invalid")
+        assert await finish(child) == 0
+    finally:
+        child.close(force=True)
+    # the roll is in the log exactly once, with the faces shown (read back with the GM's own link)
+    async with await TakuClient.connect(scripted_server.ws_url) as probe:
+        await probe.join(table_id, gm_link.token or "")
+        rolls = [event_data(e) for e in await probe.full_log(table_id) if event_data(e)["type"] == "dice_rolled"]
+        assert [r["rolls"][0]["faces"] for r in rolls] == [[3, 5]]
+
+
+async def test_play_joins_with_an_invite_link(scripted_server: Any, scripted_dice: ScriptedDice) -> None:
+    """`taku play LINK` joins as a new player; its roll reaches the GM's feed; the GM's chat reaches it."""
+    async with await TakuClient.connect(scripted_server.ws_url) as gm:
+        created = await gm.create_table("generic", name="招待卓")
+        feed = await gm.subscribe(created.table_id)
+        link = invite_link(scripted_server.http_url, created.table_id, created.player_token)
+        child = spawn("play", link, "--name", "じろう")
+        try:
+            await expect(child, r"あなた専用のリンク")
+            await expect(child, r"じろう がPLとして参加しました")
+            await expect(child, "卓>")
+            scripted_dice.extend([6, 6])
+            child.sendline("2D6 ゾロ目")
+            await expect(child, r"12\[6,6\]")
+            events = []
+            while not events or event_data(events[-1])["type"] != "dice_rolled":
+                events.append(await feed.next(10))
+            assert events[-1].text.startswith("じろう: ") and event_data(events[-1])["rolls"][0]["faces"] == [6, 6]
+            await gm.chat(created.table_id, "ドーモ、じろう=サン")
+            await expect(child, r"GM: ドーモ、じろう=サン")
+            assert await finish(child) == 0
+        finally:
+            child.close(force=True)
+
+
+async def test_play_with_a_bad_token_says_why(scripted_server: Any) -> None:
+    """A wrong token ends `taku play` with the server's error code, not a traceback."""
+    async with await TakuClient.connect(scripted_server.ws_url) as gm:
+        created = await gm.create_table("generic")
+    child = spawn("play", invite_link(scripted_server.http_url, created.table_id, "wrong"))
+    try:
+        await expect(child, r"auth/bad_token")
+        await expect(child, pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 1
+    finally:
+        child.close(force=True)
