@@ -161,10 +161,7 @@ async def test_yodomi_hand_stays_with_its_owner(scripted_server: Any, open_page:
     server = scripted_server
     async with await TakuClient.connect(server.ws_url) as probe:
         info = {r.id: r for r in await probe.list_rulesets()}
-    if "yodomi.deal_cards" not in info["yodomi"].commands:  # pragma: no cover - until the ruleset lands
-        import pytest
-
-        pytest.skip("the yodomi ruleset has no deal_cards yet")
+    assert "yodomi.deal_cards" in info["yodomi"].commands
     gm = await create_table(open_page, server.http_url, ruleset="yodomi", name="澱み卓")
     link = await gm.input_value("#invite-player")
     a = await join_as(open_page, link, "あきら")
@@ -191,6 +188,6 @@ async def test_yodomi_hand_stays_with_its_owner(scripted_server: Any, open_page:
     b_html = await b.content()
     b_state = await b.evaluate("JSON.stringify(window.taku.state.game)")
     for card in cards:
-        assert card not in b_state
+        assert card not in b_state and card not in b_html
     assert await b.locator("[data-testid=my-hand] .playing-card").count() == 0
     assert all(event_data(e)["type"] for e in log) and "アキラ" in b_html

@@ -184,20 +184,37 @@ const PANELS = {
   },
 
   yodomi(s, ctx) {
+    // taku_yodomi.view: chars{cid: CharState}, hands{cid: {count, cards?}} (cards only
+    // for the hand's owner), scene {number, kind, scene_player, present}, combat.
     const g = s.game || {};
-    const me = ctx.me.member_id;
-    const hands = perCharacter(g, "hands", "hand");
-    const myHand = Array.isArray(get(g, "my_hand", "your_hand")) ? get(g, "my_hand", "your_hand")
-      : hands[me] !== undefined ? hands[me] : null;
-    const passes = perCharacter(g, "passes", "pass");
+    const chars = perCharacter(g, "chars", "characters");
+    const hands = perCharacter(g, "hands");
     const scene = get(g, "scene", "current_scene");
+    const KIND = { opening: "オープニング", middle: "ミドル", climax: "クライマックス", ending: "エンディング" };
+    const rows = Object.entries(chars).map(([cid, c]) => [ctx.name(cid), { ...c, _hand: hands[cid] }, cid]);
+    const mine = Object.entries(hands).filter(([, hd]) => isObj(hd) && Array.isArray(hd.cards));
+    const combat = get(g, "combat");
     return h("div", {},
       h("p", { class: "scene" }, h("strong", { text: "シーン: " }),
-        isObj(scene) ? (scene.name || scene.title || JSON.stringify(scene)) : String(scene ?? "—")),
-      h("div", { class: "hand", "data-testid": "my-hand" }, h("strong", { text: "あなたの手札: " }),
-        Array.isArray(myHand) ? cards(myHand) : h("span", { class: "muted", text: "なし" })),
-      Object.keys(passes).length ? h("p", {}, h("strong", { text: "パス: " }),
-        Object.entries(passes).map(([k, v]) => `${ctx.name(k)} ${v === true ? "済" : v}`).join("、")) : null);
+        isObj(scene)
+          ? `${scene.number ?? ""} ${KIND[scene.kind] || scene.kind || ""}（シーンプレイヤー: ${ctx.name(scene.scene_player)}）`
+            + (Array.isArray(scene.present) && scene.present.length ? ` 登場: ${scene.present.map(ctx.name).join("、")}` : "")
+          : (scene ? String(scene) : "—"),
+        get(g, "phase") ? h("span", { class: "muted", text: ` [${g.phase}]` }) : null),
+      h("div", { class: "hand", "data-testid": "my-hand" }, h("strong", { text: "あなたの手札（流れ）: " }),
+        mine.length
+          ? mine.map(([cid, hd]) => h("div", {}, h("span", { text: `${ctx.name(cid)}: ` }), cards(hd.cards)))
+          : h("span", { class: "muted", text: "なし" })),
+      charTable(rows, [
+        ["PP", (c) => meter("", get(c, "pp"), get(c, "max_pp"), "hp")],
+        ["SP", (c) => String(get(c, "sp") ?? "—")],
+        ["状態", (c) => h("span", {}, c.condition && c.condition !== "active" ? h("span", { class: "chip bad", text: c.condition }) : null,
+          chips(Object.entries(get(c, "statuses") || {}).map(([k, v]) => (v > 1 ? `${k}${v}` : k))))],
+        ["パス", (c) => chips((get(c, "paths") || []).map((p) => `${ctx.name(p.target)}:${p.emotion}`))],
+        ["手札", (c) => String(isObj(c._hand) ? c._hand.count : 0) + "枚"],
+        ["キー", (c) => `${c.key_number ?? "—"}${c.suit || ""}`],
+      ]),
+      isObj(combat) ? h("p", { text: `ラウンド ${combat.round ?? "?"} ${combat.process || ""} 手番: ${combat.actor ? ctx.name(combat.actor) : "—"}` }) : null);
   },
 
   shadowjan(s, ctx) {
