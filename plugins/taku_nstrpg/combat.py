@@ -30,7 +30,9 @@ __all__ = [
     "barrage",
     "can_counter",
     "evasion_difficulty",
+    "initiative_order",
     "max_attacks",
+    "placement_order",
     "validate_split",
 ]
 
@@ -409,3 +411,32 @@ def can_counter(
         return "not_enough_successes"
     return None
 
+
+
+# --------------------------------------------------------------------------- initiative
+
+
+def initiative_order(entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence[str] = ()) -> list[str]:
+    """The 手番 order (NSTRPG 2-3, NS-31, NS-32).
+
+    Args:
+        entries: ``(id, initiative, is_pc)``; an initiative of 0 or less acts as 1.
+        pc_rank: the order agreed for PCs with the same value (talk, dice, janken);
+            PCs not in it keep their given order.
+
+    Highest first; on a tie a PC acts before an enemy; enemies keep their given
+    order (the GM decides each time).
+    """
+    rank = {pid: i for i, pid in enumerate(pc_rank)}
+    pos = {e[0]: i for i, e in enumerate(entries)}
+
+    def key(e: tuple[str, int, bool]) -> tuple[int, int, int, int]:
+        cid, init, pc = e
+        return (-max(init, 1), 0 if pc else 1, rank.get(cid, len(rank)) if pc else 0, pos[cid])
+
+    return [e[0] for e in sorted(entries, key=key)]
+
+
+def placement_order(entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence[str] = ()) -> list[str]:
+    """Sudden combat: place in reverse 手番 order, lowest first (NS-33, G-NS-25)."""
+    return list(reversed(initiative_order(entries, pc_rank)))
