@@ -63,6 +63,9 @@ def _rolls(data: Any, out: list[dict[str, Any]] | None = None) -> list[dict[str,
 def outcome(ev: EventMsg, data: dict[str, Any]) -> str:
     """``crit``, ``fumble``, ``success``, ``failure`` or ``""`` (as the web client reads it)."""
     text = ev.text
+    for said in (data.get("comment"), data.get("label")):
+        if isinstance(said, str) and said:
+            text = text.replace(said, "")  # the player's words are not the result
     if data.get("critical") is True or _CRIT.search(text):
         return "crit"
     if data.get("fumble") is True or _FUMBLE.search(text):

@@ -5,7 +5,7 @@
 
 import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm } from "./forms.js";
-import { rulesetPanel, legalMoves, characterExtras, numericPaths } from "./panels.js";
+import { rulesetPanel, legalMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
 import { h, clear, eventItem, valueTree, exportText, exportHtml, download } from "./render.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -253,8 +253,11 @@ function characterCards(s, ctx) {
   return h("div", { class: "cards" }, chars.map((c) =>
     h("article", { class: "card", "data-character": c.id },
       h("h3", {}, c.name, h("small", { text: ` ${c.owner ? memberName(c.owner) : "NPC"}` })),
-      Object.keys(c.sheet || {}).length ? valueTree(c.sheet, ["characters", c.id, "sheet"]) : null,
-      characterExtras(s, c.id, ctx))));
+      characterExtras(s, c.id, ctx),
+      Object.keys(c.sheet || {}).length
+        ? h("details", { class: "sheet", open: !hasPanel(s) }, h("summary", { text: "シート" }),
+          valueTree(c.sheet, ["characters", c.id, "sheet"]))
+        : null)));
 }
 
 async function sendCommand(cmd) {

@@ -135,52 +135,84 @@ function turnOrder(list, ctx, current) {
 
 const PANELS = {
   nstrpg(s, ctx) {
+    // taku_nstrpg.view: fighters{cid: Fighter}, derived{cid: {evasion_per_turn,
+    // initiative_order, …}}, combat, turn, atmosphere, pending hits, wasshoi_due.
     const g = s.game || {};
-    const chars = perCharacter(g, "characters", "ninja", "chars");
-    const rows = Object.entries(chars).map(([cid, c]) => [ctx.name(cid), c, cid]);
-    const combat = get(g, "combat", "battle") || {};
+    const fighters = perCharacter(g, "fighters", "characters");
+    const derived = perCharacter(g, "derived");
+    const sheet = (cid) => (s.characters[cid] || {}).sheet || {};
+    const STATUS = { active: "", fainted: "気絶", exploded: "爆発四散", removed: "退場", dead: "死亡" };
+    const rows = Object.entries(fighters).map(([cid, f]) => [ctx.name(cid), { ...f, _cid: cid }, cid]);
+    const order = Object.keys(fighters).filter((cid) => derived[cid])
+      .sort((a, b) => (derived[b].initiative_order ?? 0) - (derived[a].initiative_order ?? 0));
+    const pending = Object.values(perCharacter(g, "pending"));
     return h("div", {},
+      h("p", {},
+        h("strong", { text: g.combat ? `戦闘中 ターン ${g.turn ?? "?"}` : "探索" }),
+        g.atmosphere && g.atmosphere !== "normal" ? h("span", { class: "chip", text: ` 雰囲気: ${g.atmosphere}` }) : null,
+        g.wasshoi_due ? h("span", { class: "chip bad", text: " Wasshoi!" }) : null,
+        g.money_pool ? h("span", { class: "muted", text: ` 万札プール ${g.money_pool}` }) : null),
       charTable(rows, [
-        ["体力", (c) => meter("", get(c, "hp", "tairyoku"), get(c, "max_hp", "hp_max"), "hp")],
-        ["精神力", (c) => meter("", get(c, "seishin", "seishinryoku", "mp"), get(c, "max_seishin", "seishin_max"), "mp")],
-        ["回避ダイス", (c) => h("span", { class: "big", text: String(get(c, "evasion_dice", "kaihi", "evasion") ?? "—") })],
-        ["DKK", (c) => h("span", { class: "big dkk", text: String(get(c, "dkk") ?? get(perCharacter(g, "dkk"), c.id) ?? "—") })],
-        ["状態", (c) => chips(get(c, "states", "conditions", "status"))],
+        ["体力", (f) => meter("", f.tairyoku, sheet(f._cid).tairyoku, "hp")],
+        ["精神力", (f) => meter("", f.seishin, sheet(f._cid).seishin, "mp")],
+        ["回避ダイス", (f) => h("span", { class: "big evasion", text: `${f.evasion_dice ?? "—"}` },
+          derived[f._cid] ? h("small", { text: ` /${derived[f._cid].evasion_per_turn}` }) : null)],
+        ["即応/緊急", (f) => `${f.quick_dice ?? 0} / ${f.emergency_dice ?? 0}`],
+        ["DKK", (f) => h("span", { class: "big dkk", text: String(f.dkk ?? 0) })],
+        ["状態", (f) => chips([
+          STATUS[f.status] ?? f.status, f.kuzure ? "崩れ" : "", f.shuchu ? "集中" : "", f.sokuten ? "連続側転" : "",
+          f.adrenaline_used ? "アドレナリン済" : "",
+          ...Object.entries(f.injuries || {}).map(([k, n]) => `●${k}${n > 1 ? "×" + n : ""}`),
+        ].filter(Boolean))],
       ]),
-      turnOrder(get(combat, "order", "turn_order", "initiative") || get(g, "turn_order", "order"), ctx,
-        get(combat, "current", "acting", "turn_of") || get(g, "current")),
-      get(combat, "round") !== undefined ? h("p", { text: `ラウンド ${combat.round}` }) : null);
+      order.length ? h("div", {}, h("strong", { text: "手番順（イニシアチブ）" }),
+        h("ol", { class: "turn-order", "aria-label": "手番順" },
+          order.map((cid) => h("li", { text: `${ctx.name(cid)} (${derived[cid].initiative})` })))) : null,
+      pending.length ? h("div", { class: "pending" }, h("strong", { text: "回避待ち" }),
+        h("ul", {}, pending.map((p) => h("li", { text: `${ctx.name(p.target)} ← ${p.attacker ? ctx.name(p.attacker) : "?"}: ダメージ${p.damage}${p.critical ? "（" + p.critical + "）" : ""}` })))) : null);
   },
 
   chabu(s, ctx) {
+    // taku_chabu.view: chars{cid: {hp, ingaoho, tatsujin, wazamae, dead}}, status{cid},
+    // turn (the acting character), combat.round.order, pending declaration.
     const g = s.game || {};
-    const chars = perCharacter(g, "characters", "chars");
-    const rows = Object.entries(chars).map(([cid, c]) => [ctx.name(cid), c, cid]);
-    return charTable(rows, [
-      ["HP", (c) => meter("", get(c, "hp"), get(c, "max_hp", "hp_max"), "hp")],
-      ["インガオホー値", (c) => meter("", get(c, "ingaoho", "ingaohou"), 100, "ingaoho")],
-      ["DL", (c) => String(get(c, "dl") ?? "—")],
-      ["カウンター", (c) => {
-        const cs = get(c, "counters") || {};
-        const extra = Object.entries(c).filter(([k, v]) => /counter|カウンター/.test(k) && typeof v === "number");
-        const all = [...Object.entries(isObj(cs) ? cs : {}), ...extra];
-        return all.length ? h("span", { class: "chips" }, all.map(([k, v]) => h("span", { class: "chip", text: `${LABELS[k] || k} ${v}` }))) : h("span", { class: "muted", text: "—" });
-      }],
-    ]);
+    const chars = perCharacter(g, "chars", "characters");
+    const status = perCharacter(g, "status");
+    const sheet = (cid) => (s.characters[cid] || {}).sheet || {};
+    const rows = Object.entries(chars).map(([cid, c]) => [ctx.name(cid), { ...c, _cid: cid }, cid]);
+    const round = isObj(g.combat) ? g.combat.round : null;
+    const pending = isObj(g.pending) ? g.pending : null;
+    return h("div", {},
+      charTable(rows, [
+        ["HP", (c) => meter("", c.hp, sheet(c._cid).hp, "hp")],
+        ["インガオホー値", (c) => meter("", c.ingaoho, 100, "ingaoho")],
+        ["DL", (c) => String(sheet(c._cid).dl ?? "—")],
+        ["カウンター", (c) => h("span", { class: "chips" },
+          h("span", { class: "chip", text: `タツジン ${c.tatsujin ?? 0}` }),
+          h("span", { class: "chip", text: `ワザマエ ${c.wazamae ?? 0}` }))],
+        ["状態", (c) => chips([c.dead ? "死亡" : "", status[c._cid] && status[c._cid] !== "active" ? String(status[c._cid]) : ""].filter(Boolean))],
+      ]),
+      isObj(round) ? h("div", {}, h("strong", { text: `ラウンド ${round.number}` }),
+        turnOrder(round.order, ctx, g.turn)) : null,
+      pending ? h("p", { class: "pending", text: `宣言: ${ctx.name(pending.actor)} ${pending.label || pending.kind}${(pending.awaiting || []).length ? " — 回避待ち: " + pending.awaiting.map(ctx.name).join("、") : ""}` }) : null);
   },
 
   hiden(s, ctx) {
+    // taku_hiden.view: characters{cid: {zabuton, cp_from_zabuton, conditions, incapacitated}}, checks.
     const g = s.game || {};
     const chars = perCharacter(g, "characters", "chars");
-    const zab = perCharacter(g, "zabuton");
-    const ids = new Set([...Object.keys(chars), ...Object.keys(zab)]);
-    const rows = [...ids].map((cid) => [ctx.name(cid), { ...(chars[cid] || {}), _z: zab[cid] }, cid]);
-    return charTable(rows, [
-      ["座布団", (c) => {
-        const n = Number(c._z ?? get(c, "zabuton") ?? 0);
-        return h("span", { class: "zabuton", "aria-label": `座布団 ${n}枚` }, Array.from({ length: Math.max(0, Math.min(n, 10)) }, () => h("span", { class: "zab" })), ` ${n}`);
-      }],
-    ]);
+    const rows = Object.entries(chars).map(([cid, c]) => [ctx.name(cid), c, cid]);
+    const open = Object.values(perCharacter(g, "checks"));
+    return h("div", {},
+      charTable(rows, [
+        ["座布団", (c) => {
+          const n = Number(get(c, "zabuton") ?? 0);
+          return h("span", { class: "zabuton", "aria-label": `座布団 ${n}枚` },
+            Array.from({ length: Math.max(0, Math.min(n, 10)) }, () => h("span", { class: "zab" })), ` ${n}`);
+        }],
+        ["状態", (c) => chips([...(c.conditions || []), c.incapacitated ? "行動不能" : ""].filter(Boolean))],
+      ]),
+      open.length ? h("p", { class: "muted", text: `進行中の判定: ${open.length}` }) : null);
   },
 
   yodomi(s, ctx) {
@@ -239,6 +271,10 @@ export function cards(list) {
     const red = /[♥♦]|heart|diamond/i.test(text) || (isObj(c) && /heart|diamond|♥|♦/i.test(String(c.suit)));
     return h("span", { class: `playing-card${red ? " red" : ""}`, text });
   }));
+}
+
+export function hasPanel(s) {
+  return Boolean(PANELS[s.ruleset]) && s.game !== null && s.game !== undefined;
 }
 
 // The ruleset's own panel for a state, or null when there is none.

@@ -39,8 +39,12 @@ const FUMBLE = /ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自�
 // "crit" | "fumble" | "success" | "failure" | "" for an event message.
 export function outcome(msg) {
   const d = msg.event || {};
-  const text = msg.text || "";
-  if (d.critical === true || d.tatsujin === true || CRIT.test(text)) return "crit";
+  let text = msg.text || "";
+  // a comment is the player's words, not the result ("サツバツ狙い" is no サツバツ)
+  if (typeof d.comment === "string" && d.comment) text = text.split(d.comment).join("");
+  if (typeof d.label === "string" && d.label) text = text.split(d.label).join("");
+  const flag = (v) => v === true || (typeof v === "string" && v !== "");
+  if (flag(d.critical) || flag(d.tatsujin) || flag(d.satsubatsu) || CRIT.test(text)) return "crit";
   if (d.fumble === true || d.ukatsu === true || FUMBLE.test(text)) return "fumble";
   if (d.success === true) return "success";
   if (d.success === false) return "failure";
