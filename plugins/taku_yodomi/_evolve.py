@@ -99,6 +99,8 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
         # ---------------------------------------------------------------- checks
         case E.CheckRolled() | E.CheckBoosted():
             k = event.check
+            if k.purpose == "intuition" and k.character_id is not None:
+                game = _ch(game, k.character_id, intuition_due=False)
             attacks = game.attacks
             if isinstance(event, E.CheckBoosted):
                 attacks = {aid: (replace(a, hit=k) if a.hit.check_id == k.check_id else a) for aid, a in attacks.items()}
@@ -144,6 +146,15 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
             return replace(game, chars=chars, scene=sc, scene_count=sc.number, phase=Phase.SCENE)
         case E.SceneEntered():
             game = _ch(game, event.character_id, in_scene=True)
+            cb = game.combat
+            if cb is not None and event.character_id not in cb.participants:
+                # YD-30: entering during a fight joins it, in an engagement of one's own
+                eid = f"e{cb.next_engagement}"
+                ready = cb.process == Process.SETUP or (cb.process == Process.INITIATIVE and cb.actor is None)
+                game = _ch(game, event.character_id, acted=Acted.UNACTED if ready and cb.process != Process.SETUP else Acted.ACTED)
+                game = _set_combat(game, participants=[*cb.participants, event.character_id],
+                                   engagements={**cb.engagements, eid: [event.character_id]},
+                                   next_engagement=cb.next_engagement + 1)
             if game.scene is not None and event.character_id not in game.scene.present:
                 game = replace(game, scene=replace(game.scene, present=[*game.scene.present, event.character_id]))
             return game
@@ -230,6 +241,11 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
                 return _ch(game, event.character_id, disabled_items=[i for i in c.disabled_items if i != event.item])
             st = {k: v for k, v in c.statuses.items() if k != event.status}
             return _ch(game, event.character_id, statuses=st, kiwaza_by=None if event.status == "極技" else c.kiwaza_by)
+        case E.CostPaid():
+            c = game.chars.get(event.character_id)
+            if c is None:
+                return game
+            return _ch(game, event.character_id, pp=event.pp, sp=event.sp, intuition_due=c.intuition_due or event.intuition_due)
         case E.ConversionResolved():
             c = game.chars.get(event.character_id)
             if c is None:

@@ -155,6 +155,12 @@ def render(event: Event, table: TableState) -> str | None:  # noqa: C901 (one ca
             return f"{n(c)} の[{s}]が解除されました{'（' + r + '）' if r else ''}"
         case E.ConversionResolved(character_id=c, outcome=o, pp=pp, sp=sp):
             return f"強制転換 {n(c)}: {_CONVERSION.get(o, o)} 【PP】{pp} 【SP】{sp}"
+        case E.CostPaid(character_id=c, pp_paid=pp_paid, sp_paid=sp_paid, flow_cards=fc, pp=pp, sp=sp, what=w,
+                        intuition_due=due):
+            paid = "、".join(x for x in (f"【PP】{pp_paid}" if pp_paid else "", f"【SP】{sp_paid}" if sp_paid else "",
+                                          f"流れ{fc}枚" if fc else "") if x)
+            return (f"{n(c)} は代償{'（' + w + '）' if w else ''}を支払いました: {paid} → 【PP】{pp} 【SP】{sp}"
+                    + ("（直感把握を行うこと）" if due else ""))
         case E.FullConversion(character_id=c, amount=a, pp=pp, sp=sp):
             return f"完全転換 {n(c)}: 【SP】を{a}減らし【PP】{pp} 【SP】{sp}"
         case E.DeathChosen(character_id=c, choice=ch):

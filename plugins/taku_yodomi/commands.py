@@ -45,6 +45,7 @@ __all__ = [
     "Introduce",
     "LeaveScene",
     "Minor",
+    "PayCost",
     "Mount",
     "Move",
     "NoteTopic",
@@ -285,6 +286,17 @@ class FullConversion(Command, frozen=True, kw_only=True, tag="yodomi.full_conver
 
     character_id: str
     amount: int
+
+
+class PayCost(Command, frozen=True, kw_only=True, tag="yodomi.pay_cost"):
+    """代償の消費 (YD-35): 【PP】 (and 【SP】) a skill or weapon costs, or 流れ ``cards``.
+    澱みとしての生 pays no 【PP】 and pays 10 【SP】 per 流れ instead (YD-52)."""
+
+    character_id: str
+    pp: int = 0
+    sp: int = 0
+    cards: list[str] = []
+    what: str = ""
 
 
 class ChooseDeath(Command, frozen=True, kw_only=True, tag="yodomi.choose_death"):

@@ -40,10 +40,12 @@ from taku_yodomi.events import (
     CardsGiven,
     CardsGivenNotice,
     CheckBoosted,
+    ConditionChanged,
     ContestResolved,
     ContinuousRolled,
     ContinuousRoundAdvanced,
     ContinuousStarted,
+    CostPaid,
     ConversionResolved,
     DeathChosen,
     FullConversion,
@@ -129,6 +131,8 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
             return forced_conversion(table, command, ctx)
         case C.FullConversion():
             return full_conversion(table, command, ctx)
+        case C.PayCost():
+            return pay_cost(table, command, ctx)
         case C.ChooseDeath():
             return choose_death(table, command, ctx)
         case C.AddStatus():
@@ -385,6 +389,38 @@ def full_conversion(table: TableState, cmd: C.FullConversion, ctx: Context) -> l
     if not 0 <= cmd.amount < c.sp:
         raise reject("bad_amount", f"0〜{c.sp - 1}の間で選んでください", S_CONV)
     return [FullConversion(character_id=cmd.character_id, amount=cmd.amount, pp=c.pp + cmd.amount, sp=c.sp - cmd.amount)]
+
+
+def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:
+    """代償の消費 (YD-35): 【PP】 paid down to 0 makes 直感把握 due; 【SP】 0 is 死亡.
+
+    澱みとしての生 pays no 【PP】 costs, and each 流れ a cost asks for is 10 【SP】
+    instead (YD-52). 流れ paid as a cost are discarded face down.
+    """
+    cid = cmd.character_id
+    c = controlled(table, ctx, cid)
+    if cmd.pp < 0 or cmd.sp < 0 or not (cmd.pp or cmd.sp or cmd.cards):
+        raise reject("bad_cost", "支払う代償を指定してください", "澱み流れ ▼メインプロセス 代償の消費")
+    if c.condition not in (Condition.ACTIVE, Condition.YODOMI_LIFE):
+        raise reject("cannot_act", "代償を払えるのは行動できるキャラクターだけです", "澱み流れ ▼戦闘不能")
+    out: list[Emitted] = []
+    pp_paid, sp_paid, flow = cmd.pp, cmd.sp, 0
+    if c.condition == Condition.YODOMI_LIFE:
+        pp_paid = 0
+        sp_paid += 10 * len(cmd.cards)
+    elif cmd.cards:
+        cards = parse_cards(cmd.cards)
+        require_in_hand(game_of(table), cid, cards)
+        out.append(discard(table, ctx, cid, cards, "代償"))
+        flow = len(cards)
+    if pp_paid > c.pp:
+        raise reject("not_enough_pp", f"【PP】が足りません（{c.pp}）", "澱み流れ ▼メインプロセス 代償の消費")
+    pp, sp = c.pp - pp_paid, max(c.sp - sp_paid, 0)
+    out.append(CostPaid(character_id=cid, pp_paid=pp_paid, sp_paid=sp_paid, pp=pp, sp=sp, flow_cards=flow,
+                        what=cmd.what[:100], intuition_due=pp_paid > 0 and pp == 0))
+    if sp == 0 and sp_paid > 0:
+        out.append(ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="代償で【SP】0"))
+    return out
 
 
 def choose_death(table: TableState, cmd: C.ChooseDeath, ctx: Context) -> list[Emitted]:

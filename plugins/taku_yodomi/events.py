@@ -43,6 +43,7 @@ __all__ = [
     "ContinuousRoundAdvanced",
     "ContinuousStarted",
     "ConversionResolved",
+    "CostPaid",
     "Covered",
     "Damaged",
     "DeathChosen",
@@ -333,6 +334,20 @@ class StatusRemoved(Event, frozen=True, kw_only=True, tag="yodomi.status_removed
     status: str
     reason: str = ""
     item: str | None = None
+
+
+class CostPaid(Event, frozen=True, kw_only=True, tag="yodomi.cost_paid"):
+    """A cost paid (YD-35); ``pp``/``sp`` are the values after it. ``intuition_due``: 【PP】
+    reached 0, so the character must make 直感把握."""
+
+    character_id: str
+    pp_paid: int = 0
+    sp_paid: int = 0
+    pp: int
+    sp: int
+    flow_cards: int = 0
+    what: str = ""
+    intuition_due: bool = False
 
 
 class ConversionResolved(Event, frozen=True, kw_only=True, tag="yodomi.conversion_resolved"):

@@ -168,6 +168,8 @@ class CharState(msgspec.Struct, frozen=True, kw_only=True):
     receives_flow: bool = True
     destroyed_sp: int = 0
     recover_next_scene: bool = False
+    intuition_due: bool = False
+    """【PP】 reached 0 paying a cost: 直感把握 is due (YD-35)."""
     may_convert: bool = False
     """May try 強制転換 now: just fell to 【PP】0, or in the setup process (YD-47, YD-49)."""
 

@@ -217,3 +217,15 @@ async def test_paralysis_blocks_major(yd: Any) -> None:
     await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.a, status="マヒ"))
     err = await yd.h.rejected(yd.pa, C.Attack(attacker=yd.a, target=yd.e, power=1))
     assert err.code == "rule/yodomi/paralysed"
+
+
+async def test_entering_during_combat_joins_it(yd: Any) -> None:
+    """YD-30: a character who enters the scene in the setup process joins the fight, 未行動."""
+    await yd.h.send(yd.h.gm, C.StartScene(kind="climax", scene_player=yd.a, present=[yd.e]))
+    await yd.h.send(yd.h.gm, C.StartCombat(engagements=[[yd.a, yd.e]]))
+    await yd.h.send(yd.h.gm, C.AdvanceRound())  # setup
+    yd.h.roll(1, 2)
+    await yd.h.send(yd.pb, C.EnterScene(character_id=yd.b))
+    cb = yd.game.combat
+    assert yd.b in cb.participants and cb.engagements["e2"] == [yd.b]
+    assert yd.game.chars[yd.b].acted == "unacted"

@@ -243,3 +243,32 @@ async def test_attack_adds_statuses_after_damage(yd: Any) -> None:
 async def test_poison_needs_x(yd: Any) -> None:
     err = await yd.h.rejected(yd.h.gm, C.AddStatus(character_id=yd.a, status="毒"))
     assert err.code == "rule/yodomi/bad_status_value"
+
+
+async def test_cost_to_zero_pp_makes_intuition_due(yd: Any) -> None:
+    """YD-35: a cost that takes 【PP】 to 0 makes 直感把握 due; it is cleared by rolling it."""
+    await yd.h.send(yd.pb, C.PayCost(character_id=yd.b, pp=12, what="《閃き》"))
+    assert yd.game.chars[yd.b].pp == 18 and not yd.game.chars[yd.b].intuition_due
+    err = await yd.h.rejected(yd.pb, C.PayCost(character_id=yd.b, pp=19))
+    assert err.code == "rule/yodomi/not_enough_pp"
+    (ev,) = await yd.h.send(yd.pb, C.PayCost(character_id=yd.b, pp=18))
+    assert ev.intuition_due and yd.game.chars[yd.b].intuition_due
+    yd.h.roll(1, 2)
+    await yd.h.send(yd.pb, C.Intuition(character_id=yd.b, ability="知"))
+    assert not yd.game.chars[yd.b].intuition_due
+
+
+async def test_sp_cost_to_zero_is_death(yd: Any) -> None:
+    """YD-35: 【SP】 0 through a cost is 死亡."""
+    await yd.h.send(yd.pb, C.PayCost(character_id=yd.b, sp=50))
+    assert yd.game.chars[yd.b].condition == Condition.DEAD
+
+
+async def test_yodomi_life_pays_sp_for_flow_costs(new_table: Any) -> None:
+    """YD-52: 澱みとしての生 pays no 【PP】 costs, and 10 【SP】 per 流れ a cost asks for."""
+    yd = await new_table()
+    await _hit(yd, yd.e, yd.b, 30)
+    await _hit(yd, yd.e, yd.b, 50)
+    await yd.h.send(yd.pb, C.ChooseDeath(character_id=yd.b, choice="yodomi"))
+    (ev,) = await yd.h.send(yd.pb, C.PayCost(character_id=yd.b, pp=5, cards=["♠A", "♠2"]))
+    assert (ev.pp_paid, ev.sp_paid, ev.sp) == (0, 20, 180)
