@@ -220,6 +220,9 @@ def check(
     c = game.chars.get(cid) if cid else None
     opts = options(ctx)
     pen = (penalty(c) if with_status_penalty else 0) + extra_penalty
+    if with_status_penalty and c is not None and cid is not None and "水中" in c.statuses:
+        # YD-62: 水中 lowers every 判定値 by the armour's 必要能力値
+        pen += int(sheet(table, cid).get("armor_requirement", 0) or 0)
     k = _checks.make_check(
         ctx.dice,
         check_id=ctx.new_id("k"),

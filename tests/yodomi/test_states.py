@@ -272,3 +272,14 @@ async def test_yodomi_life_pays_sp_for_flow_costs(new_table: Any) -> None:
     await yd.h.send(yd.pb, C.ChooseDeath(character_id=yd.b, choice="yodomi"))
     (ev,) = await yd.h.send(yd.pb, C.PayCost(character_id=yd.b, pp=5, cards=["♠A", "♠2"]))
     assert (ev.pp_paid, ev.sp_paid, ev.sp) == (0, 20, 180)
+
+
+async def test_underwater_lowers_by_armour_requirement(new_table: Any) -> None:
+    """YD-62: 水中 lowers every 判定値 by the armour's 必要能力値; flying ends it."""
+    yd = await new_table(sheets=({"pp": 40, "armor_requirement": 3}, {}, {}))
+    await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.a, status="水中"))
+    yd.h.roll(2, 2 + 1)
+    (ev,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=10))
+    assert ev.check.penalty == 3 and ev.check.value == 10 + 5 - 3
+    await yd.h.send(yd.pa, C.SetFlying(character_id=yd.a))
+    assert "水中" not in yd.game.chars[yd.a].statuses
