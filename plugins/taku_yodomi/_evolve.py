@@ -264,7 +264,7 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
                 if cb is not None and event.character_id in cb.participants and cb.process == Process.INITIATIVE:
                     changes["acted"] = Acted.UNACTED
             return _ch(game, event.character_id, **changes)
-        case E.FullConversion():
+        case E.FullConversionDone():
             return _ch(game, event.character_id, pp=event.pp, sp=event.sp, full_conversion_pending=False)
         case E.DeathChosen():
             cond = Condition.FLOW_DEATH if event.choice == "flow" else Condition.YODOMI_LIFE

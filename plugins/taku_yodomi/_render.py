@@ -161,7 +161,7 @@ def render(event: Event, table: TableState) -> str | None:  # noqa: C901 (one ca
                                           f"流れ{fc}枚" if fc else "") if x)
             return (f"{n(c)} は代償{'（' + w + '）' if w else ''}を支払いました: {paid} → 【PP】{pp} 【SP】{sp}"
                     + ("（直感把握を行うこと）" if due else ""))
-        case E.FullConversion(character_id=c, amount=a, pp=pp, sp=sp):
+        case E.FullConversionDone(character_id=c, amount=a, pp=pp, sp=sp):
             return f"完全転換 {n(c)}: 【SP】を{a}減らし【PP】{pp} 【SP】{sp}"
         case E.DeathChosen(character_id=c, choice=ch):
             return f"{n(c)} は{'流れとしての死' if ch == 'flow' else '澱みとしての生'}を選びました"

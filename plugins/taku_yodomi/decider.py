@@ -48,7 +48,7 @@ from taku_yodomi.events import (
     CostPaid,
     ConversionResolved,
     DeathChosen,
-    FullConversion,
+    FullConversionDone,
 )
 from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Condition, Continuous, Game
@@ -388,7 +388,7 @@ def full_conversion(table: TableState, cmd: C.FullConversion, ctx: Context) -> l
         raise reject("no_full_conversion", "完全転換の処理はありません", S_CONV)
     if not 0 <= cmd.amount < c.sp:
         raise reject("bad_amount", f"0〜{c.sp - 1}の間で選んでください", S_CONV)
-    return [FullConversion(character_id=cmd.character_id, amount=cmd.amount, pp=c.pp + cmd.amount, sp=c.sp - cmd.amount)]
+    return [FullConversionDone(character_id=cmd.character_id, amount=cmd.amount, pp=c.pp + cmd.amount, sp=c.sp - cmd.amount)]
 
 
 def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:

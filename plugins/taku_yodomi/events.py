@@ -52,7 +52,7 @@ __all__ = [
     "DisengageFailed",
     "EmotionChanged",
     "FlagChanged",
-    "FullConversion",
+    "FullConversionDone",
     "HandoutGiven",
     "KeyNumberRolled",
     "Moved",
@@ -360,7 +360,7 @@ class ConversionResolved(Event, frozen=True, kw_only=True, tag="yodomi.conversio
     sp: int
 
 
-class FullConversion(Event, frozen=True, kw_only=True, tag="yodomi.full_conversion"):
+class FullConversionDone(Event, frozen=True, kw_only=True, tag="yodomi.full_conversion_done"):
     character_id: str
     amount: int
     pp: int
