@@ -186,7 +186,10 @@ def damage(
     c = char(game, cid)
     sh = sheet(table, cid)
     if c.condition == Condition.DEAD:
-        return [ConditionChanged(character_id=cid, condition=Condition.VANISHED, reason="死亡状態で攻撃を受けた")]
+        # YD-50, YD-53: attacked while dead: 完全消滅, every 流れ discarded
+        hand = game.hands.get(cid, [])
+        gone: list[Emitted] = [discard(table, ctx, cid, hand, "完全消滅")] if hand else []
+        return [*gone, ConditionChanged(character_id=cid, condition=Condition.VANISHED, reason="死亡状態で攻撃を受けた")]
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
         raise reject("not_in_play", f"{name(table, cid)} はもう場にいません", S_STATE)
     dmg = amount

@@ -296,9 +296,6 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
         case E.ActorChosen():
             if game.combat is None:
                 return game
-            # the chance to try 強制転換 passes with the setup process / the moment of falling
-            chars = {cid: (replace(c, may_convert=False) if c.may_convert else c) for cid, c in game.chars.items()}
-            game = replace(game, chars=chars)
             if event.character_id is None:
                 return _set_combat(game, process=Process.CLEANUP, actor=None, minor_done=False, major_done=False)
             return _set_combat(game, process=Process.MAIN, actor=event.character_id, minor_done=False, major_done=False)

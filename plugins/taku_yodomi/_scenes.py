@@ -161,6 +161,8 @@ def enter_scene(table: TableState, cmd: C.EnterScene, ctx: Context) -> list[Emit
     scene = _scene(game)
     if cid in scene.present:
         raise reject("already_present", "もう登場しています", S_SCENE)
+    if scene.kind == SceneKind.OPENING and c.side == "pc":
+        raise reject("opening_one_pc", "オープニングシーンには他のPCは登場しません", S_SCENE)
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH, Condition.DEAD):
         raise reject("not_in_play", "登場できません", S_SCENE)
     bonus = options(ctx).entry_path_bonus if _path_targets_present(table, game, cid, scene) else 0

@@ -224,7 +224,7 @@ def play_cards(table: TableState, cmd: C.PlayCards, ctx: Context) -> list[Emitte
     for cid, k in game.last_check.items():
         if k.check_id == cmd.check_id:
             ctx.require_control(table, cid)
-            if k.purpose in ("hit", "defence", "block", "continuous", "entry", "intuition", "conversion", "purchase"):
+            if k.purpose in ("hit", "defence", "block", "continuous", "entry", "conversion", "purchase"):
                 raise reject("check_settled", "その判定の結果はもう適用されています（判定と一緒に「流れ」を出してください）", S_FLOW)
             new, played = play_on(table, ctx, k, cmd.cards)
             return [CheckBoosted(check=new), played]

@@ -206,3 +206,10 @@ async def test_intuition(yd: Any, faces: tuple[int, int], ok: bool) -> None:
     yd.h.roll(*faces)
     k = _check(await yd.h.send(yd.pa, C.Intuition(character_id=yd.a, ability="体", modifier=-3)))
     assert k.target == 40 + 5 - 3 and k.success is ok
+
+
+async def test_no_other_pc_enters_an_opening(yd: Any) -> None:
+    """YD-72: other PCs do not appear in an opening scene."""
+    await yd.h.send(yd.h.gm, C.StartScene(kind="opening", scene_player=yd.a))
+    err = await yd.h.rejected(yd.pb, C.EnterScene(character_id=yd.b))
+    assert err.code == "rule/yodomi/opening_one_pc"

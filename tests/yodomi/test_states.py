@@ -283,3 +283,26 @@ async def test_underwater_lowers_by_armour_requirement(new_table: Any) -> None:
     assert ev.check.penalty == 3 and ev.check.value == 10 + 5 - 3
     await yd.h.send(yd.pa, C.SetFlying(character_id=yd.a))
     assert "水中" not in yd.game.chars[yd.a].statuses
+
+
+async def test_conversion_chance_right_after_falling_in_combat(yd: Any) -> None:
+    """YD-47: the moment a character falls (even mid-round) it may choose 強制転換."""
+    await yd.h.send(yd.h.gm, C.StartCombat(engagements=[[yd.a, yd.e], [yd.b]]))
+    await yd.h.send(yd.h.gm, C.AdvanceRound())
+    await yd.h.send(yd.h.gm, C.AdvanceRound())  # アキラ acts
+    await yd.h.send(yd.pa, C.Minor(character_id=yd.a, major=True))
+    await _hit(yd, yd.e, yd.b, 100)  # the beast fells ミナ, next actor chosen
+    yd.h.roll(1, 2)
+    (*_, res) = await yd.h.send(yd.pb, C.ForcedConversion(character_id=yd.b))
+    assert res.outcome == "success" and yd.game.chars[yd.b].pp == 12
+
+
+async def test_attacked_while_dead_discards_flow(new_table: Any, order: Any) -> None:
+    """YD-50, YD-53: a dead character hit again is 完全消滅 and drops every 流れ."""
+    yd = await new_table(shuffles=[order("♠5", "♠6")])
+    await yd.h.send(yd.h.gm, C.DealCards(character_id=yd.b, count=2))
+    await _hit(yd, yd.e, yd.b, 30)
+    await _hit(yd, yd.e, yd.b, 50)
+    await _hit(yd, yd.e, yd.b, 1)
+    assert yd.game.chars[yd.b].condition == Condition.VANISHED and yd.game.hands[yd.b] == []
+    assert sorted(yd.game.discards) == ["♠5", "♠6"]
