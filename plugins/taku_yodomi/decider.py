@@ -37,6 +37,7 @@ from taku_yodomi._common import (
 from taku.core.events import Private
 from taku_yodomi._evolve import evolve, project
 from taku_yodomi.events import (
+    ActionUsed,
     CardsGiven,
     CardsGivenNotice,
     CheckBoosted,
@@ -303,6 +304,11 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
     if cid in q.done_this_round:
         raise reject("chain_over", "このラウンドの判定はもう終わりました", S_CONT)
     base = q.chain_target.get(cid)
+    game = game_of(table)
+    in_fight = game.combat is not None and cid in game.combat.participants
+    if in_fight:
+        # YD-20: in round progression a chain is the character's major action
+        _combat.turn(table, ctx, cid, "major")
     if base is None:
         base = ability(table, cid, q.ability) + c.pp
     k, out = check(table, ctx, cid, kind="d99", base=base, modifier=cmd.modifier, key_reroll=cmd.key_reroll,
@@ -325,6 +331,9 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
     out.append(ContinuousRolled(continuous_id=q.continuous_id, character_id=cid, check_id=k.check_id, gained=gained,
                                 points=points, next_target=next_target, accident_roll=accident_roll,
                                 accident_points=lost, finished=finished, success=True if finished else None))
+    if in_fight and next_target is None:
+        out.append(ActionUsed(character_id=cid, action="major", what="継続判定"))
+        out += _combat.after_major(table, out, cid)
     return out
 
 

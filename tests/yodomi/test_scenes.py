@@ -213,3 +213,20 @@ async def test_no_other_pc_enters_an_opening(yd: Any) -> None:
     await yd.h.send(yd.h.gm, C.StartScene(kind="opening", scene_player=yd.a))
     err = await yd.h.rejected(yd.pb, C.EnterScene(character_id=yd.b))
     assert err.code == "rule/yodomi/opening_one_pc"
+
+
+async def test_continuous_chain_is_a_major_action_in_combat(yd: Any) -> None:
+    """YD-20: during round progression a PC makes its chain in its major action; the turn ends with it."""
+    (started,) = await yd.h.send(yd.h.gm, C.StartContinuous(target_points=9, ability="知", round_limit=3))
+    qid = started.continuous.continuous_id
+    await yd.h.send(yd.h.gm, C.StartCombat(engagements=[[yd.a, yd.e], [yd.b]]))
+    await yd.h.send(yd.h.gm, C.AdvanceRound())
+    await yd.h.send(yd.h.gm, C.AdvanceRound())  # アキラ's main process
+    err = await yd.h.rejected(yd.pb, C.RollContinuous(continuous_id=qid, character_id=yd.b))
+    assert err.code == "rule/yodomi/not_your_turn"
+    yd.h.roll(1, 2)  # 12 < 43 (知3 + PP40): +1, the chain goes on against 12
+    await yd.h.send(yd.pa, C.RollContinuous(continuous_id=qid, character_id=yd.a))
+    assert yd.game.combat.actor == yd.a
+    yd.h.roll(5, 10)  # 50 >= 12: the chain ends, and so does アキラ's turn
+    await yd.h.send(yd.pa, C.RollContinuous(continuous_id=qid, character_id=yd.a))
+    assert yd.game.combat.actor == yd.e and yd.game.continuous[qid].points == 1
