@@ -11,7 +11,7 @@ from taku.core.table import TableState
 from taku.errors import Rejected
 
 from taku_yodomi import _checks
-from taku_yodomi._cards import DECK_SIZE, deck_from_order, is_card, normalize_card, suit_of
+from taku_yodomi._cards import DECK_SIZE, deck_from_order, flow_bonus, is_card, normalize_card, suit_of
 from taku_yodomi.events import (
     CardsDealt,
     CardsDealtNotice,
@@ -26,6 +26,7 @@ from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Acted, Check, CharState, Condition, Game
 
 ID = "yodomi"
+S_FLOW = "澱み流れ “流れ”ルール"
 PENALTY_STATUSES = ("転倒", "放心", "極技")
 """Each of these takes 10 from every 達成値 (YD-55, YD-58, YD-61; they add up: G-YD-17)."""
 BAD_STATUSES = ("重圧", "転倒", "毒", "マヒ", "放心", "阻止", "使用不能", "極技", "水中", "地中", "蝕み")
@@ -219,6 +220,8 @@ def check(
     game = game_of(table)
     c = game.chars.get(cid) if cid else None
     opts = options(ctx)
+    if cards:
+        _precheck_cards(game, cid, cards, cards_allowed)
     pen = (penalty(c) if with_status_penalty else 0) + extra_penalty
     if with_status_penalty and c is not None and cid is not None and "水中" in c.statuses:
         # YD-62: 水中 lowers every 判定値 by the armour's 必要能力値
@@ -242,11 +245,26 @@ def check(
         cards_allowed=cards_allowed,
     )
     events: list[Emitted] = [CheckRolled(check=k)]
-    if cards:
-        assert cid is not None, "cards need a character"
+    if cards and k.cards_allowed:
+        # YD-08: on a fumble no 流れ may be added; the cards simply stay in the hand
         k, played = play_on(table, ctx, k, cards)
         events = [CheckRolled(check=k), played]
     return k, events
+
+
+def _precheck_cards(game: Game, cid: str | None, cards: Sequence[str], cards_allowed: bool) -> None:
+    """Refuse bad cards before any die is rolled (so a refusal reveals no roll)."""
+    if cid is None:
+        raise reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
+    if not cards_allowed:
+        raise reject("flow_not_allowed", "この判定には「流れ」を使えません", "澱み流れ ▼強制転換")
+    c = char(game, cid)
+    parsed = parse_cards(cards)
+    require_in_hand(game, cid, parsed)
+    try:
+        flow_bonus(parsed, c.suit, c.key_number, own_suit_barred="蝕み" in c.statuses)
+    except ValueError as e:
+        raise reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法") from None
 
 
 def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> tuple[Check, CardsPlayed]:

@@ -118,6 +118,7 @@ async def test_cards_not_in_hand_refused(new_table: Any, order: Any) -> None:
     yd.h.roll(2, 3)
     err = await yd.h.rejected(yd.pa, C.RollCheck(character_id=yd.a, value=0, cards=["♦10"]))
     assert err.code == "rule/yodomi/card_not_in_hand"
+    assert yd.h.dice.remaining == [2, 3]  # refused before any die was rolled
     err = await yd.h.rejected(yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=["♦10"]))
     assert err.code == "rule/yodomi/card_not_in_hand"
     err = await yd.h.rejected(yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=["♦11"]))
