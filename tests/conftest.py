@@ -3,49 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from taku.app import DiceFactory, Hub
 from taku.core.dice import ScriptedDice
-from taku.net import ServerConfig, TakuServer
-from taku.plugins import load_registry
 from taku.store import MemoryEventStore, SQLiteEventStore
-from taku.store.base import EventStore
+from taku.testing.peer import Raw
+from taku.testing.server import RunningServer, start_server, stop_server
 
-
-@dataclass
-class RunningServer:
-    server: TakuServer
-    hub: Hub
-    store: EventStore
-
-    @property
-    def ws_url(self) -> str:
-        return self.server.ws_url
-
-    @property
-    def http_url(self) -> str:
-        return self.server.url
-
-
-async def start_server(
-    store: EventStore, *, dice: DiceFactory | None = None, **config: object
-) -> RunningServer:
-    """Open ``store`` and start a server on a free loopback port."""
-    await store.open()
-    hub = Hub(store, load_registry(), **({"dice": dice} if dice else {}))
-    server = TakuServer(hub, ServerConfig(port=0, **config))  # type: ignore[arg-type]
-    await server.start()
-    return RunningServer(server, hub, store)
-
-
-async def stop_server(running: RunningServer) -> None:
-    await running.server.stop()
-    await running.hub.close()
-    await running.store.close()
+__all__ = ["RunningServer", "start_server", "stop_server"]
 
 
 @pytest.fixture
@@ -67,3 +34,21 @@ async def scripted_server(scripted_dice: ScriptedDice) -> AsyncIterator[RunningS
     running = await start_server(MemoryEventStore(), dice=lambda tid, seed, cursor: scripted_dice)
     yield running
     await stop_server(running)
+
+
+@pytest.fixture
+async def connect(taku_server: RunningServer):  # type: ignore[no-untyped-def]
+    """``await connect()`` opens a Raw peer on ``taku_server``; all are closed after the test."""
+    peers: list[Raw] = []
+
+    async def make(server: RunningServer | None = None) -> Raw:
+        peer = await Raw.connect((server or taku_server).ws_url)
+        peers.append(peer)
+        return peer
+
+    yield make
+    for p in peers:
+        try:
+            await p.close()
+        except Exception:
+            pass

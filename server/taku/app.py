@@ -149,11 +149,28 @@ class TableService:
             self._pump = asyncio.create_task(self._follow(), name=f"taku-follow-{self.table_id}")
 
     async def _follow(self) -> None:
-        """Fold what other nodes append (shared stores only)."""
-        async for rec in self.hub.store.subscribe(self.table_id, after_seq=self.state.seq):
-            if rec.seq > self.state.seq:
-                async with self.lock:
-                    await self._catch_up_locked(rec.seq)
+        """Fold what other nodes append (shared stores only).
+
+        A failed read (the database restarting) does not end the pump: it waits
+        and subscribes again after the folded seq, so nothing is skipped.
+        """
+        delay_s = 0.05
+        while True:
+            try:
+                async for rec in self.hub.store.subscribe(self.table_id, after_seq=self.state.seq):
+                    delay_s = 0.05
+                    if rec.seq > self.state.seq:
+                        async with self.lock:
+                            if rec.seq == self.state.seq + 1:
+                                self._apply([rec])  # the record in hand: no second read
+                            else:
+                                await self._catch_up_locked(rec.seq)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("follow_failed", table_id=self.table_id, error=repr(e), retry_in_s=delay_s)
+                await asyncio.sleep(delay_s)
+                delay_s = min(delay_s * 2, 2.0)
 
     async def _catch_up_locked(self, to_seq: int | None = None) -> None:
         if to_seq is not None and to_seq <= self.state.seq:
@@ -250,7 +267,8 @@ class TableService:
         if not command_id or len(command_id) > 128:
             raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
         store = self.hub.store
-        async with self.lock:
+        # the table lock orders this node's commands; store.exclusive orders the nodes'
+        async with self.lock, store.exclusive(self.table_id):
             for _attempt in range(MAX_CONFLICT_RETRIES):
                 if store.shared:
                     await self._catch_up_locked()

@@ -151,6 +151,8 @@ class _Connection:
                         if self.server.in_flight == 0:
                             self.server.idle.set()
                 except TakuError as e:
+                    if rid is None and not isinstance(e, FrameTooLarge):
+                        rid = _peek_id(frame)
                     await self.send(ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details)))
                 except ConnectionClosed:
                     raise
@@ -246,6 +248,16 @@ class _Connection:
         await self.send(Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup))
 
 
+def _peek_id(frame: str | bytes) -> Any:
+    """The ``id`` of a frame that failed to decode as a message, if it has a usable one."""
+    try:
+        raw = msgspec.json.decode(frame)
+    except msgspec.DecodeError:
+        return None
+    rid = raw.get("id") if isinstance(raw, dict) else None
+    return rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
+
+
 def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
     return msgspec.to_builtins(details, str_keys=True, enc_hook=repr)
 
@@ -319,7 +331,11 @@ class TakuServer:
             await asyncio.wait_for(self.idle.wait(), self.config.shutdown_grace_s)
         except TimeoutError:
             log.warning("shutdown_with_commands_in_flight", in_flight=self.in_flight)
-        self._server.close(close_connections=True)
+        # the first close() started the server's close task; close the connections ourselves
+        await asyncio.gather(
+            *(conn.close(1001, "server shutting down") for conn in list(self._server.connections)),
+            return_exceptions=True,
+        )
         await self._server.wait_closed()
         self._server = None
         log.info("server_stopped")

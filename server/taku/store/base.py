@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Sequence
 
 import msgspec
@@ -126,6 +127,18 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
         """``(first_seq, last_seq)`` written by that command id, or ``None``."""
+
+    def exclusive(self, table_id: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """Keep other processes' writers of ``table_id`` waiting while this one decides and appends.
+
+        Fairness for shared stores, not correctness: :meth:`append` still
+        raises :class:`~taku.errors.SeqConflict` whenever the expected seq is
+        taken. Without it a busy node can win every race for a table and
+        starve another; with it, writers take turns in arrival order. The
+        application service holds it around its catch-up, ``decide`` and
+        ``append``. The default (one process) does nothing.
+        """
+        return contextlib.nullcontext()
 
     # ------------------------------------------------------------ subscriptions
 

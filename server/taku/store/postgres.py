@@ -37,6 +37,7 @@ asyncpg unchanged.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import re
 import urllib.parse
 from collections.abc import AsyncIterator, Sequence
@@ -58,7 +59,10 @@ log = structlog.get_logger("taku.store.postgres")
 SCHEMA_VERSION = 1
 """The schema this taku writes. Each step of :data:`_MIGRATIONS` raises it by one."""
 
-_LOCK_CLASS = 0x7A6B  # advisory lock namespace of taku ("zk"); the key is hashtext(schema)
+_LOCK_CLASS = 0x7A6B
+"""Advisory lock namespace of the schema migration; the key is ``hashtext(schema)``."""
+_TABLE_LOCK_CLASS = 0x7A6C
+"""Advisory lock namespace of :meth:`PostgresEventStore.exclusive`; the key is ``hashtext(schema/table)``."""
 
 _MIGRATIONS: tuple[tuple[int, str], ...] = (
     (
@@ -196,6 +200,10 @@ class PostgresEventStore(EventStore):
         self.reconnects = 0
         """How many times the listener had to connect again after losing its connection."""
         self._listen_conn: asyncpg.Connection | None = None
+        self._held: contextvars.ContextVar[tuple[str, asyncpg.Connection] | None] = contextvars.ContextVar(
+            f"taku_pg_held_{id(self)}", default=None
+        )
+        """The table and connection of the :meth:`exclusive` block this task is in."""
         s = f'"{self.schema}"'
         self._s = s
         self._sql_check = f"""
@@ -292,19 +300,51 @@ class PostgresEventStore(EventStore):
                 pool.terminate()
 
     @asynccontextmanager
-    async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection; unreachable-database errors become ``store/unavailable``."""
+    async def _conn(self, table_id: str | None = None) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection (the held one inside :meth:`exclusive` of ``table_id``).
+
+        Unreachable-database errors become ``store/unavailable``.
+        """
+        held = self._held.get()
+        if held is not None and held[0] == table_id:
+            try:
+                yield held[1]
+            except _UNAVAILABLE as e:
+                raise _unavailable(e) from e
+            return
         if self._pool is None:
             raise StoreError("the store is not open", code="store/closed")
         try:
             async with self._pool.acquire() as conn:
                 yield conn
         except _UNAVAILABLE as e:
-            raise StoreError(
-                f"PostgreSQL is unavailable ({type(e).__name__}); a command may or may not have been "
-                "written: send it again with the same command id",
-                code="store/unavailable",
-            ) from e
+            raise _unavailable(e) from e
+
+    @asynccontextmanager
+    async def exclusive(self, table_id: str) -> AsyncIterator[None]:
+        """Writers of ``table_id`` on every node take turns (a session advisory lock, FIFO).
+
+        The block's reads and appends of that table run on the connection that
+        holds the lock, so a block never needs a second pooled connection. The
+        lock goes with the connection: released at the end of the block, and
+        by the server when a node dies (its connection closes).
+        """
+        if self._held.get() is not None:  # nested: the outer block already holds a lock
+            yield
+            return
+        async with self._conn() as conn:
+            key = f"{self.schema}/{table_id}"
+            await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
+            token = self._held.set((table_id, conn))
+            try:
+                yield
+            finally:
+                self._held.reset(token)
+                try:
+                    await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
+                except BaseException:
+                    conn.terminate()  # a connection that may still hold the lock never goes back to the pool
+                    raise
 
     # ------------------------------------------------------------ LISTEN / NOTIFY
 
@@ -430,7 +470,7 @@ class PostgresEventStore(EventStore):
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
         command_id = events[0].command_id if events else ""
-        async with self._conn() as conn:
+        async with self._conn(table_id) as conn:
             try:
                 async with conn.transaction():
                     known, last, first_seq, last_seq = await conn.fetchrow(self._sql_check, table_id, command_id)
@@ -472,7 +512,7 @@ class PostgresEventStore(EventStore):
         )
 
     async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
-        async with self._conn() as conn:
+        async with self._conn(table_id) as conn:
             if to_seq is None:
                 rows = await conn.fetch(
                     f"SELECT envelope FROM {self._s}.events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
@@ -489,19 +529,27 @@ class PostgresEventStore(EventStore):
         return [_decode_recorded(r[0]) for r in rows]
 
     async def last_seq(self, table_id: str) -> int:
-        async with self._conn() as conn:
+        async with self._conn(table_id) as conn:
             return int(
                 await conn.fetchval(f"SELECT coalesce(max(seq), 0) FROM {self._s}.events WHERE table_id = $1", table_id)
             )
 
     async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
-        async with self._conn() as conn:
+        async with self._conn(table_id) as conn:
             row = await conn.fetchrow(
                 f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
                 table_id,
                 command_id,
             )
         return None if row is None else (int(row[0]), int(row[1]))
+
+
+def _unavailable(e: BaseException) -> StoreError:
+    return StoreError(
+        f"PostgreSQL is unavailable ({type(e).__name__}); a command may or may not have been "
+        "written: send it again with the same command id",
+        code="store/unavailable",
+    )
 
 
 def _check_continues(table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:

@@ -1,0 +1,122 @@
+"""Bad input gets its own stable error code, and the server goes on serving everyone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from taku.testing.peer import Raw, new_table
+
+from taku.testing.server import RunningServer, start_server, stop_server
+
+
+@pytest.fixture
+async def table(connect) -> tuple[Raw, Raw, str]:
+    gm, pl = await connect(), await connect()
+    created = await new_table(gm)
+    tid = created["table_id"]
+    joined = await pl.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "P"})
+    assert joined["type"] == "joined"
+    return gm, pl, tid
+
+
+async def test_each_bad_input_has_its_code(table: tuple[Raw, Raw, str]) -> None:
+    """Malformed JSON, unknown types, wrong fields, unknown tables, bad tokens and
+    forbidden commands each get their own code; the connection stays open."""
+    gm, pl, tid = table
+    cases: list[tuple[str | dict, str]] = [
+        ("{not json", "protocol/malformed_json"),
+        ("[1, 2]", "protocol/unknown_type"),
+        ({"type": "teleport"}, "protocol/unknown_type"),
+        ({"type": "chat", "table_id": tid}, "protocol/invalid_fields"),
+        ({"type": "chat", "table_id": tid, "text": "x", "colour": "red"}, "protocol/invalid_fields"),
+        ({"type": "get_state", "table_id": 42}, "protocol/invalid_fields"),
+        ({"type": "join", "table_id": "tnope", "token": "x"}, "table/not_found"),
+        ({"type": "join", "table_id": tid, "token": "wrong"}, "auth/bad_token"),
+        ({"type": "get_state", "table_id": "tother"}, "protocol/not_joined"),
+        ({"type": "create_table", "ruleset": "no-such-game"}, "table/unknown_ruleset"),
+        ({"type": "command", "table_id": tid, "command_id": "c1", "command": {"type": "fly"}}, "protocol/unknown_type"),
+        (
+            {"type": "command", "table_id": tid, "command_id": "c2", "command": {"type": "roll", "expression": 5}},
+            "protocol/invalid_fields",
+        ),
+        (
+            {"type": "command", "table_id": tid, "command_id": "c3", "command": {"type": "reveal_seed"}},
+            "command/forbidden",
+        ),
+        (
+            {"type": "command", "table_id": tid, "command_id": "c4", "command": {"type": "set_role", "member_id": "m2", "role": "player"}},
+            "command/forbidden",
+        ),
+        ({"type": "chat", "table_id": tid, "text": "999D6"}, "dice/too_many_dice"),
+        ({"type": "chat", "table_id": tid, "text": "2D1001"}, "dice/too_many_faces"),
+        (
+            {"type": "command", "table_id": tid, "command_id": "c5", "command": {"type": "roll", "expression": "hello"}},
+            "dice/invalid",
+        ),
+        ({"type": "chat", "table_id": tid, "text": "   "}, "command/empty"),
+    ]
+    for msg, code in cases:
+        if isinstance(msg, str):
+            await pl.send_raw(msg)
+            reply = await pl.reply()
+        else:
+            reply = await pl.request(msg)
+        assert reply["type"] == "error", (msg, reply)
+        assert reply["code"] == code, (msg, reply)
+        assert reply["message"]
+    # the same connection still works, and so does everyone else's
+    assert (await pl.request({"type": "chat", "table_id": tid, "text": "まだ大丈夫"}))["type"] == "ack"
+    assert (await gm.request({"type": "chat", "table_id": tid, "text": "こちらも"}))["type"] == "ack"
+    state = await gm.request({"type": "get_state", "table_id": tid})
+    assert state["seq"] == 5  # created, GM, player, two chats: nothing of the bad inputs was written
+
+
+async def test_oversized_frame_is_refused_but_the_connection_stays(table: tuple[Raw, Raw, str]) -> None:
+    """A frame over 64 KiB gets protocol/frame_too_large; the next message works."""
+    gm, pl, tid = table
+    await pl.send_raw(json.dumps({"type": "chat", "table_id": tid, "text": "あ" * 30_000}))
+    reply = await pl.reply()
+    assert reply["code"] == "protocol/frame_too_large"
+    assert (await pl.request({"type": "chat", "table_id": tid, "text": "小さい"}))["type"] == "ack"
+
+
+async def test_rate_limit_per_connection(tmp_path) -> None:
+    """Past the per-connection rate, messages get protocol/rate_limited; others are unaffected."""
+    from taku.store import MemoryEventStore
+
+    running: RunningServer = await start_server(MemoryEventStore(), rate_per_s=1.0, rate_burst=5)
+    try:
+        noisy, calm = await Raw.connect(running.ws_url), await Raw.connect(running.ws_url)
+        for _ in range(8):
+            await noisy.send_raw(json.dumps({"type": "hello"}))
+        codes = [(await noisy.reply()).get("code") for _ in range(8)]
+        assert codes.count(None) == 5 and codes[5:] == ["protocol/rate_limited"] * 3
+        assert (await calm.request({"type": "hello"}))["type"] == "welcome"
+        await noisy.close()
+        await calm.close()
+    finally:
+        await stop_server(running)
+
+
+async def test_http_side(taku_server: RunningServer) -> None:
+    """/healthz answers ok and / serves the web client, on the WebSocket port."""
+    import urllib.request
+
+    def get(path: str) -> tuple[int, bytes, str]:
+        with urllib.request.urlopen(taku_server.http_url.rstrip("/") + path, timeout=5) as r:
+            return r.status, r.read(), r.headers.get("Content-Type", "")
+
+    import asyncio
+
+    status, body, _ = await asyncio.to_thread(get, "/healthz")
+    assert (status, body) == (200, b"ok\n")
+    status, body, ctype = await asyncio.to_thread(get, "/")
+    assert status == 200 and ctype.startswith("text/html") and b"<html" in body.lower()
+    import urllib.error
+
+    with pytest.raises(urllib.error.HTTPError) as e:
+        await asyncio.to_thread(get, "/../../etc/passwd")
+    assert e.value.code == 404
+    e.value.close()
