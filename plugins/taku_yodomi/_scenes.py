@@ -44,7 +44,7 @@ from taku_yodomi.events import (
     TopicNoted,
     TrailerRead,
 )
-from taku_yodomi.state import Condition, Game, Path, Phase, Scene, SceneKind
+from taku_yodomi.state import CharState, Condition, Game, Path, Phase, Scene, SceneKind
 
 S_PRE = "澱み流れ ＜プリプレイ＞"
 S_SCENE = "澱み流れ シーンルール"
@@ -231,10 +231,8 @@ def backstage(table: TableState, cmd: C.Backstage, ctx: Context) -> list[Emitted
     return [BackstageRecovered(character_id=cid, roll=r, pp=pp)]
 
 
-def _backstage_ok(game: Game, c: object, what: str) -> None:
-    from taku_yodomi.state import CharState
-
-    assert isinstance(c, CharState)
+def _backstage_ok(game: Game, c: CharState, what: str) -> None:
+    """舞台裏 is for PCs absent from the scene, before the パス step (YD-75, YD-76)."""
     _scene_end(game)
     if c.in_scene:
         raise reject("was_in_scene", "舞台裏はシーンに登場しなかったPCが行います", S_BACK)

@@ -8,8 +8,6 @@ checks and 対決, 継続判定, 直感把握, 強制転換 and the choices at d
 
 from __future__ import annotations
 
-from typing import assert_never
-
 from taku.core.commands import Command
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
@@ -171,7 +169,6 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
             return _combat.defend(table, command, ctx)
         case _:
             raise InvalidCommand(f"{type(command).__name__} is not a yodomi command")
-    assert_never(command)  # pragma: no cover
 
 
 # --------------------------------------------------------------------------- 流れ
