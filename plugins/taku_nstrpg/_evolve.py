@@ -86,7 +86,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             if memo is not None and event.hit is not None:
                 rolls = list(memo.rolls)
                 if 0 <= event.index < len(rolls):
-                    rolls[event.index] = _replace(rolls[event.index], template=event.hit)
+                    rolls[event.index] = _replace(rolls[event.index], template=event.hit, success=True)
                 game = _replace(game, attacks={**game.attacks, event.attack_id: _replace(memo, rolls=tuple(rolls))})
             return game
         case ev.EvasionRolled():
@@ -252,7 +252,7 @@ def _attack(game: NsGame, e: ev.AttackRolled) -> NsGame:
         template = by_index.get(hid)
         if template is None:
             template = Hit(id=hid, attack_id=e.attack_id, attacker=e.attacker, target=r.target)
-        rolls.append(MemoRoll(dice=r.dice, difficulty=r.difficulty, auto=r.auto, template=template))
+        rolls.append(MemoRoll(dice=r.dice, difficulty=r.difficulty, auto=r.auto, success=r.success, template=template))
     attacks = {k: m for k, m in game.attacks.items() if m.attacker != e.attacker}
     attacks[e.attack_id] = AttackMemo(attacker=e.attacker, rolls=tuple(rolls))
     last = LastRoll(ref=e.attack_id, kind="attack")

@@ -789,7 +789,7 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
         reject("nothing_to_reroll", "自動成功した攻撃は振り直せない", S)
     old = m.template
     was_pending = old.id in acc.game.pending
-    if not was_pending and old.faces:
+    if not was_pending and m.success:
         # it hit and was already evaded or resolved
         reject("already_resolved", "既にダメージが解決された攻撃は振り直せない", S)
     roll, res = ck.roll_check(ctx.dice, m.dice, m.difficulty)

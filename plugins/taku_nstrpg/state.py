@@ -274,6 +274,7 @@ class MemoRoll(msgspec.Struct, frozen=True, kw_only=True):
     dice: int
     difficulty: int
     auto: bool = False
+    success: bool = False
     template: Hit
 
 

@@ -415,6 +415,9 @@ async def test_ex29_adrenaline_evasion(ns: Make, boost: bool) -> None:
         (hit,) = [k for k, h in t.pending.items() if h.target == emily]
         code = await t.rejected(t.pl, Evade(defender=emily, hits=[hit], dice=0, adrenaline=True))
         assert code == "rule/nstrpg/adrenaline_timing"
+        # once per combat (NS-96)
+        code = await t.rejected(t.pl, Check(character_id=emily, purpose="attack_phase", adrenaline=True))
+        assert code == "rule/nstrpg/adrenaline_used"
 
 
 async def test_ex30_adrenaline_attack_setsudan(ns: Make) -> None:
