@@ -497,6 +497,8 @@ def attack(table: TableState, cmd: C.Attack, ctx: Context) -> list[Emitted]:
         raise reject("hidden_target", "隠密状態の相手は攻撃の目標にできません", S_SPOT)
     if t.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
         raise reject("not_in_play", "その相手はもう場にいません", S_STATE)
+    if cmd.weapon is not None and cmd.weapon in c.disabled_items:
+        raise reject("weapon_disabled", f"使用不能の「{cmd.weapon}」では攻撃できません", S_BAD)
     opts = options(ctx)
     out = turn(table, ctx, cid, "major")
     if c.stealth:

@@ -403,6 +403,7 @@ class Attack(Command, frozen=True, kw_only=True, tag="yodomi.attack"):
 
     attacker: str
     target: str
+    weapon: str | None = None
     value: int = 0
     ability: str | None = None
     modifier: int = 0

@@ -229,3 +229,13 @@ async def test_entering_during_combat_joins_it(yd: Any) -> None:
     cb = yd.game.combat
     assert yd.b in cb.participants and cb.engagements["e2"] == [yd.b]
     assert yd.game.chars[yd.b].acted == "unacted"
+
+
+async def test_disabled_weapon_cannot_attack(yd: Any) -> None:
+    """YD-60: 使用不能 weapons cannot be used to attack; a minor action repairs it."""
+    await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.a, status="使用不能", item="刀"))
+    err = await yd.h.rejected(yd.pa, C.Attack(attacker=yd.a, target=yd.e, weapon="刀", power=5))
+    assert err.code == "rule/yodomi/weapon_disabled"
+    await yd.h.send(yd.pa, C.RemoveStatus(character_id=yd.a, status="使用不能", item="刀"))
+    yd.h.roll(1, 2)
+    await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, weapon="刀", power=5))

@@ -230,3 +230,16 @@ async def test_continuous_chain_is_a_major_action_in_combat(yd: Any) -> None:
     yd.h.roll(5, 10)  # 50 >= 12: the chain ends, and so does アキラ's turn
     await yd.h.send(yd.pa, C.RollContinuous(continuous_id=qid, character_id=yd.a))
     assert yd.game.combat.actor == yd.e and yd.game.continuous[qid].points == 1
+
+
+async def test_suits_shared_with_five_pcs(yd: Any) -> None:
+    """YD-71: with five or more PCs a suit may be shared."""
+    from taku.core.commands import CreateCharacter
+
+    extra = []
+    for i in range(3):
+        (ev,) = await yd.h.send(yd.pa, CreateCharacter(name=f"予備{i}"))
+        extra.append(ev.character_id)
+    await yd.h.send(yd.pa, C.ChooseSuit(character_id=yd.a, suit="♥"))
+    await yd.h.send(yd.pb, C.ChooseSuit(character_id=yd.b, suit="♥"))
+    assert yd.game.chars[yd.b].suit == "♥"
