@@ -180,3 +180,33 @@ async def test_death_from_cost_in_a_round_skips_the_character(t: Any) -> None:
     events = await t.h.send(t.gm, PassAction(character_id=b))
     assert t.h.game.combat.round.order == [b]
     assert not any(isinstance(e, DamageRolled) for e in events)
+
+
+async def test_held_katsugeki_tokugi_resolves_on_proceed(t: Any) -> None:
+    """CH-27: a held 活劇 特技 waits for 刹那 answers; on proceed it resolves and the user is 行動完了."""
+    a = await t.pc(t.pl1, "A", dl=2, tokugi=[tokugi("結界", until_end_phase=True, cost={"ingaoho": 3})])
+    b = await t.npc("B", dl=1, tokugi=[tokugi("横槍", timing="setsuna")])
+    await t.h.send(t.gm, StartCombat(victory=MANUAL, defeat=MANUAL, participants=[a, b]))
+    (used,) = await t.h.send(t.pl1, UseTokugi(character_id=a, tokugi="結界", hold=True))
+    assert used.declaration is not None and t.char(a).ingaoho == 3  # the cost is paid on declaration
+    assert t.h.view(t.gm)["game"]["status"][a] == "mikoudou"
+    await t.h.send(t.gm, UseTokugi(character_id=b, tokugi="横槍"))
+    (closed,) = await t.h.send(t.pl1, Proceed())
+    assert closed.outcome == "resolved" and closed.lasting
+    assert t.h.game.combat.effects == [(a, "結界")]
+    assert t.h.view(t.gm)["game"]["turn"] == b
+    await t.h.assert_replay_matches()
+
+
+async def test_wazamae_raises_ingaoho_by_the_option_and_can_kill(kit: Any) -> None:
+    """CH-07, G-CH-02: a ワザマエカウンター raises インガオホー値 by ``wazamae_ingaoho``; a タツジンカウンター never does."""
+    from taku_chabu.commands import SpendCounter
+
+    t = await kit.make_table({"wazamae_ingaoho": 10})
+    a = await t.pc(t.pl1, "A", ingaoho=90, wazamae=1, tatsujin=1)
+    (ev,) = await t.h.send(t.pl1, SpendCounter(character_id=a, counter="tatsujin"))
+    assert ev.ingaoho_after == 90 and t.char(a).tatsujin == 0
+    ev, died = await t.h.send(t.pl1, SpendCounter(character_id=a, counter="wazamae"))
+    assert ev.ingaoho_after == 100 and isinstance(died, Died) and t.char(a).wazamae == 0
+    err = await t.h.rejected(t.pl1, SpendCounter(character_id=a, counter="wazamae"))
+    assert err.code == "rule/chabu/dead"
