@@ -145,6 +145,9 @@ def turn(table: TableState, ctx: Context, cid: str, kind: str) -> list[Emitted]:
         return []
     if combat.process != Process.MAIN or combat.actor != cid:
         raise reject("not_your_turn", f"{name(table, cid)} のメインプロセスではありません", S_ROUND)
+    if combat.major_done:
+        # YD-32: minor, then major; the major action ends the main process
+        raise reject("turn_over", "メジャーアクションの後は行動できません", S_ROUND)
     if kind == "minor":
         if combat.minor_done:
             raise reject("minor_used", "マイナーアクションはもう使いました", S_ROUND)

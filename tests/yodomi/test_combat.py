@@ -239,3 +239,15 @@ async def test_disabled_weapon_cannot_attack(yd: Any) -> None:
     await yd.h.send(yd.pa, C.RemoveStatus(character_id=yd.a, status="使用不能", item="刀"))
     yd.h.roll(1, 2)
     await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, weapon="刀", power=5))
+
+
+async def test_nothing_after_the_major_action(yd: Any) -> None:
+    """YD-32: the major action comes last; while its attack waits for the defence, no more actions."""
+    await _combat(yd, [[yd.a, yd.e], [yd.b]])
+    yd.h.roll(5, 6)
+    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, power=1))
+    err = await yd.h.rejected(yd.pa, C.Minor(character_id=yd.a))
+    assert err.code == "rule/yodomi/turn_over"
+    yd.h.roll(1, 2)
+    await yd.h.send(yd.h.gm, C.Defend(attack_id=evs[-1].attack.attack_id))
+    assert _actor(yd) == yd.e
