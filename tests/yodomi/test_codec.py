@@ -107,3 +107,13 @@ def test_schemas_are_fresh() -> None:
     rendered = render_schemas()
     for name in ("yodomi-commands.json", "yodomi-events.json"):
         assert (docs / name).read_text(encoding="utf-8") == rendered[name], f"{name} is stale: run taku schema"
+
+
+def test_notice_lines_name_counts_only() -> None:
+    """The redacted forms render without any card face."""
+    from taku_yodomi.events import CardsDealtNotice, CardsGivenNotice, DeckShuffledNotice
+
+    table = TableState(table_id="t")
+    assert render(CardsDealtNotice(character_id="c1", count=2), table) == "c1 に「流れ」が2枚配られました"
+    assert render(CardsGivenNotice(from_character="c1", to_character="c2", count=1), table) == "c1 が c2 に「流れ」を1枚渡しました"
+    assert render(DeckShuffledNotice(count=54), table) == "「流れ」の山札（54枚）を切りました"

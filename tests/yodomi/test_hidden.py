@@ -234,5 +234,11 @@ def test_players_see_their_own_cards() -> None:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.integers(20, 60))
 def test_deck_integrity_property(seed: int, steps: int) -> None:
-    """Always 54 cards across deck, hands and discards, none twice: draw, give, play, cut, reshuffle."""
-    asyncio.run(play(seed, steps))
+    """Always 54 cards across deck, hands and discards, none twice: draw, give, play, cut, reshuffle;
+    and folding the stored log gives the live state."""
+
+    async def run() -> None:
+        g = await play(seed, steps)
+        await g.h.assert_replay_matches()
+
+    asyncio.run(run())
