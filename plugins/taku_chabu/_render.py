@@ -103,9 +103,9 @@ def render(event: Event, table: Any) -> str | None:  # noqa: C901 (one case per 
             return f"{n(event.character_id)}が判定を宣言〈{event.label}〉【判定値】{event.check}（刹那待ち）"
         case TokugiUsed():
             cost = []
-            if event.cost.ingaoho:
+            if event.ingaoho_after != event.ingaoho_before:
                 cost.append(f"インガオホー値 {event.ingaoho_before}→{event.ingaoho_after}")
-            if event.cost.hp:
+            if event.hp_after != event.hp_before:
                 cost.append(f"HP {event.hp_before}→{event.hp_after}")
             if event.cost.wazamae:
                 cost.append(f"ワザマエカウンター-{event.cost.wazamae}")

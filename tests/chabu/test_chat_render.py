@@ -98,7 +98,7 @@ async def test_every_event_type_renders_a_japanese_line(t: Any, kit: Any) -> Non
         assert line and "chabu." not in line, (name, line)
     assert "ヤクザは死亡した（DL0でHP0）" in lines["Died"]
     assert "勝利「全滅」" in lines["CombatEnded"]
-    assert "死亡したため効果は解決しない" in lines["TokugiUsed"] or "ジツ" in lines["TokugiUsed"]
+    assert "死亡したため効果は解決しない" in lines["TokugiUsed"] and "インガオホー値 96→101" in lines["TokugiUsed"]
 
 
 def test_every_event_round_trips() -> None:
