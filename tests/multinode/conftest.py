@@ -241,3 +241,9 @@ async def client() -> AsyncIterator[Callable[..., Awaitable[Client]]]:
     for c in made:
         if not c.closed:
             await c.close()
+
+
+@pytest.fixture
+def node_command() -> Callable[..., list[str]]:
+    """:func:`node_args` for tests that compare it with docker-compose.yml."""
+    return node_args
