@@ -135,6 +135,11 @@ class _Connection:
         limit = self.server.config.max_frame_bytes
         try:
             async for frame in self.ws:
+                if self.server.closing or self.ws.close_code is not None:
+                    # shutting down: frames not started yet are dropped unanswered (the client
+                    # resends them with the same command id); reading on lets the close
+                    # handshake through even when more frames than max_queue are buffered
+                    continue
                 rid: Any = None
                 try:
                     if len(frame) > limit:
@@ -144,6 +149,7 @@ class _Connection:
                     msg = decode_client(frame)
                     rid = msg.id
                     self.server.in_flight += 1
+                    self.server.idle.clear()
                     try:
                         await self.dispatch(msg)
                     finally:
@@ -153,18 +159,24 @@ class _Connection:
                 except TakuError as e:
                     if rid is None and not isinstance(e, FrameTooLarge):
                         rid = _peek_id(frame)
-                    await self.send(ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details)))
+                    await self._send_quietly(
+                        ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details))
+                    )
                 except ConnectionClosed:
-                    raise
+                    continue
                 except Exception:
                     log.exception("internal_error")
-                    await self.send(ErrorMsg(re=rid, code="internal/error", message="internal error"))
-        except ConnectionClosed:
-            pass
+                    await self._send_quietly(ErrorMsg(re=rid, code="internal/error", message="internal error"))
         finally:
-            for table_id, sub in self.subs.items():
+            for sub in self.subs.values():
                 sub.table.unsubscribe(sub)
             log.info("connection_closed", code=self.ws.close_code)
+
+    async def _send_quietly(self, msg: Any) -> None:
+        try:
+            await self.send(msg)
+        except ConnectionClosed:
+            pass
 
     async def dispatch(self, msg: ClientMessage) -> None:
         hub = self.hub
@@ -291,6 +303,7 @@ class TakuServer:
         self.config = config or ServerConfig()
         self.web_dir = (self.config.web_dir or default_web_dir()).resolve()
         self.in_flight = 0
+        self.closing = False
         self.idle = asyncio.Event()
         self.idle.set()
         self._server: WSServer | None = None
@@ -327,6 +340,7 @@ class TakuServer:
         if self._server is None:
             return
         self._server.close(close_connections=False)
+        self.closing = True
         try:
             await asyncio.wait_for(self.idle.wait(), self.config.shutdown_grace_s)
         except TimeoutError:

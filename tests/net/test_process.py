@@ -1,0 +1,221 @@
+"""The real `taku serve` process: SIGKILL durability, SIGTERM shutdown, and the CLI on its log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from taku.testing.peer import Raw, new_table
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Serve:
+    """`taku serve` in a child process on a free port."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    async def start(self) -> None:
+        with open(self.db.parent / "serve.log", "ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "taku.cli", "serve", "--db", str(self.db), "--port", str(self.port), "--rate", "10000"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        for _ in range(200):
+            try:
+                r, w = await asyncio.open_connection("127.0.0.1", self.port)
+                w.close()
+                await w.wait_closed()
+                return
+            except OSError:
+                await asyncio.sleep(0.05)
+        raise AssertionError("taku serve did not start")
+
+    async def kill(self, sig: int = signal.SIGKILL) -> int:
+        """Signal the server and wait for it to exit (without blocking the event loop,
+        so our clients can answer its closing handshake)."""
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+        return await asyncio.to_thread(self.proc.wait, 30)
+
+
+@pytest.fixture
+async def serve(tmp_path: Path) -> AsyncIterator[Serve]:
+    s = Serve(tmp_path / "taku.db")
+    yield s
+    if s.proc is not None and s.proc.poll() is None:
+        await s.kill()
+
+
+async def run(*args: str) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "taku.cli", *args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    out, _ = await proc.communicate()
+    return proc.returncode or 0, out.decode()
+
+
+async def test_sigkill_loses_no_acknowledged_event(serve: Serve) -> None:
+    """Killed with SIGKILL mid-stream and started again on the same SQLite file, the server
+    has every acknowledged event, and the folded state equals the one seen before the kill."""
+    await serve.start()
+    gm = await Raw.connect(serve.ws_url)
+    created = await new_table(gm)
+    tid = created["table_id"]
+    acked: list[int] = []
+    writers_done = asyncio.Event()
+
+    async def writer(peer: Raw, tag: str) -> None:
+        i = 0
+        try:
+            while True:
+                reply = await peer.request({"type": "chat", "table_id": tid, "text": f"{tag}{i}"}, timeout=5)
+                if reply["type"] == "ack":
+                    acked.append(reply["last_seq"])
+                i += 1
+        except Exception:
+            writers_done.set()
+
+    players = []
+    for n in range(3):
+        p = await Raw.connect(serve.ws_url)
+        await p.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": f"P{n}"})
+        players.append(p)
+    tasks = [asyncio.create_task(writer(p, f"p{n}-")) for n, p in enumerate(players)]
+    while len(acked) < 150:
+        await asyncio.sleep(0.01)
+    state_before = (await gm.request({"type": "get_state", "table_id": tid}))["state"]
+    await serve.kill(signal.SIGKILL)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    top_acked = max(acked)
+
+    await serve.start()
+    again = await Raw.connect(serve.ws_url)
+    await again.request({"type": "join", "table_id": tid, "token": created["gm_token"]})
+    log = await again.request({"type": "get_log", "table_id": tid, "limit": 5000})
+    seqs = [e["seq"] for e in log["events"]]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert set(acked) <= set(seqs) and len(seqs) >= top_acked
+    replayed = await again.request({"type": "get_state", "table_id": tid, "at_seq": state_before["seq"]})
+    assert replayed["state"] == state_before
+    await again.close()
+
+
+async def test_sigterm_finishes_in_flight_commands_and_closes_with_1001(serve: Serve) -> None:
+    """On SIGTERM the server stops accepting, acknowledges what it took in, and closes with 1001."""
+    await serve.start()
+    gm = await Raw.connect(serve.ws_url)
+    tid = (await new_table(gm))["table_id"]
+    sent = [
+        json.dumps({"type": "chat", "table_id": tid, "text": f"line {i}", "command_id": f"k{i}", "id": i})
+        for i in range(20)
+    ]
+    for frame in sent:
+        await gm.send_raw(frame)
+    await serve.kill(signal.SIGTERM)
+    replies = []
+    with pytest.raises(Exception):
+        while True:
+            replies.append(await gm._read(10))
+    assert gm.ws.close_code == 1001  # type: ignore[attr-defined]
+    acked = {m["command_id"] for m in replies if m["type"] == "ack"}
+    assert serve.proc is not None and serve.proc.returncode == 0
+    # whatever was acknowledged is in the log
+    code, out = await run("export", "--db", str(serve.db), tid, "--format", "jsonl")
+    assert code == 0
+    logged = {json.loads(line)["command_id"] for line in out.splitlines()}
+    assert acked <= logged
+
+
+async def test_cli_replay_export_and_verify(serve: Serve, tmp_path: Path) -> None:
+    """replay prints the state at a seq; export has no secrets; verify accepts the true log
+    once the seed is revealed and rejects a copy with one die face changed."""
+    await serve.start()
+    gm = await Raw.connect(serve.ws_url)
+    created = await new_table(gm)
+    tid = created["table_id"]
+    pl = await Raw.connect(serve.ws_url)
+    await pl.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "たろう"})
+    await pl.request({"type": "chat", "table_id": tid, "text": "3D6+1>=10 攻撃"})
+    await gm.request({"type": "chat", "table_id": tid, "text": "S2D6 ひみつ"})
+    await pl.request({"type": "chat", "table_id": tid, "text": "4B6>=4"})
+    await gm.request({"type": "chat", "table_id": tid, "text": "D66"})
+    early = await gm.request(
+        {"type": "command", "table_id": tid, "command_id": "rv0", "command": {"type": "reveal_seed"}}
+    )
+    assert early["type"] == "ack"
+    await gm.close()
+    await pl.close()
+    await serve.kill(signal.SIGTERM)
+
+    code, out = await run("replay", "--db", str(serve.db), tid, "--to", "4")
+    assert code == 0
+    state = json.loads(out)
+    assert state["seq"] == 4 and [m["name"] for m in state["members"].values()] == ["GM", "たろう"]
+
+    code, text = await run("export", "--db", str(serve.db), tid, "--format", "text")
+    assert code == 0 and "たろう: (3D6+1>=10)" in text and "攻撃" in text
+    assert "ひみつ" not in text and "非公開" in text
+    code, jsonl = await run("export", "--db", str(serve.db), tid, "--format", "jsonl")
+    assert "ひみつ" not in jsonl and created["gm_token"] not in jsonl and created["player_token"] not in jsonl
+
+    # tokens are kept only as hashes: not one of them is anywhere in the database file
+    raw_db = b"".join(p.read_bytes() for p in serve.db.parent.glob("taku.db*"))
+    for token in (created["gm_token"], created["player_token"], created["spectator_token"]):
+        assert token.encode() not in raw_db
+
+    code, out = await run("verify", "--db", str(serve.db), tid)
+    assert code == 0 and out.startswith("VERIFIED"), out
+    exported = tmp_path / "log.jsonl"
+    exported.write_text(jsonl, encoding="utf-8")
+    code, out = await run("verify", str(exported))
+    assert code == 0 and "VERIFIED" in out and "hidden" in out, out
+
+    # change one face of the first roll
+    lines = jsonl.splitlines()
+    for i, line in enumerate(lines):
+        msg = json.loads(line)
+        if msg["event"].get("type") == "dice_rolled":
+            faces = msg["event"]["rolls"][0]["faces"]
+            faces[0] = faces[0] % 6 + 1
+            lines[i] = json.dumps(msg, ensure_ascii=False)
+            break
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out = await run("verify", str(tampered))
+    assert code == 1 and "NOT VERIFIED" in out, out
+
+
+async def test_verify_refuses_before_the_seed_is_revealed(serve: Serve) -> None:
+    """Without the revealed seed, verify says so and fails."""
+    await serve.start()
+    gm = await Raw.connect(serve.ws_url)
+    tid = (await new_table(gm))["table_id"]
+    await gm.request({"type": "chat", "table_id": tid, "text": "2D6"})
+    await gm.close()
+    await serve.kill(signal.SIGTERM)
+    code, out = await run("verify", "--db", str(serve.db), tid)
+    assert code == 1 and "not been revealed" in out
