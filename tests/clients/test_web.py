@@ -191,3 +191,46 @@ async def test_yodomi_hand_stays_with_its_owner(scripted_server: Any, open_page:
         assert card not in b_state and card not in b_html
     assert await b.locator("[data-testid=my-hand] .playing-card").count() == 0
     assert all(event_data(e)["type"] for e in log) and "アキラ" in b_html
+
+
+async def test_unknown_ruleset_gets_a_working_generic_panel(open_page: Any) -> None:
+    """A ruleset the client has never heard of: state from its view, its legal moves as
+    buttons, forms from its command schema, its rejections shown with their code."""
+    from taku.core.dice import ScriptedDice as Dice
+    from taku.plugins import Registry, load_registry
+    from taku.store import MemoryEventStore
+
+    from ._coin import COIN
+    from .conftest_server import running_with
+
+    dice = Dice([1])
+    async with running_with(MemoryEventStore(), Registry([*load_registry(), COIN]), dice) as server:
+        gm = await create_table(open_page, server.http_url, ruleset="coin", name="コイン卓")
+        await gm.click("#actions details[data-command='create_character'] > summary")
+        await gm.fill("#cc-name", "ギャンブラー")
+        await gm.click("#create-character button[type=submit]")
+        card = gm.locator("#state-panels .card:has-text('ギャンブラー')")
+        await card.wait_for()
+        # the legal move from the view is a button; pressing it flips the coin (face 1: 表)
+        await gm.click("#actions .legal-moves button:has-text('ギャンブラー: コインを投げる')")
+        await wait_seq(gm, 4)
+        assert "ギャンブラー: コイン → 表" in await gm.inner_text("#log li[data-seq='4']")
+        assert await faces(gm, 4) == ["1"]
+        await gm.wait_for_selector("body[data-seq='4']")
+        assert "flips" in await card.inner_text()
+        # the bet form comes from the command schema: a character choice, a number, an enum
+        await gm.click("#actions details[data-command='coin.bet'] > summary")
+        form = gm.locator("form[data-command='coin.bet']")
+        assert await form.locator("select[name=character_id] option").count() == 2  # "—" and ギャンブラー
+        await form.locator("select[name=character_id]").select_option(label="ギャンブラー")
+        await form.locator("input[name=amount]").fill("11")
+        await form.locator("select[name=side]").select_option(label="tails")
+        await form.locator("button[type=submit]").click()
+        await form.locator(".form-error:has-text('rule/coin/bad_amount')").wait_for()
+        await form.locator("input[name=amount]").fill("3")
+        await form.locator("button[type=submit]").click()
+        await wait_seq(gm, 5)
+        assert "ギャンブラー: 3枚を裏に賭けた" in await gm.inner_text("#log li[data-seq='5']")
+        await gm.wait_for_selector("body[data-seq='5']")
+        text = await card.inner_text()
+        assert "7" in text  # chips 10 - 3, shown live under the character
