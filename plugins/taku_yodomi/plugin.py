@@ -30,6 +30,7 @@ RULESET = Ruleset(
     chat=chat,
     render=render,
     summary="2D9 / D99 checks, the 流れ card deck with hidden hands, パス, scenes and engagement combat.",
+    hidden_paths=(("deck",), ("hands",), ("discards",)),
 )
 
 

@@ -242,3 +242,28 @@ def test_deck_integrity_property(seed: int, steps: int) -> None:
         await g.h.assert_replay_matches()
 
     asyncio.run(run())
+
+
+def test_gm_override_of_the_deck_reveals_nothing() -> None:
+    """A GM override of the deck or a hand reaches everyone, the GM too, without its values."""
+
+    async def run() -> None:
+        g = await play(11, 40)
+        h = g.h
+        deck = list(g.state.deck)
+        assert deck, "the deck should still hold cards"
+        from taku.core.commands import Override
+
+        new_deck = [*deck[1:], deck[0]]
+        (ev,) = await h.send(h.gm, Override(path=["game", "deck"], value=new_deck, reason="山札の修正"))
+        assert list(g.state.deck) == new_deck  # the override took effect
+        for v in [*g.viewers, h.gm]:
+            (frame,) = await h.frames(v, after_seq=h.state.seq - 1)
+            assert frame["event"] == {"type": "gm_overridden", "path": ["game", "deck"], "reason": "山札の修正"}
+        # an override elsewhere in the game stays public
+        pc = g.pcs[0]
+        (ev,) = await h.send(h.gm, Override(path=["game", "chars", pc, "pp"], value=3, reason="r"))
+        (frame,) = await h.frames(g.players[0], after_seq=h.state.seq - 1)
+        assert frame["event"]["value"] == 3
+
+    asyncio.run(run())

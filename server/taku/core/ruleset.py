@@ -154,6 +154,10 @@ class Ruleset:
             generic dice of :mod:`taku.core.chatdice`, then to plain chat.
         render: ``(event, table) -> str | None``: one readable line of a ruleset event.
         summary: one line about the game for ``taku rulesets`` and clients.
+        hidden_paths: paths inside ``game`` that hold hidden information (a deck's
+            order, hands), e.g. ``(("deck",), ("hands",))``. A GM override that
+            touches one (or a path above one, such as the whole ``game``) is logged
+            with its values for nobody; everyone receives it without them.
     """
 
     id: str
@@ -170,6 +174,14 @@ class Ruleset:
     chat: Callable[[str, Any, Context], Sequence[Emitted] | None] | None = None
     render: Callable[[Event, Any], str | None] | None = None
     summary: str = ""
+    hidden_paths: tuple[tuple[str | int, ...], ...] = ()
+
+    def touches_hidden(self, path: Sequence[str | int]) -> bool:
+        """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""
+        if not path or path[0] != "game":
+            return False
+        inner = tuple(path[1:])
+        return any(inner[: len(h)] == h or h[: len(inner)] == inner for h in self.hidden_paths)
 
     def __post_init__(self) -> None:
         prefix = self.id + "."

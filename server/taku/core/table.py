@@ -249,6 +249,9 @@ def decide(state: TableState, command: Command, ctx: Context, ruleset: Ruleset) 
             previous = _read_path(state, path)
             event = GMOverridden(path=tuple(path), value=value, previous=previous, reason=reason[:500])
             _apply_override(state, event, ruleset)  # raises InvalidCommand when the result is invalid
+            if ruleset.touches_hidden(event.path):
+                # the values would reveal hidden information (a deck's order, a hand)
+                return [Private(event=event, audience=(), redacted=GMOverridden(path=event.path, reason=event.reason))]
             return [event]
         case RevealSeed():
             ctx.require_gm("revealing the dice seed")
