@@ -228,3 +228,49 @@ async def test_concurrent_commands_from_both_nodes_never_duplicate_a_seq(start_n
     finally:
         await conn.close()
     assert n == distinct == top == log["last_seq"]
+
+
+async def test_node_losing_its_database_connections_misses_nothing(start_nodes, client, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+    """Every connection of node A to PostgreSQL is cut mid-stream; A's clients still get every event, once."""
+    a, b = await start_nodes(2)
+    gm = await client(b.ws_url, "gm@B")
+    created = await create_table(gm)
+    tid = created["table_id"]
+    spec = await client(a.ws_url, "spectator@A")
+    await join(spec, tid, created["spectator_token"])
+    pl = await client(a.ws_url, "player@A")
+    await join(pl, tid, created["player_token"], "たろう")
+    for c in (gm, spec, pl):
+        await subscribe(c, tid)
+    for i in range(10):
+        assert (await gm.request(chat(tid, f"gm-{i}", f"GM {i}")))["type"] == "ack"
+    await spec.until_seq(gm.last_seq)
+
+    # cut node A off: its listener and its pool, as a database restart or a network cut would
+    dsn, _ = split_url(pg_url)
+    admin = await asyncpg.connect(dsn)
+    try:
+        cut = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE application_name = $1 OR application_name LIKE $1 || '/%'",
+            f"taku/{a.proc.pid}",
+        )
+    finally:
+        await admin.close()
+    assert cut >= 2  # at least the listener and one pooled connection
+    for i in range(10, 30):  # appended on B while A reconnects
+        assert (await gm.request(chat(tid, f"gm-{i}", f"GM {i}")))["type"] == "ack"
+
+    # A writes again once it is back (a retry with the same command id is safe)
+    for _attempt in range(50):
+        ack = await pl.request(chat(tid, "pl-after", "戻った"))
+        if ack["type"] == "ack":
+            break
+        assert ack["code"] == "store/unavailable", ack
+        await asyncio.sleep(0.1)
+    assert ack["type"] == "ack"
+    final = ack["last_seq"]
+    for c in (spec, pl, gm):
+        await settle(c, final)
+        assert [e["seq"] for e in c.events] == list(range(1, final + 1)), c.name
+    assert stream(spec.events) == stream(gm.events)

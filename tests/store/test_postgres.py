@@ -240,6 +240,37 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
             with pytest.raises(asyncio.CancelledError):
                 await task
 
+    async def test_writers_of_a_table_take_turns_across_nodes(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+        """While node A holds a table's turn, node B's writer waits, then sees A's append."""
+        other = await node()
+        tid = await new_table(store)
+        seen_by_b: list[int] = []
+
+        async def b_writer() -> None:
+            async with other.exclusive(tid):
+                seen_by_b.append(await other.last_seq(tid))
+                await other.append(tid, make_events(tid, seen_by_b[0] + 1), expected_seq=seen_by_b[0])
+
+        async with store.exclusive(tid):
+            task = asyncio.create_task(b_writer())
+            await asyncio.sleep(0.1)  # room for B to misbehave
+            assert seen_by_b == []
+            await store.append(tid, make_events(tid, 2), expected_seq=1)
+        await asyncio.wait_for(task, 10)
+        assert seen_by_b == [2]
+        assert [e.seq for e in await store.read(tid)] == [1, 2, 3]
+
+    async def test_a_stuck_turn_times_out_into_optimistic_writes(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+        """A turn held past lock_timeout does not block other nodes: they write, SeqConflict guards."""
+        other = await node(lock_timeout_s=0.2)
+        tid = await new_table(store)
+        async with store.exclusive(tid):
+            async with other.exclusive(tid):
+                await other.append(tid, make_events(tid, 2), expected_seq=1)
+            with pytest.raises(SeqConflict):
+                await store.append(tid, make_events(tid, 2), expected_seq=1)
+        assert await store.last_seq(tid) == 2
+
     async def test_two_hubs_commands_interleave_without_loss(self, pg_url: str) -> None:
         """The application service on two nodes: concurrent commands all land once, both nodes fold the same state."""
         stores = [PostgresEventStore(pg_url), PostgresEventStore(pg_url)]

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
 import re
 import urllib.parse
 from collections.abc import AsyncIterator, Sequence
@@ -171,6 +172,9 @@ class PostgresEventStore(EventStore):
         reconnect_min_s: the first wait before the listener connects again
             after losing its connection; it doubles on each failure, up to
             ``reconnect_max_s``.
+        lock_timeout_s: the longest wait for a lock (PostgreSQL ``lock_timeout``):
+            for a table's turn in :meth:`exclusive` (after which the writer goes
+            on optimistically) and for a row another writer is inserting.
     """
 
     shared = True
@@ -183,6 +187,7 @@ class PostgresEventStore(EventStore):
         resync_interval_s: float = 5.0,
         reconnect_min_s: float = 0.05,
         reconnect_max_s: float = 2.0,
+        lock_timeout_s: float = 10.0,
     ) -> None:
         super().__init__()
         self.url = url
@@ -193,6 +198,7 @@ class PostgresEventStore(EventStore):
         self.resync_interval_s = resync_interval_s
         self.reconnect_min_s = reconnect_min_s
         self.reconnect_max_s = reconnect_max_s
+        self.lock_timeout_s = lock_timeout_s
         self._pool: asyncpg.Pool | None = None
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
@@ -236,7 +242,13 @@ class PostgresEventStore(EventStore):
         if self._pool is not None:
             return
         try:
-            pool = await asyncpg.create_pool(self._dsn, min_size=1, max_size=self.pool_size)
+            pool = await asyncpg.create_pool(
+                self._dsn,
+                min_size=1,
+                max_size=self.pool_size,
+                reset=_reset,
+                server_settings={**self._settings(""), "lock_timeout": f"{int(self.lock_timeout_s * 1000)}ms"},
+            )
         except _UNAVAILABLE as e:
             raise StoreError(f"cannot reach PostgreSQL: {e}", code="store/unavailable") from e
         try:
@@ -253,6 +265,12 @@ class PostgresEventStore(EventStore):
         await asyncio.wait({waiter, self._listener}, return_when=asyncio.FIRST_COMPLETED)
         if not waiter.done():
             waiter.cancel()
+
+    def _settings(self, role: str) -> dict[str, str]:
+        """``application_name`` ``taku/<pid>[/listen]``, so that ``pg_stat_activity`` shows each node."""
+        if "application_name" in self._dsn:
+            return {}
+        return {"application_name": f"taku/{os.getpid()}{role}"}
 
     async def _migrate(self, conn: asyncpg.Connection) -> None:
         s = self._s
@@ -332,19 +350,30 @@ class PostgresEventStore(EventStore):
         if self._held.get() is not None:  # nested: the outer block already holds a lock
             yield
             return
+        key = f"{self.schema}/{table_id}"
         async with self._conn() as conn:
-            key = f"{self.schema}/{table_id}"
-            await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
-            token = self._held.set((table_id, conn))
             try:
-                yield
-            finally:
-                self._held.reset(token)
+                await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
+            except asyncpg.LockNotAvailableError:
+                pass  # a stuck holder (lock_timeout): below, without turns
+            else:
+                token = self._held.set((table_id, conn))
                 try:
-                    await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
-                except BaseException:
-                    conn.terminate()  # a connection that may still hold the lock never goes back to the pool
-                    raise
+                    yield
+                finally:
+                    self._held.reset(token)
+                    try:
+                        await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
+                    except asyncio.CancelledError:
+                        conn.terminate()  # the server drops the lock with the connection
+                        raise
+                    except Exception as e:
+                        conn.terminate()  # never back to the pool while it may hold the lock
+                        log.warning("table_unlock_failed", table_id=table_id, error=repr(e))
+                return
+        # optimistic concurrency alone (SeqConflict) still keeps the stream right
+        log.warning("table_turn_timeout", table_id=table_id, lock_timeout_s=self.lock_timeout_s)
+        yield
 
     # ------------------------------------------------------------ LISTEN / NOTIFY
 
@@ -355,7 +384,7 @@ class PostgresEventStore(EventStore):
         while True:
             conn: asyncpg.Connection | None = None
             try:
-                conn = await asyncpg.connect(self._dsn)
+                conn = await asyncpg.connect(self._dsn, server_settings=self._settings("/listen"))
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c: lost.set())
                 await conn.add_listener(self.channel, self._on_notify)
@@ -374,6 +403,7 @@ class PostgresEventStore(EventStore):
                     except TimeoutError:
                         await conn.fetchval("SELECT 1")  # a half-open connection shows here
                         await self._resync()
+                log.warning("listener_lost", schema=self.schema, retry_in_s=delay)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the database went away: wait and connect again
@@ -542,6 +572,17 @@ class PostgresEventStore(EventStore):
                 command_id,
             )
         return None if row is None else (int(row[0]), int(row[1]))
+
+
+async def _reset(conn: asyncpg.Connection) -> None:
+    """Make a connection fit for the pool again, without asyncpg's full reset (a round trip each time).
+
+    Nothing here changes session state: transactions end in their block and
+    :meth:`PostgresEventStore.exclusive` unlocks (or terminates the connection)
+    itself. Only a transaction cut short by cancellation may be left open.
+    """
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
 
 
 def _unavailable(e: BaseException) -> StoreError:

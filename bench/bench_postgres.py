@@ -1,0 +1,192 @@
+"""PostgreSQL store and two-node delivery: appends per second, cross-node latency.
+
+Run (a PostgreSQL server must answer; the benchmark makes its own schema and drops it)::
+
+    .venv/bin/python bench/bench_postgres.py
+    .venv/bin/python bench/bench_postgres.py --db postgresql://postgres@127.0.0.1:5432/test --commands 1000
+
+What it measures:
+
+1. ``append``: :class:`PostgresEventStore` appends (one command of one event
+   each, its own transaction and NOTIFY): one writer on one table (bound by
+   round trips and the commit's fsync), then ``--writers`` tables written at
+   once through one store (the pool's connections in parallel).
+2. ``B -> A``: two ``taku serve`` processes on the schema; a client on node B
+   sends chat commands one after another, a client on node A is subscribed to
+   the table; the time from sending on B to the event's arrival at A (through
+   B's append, NOTIFY, A's read and A's push), p50 / p99. For comparison the
+   same for a client on node B itself.
+
+Not a test: numbers depend on the machine and the server's fsync.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "server"))
+
+from taku.store.postgres import PostgresEventStore, drop_schema, with_schema  # noqa: E402
+from taku.testing.store_contract import make_events, new_table  # noqa: E402
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+async def bench_appends(url: str, n: int, writers: int) -> dict[str, float]:
+    store = PostgresEventStore(url, pool_size=max(writers, 2))
+    await store.open()
+    try:
+        tid = await new_table(store)
+        t0 = time.perf_counter()
+        for seq in range(2, n + 2):
+            await store.append(tid, make_events(tid, seq), expected_seq=seq - 1)
+        one = n / (time.perf_counter() - t0)
+
+        tables = [await new_table(store) for _ in range(writers)]
+        per = max(n // writers, 1)
+
+        async def write(t: str) -> None:
+            for seq in range(2, per + 2):
+                await store.append(t, make_events(t, seq), expected_seq=seq - 1)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(write(t) for t in tables))
+        many = per * writers / (time.perf_counter() - t0)
+    finally:
+        await store.close()
+    return {"one_table_per_s": one, "parallel_per_s": many}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def start_node(url: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    argv = [sys.executable, "-m", "taku.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", url]
+    argv += ["--rate", "100000", "--log-level", "warning", "--json-logs"]
+    proc = subprocess.Popen(argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            ok = b" 200 " in await reader.readline()
+            writer.close()
+            if ok:
+                return proc, port
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            raise SystemExit(f"node exited: {log.read_text()[-2000:]}")
+        await asyncio.sleep(0.05)
+    raise SystemExit("node did not start")
+
+
+async def bench_delivery(url: str, n: int, tmp: Path) -> dict[str, float]:
+    from websockets.asyncio.client import connect
+
+    (pa, port_a), (pb, port_b) = await asyncio.gather(start_node(url, tmp / "a.log"), start_node(url, tmp / "b.log"))
+    try:
+        ids = iter(range(1, 10**9))
+
+        async def request(ws, msg: dict) -> dict:  # type: ignore[no-untyped-def]
+            rid = next(ids)
+            await ws.send(json.dumps({**msg, "id": rid}))
+            while True:
+                m = json.loads(await ws.recv())
+                if m.get("re") == rid:
+                    return m
+
+        async with (
+            connect(f"ws://127.0.0.1:{port_b}/ws", ping_interval=None) as sender,
+            connect(f"ws://127.0.0.1:{port_a}/ws", ping_interval=None) as far,
+            connect(f"ws://127.0.0.1:{port_b}/ws", ping_interval=None) as near,
+        ):
+            created = await request(sender, {"type": "create_table", "ruleset": "generic", "name": "bench"})
+            tid = created["table_id"]
+            for ws in (far, near):
+                await request(ws, {"type": "join", "table_id": tid, "token": created["spectator_token"]})
+                sub = await request(ws, {"type": "subscribe", "table_id": tid})
+                assert sub["type"] == "subscribed", sub
+
+            async def arrival(ws, cid: str) -> float:  # type: ignore[no-untyped-def]
+                while True:
+                    m = json.loads(await ws.recv())
+                    if m.get("type") == "event" and m.get("command_id") == cid:
+                        return time.perf_counter()
+
+            cross: list[float] = []
+            local: list[float] = []
+            for i in range(n + 20):
+                cid = f"bench-{i}"
+                waits = [asyncio.create_task(arrival(ws, cid)) for ws in (far, near)]
+                t0 = time.perf_counter()
+                await sender.send(json.dumps({"type": "chat", "table_id": tid, "command_id": cid, "text": f"x{i}"}))
+                t_far, t_near = await asyncio.gather(*waits)
+                while True:  # the ack
+                    m = json.loads(await sender.recv())
+                    if m.get("type") in ("ack", "error"):
+                        assert m["type"] == "ack", m
+                        break
+                if i >= 20:  # warm-up
+                    cross.append((t_far - t0) * 1000)
+                    local.append((t_near - t0) * 1000)
+    finally:
+        for p in (pa, pb):
+            p.send_signal(signal.SIGTERM)
+            p.wait(15)
+    return {
+        "cross_p50_ms": statistics.median(cross),
+        "cross_p99_ms": pct(cross, 99),
+        "local_p50_ms": statistics.median(local),
+        "local_p99_ms": pct(local, 99),
+    }
+
+
+async def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument(
+        "--db",
+        default=os.environ.get("TAKU_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test"),
+        help="a PostgreSQL URL (a scratch schema is made in it and dropped)",
+    )
+    p.add_argument("--appends", type=int, default=2000)
+    p.add_argument("--writers", type=int, default=8)
+    p.add_argument("--commands", type=int, default=500)
+    args = p.parse_args()
+    url = with_schema(args.db, "taku_bench_" + uuid.uuid4().hex[:12])
+    tmp = Path(os.environ.get("TMPDIR", "/tmp")) / ("taku-bench-" + uuid.uuid4().hex[:8])
+    tmp.mkdir(parents=True)
+    try:
+        a = await bench_appends(url, args.appends, args.writers)
+        print(f"append, one table, one writer:  {a['one_table_per_s']:8.0f} appends/s")
+        print(f"append, {args.writers} tables at once:      {a['parallel_per_s']:8.0f} appends/s")
+        d = await bench_delivery(url, args.commands, tmp)
+        print(
+            f"command on B -> event at client on A: p50 {d['cross_p50_ms']:.2f} ms, p99 {d['cross_p99_ms']:.2f} ms"
+            f"  ({args.commands} commands)"
+        )
+        print(f"command on B -> event at client on B: p50 {d['local_p50_ms']:.2f} ms, p99 {d['local_p99_ms']:.2f} ms")
+    finally:
+        await drop_schema(url)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
