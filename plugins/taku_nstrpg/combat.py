@@ -59,6 +59,7 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         slots: weapon slots (each costs one 即応ダイス at scenario start, NS-13).
         satsubatsu: a weapon's own サツバツ! pattern (``""`` = 【6,6】).
         tsuda_on_six: 痛打 for a successful melee hit with a 【6】 (Ninja Slayer's fists).
+        evasion: the evasion difficulty of its hits (a sniper rifle: HARD; NS-75).
     """
 
     id: str
@@ -77,6 +78,7 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     slots: int = 1
     satsubatsu: str = ""
     tsuda_on_six: int = 0
+    evasion: int = NORMAL
 
 
 BUILTIN_WEAPONS: dict[str, Weapon] = {

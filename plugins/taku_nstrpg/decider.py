@@ -462,6 +462,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
                 no_tsuda=profile.no_tsuda,
                 critical=crit,
                 successes=successes,
+                evasion_base=weapon.evasion,
                 jisa=profile.jisa and per_target[s.target] >= 2,
                 adjacent=adjacent,
                 area=cmd.area,

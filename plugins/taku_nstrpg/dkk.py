@@ -21,6 +21,7 @@ __all__ = [
     "EntryRow",
     "clamp_dkk",
     "d3",
+    "hate_bonus",
     "wasshoi",
     "wasshoi_target",
 ]
@@ -37,6 +38,12 @@ def clamp_dkk(value: int) -> int:
 def d3(face: int) -> int:
     """A D3 read from a d6: ceil(face / 2) (G-NS-16)."""
     return (face + 1) // 2
+
+
+def hate_bonus(dots: int) -> int:
+    """◉◉憎悪:ニンジャソウルの闇: +2 dice per ◉ of the single target's ニンジャソウルの闇
+    and the skills that need it (NS-105, NS-EX-31: 3 + 1 ◉ give 8). Pass it as ``bonus_dice``."""
+    return 2 * max(dots, 0)
 
 
 def wasshoi_target(dkk_values: Iterable[int]) -> int:

@@ -566,3 +566,31 @@ async def test_ex37_hard_mode(ns: Make) -> None:
     t.roll(4)
     e2 = one(await t.do(Evade(defender=me, hits=[b.hits[0].id], dice=1)), ev.EvasionRolled)
     assert (e1.difficulty, e1.success, e2.difficulty, e2.success) == (HARD, False, NORMAL, True)
+
+
+async def test_ex26_base_damage_two_with_tsuda(ns: Make) -> None:
+    """NS-EX-26: 戦闘用バイオサイバネ (base damage 2) with 『痛打+1』 deals 3."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, weapons=[{"id": "bio", "name": "戦闘用バイオサイバネ", "damage": 2, "styles": ["kyougeki"]}], equipped="bio")
+    foe = await t.npc("敵", kind="boss", karate=1, tairyoku=9)
+    t.roll(5, 1, 1)
+    a = one(await t.do(Attack(attacker=me, target=foe, style="kyougeki")), ev.AttackRolled)
+    d = one(await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id])), ev.DamageResolved)
+    assert (d.base, d.tsuda, d.amount, d.tairyoku) == (2, 1, 3, 6)
+
+
+async def test_mixed_difficulties_use_the_highest(ns: Make) -> None:
+    """NS-75: a sniper (回避:HARD) and a shotgun (NORMAL) at once: one group evasion at HARD, or apart."""
+    t = await ns()
+    me = await t.pc("ニンジャ", wazamae=6, tairyoku=9)
+    sniper = await t.npc("スナイパーヤクザ", kind="mob", ninja=False, wazamae=1,
+                         weapons=[{"id": "rifle", "name": "スナイパーライフル", "kind": "gun", "evasion": HARD}], equipped="rifle")
+    shot = await t.npc("ショットガンヤクザ", kind="mob", ninja=False, wazamae=1, weapons=["shotgun"], equipped="shotgun")
+    t.roll(4)
+    a = one(await t.gm_do(Attack(attacker=sniper, kind="shoot", target=me)), ev.AttackRolled)
+    t.roll(4)
+    b = one(await t.gm_do(Attack(attacker=shot, kind="shoot", target=me)), ev.AttackRolled)
+    t.roll(4, 4)
+    e = one(await t.do(Evade(defender=me, hits=[a.hits[0].id, b.hits[0].id], dice=2)), ev.EvasionRolled)
+    assert (e.difficulty, e.success) == (HARD, False)
+    assert t.f(me).tairyoku == 7

@@ -166,3 +166,8 @@ def test_wasshoi() -> None:
     """NS-98: 2D6 at or below the highest DKK succeeds."""
     assert dkk.wasshoi(4, dkk.wasshoi_target([3, 8])) is True
     assert dkk.wasshoi(9, 8) is False
+
+
+def test_ex31_hate_bonus() -> None:
+    """NS-EX-31: ◉ニンジャソウルの闇 ×3 and ◉ダークカラテ・エンハンスメント: 8 bonus dice."""
+    assert dkk.hate_bonus(3 + 1) == 8
