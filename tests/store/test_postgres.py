@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import asyncpg
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from taku.app import Hub
 from taku.core.commands import Chat
@@ -78,6 +80,14 @@ class PostgresSetup:
 
 
 class TestPostgresStore(PostgresSetup, EventStoreContract):
+    @pytest.fixture
+    async def lazy_node(self, pg_url: str) -> AsyncIterator[dict[str, PostgresEventStore]]:
+        """A place for a store a test opens once and shares between hypothesis examples."""
+        held: dict[str, PostgresEventStore] = {}
+        yield held
+        for s in held.values():
+            await s.close()
+
     @pytest.fixture
     async def store(self, pg_url: str) -> AsyncIterator[PostgresEventStore]:
         s = open_store(pg_url)
@@ -270,6 +280,51 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
             with pytest.raises(SeqConflict):
                 await store.append(tid, make_events(tid, 2), expected_seq=1)
         assert await store.last_seq(tid) == 2
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(
+        plan=st.lists(
+            st.tuples(st.integers(1, 3), st.sampled_from(["a", "b", "c", None, None, None])), min_size=2, max_size=12
+        )
+    )
+    async def test_random_races_keep_one_gap_free_stream(
+        self, store: PostgresEventStore, lazy_node: dict[str, PostgresEventStore], plan: list[tuple[int, str | None]]
+    ) -> None:
+        """Appends raced in pairs from two nodes, command ids repeated at random: the stream stays 1..n,
+        each command id is written once as one run, and every answer agrees with what is stored."""
+        if "other" not in lazy_node:  # one second node for every example
+            lazy_node["other"] = PostgresEventStore(store.url)
+            await lazy_node["other"].open()
+        other = lazy_node["other"]
+        nodes = (store, other)
+        tid = await new_table(store)
+        outcomes: list[tuple[str, object]] = []
+        for i in range(0, len(plan), 2):
+            pair = plan[i : i + 2]
+            calls = []
+            for j, (n, cid) in enumerate(pair):
+                s = nodes[j]
+                last = await s.last_seq(tid)
+                command_id = cid or uuid.uuid4().hex
+                calls.append((command_id, s.append(tid, make_events(tid, last + 1, n, command_id=command_id), expected_seq=last)))
+            results = await asyncio.gather(*(c for _, c in calls), return_exceptions=True)
+            outcomes += [(cid, r) for (cid, _), r in zip(calls, results, strict=True)]
+        events = await store.read(tid)
+        assert events == await other.read(tid)
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        runs: dict[str, list[int]] = {}
+        for e in events:
+            runs.setdefault(e.command_id, []).append(e.seq)
+        for seqs in runs.values():  # one contiguous run per command id
+            assert seqs == list(range(seqs[0], seqs[-1] + 1))
+        for cid, r in outcomes:
+            if r is None:
+                assert cid in runs
+            elif isinstance(r, DuplicateCommand):
+                assert [r.first_seq, r.last_seq] == [runs[cid][0], runs[cid][-1]]
+            else:
+                assert isinstance(r, SeqConflict), r
+        assert sum(r is None for _, r in outcomes) == len(runs) - 1  # the creation is the other run
 
     async def test_two_hubs_commands_interleave_without_loss(self, pg_url: str) -> None:
         """The application service on two nodes: concurrent commands all land once, both nodes fold the same state."""
