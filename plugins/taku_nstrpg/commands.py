@@ -117,6 +117,7 @@ class Attack(Command, frozen=True, kw_only=True, tag="nstrpg.attack"):
         modifiers: other difficulty modifiers.
         adrenaline: アドレナリン・ブースト: 集中 for this attack phase (NS-96).
         pool_with: other mobs of the same kind rolling one pooled attack (NS-80).
+        plus: 連続攻撃+X / 連射+X effects in play now; only the highest applies (NS-65, NS-66).
         area, moving: an area or moving attack (no カウンターカラテ against it).
         difficulty: GM: the attack difficulty, replacing the computed one.
     """
@@ -133,6 +134,7 @@ class Attack(Command, frozen=True, kw_only=True, tag="nstrpg.attack"):
     modifiers: int = 0
     adrenaline: bool = False
     pool_with: list[str] = []
+    plus: list[int] = []
     area: bool = False
     moving: bool = False
     difficulty: str | None = None

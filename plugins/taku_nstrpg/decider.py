@@ -377,8 +377,8 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         shuchu=shuchu,
         sokuten=f.sokuten,
         snap_shuriken=snap,
-        renzoku_plus=[sheet.renzoku_plus],
-        rensha_plus=[sheet.rensha_plus],
+        renzoku_plus=[sheet.renzoku_plus, *cmd.plus],
+        rensha_plus=[sheet.rensha_plus, *cmd.plus],
         modifiers=cmd.modifiers + f.injury_penalty,
     )
     pool = current(sheet, f, profile.stat) + weapon.bonus_dice + cmd.bonus_dice + cmd.quick_dice
