@@ -145,6 +145,14 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
             await PostgresEventStore("postgresql://postgres@127.0.0.1:1/test").open()
         assert e.value.code == "store/unavailable"
 
+    async def test_missing_database_is_a_clear_error(self, pg_url: str) -> None:
+        """A database that does not exist: store/open_failed naming it."""
+        dsn, _ = split_url(pg_url)
+        with pytest.raises(StoreError) as e:
+            await PostgresEventStore(dsn.rsplit("/", 1)[0] + "/taku_no_such_db").open()
+        assert e.value.code == "store/open_failed"
+        assert "taku_no_such_db" in e.value.message
+
     def test_schema_names_are_plain_identifiers(self) -> None:
         """?schema= takes only a plain identifier, so it is safe in DDL."""
         with pytest.raises(StoreError) as e:

@@ -237,7 +237,8 @@ class PostgresEventStore(EventStore):
 
         Raises:
             StoreError: ``store/schema_newer`` when the database was written by a newer taku;
-                ``store/unavailable`` when the server cannot be reached.
+                ``store/unavailable`` when the server cannot be reached; ``store/open_failed``
+                when it refuses (credentials, no such database, no right to create the schema).
         """
         if self._pool is not None:
             return
@@ -251,11 +252,15 @@ class PostgresEventStore(EventStore):
             )
         except _UNAVAILABLE as e:
             raise StoreError(f"cannot reach PostgreSQL: {e}", code="store/unavailable") from e
+        except asyncpg.PostgresError as e:  # a wrong password, no such database …
+            raise StoreError(f"cannot open PostgreSQL: {e}", code="store/open_failed") from e
         try:
             async with pool.acquire() as conn:
                 await self._migrate(conn)
-        except BaseException:
+        except BaseException as e:
             await pool.close()
+            if isinstance(e, asyncpg.PostgresError):  # e.g. no right to create the schema
+                raise StoreError(f"cannot set up the taku schema: {e}", code="store/open_failed") from e
             raise
         self._pool = pool
         self.listening.clear()
@@ -277,7 +282,8 @@ class PostgresEventStore(EventStore):
         async with conn.transaction():
             # one node at a time; the others wait here and then find the work done
             await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", _LOCK_CLASS, self.schema)
-            await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+            if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)", self.schema):
+                await conn.execute(f"CREATE SCHEMA {s}")  # needs CREATE on the database; an existing one does not
             await conn.execute(
                 f"""CREATE TABLE IF NOT EXISTS {s}.schema_version (
                     version integer PRIMARY KEY,
