@@ -248,7 +248,12 @@ class PostgresEventStore(EventStore):
                 min_size=1,
                 max_size=self.pool_size,
                 reset=_reset,
-                server_settings={**self._settings(""), "lock_timeout": f"{int(self.lock_timeout_s * 1000)}ms"},
+                server_settings={
+                    **self._settings(""),
+                    "lock_timeout": f"{int(self.lock_timeout_s * 1000)}ms",
+                    # the contract: an append that returned survives a crash, whatever the server's default
+                    "synchronous_commit": "on",
+                },
             )
         except _UNAVAILABLE as e:
             raise StoreError(f"cannot reach PostgreSQL: {e}", code="store/unavailable") from e
