@@ -11,6 +11,11 @@ authority:
   violation, mapped to :class:`~taku.errors.SeqConflict` (the application
   service folds the winner's events and decides again). A command id seen
   before maps to :class:`~taku.errors.DuplicateCommand`.
+- **Turns**: :meth:`PostgresEventStore.exclusive` makes the writers of one
+  table take turns across nodes (a session advisory lock; PostgreSQL queues
+  the waiters in order), so a busy node cannot win every race and starve
+  another. It is fairness only: the unique keys keep the stream right
+  without it, and a turn not granted within ``lock_timeout_s`` is skipped.
 - **Notifications**: the append transaction also runs
   ``pg_notify(channel, '<table_id> <last_seq>')``, delivered to every node
   only once the transaction commits. A node holds one listening connection
