@@ -8,6 +8,10 @@ Forms (full-width folded, case-insensitive; text after a space is a comment):
 - ``HD5@2``: against difficulty 2 (目標値 = 2 + 2D for the GM, or 9 with the
   table's ``simple_target`` option).
 - ``HD3VS3``: an 対抗判定, the first actor 2D+3, the second 2D+3 against it.
+- ``HD:甲:姿隠し@2``, ``HD:甲:料理/知識+1>=9``, ``HD:甲:/器用``: a check of a
+  character by name, with a 《技能》 or 《特技》 (``/ability`` for a 《技能》 or an
+  ability-only check), modifiers and a difficulty or fixed target, exactly as
+  the ``hiden.check`` command (ownership checked; 座布団 rerolls work).
 - ``ZR`` / ``座布団`` [check id]: spend a 座布団 to reroll the latest check of
   a character you control (or the named check).
 - ``HDT`` / ``難易度表``: post the difficulty table.
@@ -25,8 +29,9 @@ from taku.core.chatdice import split_comment
 from taku.core.events import ChatPosted
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
+from taku.errors import InvalidCommand
 from taku_hiden._checks import make_target, opposed_outcome, roll_side, single_success
-from taku_hiden.commands import Reroll
+from taku_hiden.commands import Check, Reroll
 from taku_hiden.decider import decide
 from taku_hiden.events import CheckRolled, OpposedRolled
 from taku_hiden.options import DEFAULT_OPTIONS, HidenOptions
@@ -39,6 +44,10 @@ _CHECK = re.compile(rf"^HD(?P<a>{_MODS})?(?:VS(?P<b>{_MODS})?|>=(?P<t>[+-]?\d{{1
 _REROLL_HEADS = ("ZR", "座布団", "ZABUTON")
 _TABLE_HEADS = ("HDT", "難易度表")
 _CHECK_ID = re.compile(r"^k\d+(?:-\d+)?$")
+_NAMED = re.compile(
+    r"^(?P<who>[^:]+):(?P<skill>[^/@>+\-]*)(?:/(?P<ability>[^@>+\-]+))?"
+    r"(?P<mods>(?:[+-]\d{1,3})*)(?:>=(?P<t>[+-]?\d{1,3})|@(?P<d>[+-]?\d{1,3}))?$"
+)
 
 
 def parse_mods(text: str | None) -> int:
@@ -63,6 +72,8 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
     if upper in _TABLE_HEADS:
         lines = [f"{d:+d}（簡易目標値{simple_target(d)}）{t}" for d, t in DIFFICULTY_TABLE]
         return [ChatPosted(text="難易度の程度（五ノ二）\n" + "\n".join(lines))]
+    if upper.startswith("HD:"):
+        return _named_check(head[3:], comment, table, ctx)
     m = _CHECK.match(upper)
     if m is None:
         return None
@@ -102,3 +113,34 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
             label=label,
         )
     ]
+
+
+def _character(name: str, table: TableState, ctx: Context) -> str:
+    """The character called ``name`` (or with that id); the sender's own first."""
+    if name in table.characters:
+        return name
+    found = [c for c in table.characters.values() if c.name == name]
+    if not found:
+        raise InvalidCommand(f"no character named {name!r}", code="command/unknown_character")
+    own = [c for c in found if c.owner == ctx.actor]
+    return (own or found)[0].id
+
+
+def _named_check(body: str, comment: str, table: TableState, ctx: Context) -> list[Emitted]:
+    """``HD:甲:姿隠し@2``: a ``hiden.check`` of a named character."""
+    m = _NAMED.match(body)
+    if m is None:
+        raise InvalidCommand(
+            "write a character check as HD:名前:技能[/能力値][+修正][@難易度|>=目標値]", code="command/invalid"
+        )
+    cid = _character(m["who"].strip(), table, ctx)
+    check = Check(
+        character_id=cid,
+        skill=m["skill"].strip() or None,
+        ability=(m["ability"] or "").strip() or None,
+        modifier=parse_mods(m["mods"]),
+        difficulty=int(m["d"]) if m["d"] is not None else None,
+        target=int(m["t"]) if m["t"] is not None else None,
+        label=f"HD:{body}" + (f" {comment}" if comment else ""),
+    )
+    return decide(table, check, ctx)

@@ -101,3 +101,48 @@ async def test_plain_bcdice_and_chat_still_work(make_table: MakeTable) -> None:
     assert isinstance(ev, ChatPosted)
     (ev,) = await t.h.chat(t.pl, "難易度表")
     assert isinstance(ev, ChatPosted) and "名人の域。" in ev.text and "簡易目標値17" in ev.text
+
+
+async def test_named_character_check(make_table: MakeTable) -> None:
+    """``HD:甲:姿隠し@2``: 甲's 《姿隠し》2 + 〈器用〉1 + 2D[4,4] = 11 against 2 + 2D[3,3] = 8; then a 座布団 reroll."""
+    t = await make_table()
+    t.h.roll(3, 3, 4, 4)
+    (ev,) = await t.h.chat(t.pl, "HD:甲:姿隠し@2 塀の陰へ")
+    assert isinstance(ev, CheckRolled) and ev.side.character_id == t.kou and ev.side.value == 11
+    assert ev.target is not None and ev.target.value == 8 and ev.success is True
+    t.h.roll(1, 2)
+    (rr,) = await t.h.chat(t.pl, "ZR")
+    assert isinstance(rr, CheckRerolled) and rr.check_id == ev.check_id and rr.success is False
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "value", "success"),
+    [
+        ("HD:甲:料理/知識+1>=9", (2, 3), 3 + 0 + 1 + 5, True),
+        ("HD:甲:/器用", (2, 3), 1 + 5, None),
+        ("ＨＤ:甲:《料理》/〈器用〉-2>=8", (3, 3), 3 + 1 - 2 + 6, True),
+    ],
+)
+async def test_named_character_check_forms(
+    make_table: MakeTable, text: str, faces: tuple[int, ...], value: int, success: bool | None
+) -> None:
+    """Skill with an ability, ability-only, brackets and modifiers."""
+    t = await make_table()
+    t.h.roll(*faces)
+    (ev,) = await t.h.chat(t.pl, text)
+    assert isinstance(ev, CheckRolled) and ev.side.value == value and ev.success is success
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("HD:乙:探索@1", "command/forbidden"),
+        ("HD:丁:探索@1", "command/unknown_character"),
+        ("HD:甲:剣術/器用", "rule/hiden/unknown_skill"),
+        ("HD:甲:姿隠し@", "command/invalid"),
+    ],
+)
+async def test_named_character_check_errors(make_table: MakeTable, text: str, code: str) -> None:
+    """A player may not roll the GM's 乙; unknown names and skills get stable codes."""
+    t = await make_table()
+    assert (await t.h.rejected(t.pl, Chat(text=text))).code == code
