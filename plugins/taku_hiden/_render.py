@@ -9,6 +9,7 @@ from taku_hiden.events import (
     CheckRolled,
     ConditionsSet,
     DifficultyComputed,
+    OpposedResolved,
     OpposedRolled,
     Side,
     Target,
@@ -103,6 +104,15 @@ def render(event: Event, table: TableState) -> str | None:
                 f"対抗判定{label}: {side_text(event.first)} 対 {side_text(event.second)}"
                 + _winner(event.first, event.second, event.winner, event.compared, event.both_fumble)
                 + f" ({event.check_id})"
+            )
+        case OpposedResolved():
+            label = f"「{event.label}」" if event.label else ""
+            effect = {"critical": "（6ゾロ）", "fumble": "（1ゾロ）"}.get(event.first_effect, "")
+            who = event.second.name if event.winner == 1 else event.first_name
+            note = f"（両者1ゾロ: 2Dを2として {event.compared[0]} 対 {event.compared[1]}）" if event.both_fumble else ""
+            return (
+                f"対抗判定{label}: {event.first_name}の判定値{event.first_value}{effect}（{event.against}）に "
+                f"{side_text(event.second)} ＞ {who}の勝ち{note} ({event.check_id})"
             )
         case CheckRerolled():
             who = _char(table, event.character_id, event.side.name)

@@ -23,6 +23,7 @@ __all__ = [
     "Jump",
     "KanCheck",
     "Lift",
+    "Oppose",
     "OpposedCheck",
     "Reroll",
     "Seizure",
@@ -114,6 +115,18 @@ class OpposedCheck(Command, frozen=True, kw_only=True, tag="hiden.opposed_check"
     """
 
     first: CheckSpec
+    second: CheckSpec
+    label: str = ""
+
+
+class Oppose(Command, frozen=True, kw_only=True, tag="hiden.oppose"):
+    """The second half of a two-step 対抗判定 (五ノ六): ``second`` checks against the
+    判定値 of ``against``, an open ``hiden.check`` rolled without a target.
+
+    The controller of the second character (or the GM) sends it.
+    """
+
+    against: str
     second: CheckSpec
     label: str = ""
 
@@ -245,6 +258,7 @@ class Fatigue(Command, frozen=True, kw_only=True, tag="hiden.fatigue"):
 COMMANDS: tuple[type[Command], ...] = (
     Check,
     OpposedCheck,
+    Oppose,
     Reroll,
     AwardZabuton,
     ConvertZabuton,

@@ -36,6 +36,7 @@ from taku_hiden.commands import (
     KanCheck,
     Lift,
     OpposedCheck,
+    Oppose,
     Reroll,
     Seizure,
     SeizureCheck,
@@ -48,6 +49,7 @@ from taku_hiden.events import (
     ConditionsSet,
     DifficultyComputed,
     Modifier,
+    OpposedResolved,
     OpposedRolled,
     Side,
     TraitApplied,
@@ -284,6 +286,8 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             ]
         case OpposedCheck():
             return [_opposed(table, command, ctx)]
+        case Oppose():
+            return [_oppose(table, command, ctx)]
         case Reroll():
             return [_reroll(table, command, ctx)]
         case AwardZabuton():
@@ -392,6 +396,34 @@ def _opposed(table: TableState, command: OpposedCheck, ctx: Context) -> OpposedR
     return OpposedRolled(
         check_id=ctx.new_id("k"),
         first=first,
+        second=second,
+        compared=compared,
+        both_fumble=both,
+        tie=options.opposed_tie,
+        winner=winner,
+        label=command.label.strip()[:200],
+    )
+
+
+def _oppose(table: TableState, command: Oppose, ctx: Context) -> OpposedResolved:
+    """五ノ六, in two steps: the second actor checks against an earlier 判定値 (HD-13, HD-14)."""
+    options = _options(ctx)
+    oc = _game(table).checks.get(command.against)
+    if oc is None:
+        _reject("unknown_check", f"対抗する判定 {command.against} がありません", S_OPPOSED)
+    if oc.kind == "opposed" or oc.target is not None:
+        _reject("not_opposable", "目標値のない判定値だけが対抗判定の目標値になります", S_OPPOSED)
+    if command.second.character_id is None:
+        ctx.require_gm("an opposed check without a character")
+    first = oc.sides[0]
+    second = roll_side(_side_fields(table, command.second, ctx, options), ctx.dice)
+    winner, compared, both = opposed_outcome(first, second, options.opposed_tie)
+    return OpposedResolved(
+        check_id=ctx.new_id("k"),
+        against=oc.check_id,
+        first_name=first.name,
+        first_value=first.value,
+        first_effect=first.effect,
         second=second,
         compared=compared,
         both_fumble=both,
@@ -689,6 +721,19 @@ def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenSta
         case OpposedRolled():
             oc = OpenCheck(
                 check_id=event.check_id, kind="opposed", sides=(event.first, event.second), winner=event.winner
+            )
+            return _open(game, oc)
+        case OpposedResolved():
+            earlier = game.checks.get(event.against)
+            if earlier is None:
+                return game  # it closed long ago: nothing left to reroll
+            checks = {k: v for k, v in game.checks.items() if k != event.against}
+            game = replace(game, checks=checks)
+            oc = OpenCheck(
+                check_id=event.check_id,
+                kind="opposed",
+                sides=(earlier.sides[0], event.second),
+                winner=event.winner,
             )
             return _open(game, oc)
         case CheckRerolled():

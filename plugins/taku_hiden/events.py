@@ -23,6 +23,7 @@ __all__ = [
     "DifficultyComputed",
     "Effect",
     "Modifier",
+    "OpposedResolved",
     "OpposedRolled",
     "Side",
     "Target",
@@ -165,6 +166,35 @@ class OpposedRolled(Event, frozen=True, kw_only=True, tag="hiden.opposed_rolled"
     label: str = ""
 
 
+class OpposedResolved(Event, frozen=True, kw_only=True, tag="hiden.opposed_resolved"):
+    """A two-step 対抗判定 (五ノ六): ``second`` checked against the 判定値 of the
+    earlier check ``against`` (its dice are in that check's event, not here).
+
+    The earlier check closes; the pair stays open to 座布団 rerolls as ``check_id``.
+
+    Attributes:
+        check_id: the opposed check's id.
+        against: the first actor's check.
+        first_name: the first actor, for people.
+        first_value: the first actor's 判定値.
+        first_effect: the first actor's 6ゾロ / 1ゾロ.
+        second: the second actor.
+        compared, both_fumble, tie, winner, label: as in :class:`OpposedRolled`.
+    """
+
+    check_id: str
+    against: str
+    first_name: str = ""
+    first_value: int
+    first_effect: Effect = ""
+    second: Side
+    compared: tuple[int, int]
+    both_fumble: bool = False
+    tie: str = "second"
+    winner: int
+    label: str = ""
+
+
 class CheckRerolled(Event, frozen=True, kw_only=True, tag="hiden.check_rerolled"):
     """A 座布団 was spent to reroll both dice of a check (五ノ五); the new roll stands.
 
@@ -248,6 +278,7 @@ class DifficultyComputed(Event, frozen=True, kw_only=True, tag="hiden.difficulty
 EVENTS: tuple[type[Event], ...] = (
     CheckRolled,
     OpposedRolled,
+    OpposedResolved,
     CheckRerolled,
     ZabutonAwarded,
     ZabutonConverted,

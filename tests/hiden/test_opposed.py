@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from taku.core.render import render
 from taku.errors import Forbidden
-from taku_hiden.commands import CheckSpec, OpposedCheck
-from taku_hiden.events import OpposedRolled
+from taku_hiden.commands import Check, CheckSpec, Oppose, OpposedCheck, Reroll
+from taku_hiden.events import CheckRerolled, CheckRolled, OpposedResolved, OpposedRolled
 
 from .conftest import MakeTable, Table
 
@@ -96,3 +97,53 @@ async def test_a_player_cannot_roll_an_opposed_check_for_the_gms_npc(make_table:
         ),
     )
     assert isinstance(ev, OpposedRolled) and ev.compared == (9, 11) and ev.winner == 1
+
+
+async def test_two_step_opposed_check(make_table: MakeTable) -> None:
+    """HD-13 in two steps: 甲's player rolls 10 alone; the GM's 乙 reaches it (tie → seeker); 甲 rerolls to 14."""
+    t = await make_table()
+    t.h.roll(4, 3)
+    (first,) = await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し"))
+    assert isinstance(first, CheckRolled) and first.side.value == 10 and first.target is None
+    t.h.roll(4, 3)
+    (ev,) = await t.h.send(t.h.gm, Oppose(against=first.check_id, second=CheckSpec(character_id=t.otsu, skill="探索")))
+    assert isinstance(ev, OpposedResolved)
+    assert ev.against == first.check_id and ev.first_value == 10 and ev.compared == (10, 10) and ev.winner == 1
+    assert first.check_id not in t.h.game.checks  # the pair is what stays open
+    line = render(ev, t.h.state, t.h.table.ruleset, t.h.gm)
+    assert "甲の判定値10" in line and "乙の勝ち" in line
+    t.h.roll(6, 5)
+    (rr,) = await t.h.send(t.pl, Reroll())
+    assert isinstance(rr, CheckRerolled) and rr.check_id == ev.check_id and rr.side_index == 0
+    assert rr.compared == (14, 10) and rr.winner == 0
+    assert (await t.h.rejected(t.pl, Reroll(check_id=first.check_id))).code == "rule/hiden/unknown_check"
+    await t.h.assert_replay_matches()
+
+
+async def test_two_step_both_one_zoro(make_table: MakeTable) -> None:
+    """HD-14 in two steps: both 1ゾロ count 2D as 2: 3 + 2 against 3 + 1 + 2."""
+    t = await make_table()
+    t.h.roll(1, 1)
+    (first,) = await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し"))
+    assert isinstance(first, CheckRolled)
+    t.h.roll(1, 1)
+    (ev,) = await t.h.send(
+        t.h.gm, Oppose(against=first.check_id, second=CheckSpec(character_id=t.otsu, skill="探索", modifier=1))
+    )
+    assert isinstance(ev, OpposedResolved) and ev.both_fumble and ev.compared == (5, 6) and ev.winner == 1
+
+
+async def test_two_step_errors(make_table: MakeTable) -> None:
+    """Only a bare 判定値 can be opposed; a player cannot roll the GM's 乙; unknown checks are refused."""
+    t = await make_table()
+    t.h.roll(4, 3)
+    (aimed,) = await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し", target=9))
+    assert isinstance(aimed, CheckRolled)
+    second = CheckSpec(character_id=t.otsu, skill="探索")
+    assert (await t.h.rejected(t.h.gm, Oppose(against=aimed.check_id, second=second))).code == "rule/hiden/not_opposable"
+    assert (await t.h.rejected(t.h.gm, Oppose(against="k999", second=second))).code == "rule/hiden/unknown_check"
+    t.h.roll(4, 3)
+    (bare,) = await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し"))
+    assert isinstance(bare, CheckRolled)
+    assert isinstance(await t.h.rejected(t.pl, Oppose(against=bare.check_id, second=second)), Forbidden)
+    assert isinstance(await t.h.rejected(t.pl, Oppose(against=bare.check_id, second=CheckSpec(level=3))), Forbidden)

@@ -30,6 +30,7 @@ from taku_hiden.commands import (
     Jump,
     KanCheck,
     Lift,
+    Oppose,
     OpposedCheck,
     Reroll,
     Seizure,
@@ -110,6 +111,7 @@ async def test_every_struct_round_trips(make_table: MakeTable) -> None:
         Check(character_id=t.kou, skill="姿隠し", traits=[TraitUse(name="容貌", value=1)], difficulty=1, simple=True),
         OpposedCheck(first=CheckSpec(level=1), second=CheckSpec(character_id=t.otsu, skill="探索")),
         Reroll(check_id="k1", character_id=t.kou),
+        Oppose(against="k1", second=CheckSpec(name="乙", level=2, ability_value=1)),
         AwardZabuton(character_id=t.kou, count=2, reason="r"),
         ConvertZabuton(),
         KanCheck(character_id=t.kou, target=8),
@@ -127,9 +129,11 @@ async def test_every_struct_round_trips(make_table: MakeTable) -> None:
         assert dec.decode(msgspec.json.encode(c)) == c
     # events: one of each from a short session
     h = t.h
-    h.roll(2, 2, 3, 3, 4, 4, 5, 5, 1, 2)
+    h.roll(2, 2, 3, 3, 4, 4, 5, 5, 1, 2, 2, 5, 3, 3)
     for member, cmd in [
         (h.gm, Check(character_id=t.kou, skill="姿隠し", difficulty=0)),
+        (t.pl, Check(character_id=t.kou, skill="姿隠し")),
+        (h.gm, Oppose(against=f"k{h.state.seq + 2}", second=CheckSpec(character_id=t.otsu, skill="探索"))),
         (h.gm, OpposedCheck(first=CheckSpec(level=1), second=CheckSpec(character_id=t.otsu, skill="探索"))),
         (t.pl, Reroll(character_id=t.kou)),
         (h.gm, AwardZabuton(character_id=t.kou)),
