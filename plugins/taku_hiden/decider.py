@@ -70,6 +70,9 @@ S_ZABUTON = "秘伝の声 五ノ五 座布団"
 S_OPPOSED = "秘伝の声 五ノ六 対抗判定"
 S_VARIOUS = "秘伝の声 五ノ七 さまざまな判定"
 
+SOCIAL_TRAITS = ("容貌", "声", "内気")
+"""Traits whose effect on social checks is at most their CP (五ノ七 特徴・性格と対人行為; HD-20)."""
+
 
 def _reject(reason: str, message: str, section: str) -> NoReturn:
     raise Rejected(RULESET_ID, reason, message, section=section)
@@ -174,6 +177,18 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: Hide
                 _reject("unknown_trait", f"{name}は特徴「{strip_brackets(use.name)}」を持っていません", S_TRAITS)
             cp = found_trait[1].cp if found_trait else None
             stated = found_trait[1].modifier if found_trait else None
+            if (
+                use.value is not None
+                and cp is not None
+                and strip_brackets(use.name) in SOCIAL_TRAITS
+                and (abs(use.value) > abs(cp) or use.value * cp < 0)
+            ):
+                # 五ノ七 特徴・性格と対人行為: the strongest effect is the CP spent (HD-20)
+                _reject(
+                    "trait_over_cp",
+                    f"「{strip_brackets(use.name)}」の修正は消費CP（{cp}）を超えられません",
+                    S_VARIOUS,
+                )
             # 五ノ四: the trait's CP, unless the trait states its own modifier (HD-10)
             value = use.value if use.value is not None else stated if stated is not None else cp
             assert value is not None  # one of them is set: checked above

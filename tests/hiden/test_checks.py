@@ -127,6 +127,19 @@ async def test_gm_applies_traits_and_the_event_records_them(make_table: MakeTabl
     assert ev.side.base == 2 + 1 + 2 - 3 + 1 and ev.side.value == 3 + 5 and ev.success is True
 
 
+@pytest.mark.parametrize(("value", "ok"), [(2, True), (1, True), (0, True), (3, False), (-1, False)])
+async def test_social_trait_effect_is_at_most_its_cp(make_table: MakeTable, value: int, ok: bool) -> None:
+    """HD-20: the GM sets 容貌's effect by the situation, at most its CP (2) and of its sign."""
+    t = await make_table()
+    t.h.roll(3, 3)
+    cmd = Check(character_id=t.kou, skill="料理", ability="知恵", traits=[TraitUse(name="容貌", value=value)], target=9)
+    if ok:
+        ev = _check(await t.h.send(t.h.gm, cmd))
+        assert ev.side.value == 3 + 1 + value + 6
+    else:
+        assert (await t.h.rejected(t.h.gm, cmd)).code == "rule/hiden/trait_over_cp"
+
+
 async def test_only_the_gm_chooses_traits(make_table: MakeTable) -> None:
     """HD-10: a player naming traits is rejected with rule/hiden/gm_chooses_traits, nothing written."""
     t = await make_table()
