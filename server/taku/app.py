@@ -346,7 +346,8 @@ class TableService:
         """Send ``sink`` the events after ``after_seq``, then live ones. Returns when live."""
         async with self.lock:
             head = self.state.seq
-            sub = Subscription(self, member_id, sink, last_seq=max(after_seq, 0))
+            # a seq past the table's end (a client that remembers more than exists) starts live
+            sub = Subscription(self, member_id, sink, last_seq=min(max(after_seq, 0), head))
             self.subscriptions.add(sub)
         if after_seq < head:
             for rec in await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head):

@@ -1,0 +1,155 @@
+"""Load generator: T tables x C clients against taku or the bare broadcast server.
+
+Each client sends chat commands and measures command-to-broadcast latency: the
+time from sending a command to receiving its broadcast (taku: the ``event``
+carrying the command id; bare: the echoed message). Closed loop (each client
+waits for its own broadcast before sending again) measures the most commands
+per second; open loop (a fixed total rate) measures latency at a given load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Result:
+    commands: int
+    seconds: float
+    latencies_ms: list[float] = field(default_factory=list)
+
+    @property
+    def per_s(self) -> float:
+        return self.commands / self.seconds
+
+    def pct(self, p: float) -> float:
+        if not self.latencies_ms:
+            return float("nan")
+        xs = sorted(self.latencies_ms)
+        return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+    def line(self) -> str:
+        return f"{self.per_s:9.0f} cmd/s   p50 {self.pct(50):7.2f} ms   p99 {self.pct(99):7.2f} ms   ({self.commands} commands)"
+
+
+class Client:
+    """One connection, sending its own chat commands and timing their broadcasts."""
+
+    def __init__(self, ws: ClientConnection, table: str, name: str, taku: bool) -> None:
+        self.ws, self.table, self.name, self.taku = ws, table, name, taku
+        self.sent: dict[str, float] = {}
+        self.lat: list[float] = []
+        self.n = 0
+        self.done: asyncio.Event = asyncio.Event()
+
+    def frame(self) -> tuple[str, str]:
+        self.n += 1
+        cid = f"{self.name}-{self.n}"
+        if self.taku:
+            msg = {"type": "command", "table_id": self.table, "command_id": cid, "command": {"type": "chat", "text": "bench " + cid}}
+        else:
+            msg = {"cid": cid, "text": "bench " + cid}
+        return cid, json.dumps(msg)
+
+    async def reader(self) -> None:
+        async for raw in self.ws:
+            msg = json.loads(raw)
+            cid = msg.get("command_id") if self.taku else msg.get("cid")
+            if self.taku and msg.get("type") != "event":
+                continue
+            t0 = self.sent.pop(cid, None) if cid else None
+            if t0 is not None:
+                self.lat.append((time.perf_counter() - t0) * 1000)
+                self.done.set()
+
+    async def send(self) -> None:
+        cid, frame = self.frame()
+        self.done.clear()
+        self.sent[cid] = time.perf_counter()
+        await self.ws.send(frame)
+
+
+async def _setup_taku(url: str, tables: int, clients: int) -> list[Client]:
+    out: list[Client] = []
+    for t in range(tables):
+        gm = await connect(url, max_size=2**22, ping_interval=None)
+        await gm.send(json.dumps({"type": "create_table", "ruleset": "generic", "name": f"bench{t}"}))
+        created = json.loads(await gm.recv())
+        tid = created["table_id"]
+        conns = [gm] + [await connect(url, max_size=2**22, ping_interval=None) for _ in range(clients - 1)]
+        for i, ws in enumerate(conns):
+            if i:
+                await ws.send(json.dumps({"type": "join", "table_id": tid, "token": created["player_token"], "name": f"p{i}"}))
+                await ws.recv()
+            await ws.send(json.dumps({"type": "subscribe", "table_id": tid, "after_seq": 10**9}))
+            while json.loads(await ws.recv())["type"] != "subscribed":
+                pass
+            out.append(Client(ws, tid, f"t{t}c{i}", True))
+    return out
+
+
+async def _setup_bare(url: str, tables: int, clients: int) -> list[Client]:
+    out = []
+    for t in range(tables):
+        for i in range(clients):
+            ws = await connect(url, max_size=2**22, ping_interval=None)
+            await ws.send(json.dumps({"join": f"t{t}"}))
+            out.append(Client(ws, f"t{t}", f"t{t}c{i}", False))
+    return out
+
+
+async def run(url: str, *, taku: bool, tables: int, clients: int, seconds: float, rate: float | None = None) -> Result:
+    """Drive the server; ``rate`` (commands/s, all clients together) makes it open loop."""
+    cs = await (_setup_taku if taku else _setup_bare)(url, tables, clients)
+    readers = [asyncio.create_task(c.reader()) for c in cs]
+    stop = time.perf_counter() + seconds
+
+    async def closed_loop(c: Client) -> None:
+        while time.perf_counter() < stop:
+            await c.send()
+            try:
+                await asyncio.wait_for(c.done.wait(), 10)
+            except TimeoutError:
+                return
+
+    async def open_loop(c: Client, interval: float) -> None:
+        await asyncio.sleep(random.random() * interval)
+        nxt = time.perf_counter()
+        while time.perf_counter() < stop:
+            await c.send()
+            nxt += interval
+            await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+
+    t0 = time.perf_counter()
+    if rate is None:
+        await asyncio.gather(*(closed_loop(c) for c in cs))
+    else:
+        await asyncio.gather(*(open_loop(c, len(cs) / rate) for c in cs))
+    await asyncio.sleep(0.5)
+    elapsed = time.perf_counter() - t0
+    for r in readers:
+        r.cancel()
+    lat = [x for c in cs for x in c.lat]
+    for c in cs:
+        await c.ws.close()
+    return Result(commands=len(lat), seconds=elapsed - 0.5, latencies_ms=lat)
+
+
+def summary(results: dict[str, Any]) -> str:
+    return "\n".join(f"{k:40} {v.line()}" for k, v in results.items())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    url, kind, tables, clients = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    res = asyncio.run(run(url, taku=kind == "taku", tables=tables, clients=clients, seconds=5))
+    print(res.line(), f"mean {statistics.mean(res.latencies_ms):.2f} ms")
