@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from taku.core.dice import DiceSource, Roll
 from taku_hiden.events import Effect, Modifier, Side, Target
 from taku_hiden.options import HidenOptions
@@ -21,6 +19,7 @@ __all__ = [
     "effect_of",
     "make_target",
     "opposed_outcome",
+    "replace_side",
     "reroll_side",
     "roll_side",
     "single_success",
@@ -118,7 +117,3 @@ def opposed_outcome(first: Side, second: Side, tie: str) -> tuple[int, tuple[int
 
 def replace_side(sides: tuple[Side, ...], index: int, side: Side) -> tuple[Side, ...]:
     return tuple(side if i == index else s for i, s in enumerate(sides))
-
-
-def structs_replace(obj: Any, **changes: Any) -> Any:
-    return msgspec.structs.replace(obj, **changes)

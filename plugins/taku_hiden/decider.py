@@ -8,15 +8,14 @@ ones included, and never rolls.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-from taku.errors import InvalidCommand, Rejected
+from taku.errors import InvalidCommand
 from taku_hiden import tables as T
 from taku_hiden._checks import (
     make_target,
@@ -26,6 +25,22 @@ from taku_hiden._checks import (
     roll_side,
     single_success,
 )
+from taku_hiden._common import (
+    S_CHECK,
+    S_OPPOSED,
+    S_TRAITS,
+    S_VARIOUS,
+    S_ZABUTON,
+    SOCIAL_TRAITS,
+    _condition_label,
+    _find,
+    _game,
+    _options,
+    _reject,
+    _sake_tolerance,
+    _sheet,
+)
+from taku_hiden._helpers import condition_key, fatigue, jump, lift, seizure_for, situation_key, visibility
 from taku_hiden.commands import (
     AwardZabuton,
     Check,
@@ -56,72 +71,14 @@ from taku_hiden.events import (
     ZabutonAwarded,
     ZabutonConverted,
 )
-from taku_hiden.options import DEFAULT_OPTIONS, HidenOptions
-from taku_hiden.state import MAX_OPEN_CHECKS, CharState, HidenSheet, HidenState, OpenCheck, strip_brackets
+from taku_hiden.options import HidenOptions
+from taku_hiden.state import MAX_OPEN_CHECKS, CharState, HidenState, OpenCheck, strip_brackets
 
 __all__ = ["decide", "evolve", "initial_state"]
-
-RULESET_ID = "hiden"
-
-S_CHECK = "秘伝の声 五ノ一 行動判定の方法"
-S_DIFFICULTY = "秘伝の声 五ノ二 行動の難易度"
-S_TRAITS = "秘伝の声 五ノ四 特徴による修正"
-S_ZABUTON = "秘伝の声 五ノ五 座布団"
-S_OPPOSED = "秘伝の声 五ノ六 対抗判定"
-S_VARIOUS = "秘伝の声 五ノ七 さまざまな判定"
-
-SOCIAL_TRAITS = ("容貌", "声", "内気")
-"""Traits whose effect on social checks is at most their CP (五ノ七 特徴・性格と対人行為; HD-20)."""
-
-
-def _reject(reason: str, message: str, section: str) -> NoReturn:
-    raise Rejected(RULESET_ID, reason, message, section=section)
-
 
 def initial_state(options: HidenOptions | None) -> HidenState:
     """An empty table: no characters, no open checks."""
     return HidenState()
-
-
-def _options(ctx: Context) -> HidenOptions:
-    return ctx.options if isinstance(ctx.options, HidenOptions) else DEFAULT_OPTIONS
-
-
-def _game(table: TableState) -> HidenState:
-    return table.game if isinstance(table.game, HidenState) else HidenState()
-
-
-def _sheet(table: TableState, character_id: str) -> HidenSheet:
-    ch = table.characters.get(character_id)
-    if ch is None:
-        raise InvalidCommand(f"no character {character_id!r}", code="command/unknown_character")
-    return msgspec.convert(ch.sheet, HidenSheet)
-
-
-def _find(named: dict[str, Any], name: str) -> tuple[str, Any] | None:
-    """``named[name]`` where keys and name compare without 〈〉《》 brackets."""
-    want = strip_brackets(name)
-    for k, v in named.items():
-        if strip_brackets(k) == want:
-            return strip_brackets(k), v
-    return None
-
-
-def _sake_tolerance(sheet: HidenSheet | None) -> int:
-    found = _find(sheet.traits, "酒の耐性") if sheet else None
-    return max(0, found[1].cp) if found else 0
-
-
-def _anshi_level(sheet: HidenSheet | None) -> int:
-    """〈暗視〉: a 《特技》 level, else a trait's level (or CP) (G-HD-09)."""
-    if sheet is None:
-        return 0
-    if found := _find(sheet.tokugi, "暗視"):
-        return found[1].level
-    if found := _find(sheet.traits, "暗視"):
-        t = found[1]
-        return t.level if t.level is not None else max(0, t.cp)
-    return 0
 
 
 # --------------------------------------------------------------------------- sides
@@ -232,10 +189,6 @@ def _condition_modifiers(table: TableState, character_id: str | None) -> tuple[M
     return tuple(Modifier(label=_condition_label(k), value=T.fatigue_modifier(k, tol)) for k in cs.conditions)
 
 
-def _condition_label(key: str) -> str:
-    return (T.FATIGUE.get(key) or T.DRINK[key])[0]
-
-
 def _single(
     table: TableState,
     ctx: Context,
@@ -335,8 +288,8 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             ]
         case SeizureCheck():
             ctx.require_control(table, command.character_id)
-            situation = _situation(command.situation)
-            trait, difficulty = _seizure(table, command.character_id, command.trait, situation)
+            situation = situation_key(command.situation)
+            trait, difficulty = seizure_for(table, command.character_id, command.trait, situation)
             spec = CheckSpec(character_id=command.character_id, ability="気合い")
             return [
                 _single(
@@ -356,7 +309,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case SetConditions():
             ctx.require_gm("setting fatigue and drink conditions")
             ctx.require_control(table, command.character_id)
-            keys = tuple(dict.fromkeys(_condition_key(c) for c in command.conditions))
+            keys = tuple(dict.fromkeys(condition_key(c) for c in command.conditions))
             tol = _sake_tolerance(_sheet(table, command.character_id))
             return [
                 ConditionsSet(
@@ -366,16 +319,16 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 )
             ]
         case Jump():
-            return [_jump(table, command, ctx)]
+            return [jump(table, command, ctx)]
         case Lift():
-            return [_lift(table, command, ctx)]
+            return [lift(table, command, ctx)]
         case Visibility():
-            return [_visibility(table, command)]
+            return [visibility(table, command)]
         case Fatigue():
-            return [_fatigue(table, command)]
+            return [fatigue(table, command)]
         case Seizure():
-            situation = _situation(command.situation)
-            trait, difficulty = _seizure(table, command.character_id, command.trait, situation)
+            situation = situation_key(command.situation)
+            trait, difficulty = seizure_for(table, command.character_id, command.trait, situation)
             return [
                 DifficultyComputed(
                     helper="seizure",
@@ -543,153 +496,6 @@ def _convert(table: TableState, command: ConvertZabuton, ctx: Context) -> list[E
     if not out:
         _reject("nothing_to_convert", "変換する座布団がありません", S_ZABUTON)
     return out
-
-
-# --------------------------------------------------------------------------- 五ノ七 helpers
-
-
-def _optional_sheet(table: TableState, character_id: str | None) -> HidenSheet | None:
-    return _sheet(table, character_id) if character_id is not None else None
-
-
-def _fraction(x: float) -> Fraction:
-    return Fraction(x).limit_denominator(10000)
-
-
-def _jump(table: TableState, command: Jump, ctx: Context) -> DifficultyComputed:
-    """《跳躍》 (五ノ七; HD-15): distance beyond the difficulty-0 distance, in units of 1 or 2 尺."""
-    _optional_sheet(table, command.character_id)
-    options = _options(ctx)
-    dist = T.to_shaku(ken=_fraction(command.ken), jo=_fraction(command.jo), shaku=_fraction(command.shaku))
-    if dist <= 0:
-        _reject("no_distance", "跳ぶ距離（間・丈・尺）を指定してください", S_VARIOUS)
-    row = T.JUMP[command.kind]
-    base = row["run_up" if command.run_up else "standing"]
-    core = T.jump_difficulty(command.kind, command.run_up, dist, rounding=options.jump_rounding)
-    what = ("高跳び" if command.kind == "high" else "幅跳び") + ("（助走あり）" if command.run_up else "（助走なし）")
-    parts = [Modifier(label=f"{what} {_num(dist)}尺: 難易度0は{base}尺、{row['unit']}尺ごとに+1", value=core)]
-    if command.risky:
-        parts.append(Modifier(label="失敗が許されない", value=command.risky))
-    notes = []
-    if (dist - base) % row["unit"]:
-        notes.append("端数は1単位に切り上げ（G-HD-05）" if options.jump_rounding == "up" else "端数は切り捨て")
-    if command.kind == "long" and command.run_up and dist == 18:
-        notes.append("本文の例は難易度5としていますが、表によれば6です（G-HD-04）")
-    difficulty = core + command.risky
-    return DifficultyComputed(
-        helper="jump",
-        character_id=command.character_id,
-        parts=tuple(parts),
-        difficulty=difficulty,
-        simple_target=T.simple_target(difficulty),
-        detail={"kind": command.kind, "run_up": command.run_up, "shaku": float(dist)},
-        note=" / ".join(notes),
-    )
-
-
-def _num(x: Fraction) -> str:
-    return str(int(x)) if x.denominator == 1 else f"{float(x):.2f}".rstrip("0").rstrip(".")
-
-
-def _lift(table: TableState, command: Lift, ctx: Context) -> DifficultyComputed:
-    """《持ち上げ》 (五ノ七; HD-16): 15 貫 is 0, +1 per 貫, fractions dropped; kg / 3.75 = 貫."""
-    _optional_sheet(table, command.character_id)
-    options = _options(ctx)
-    if (command.kan is None) == (command.kg is None):
-        _reject("kan_or_kg", "重さを貫（kan）かキロ（kg）のどちらか一方で指定してください", S_VARIOUS)
-    kan = _fraction(command.kan) if command.kan is not None else _fraction(command.kg or 0) / T.KAN_KG
-    core = T.lift_difficulty(kan)
-    shown = f"{command.kg:g}キロ = {float(kan):.2f}貫" if command.kg is not None else f"{_num(kan)}貫"
-    parts = [Modifier(label=f"{shown}（{T.LIFT_BASE_KAN}貫が難易度0、端数切り捨て）", value=core)]
-    if command.sword_grip:
-        parts.append(Modifier(label="棒状のものを剣のように握って持つ", value=options.sword_grip_modifier))
-    difficulty = sum(p.value for p in parts)
-    return DifficultyComputed(
-        helper="lift",
-        character_id=command.character_id,
-        parts=tuple(parts),
-        difficulty=difficulty,
-        simple_target=T.simple_target(difficulty),
-        detail={"kan": round(float(kan), 2), "kg": round(float(kan * T.KAN_KG), 2)},
-    )
-
-
-def _visibility(table: TableState, command: Visibility) -> DifficultyComputed:
-    """視界の修正 (五ノ七; HD-17): 〈暗視〉 cancels up to its level, never more than the modifiers."""
-    sheet = _optional_sheet(table, command.character_id)
-    keys = []
-    for c in command.conditions:
-        key = T.lookup(T.VISIBILITY, c)
-        if key is None:
-            _reject("unknown_visibility", f"視界の修正「{c}」は表にありません", S_VARIOUS)
-        keys.append(key)
-    level = command.anshi_level if command.anshi_level is not None else _anshi_level(sheet)
-    mods = [T.VISIBILITY[k][1] for k in keys]
-    cancelled, remaining = T.visibility_modifier(mods, level)
-    parts = [Modifier(label="距離・大きさ", value=command.base)] if command.base else []
-    parts += [Modifier(label=T.VISIBILITY[k][0], value=m) for k, m in zip(keys, mods, strict=True)]
-    if sum(cancelled):
-        parts.append(Modifier(label=f"〈暗視〉{level}", value=-sum(cancelled)))
-    difficulty = command.base + remaining
-    return DifficultyComputed(
-        helper="visibility",
-        character_id=command.character_id,
-        parts=tuple(parts),
-        difficulty=difficulty,
-        simple_target=T.simple_target(difficulty),
-        detail={"conditions": keys, "anshi_level": level, "cancelled": sum(cancelled), "modifier": remaining},
-    )
-
-
-def _condition_key(name: str) -> str:
-    key = T.lookup(T.FATIGUE, name) or T.lookup(T.DRINK, name)
-    if key is None:
-        _reject("unknown_condition", f"疲労などによる修正「{name}」は表にありません", S_VARIOUS)
-    return key
-
-
-def _fatigue(table: TableState, command: Fatigue) -> DifficultyComputed:
-    """疲労などによる修正 (五ノ七; HD-18, HD-19): they add up; 酒の耐性 lowers drink, never below 0."""
-    sheet = _optional_sheet(table, command.character_id)
-    keys = [_condition_key(c) for c in command.conditions]
-    tol = command.sake_tolerance if command.sake_tolerance is not None else _sake_tolerance(sheet)
-    parts = [Modifier(label="元の難易度", value=command.base)] if command.base else []
-    for k in keys:
-        value = T.fatigue_modifier(k, tol)
-        label = _condition_label(k)
-        if k in T.DRINK and tol:
-            label += f"（酒の耐性{tol}: {T.DRINK[k][1]}-{tol}、0未満は0）"
-        parts.append(Modifier(label=label, value=value))
-    difficulty = sum(p.value for p in parts)
-    return DifficultyComputed(
-        helper="fatigue",
-        character_id=command.character_id,
-        parts=tuple(parts),
-        difficulty=difficulty,
-        simple_target=T.simple_target(difficulty),
-        detail={"conditions": keys, "sake_tolerance": tol, "modifier": difficulty - command.base},
-    )
-
-
-def _situation(name: str) -> str:
-    key = T.lookup(T.SEIZURE, name)
-    if key is None:
-        _reject("unknown_situation", f"状況「{name}」は発作の難易度表にありません", S_VARIOUS)
-    return key
-
-
-def _seizure(table: TableState, character_id: str | None, trait: str | None, situation: str) -> tuple[str, int]:
-    """Which of 発作 / 不治の病 applies, and its difficulty (HD-21); with both, the harder."""
-    if trait is not None:
-        trait = strip_brackets(trait)
-        if trait not in T.SEIZURE_TRAITS:
-            _reject("unknown_seizure_trait", "特徴は「発作」か「不治の病」です", S_VARIOUS)
-        return trait, T.seizure_difficulty(trait, situation)
-    sheet = _optional_sheet(table, character_id)
-    held = [t for t in T.SEIZURE_TRAITS if sheet is not None and _find(sheet.traits, t)]
-    if not held:
-        _reject("no_seizure_trait", "「発作」も「不治の病」も持たないキャラクターです", S_VARIOUS)
-    return max(((t, T.seizure_difficulty(t, situation)) for t in held), key=lambda p: p[1])
 
 
 # --------------------------------------------------------------------------- evolve
