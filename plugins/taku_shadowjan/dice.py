@@ -1,0 +1,102 @@
+"""Chat commands of シャドー・ジャン2: a line that is exactly one move, for the speaker's
+character whose move it is (see docs/rulesets/shadowjan.md).
+
+    着席 / 開始 / テンホー / カラテ [2,3] / ワザマエ [+N] / ニューロン / ベタオリ
+    リーチ [相手] / ダマテン / ツモ カラテ|ワザマエ|ニューロン
+    攻撃 近接|スリケン|ジツ|銃 相手 [ダイス] / 回避 [N]
+
+Anything else is not ours (``None``): plain chat or the generic dice.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from taku.core.ruleset import Context, Emitted
+from taku.core.table import TableState
+from taku_shadowjan import commands as c
+from taku_shadowjan.decider import decide, waiting_for
+from taku_shadowjan.state import SjGame
+
+__all__ = ["chat", "parse"]
+
+_STATS = {"カラテ": "karate", "ワザマエ": "wazamae", "ニューロン": "neuron", "KARATE": "karate", "WAZAMAE": "wazamae", "NEURON": "neuron"}
+_KINDS = {"近接": "melee", "近接攻撃": "melee", "スリケン": "shuriken", "遠隔": "shuriken", "ジツ": "jitsu", "銃": "gun", "銃撃": "gun"}
+
+
+def _char_by_name(table: TableState, name: str) -> str | None:
+    for cid, ch in table.characters.items():
+        if ch.name == name or cid == name:
+            return cid
+    return None
+
+
+def parse(text: str, table: TableState, actor: str | None) -> Any | None:
+    """The command a chat line stands for, or ``None`` when it is not a シャドー・ジャン command."""
+    t = unicodedata.normalize("NFKC", text).strip()
+    words = t.split()
+    if not words:
+        return None
+    head, rest = words[0].upper(), words[1:]
+    game = table.game if isinstance(table.game, SjGame) else SjGame()
+    mine = [cid for cid, ch in table.characters.items() if ch.owner == actor]
+    who, _step = waiting_for(game)
+    me = who if who in mine else (mine[0] if mine else "")
+    if head in ("着席", "SIT") and not rest:
+        free = [cid for cid in mine if cid not in game.players]
+        return c.Sit(character_id=free[0] if free else me)
+    if head in ("開始", "START") and not rest:
+        return c.Start()
+    if head in ("テンホー", "テンホー・チーホー", "TENHO") and not rest:
+        return c.Tenho(character_id=me)
+    if head in ("カラテ", "ゴーモーパイ") and len(rest) <= 1:
+        if rest:
+            m = re.fullmatch(r"\[?(\d+(?:,\d+)*)\]?", rest[0])
+            if not m:
+                return None
+            return c.Goumoupai(character_id=me, split=[int(x) for x in m[1].split(",")])
+        return c.Goumoupai(character_id=me)
+    if head in ("ワザマエ", "イカサマ") and len(rest) <= 1:
+        if rest:
+            m = re.fullmatch(r"\+?(\d+)", rest[0])
+            if not m:
+                return None
+            return c.Ikasama(character_id=me, enhance=int(m[1]))
+        return c.Ikasama(character_id=me)
+    if head == "ニューロン" and not rest:
+        return c.Neuron(character_id=me)
+    if head == "ベタオリ" and not rest:
+        return c.Betaori(character_id=me)
+    if head == "リーチ" and len(rest) <= 1:
+        target = _char_by_name(table, rest[0]) if rest else None
+        if rest and target is None:
+            return None
+        return c.Declare(character_id=me, kind="riichi", stick_target=target)
+    if head in ("ダマテン", "ダマ") and not rest:
+        return c.Declare(character_id=me, kind="dama")
+    if head == "ツモ" and len(rest) == 1 and rest[0].upper() in _STATS:
+        return c.Tsumo(character_id=me, stat=_STATS[rest[0].upper()])
+    if head == "攻撃" and len(rest) in (2, 3) and rest[0] in _KINDS:
+        target = _char_by_name(table, rest[1])
+        if target is None:
+            return None
+        if len(rest) == 3:
+            if not rest[2].isdigit() or int(rest[2]) < 1:
+                return None
+            return c.Attack(character_id=me, kind=_KINDS[rest[0]], splits=[c.Split(target=target, dice=int(rest[2]))])
+        return c.Attack(character_id=me, kind=_KINDS[rest[0]], target=target)
+    if head == "回避" and len(rest) <= 1:
+        if rest and not rest[0].isdigit():
+            return None
+        return c.Evade(character_id=me, dice=int(rest[0]) if rest else 0)
+    return None
+
+
+def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
+    """The events of a chat move (the same as its command), or ``None``."""
+    cmd = parse(text, table, ctx.actor)
+    if cmd is None:
+        return None
+    return decide(table, cmd, ctx)
