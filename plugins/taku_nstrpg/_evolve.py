@@ -128,12 +128,13 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
                 pending[hit.id] = hit
             return _replace(game, pending=pending)
         case ev.TurnBegan(character_id=cid, shuchu=shuchu, equip=equip):
+            # a new 手番 ends the phase an アドレナリン・ブースト's evasion −1 was for
             changes = {"kuzure": False, "shuchu": shuchu, "sokuten": False}
             if equip is not None:
                 changes["equipped"] = equip
-            return _f(game, cid, **changes)
+            return _f(_all(game, adrenaline_evasion=False), cid, **changes)
         case ev.TurnEndedFor(character_id=cid):
-            return _f(game, cid, shuchu=False, sokuten=False)
+            return _f(_all(game, adrenaline_evasion=False), cid, shuchu=False, sokuten=False)
         case ev.PhaseEnded():
             return _all(game, adrenaline_evasion=False)
         case ev.CombatStarted():

@@ -13,7 +13,7 @@ from taku.core.commands import Override
 from taku.core.ruleset import Context, Role
 from taku.core.dice import ScriptedDice
 from taku_nstrpg import events as ev
-from taku_nstrpg.checks import NORMAL
+from taku_nstrpg.checks import EASY, HARD, NORMAL, UH
 from taku_nstrpg.combat import initiative_order, placement_order
 from taku_nstrpg.commands import (
     AdjustValue,
@@ -22,6 +22,7 @@ from taku_nstrpg.commands import (
     CreateNinjaSlayer,
     EndCombat,
     EndScenario,
+    EndTurn,
     Evade,
     GainDkk,
     Inflict,
@@ -342,3 +343,69 @@ def test_dkk_never_exceeds_12_through_commands(gains: list[int]) -> None:
         for e in decide(state, GainDkk(character_id="me", amount=g), ctx, rs):
             state = evolve(state, e, rs)
         assert 0 <= state.game.fighters["me"].dkk <= 12
+
+
+async def test_knockback_distance(ns: Make) -> None:
+    """NS-93: row 1 knocks back by the attacker's カラテ after a カラテ check, else by the damage before reduction."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=5, wazamae=6, weapons=["katana"], equipped="katana")
+    foe = await t.npc("敵", kind="boss", karate=1, tairyoku=20, damage_reduction=1)
+    t.roll(6, 6, 1, 1, 1)
+    a = one_of(await t.do(Attack(attacker=me, target=foe)), ev.AttackRolled)
+    t.roll(1)
+    d = one_of(await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id])), ev.DamageResolved)
+    assert (d.row, d.amount, d.knockback) == (1, 1, 5)
+    t.roll(6, 6, 6, 1, 1, 1)
+    a = one_of(await t.do(Attack(attacker=me, target=foe, style="seimitsu")), ev.AttackRolled)
+    t.roll(1)
+    d = one_of(await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id])), ev.DamageResolved)
+    assert (d.row, d.tsuda, d.amount, d.knockback) == (1, 0, 0, 0)  # 精密攻撃: no 痛打; 1 − 1 = 0, no 体力 lost
+
+
+async def test_ultra_hard_shuriken_and_wasshoi_due(ns: Make) -> None:
+    """NS-108: ultra-hard: shuriken +1, melee +2; NS-97: 3 DKK in a turn flags Wasshoi! at the turn's end."""
+    t = await ns()
+    me = await t.pc("ニンジャ", wazamae=4, tairyoku=9, dkk=1)
+    boss = await t.npc("ボス", kind="boss", wazamae=4, karate=4)
+    await t.gm_do(StartCombat())
+    await t.gm_do(StartTurn())
+    await t.gm_do(GainDkk(character_id=me, amount=2))
+    end = one_of(await t.gm_do(EndTurn(atmosphere="ultra_hard")), ev.TurnEnded)
+    assert not end.wasshoi_due
+    await t.gm_do(StartTurn())
+    await t.gm_do(GainDkk(character_id=me, amount=3))
+    assert one_of(await t.gm_do(EndTurn()), ev.TurnEnded).wasshoi_due
+    t.roll(4, 1, 1, 1)
+    a = one_of(await t.gm_do(Attack(attacker=boss, kind="shoot", target=me)), ev.AttackRolled)
+    t.roll(4, 1, 1, 1)
+    b = one_of(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)
+    t.roll(1)
+    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1)), ev.EvasionRolled).difficulty == HARD
+    t.roll(1)
+    assert one_of(await t.do(Evade(defender=me, hits=[b.hits[0].id], dice=1)), ev.EvasionRolled).difficulty == UH
+
+
+async def test_adrenaline_evasion_lasts_the_phase(ns: Make) -> None:
+    """NS-96: an off-turn boost lowers every evasion of that phase, and ends with it."""
+    from taku_nstrpg.commands import BeginTurnOf
+
+    t = await ns()
+    me = await t.pc("ニンジャ", wazamae=6, tairyoku=9, seishin=2)
+    boss = await t.npc("ボス", kind="boss", karate=8)
+    t.roll(4, 1, 4, 1)
+    a = one_of(await t.gm_do(Attack(attacker=boss, splits=[Split(target=me, dice=2), Split(target=me, dice=2)])), ev.AttackRolled)
+    t.roll(1)
+    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1, adrenaline=True)), ev.EvasionRolled).difficulty == EASY
+    t.roll(1)
+    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[1].id], dice=1)), ev.EvasionRolled).difficulty == EASY
+    await t.do(BeginTurnOf(character_id=me))
+    t.roll(4, 1)
+    a = one_of(await t.gm_do(Attack(attacker=boss, target=me, splits=[Split(target=me, dice=2)])), ev.AttackRolled)
+    t.roll(1)
+    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1)), ev.EvasionRolled).difficulty == NORMAL
+
+
+def one_of(events: list[Any], kind: type) -> Any:
+    found = of(events, kind)
+    assert len(found) == 1, found
+    return found[0]
