@@ -59,7 +59,7 @@ async def _serve(args: argparse.Namespace) -> int:
     )
     server = TakuServer(hub, config)
     await server.start()
-    print(f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {args.db})", flush=True)
+    print(f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {_shown(args.db)})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -69,6 +69,17 @@ async def _serve(args: argparse.Namespace) -> int:
     await hub.close()
     await store.close()
     return 0
+
+
+def _shown(db: str) -> str:
+    """``db`` as it may be printed: a password in a URL becomes ``***``."""
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(db)
+    if parts.password is None:
+        return db
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:

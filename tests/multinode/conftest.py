@@ -210,12 +210,12 @@ async def pg_url() -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def start_nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[Callable[[int], Awaitable[list[Node]]]]:
-    """``await start_nodes(n)``: n nodes on one schema, started together, ready; all stopped after."""
+async def start_nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[list[Node]]]]:
+    """``await start_nodes(n[, db=url])``: n nodes on the test's schema, started together, ready; all stopped after."""
     nodes: list[Node] = []
 
-    async def start(n: int) -> list[Node]:
-        new = [Node(f"node{len(nodes) + i + 1}", pg_url, tmp_path) for i in range(n)]
+    async def start(n: int, db: str | None = None) -> list[Node]:
+        new = [Node(f"node{len(nodes) + i + 1}", db or pg_url, tmp_path) for i in range(n)]
         nodes.extend(new)
         await asyncio.gather(*(node.ready() for node in new))
         return new

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import urllib.parse
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -274,3 +275,16 @@ async def test_node_losing_its_database_connections_misses_nothing(start_nodes, 
         await settle(c, final)
         assert [e["seq"] for e in c.events] == list(range(1, final + 1)), c.name
     assert stream(spec.events) == stream(gm.events)
+
+
+async def test_database_password_is_never_printed(start_nodes, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+    """A node shows its --db URL at start with the password masked (trust auth ignores it here)."""
+    parts = urllib.parse.urlsplit(pg_url)
+    secret = "hunter2-" + parts.path.strip("/")
+    user = parts.username or "postgres"
+    with_password = urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:{secret}@{parts.netloc.rpartition('@')[2]}"))
+    (node,) = await start_nodes(1, db=with_password)
+    node.stop()
+    log = node.log_path.read_text()
+    assert "serving" in log and f"{user}:***@" in log
+    assert secret not in log
