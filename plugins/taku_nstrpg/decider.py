@@ -400,11 +400,13 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
                 reject("cannot_act", f"{mch.name} は行動できない", "NSTRPG 2-12")
             group += (mid,)
             pool += current(msheet, mf, profile.stat)
+    if pool < 1:
+        reject("no_dice", "判定ダイスがない", S)
     splits = list(cmd.splits)
     if not splits:
         if cmd.target is None:
             raise InvalidCommand("name a target or the splits", code="command/invalid")
-        splits = [c.Split(target=cmd.target, dice=max(pool, 1))]
+        splits = [c.Split(target=cmd.target, dice=pool)]
     if group and len(splits) != 1:
         reject("pool_single_attack", "まとめて振るモブの攻撃は1回", "NSTRPG 2-11")
     reason = cb.validate_split(pool, [s.dice for s in splits], [s.target for s in splits], profile)
