@@ -153,8 +153,12 @@ async def test_killed_node_clients_resume_on_the_other_node(start_nodes, client)
 
     gm_task = asyncio.create_task(gm_stream())
     pl_task = asyncio.create_task(player_on_a())
-    while len(pl_acks) < 15:
-        await asyncio.sleep(0.005)
+    async def fifteen_acks() -> None:
+        while len(pl_acks) < 15:
+            assert not pl_task.done(), pl_task
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(fifteen_acks(), 30)
     a.kill()  # mid-stream: commands of the player are in flight
     killed.set()
     unacked = await asyncio.wait_for(pl_task, 20)
