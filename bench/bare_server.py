@@ -1,4 +1,5 @@
-"""The yardstick: a bare websockets broadcast server (no rules, no storage, no auth).
+"""The yardstick: a bare websockets broadcast server (no rules, no storage, no auth),
+with the same websockets settings as taku (no permessage-deflate).
 
 Protocol: the first message of a connection is ``{"join": TABLE}``; every
 later message is broadcast, unchanged, to every connection of that table
@@ -28,7 +29,7 @@ async def handler(ws: ServerConnection) -> None:
 
 
 async def main(port: int) -> None:
-    async with serve(handler, "127.0.0.1", port, max_size=2**20, ping_interval=None):
+    async with serve(handler, "127.0.0.1", port, max_size=2**20, ping_interval=None, compression=None):
         print("ready", flush=True)
         await asyncio.Future()
 

@@ -124,6 +124,7 @@ class TableService:
         self.acks: dict[str, tuple[int, int]] = {}
         self.lock = asyncio.Lock()
         self.subscriptions: set[Subscription] = set()
+        self._frames: dict[tuple[int, bool], tuple[Recorded, bytes]] = {}
         self._pump: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ folding
@@ -188,9 +189,23 @@ class TableService:
     # ------------------------------------------------------------ frames
 
     def frame(self, rec: Recorded, event: Event, member_id: str | None) -> bytes:
-        """The ``event`` message for ``rec`` as ``member_id`` may see it."""
-        viewer = self.state.viewer(member_id)
-        if viewer.sees(rec.audience):
+        """The ``event`` message for ``rec`` as ``member_id`` may see it.
+
+        A table has at most two forms of an event (full and redacted); the last
+        event's forms are cached, since a broadcast asks for them once per subscriber.
+        """
+        sees = self.state.viewer(member_id).sees(rec.audience)
+        cached = self._frames.get((rec.seq, sees))
+        if cached is not None and cached[0] is rec:
+            return cached[1]
+        frame = self._frame(rec, event, sees)
+        if len(self._frames) > 8:
+            self._frames.clear()
+        self._frames[(rec.seq, sees)] = (rec, frame)
+        return frame
+
+    def _frame(self, rec: Recorded, event: Event, sees: bool) -> bytes:
+        if sees:
             data, shown = rec.data, event
         else:
             data = rec.redacted_form() or msgspec.Raw(encode(Redacted(of=rec.type)))
