@@ -246,6 +246,8 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
         sixth_sense_used: ●ニンジャ第六感 used this scenario.
         equipped: the weapon switched to at 手番開始 (``None``: the sheet's).
         looted: its 【万札】 already went into the 万札プール.
+        boosts: temporary attribute changes (☆ヘンゲヨーカイ・ジツ …): they change the
+            current values, never the ● skills (NS-23).
     """
 
     tairyoku: int
@@ -266,6 +268,7 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
     sixth_sense_used: bool = False
     equipped: str | None = None
     looted: bool = False
+    boosts: dict[str, int] = {}
 
 
 class MemoRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -319,11 +322,11 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:
-    """An attribute now: the base minus ability damage, floor 1 (NS-19)."""
+    """An attribute now: the base minus ability damage (floor 1, NS-19), plus temporary boosts."""
     base = getattr(sheet, stat)
     if fighter is None:
         return base
-    return effective(base, fighter.ability_damage.get(stat, 0))
+    return max(1, effective(base, fighter.ability_damage.get(stat, 0)) + fighter.boosts.get(stat, 0))
 
 
 def evasion_per_turn(sheet: NsSheet, fighter: Fighter | None) -> int:

@@ -491,14 +491,19 @@ async def test_ex32_counter_on_ninja_slayer(ns: Make) -> None:
 
 
 async def test_ex33_auto_skills_from_base_values(ns: Make) -> None:
-    """NS-EX-33: カラテ 10 gives ●連続攻撃2 (not 3, even with bonus dice); ability damage to 6 keeps it."""
+    """NS-EX-33: カラテ 10 gives ●連続攻撃2; ヘンゲヨーカイ to 13 does not give 3; ability damage to 6 keeps 2."""
+    from taku_nstrpg.commands import AdjustValue
+    from taku_nstrpg.view import derived
+
     t = await ns()
     emily = await t.pc("エミリー", karate=10, tairyoku=9)
     ys = await t.mobs("ヤクザ", 3, ninja=False, tairyoku=9)
-    three = Attack(attacker=emily, bonus_dice=3, splits=[Split(target=y, dice=4) for y in ys])
+    await t.gm_do(AdjustValue(character_id=emily, field="boosts", value={"karate": 3}, reason="☆ヘンゲヨーカイ・ジツLV3"))
+    d = derived(t.h.state, emily)
+    assert d["current"]["karate"] == 13 and d["auto_skills"] == ["●連続攻撃2"]
+    three = Attack(attacker=emily, splits=[Split(target=y, dice=4) for y in ys])
     assert await t.rejected(t.pl, three) == "rule/nstrpg/too_many_attacks"
-    from taku_nstrpg.commands import AdjustValue
-
+    await t.gm_do(AdjustValue(character_id=emily, field="boosts", value={}, reason="ジツが切れた"))
     await t.gm_do(AdjustValue(character_id=emily, field="ability_damage", value={"karate": 4}, reason="サツバツ!で腕を"))
     t.roll(*([1] * 6))
     a = one(await t.do(Attack(attacker=emily, splits=[Split(target=ys[0], dice=3), Split(target=ys[1], dice=3)])), ev.AttackRolled)

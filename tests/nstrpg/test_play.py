@@ -409,3 +409,23 @@ def one_of(events: list[Any], kind: type) -> Any:
     found = of(events, kind)
     assert len(found) == 1, found
     return found[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(row=st.integers(1, 5), sixes=st.integers(2, 4))
+def test_tsuda_never_stacks_in_play(row: int, sixes: int) -> None:
+    """Property (NS-92): 強攻撃's 痛打+1 and any row's 痛打+1 give base + 1, never + 2."""
+    from taku.core.table import decide, evolve
+
+    state, rs = _table(
+        {"karate": 6, "tairyoku": 9, "weapons": ["katana"], "equipped": "katana"},
+        {"kind": "boss", "karate": 1, "tairyoku": 30, "seishin": 9},
+    )
+    dice = ScriptedDice([6] * sixes + [1] * (6 - sixes) + [row])
+    ctx = Context(actor="gm", role=Role.GM, dice=dice, options=rs.make_options({}))
+    for e in decide(state, Attack(attacker="me", target="foe", style="kyougeki"), ctx, rs):
+        state = evolve(state, e, rs)
+    (hit,) = state.game.pending
+    out = decide(state, Evade(defender="foe", hits=[hit]), ctx, rs)
+    d = [e for e in out if isinstance(e, ev.DamageResolved)][0]
+    assert (d.row, d.tsuda, d.amount) == (row, 1, 2)
