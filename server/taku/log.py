@@ -24,12 +24,13 @@ def _msgspec_dumps(obj: Any, default: Any = None) -> bytes:
     return _encoder.encode(obj)
 
 
-def configure(*, json: bool | None = None, level: str = "info") -> None:
+def configure(*, json: bool | None = None, level: str = "info", cache: bool = True) -> None:
     """Set up structlog for the server.
 
     Args:
         json: JSON lines (default when stdout is not a TTY) or console rendering.
         level: the lowest level logged (``debug``, ``info``, ``warning`` …).
+        cache: cache loggers on first use (production); tests pass False.
     """
     if json is None:
         json = not sys.stdout.isatty()
@@ -48,12 +49,12 @@ def configure(*, json: bool | None = None, level: str = "info") -> None:
             ],
             wrapper_class=structlog.make_filtering_bound_logger(lvl),
             logger_factory=structlog.BytesLoggerFactory(),
-            cache_logger_on_first_use=True,
+            cache_logger_on_first_use=cache,
         )
     else:
         structlog.configure(
             processors=[*shared, structlog.dev.ConsoleRenderer()],
             wrapper_class=structlog.make_filtering_bound_logger(lvl),
             logger_factory=structlog.PrintLoggerFactory(),
-            cache_logger_on_first_use=True,
+            cache_logger_on_first_use=cache,
         )
