@@ -11,7 +11,9 @@ from collections.abc import Sequence
 
 import msgspec
 
-from taku_nstrpg.checks import HARD, NORMAL, UH3, Pattern, shift
+from taku.core.dice import DiceSource, Roll
+from taku_nstrpg.checks import HARD, NORMAL, UH3, Pattern, count_successes, shift
+from taku_nstrpg.satsubatsu import critical_of
 
 __all__ = [
     "ATMOSPHERE_LEVELS",
@@ -21,7 +23,9 @@ __all__ = [
     "DAMAGE_KINDS",
     "STYLES",
     "AttackProfile",
+    "AttackResult",
     "AutoSkills",
+    "EvasionResult",
     "Style",
     "Weapon",
     "atmosphere_modifier",
@@ -33,6 +37,10 @@ __all__ = [
     "initiative_order",
     "max_attacks",
     "placement_order",
+    "resolve_attack",
+    "resolve_evasion",
+    "roll_attack",
+    "roll_evasion",
     "validate_split",
 ]
 
@@ -442,3 +450,72 @@ def initiative_order(entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence
 def placement_order(entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence[str] = ()) -> list[str]:
     """Sudden combat: place in reverse 手番 order, lowest first (NS-33, G-NS-25)."""
     return list(reversed(initiative_order(entries, pc_rank)))
+
+
+# --------------------------------------------------------------------------- one attack, one evasion
+
+
+class AttackResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One attack check: faces, difficulty, success count, hit, critical (``""``, ``satsubatsu``, ``namuamidabutsu``)."""
+
+    faces: tuple[int, ...]
+    difficulty: int
+    successes: int
+    hit: bool
+    critical: str = ""
+
+
+def resolve_attack(faces: Sequence[int], difficulty: int, profile: AttackProfile) -> AttackResult:
+    """An attack check's result from its faces (NSTRPG 2-6, 2-13): criticals only on a hit."""
+    n = count_successes(faces, difficulty)
+    crit = critical_of(faces, success=n > 0, satsubatsu=profile.satsubatsu, namu=profile.namu)
+    return AttackResult(faces=tuple(faces), difficulty=difficulty, successes=n, hit=n > 0, critical=crit)
+
+
+def roll_attack(dice: DiceSource, n: int, difficulty: int, profile: AttackProfile) -> tuple[Roll, AttackResult]:
+    """Roll one attack of ``n`` dice; store the :class:`Roll` in your event."""
+    roll = dice.roll(max(n, 0), 6)
+    return roll, resolve_attack(roll.faces, difficulty, profile)
+
+
+class EvasionResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One evasion check; ``counter`` is whether カウンターカラテ is allowed (NS-77)."""
+
+    faces: tuple[int, ...]
+    difficulty: int
+    successes: int
+    success: bool
+    counter: bool = False
+
+
+def resolve_evasion(
+    faces: Sequence[int],
+    difficulty: int,
+    *,
+    attack_successes: int,
+    kind: str = "melee",
+    adjacent: bool = True,
+    area: bool = False,
+    moving: bool = False,
+    counter_of_counter: bool = False,
+) -> EvasionResult:
+    """An evasion's result (NSTRPG 2-11): success cancels the damage and every effect;
+    カウンターカラテ when :func:`can_counter` allows it."""
+    n = count_successes(faces, difficulty)
+    ok = n > 0
+    counter = ok and can_counter(
+        kinds=[kind],
+        evasion_successes=n,
+        attack_successes=attack_successes,
+        adjacent=adjacent,
+        area=area,
+        moving=moving,
+        counter=counter_of_counter,
+    ) is None
+    return EvasionResult(faces=tuple(faces), difficulty=difficulty, successes=n, success=ok, counter=counter)
+
+
+def roll_evasion(dice: DiceSource, n: int, difficulty: int, **kw: object) -> tuple[Roll, EvasionResult]:
+    """Roll an evasion of ``n`` dice (回避ダイス + 緊急回避ダイス); see :func:`resolve_evasion`."""
+    roll = dice.roll(max(n, 0), 6)
+    return roll, resolve_evasion(roll.faces, difficulty, **kw)  # type: ignore[arg-type]

@@ -17,6 +17,8 @@ from taku_nstrpg.checks import NAMU_DEFAULT, SATSUBATSU_DEFAULT, Pattern
 
 __all__ = [
     "NAMU",
+    "CriticalEffect",
+    "apply_row",
     "NONE",
     "SATSUBATSU",
     "TABLE",
@@ -158,3 +160,37 @@ def critical_of(
     if namu is not None and namu.matches(faces):
         return NAMU
     return SATSUBATSU
+
+
+class CriticalEffect(msgspec.Struct, frozen=True, kw_only=True):
+    """What an undodged サツバツ! row does to a hit (before ダメージ軽減).
+
+    Attributes:
+        tsuda: the one 痛打 that applies (with the hit's others, the largest).
+        instant_death: 即死! (no 即死耐性).
+        ability_damage, injury, knockback: the added effects, if 体力 goes down.
+    """
+
+    tsuda: int
+    instant_death: bool = False
+    ability_damage: dict[str, int] = {}
+    injury: str = ""
+    knockback: bool = False
+
+
+def apply_row(number: int, *, other_tsuda: Iterable[int] = (), resistance: bool = False, death_roll: int = 0) -> CriticalEffect:
+    """A サツバツ! row applied to a hit that already has ``other_tsuda`` (強攻撃 …).
+
+    Row 6 is 即死!, or 痛打+``death_roll`` (2D6) against 即死耐性 (NS-94).
+    """
+    r = row(number)
+    sources = [*other_tsuda, r.tsuda]
+    if r.instant_death and resistance:
+        sources.append(death_roll)
+    return CriticalEffect(
+        tsuda=tsuda(sources),
+        instant_death=r.instant_death and not resistance,
+        ability_damage=dict(r.ability_damage),
+        injury=r.injury,
+        knockback=r.knockback,
+    )

@@ -171,3 +171,20 @@ def test_wasshoi() -> None:
 def test_ex31_hate_bonus() -> None:
     """NS-EX-31: ◉ニンジャソウルの闇 ×3 and ◉ダークカラテ・エンハンスメント: 8 bonus dice."""
     assert dkk.hate_bonus(3 + 1) == 8
+
+
+def test_importable_attack_and_evasion() -> None:
+    """The one-attack / one-evasion functions other rulesets import (NS-EX-29 numbers)."""
+    from taku.core.dice import ScriptedDice
+
+    prof = combat.attack_profile(kind="melee", weapon=combat.BUILTIN_WEAPONS["unarmed"], style=None,
+                                 skills=combat.AutoSkills(), ninja=True)
+    roll, a = combat.roll_attack(ScriptedDice([1, 4, 6, 6]), 4, prof.difficulty, prof)
+    assert (a.successes, a.hit, a.critical) == (3, True, satsubatsu.SATSUBATSU)
+    e = combat.resolve_evasion([1, 2, 3, 6, 6, 6], EASY, attack_successes=3)
+    assert (e.successes, e.success, e.counter) == (4, True, True)
+    assert combat.resolve_evasion([1, 2, 3, 6, 6, 6], NORMAL, attack_successes=3).counter is False
+    eff = satsubatsu.apply_row(2, other_tsuda=[1])
+    assert (eff.tsuda, eff.injury) == (1, "頭部")
+    eff = satsubatsu.apply_row(6, resistance=True, death_roll=9)
+    assert (eff.tsuda, eff.instant_death) == (9, False)
