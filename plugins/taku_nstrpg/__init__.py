@@ -11,13 +11,24 @@ The pure rule functions live in importable modules for other rulesets
 """
 
 from taku_nstrpg.checks import CheckResult, Pattern, count_successes, evaluate, opposed, parse_difficulty, roll_check, shift
-from taku_nstrpg.combat import attack_profile, auto_skills, barrage, can_counter, evasion_difficulty
+from taku_nstrpg.combat import (
+    attack_profile,
+    auto_skills,
+    barrage,
+    can_counter,
+    evasion_difficulty,
+    resolve_attack,
+    resolve_evasion,
+    roll_attack,
+    roll_evasion,
+)
 from taku_nstrpg.damage import resolve_damage
-from taku_nstrpg.satsubatsu import critical_of, tsuda
+from taku_nstrpg.satsubatsu import apply_row, critical_of, tsuda
 
 __all__ = [
     "CheckResult",
     "Pattern",
+    "apply_row",
     "attack_profile",
     "auto_skills",
     "barrage",
@@ -28,8 +39,12 @@ __all__ = [
     "evasion_difficulty",
     "opposed",
     "parse_difficulty",
+    "resolve_attack",
     "resolve_damage",
+    "resolve_evasion",
+    "roll_attack",
     "roll_check",
+    "roll_evasion",
     "shift",
     "tsuda",
 ]
