@@ -234,3 +234,27 @@ async def test_unknown_ruleset_gets_a_working_generic_panel(open_page: Any) -> N
         await gm.wait_for_selector("body[data-seq='5']")
         text = await card.inner_text()
         assert "7" in text  # chips 10 - 3, shown live under the character
+
+
+async def test_page_resumes_after_the_server_drops_it(scripted_server: Any, open_page: Any) -> None:
+    """The server closes the page's connection: it reconnects as the same member and
+    its log goes on from the last seq, with no line lost or shown twice."""
+    from .conftest import drop_all
+
+    gm = await create_table(open_page, scripted_server.http_url)
+    table_id = await gm.evaluate("window.taku.tableId")
+    token = await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    async with await TakuClient.connect(scripted_server.ws_url, retry_delays_s=(0.05,)) as other:
+        await other.join(table_id, token)  # the GM's own token: the same member from another client
+        await other.chat(table_id, "切断の前")
+        await wait_seq(gm, 3)
+        assert await drop_all(scripted_server) == 2
+        for i in range(3):
+            await other.chat(table_id, f"切断の後 {i}")
+    await wait_seq(gm, 6)
+    await gm.wait_for_selector("#conn-status.open")
+    seqs = [int(s) for s in await gm.eval_on_selector_all("#log li", "els => els.map(e => e.dataset.seq)")]
+    assert seqs == [1, 2, 3, 4, 5, 6]
+    assert "切断の後 2" in await gm.inner_text("#log li[data-seq='6']")
+    members = await gm.evaluate("Object.values(window.taku.state.members).map(m => m.name)")
+    assert members == ["ゲームマスター"]  # rejoined as itself, not as a new member
