@@ -125,17 +125,21 @@ class TableService:
         self.lock = asyncio.Lock()
         self.subscriptions: set[Subscription] = set()
         self._frames: dict[tuple[int, bool], tuple[Recorded, bytes]] = {}
+        self._options: tuple[Any, Any] | None = None
         self._pump: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ folding
 
-    def _apply(self, recs: Sequence[Recorded], *, publish: bool = True) -> None:
-        """Fold ``recs`` (skipping seqs already folded) and publish them. Synchronous."""
-        for rec in recs:
+    def _apply(self, recs: Sequence[Recorded], *, publish: bool = True, events: Sequence[Event] | None = None) -> None:
+        """Fold ``recs`` (skipping seqs already folded) and publish them. Synchronous.
+
+        ``events`` are the decoded ``recs`` when the caller has them (its own command).
+        """
+        for i, rec in enumerate(recs):
             if rec.seq <= self.state.seq:
                 continue
             assert rec.seq == self.state.seq + 1, f"gap in {self.table_id}: {self.state.seq} -> {rec.seq}"
-            event = self.decoder.decode(rec.data)
+            event = events[i] if events is not None else self.decoder.decode(rec.data)
             st = core_table.evolve(self.state, event, self.ruleset)
             self.state = msgspec.structs.replace(st, seq=rec.seq, dice_cursor=st.dice_cursor + rec.draws)
             first, _ = self.acks.get(rec.command_id, (rec.seq, rec.seq))
@@ -143,6 +147,13 @@ class TableService:
             if publish:
                 for sub in list(self.subscriptions):
                     sub.deliver(rec, event)
+
+    @property
+    def options(self) -> Any:
+        """The ruleset's options Struct for this table (fixed at creation; built once)."""
+        if self._options is None or self._options[0] is not self.state.options:
+            self._options = (self.state.options, self.ruleset.make_options(self.state.options))
+        return self._options[1]
 
     async def load(self) -> None:
         self._apply(await self.hub.store.read(self.table_id), publish=False)
@@ -302,7 +313,7 @@ class TableService:
                     actor=actor,
                     role=state.role_of(actor),
                     dice=dice,
-                    options=self.ruleset.make_options(state.options),
+                    options=self.options,
                     next_seq=state.seq + 1,
                     seed=self.record.seed,
                 )
@@ -318,7 +329,7 @@ class TableService:
                 except DuplicateCommand as dup:
                     await self._catch_up_locked()
                     return dup.first_seq, dup.last_seq, True
-                self._apply(recs)
+                self._apply(recs, events=[e.event if isinstance(e, Private) else e for e in emitted])
                 return recs[0].seq, recs[-1].seq, False
             raise SeqConflict("too many concurrent writers on this table; try again")
 
