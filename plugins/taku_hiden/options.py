@@ -6,11 +6,11 @@ itself (CHECKLIST part 2, G-HD-…); a GM changes it when creating the table.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
-__all__ = ["HidenOptions"]
+__all__ = ["DEFAULT_OPTIONS", "HidenOptions"]
 
 
 class HidenOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -44,8 +44,8 @@ class HidenOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     jump_rounding: Literal["up", "down"] = "up"
     zabuton_reroll: bool = True
     zabuton_to_cp: bool = True
-    cp_per_zabuton: int = 1
-    sword_grip_modifier: int = 3
+    cp_per_zabuton: Annotated[int, msgspec.Meta(ge=0, le=100)] = 1
+    sword_grip_modifier: Annotated[int, msgspec.Meta(ge=-20, le=20)] = 3
 
 
 DEFAULT_OPTIONS = HidenOptions()

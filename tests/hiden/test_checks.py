@@ -249,10 +249,13 @@ async def test_difficulty_table_is_in_the_state(make_table: MakeTable) -> None:
     assert rows[-1]["description"] == "名人の域。"
 
 
-async def test_unknown_option_is_refused() -> None:
-    """A misspelt table option is an error at table creation."""
+@pytest.mark.parametrize(
+    "options", [{"opposed_ties": "first"}, {"opposed_tie": "hider"}, {"cp_per_zabuton": -1}, {"simple_target": "yes"}]
+)
+async def test_bad_options_are_refused(options: dict[str, object]) -> None:
+    """A misspelt or out-of-range table option is an error at table creation."""
     from taku.testing.harness import TableHarness
 
     with pytest.raises(InvalidCommand) as e:
-        await TableHarness.create("hiden", options={"opposed_ties": "first"})
+        await TableHarness.create("hiden", options=options)
     assert e.value.code == "command/invalid_options"
