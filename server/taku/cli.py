@@ -267,9 +267,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    result = args.run(args)
-    if asyncio.iscoroutine(result):
-        result = asyncio.run(result)
+    try:
+        result = args.run(args)
+        if asyncio.iscoroutine(result):
+            result = asyncio.run(result)
+    except TakuError as e:  # a store that cannot be opened, an unknown table …
+        print(f"taku: {e.message} ({e.code})", file=sys.stderr)
+        return 2
     return int(result or 0)
 
 
