@@ -259,3 +259,15 @@ async def test_bad_options_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(InvalidCommand) as e:
         await TableHarness.create("hiden", options=options)
     assert e.value.code == "command/invalid_options"
+
+
+@pytest.mark.parametrize(("target_faces", "target", "success"), [((1, 1), 2, True), ((6, 6), 12, False)])
+async def test_gm_target_doubles_mean_nothing(
+    make_table: MakeTable, target_faces: tuple[int, int], target: int, success: bool
+) -> None:
+    """G-HD-06: the GM's 2D is only added: [1,1] and [6,6] on the target side are plain numbers."""
+    t = await make_table()
+    t.h.roll(*target_faces, 3, 3)
+    ev = _check(await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し", difficulty=0)))
+    assert ev.target is not None and ev.target.value == target and ev.side.value == 9 and ev.success is success
+    assert t.h.dice.remaining == []
