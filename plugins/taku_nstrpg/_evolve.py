@@ -132,11 +132,13 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             changes = {"kuzure": False, "shuchu": shuchu, "sokuten": False}
             if equip is not None:
                 changes["equipped"] = equip
+            game = _replace(game, phase=game.phase + 1)
             return _f(_all(game, adrenaline_evasion=False), cid, **changes)
         case ev.TurnEndedFor(character_id=cid):
+            game = _replace(game, phase=game.phase + 1)
             return _f(_all(game, adrenaline_evasion=False), cid, shuchu=False, sokuten=False)
         case ev.PhaseEnded():
-            return _all(game, adrenaline_evasion=False)
+            return _all(_replace(game, phase=game.phase + 1), adrenaline_evasion=False)
         case ev.CombatStarted():
             return _replace(game, combat=True, turn=0, atmosphere="normal")
         case ev.TurnStarted(turn=turn, evasion=evasion):
@@ -144,7 +146,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
                 k: _replace(f, evasion_dice=evasion.get(k, f.evasion_dice), adrenaline_evasion=False)
                 for k, f in game.fighters.items()
             }
-            return _replace(game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False)
+            return _replace(game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False, phase=game.phase + 1)
         case ev.TurnEnded(atmosphere=atmosphere, wasshoi_due=due):
             return _replace(game, atmosphere=atmosphere, wasshoi_due=due)
         case ev.CombatEnded(revived=revived, money=money):

@@ -77,7 +77,7 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     attack_difficulty: int = NORMAL
     attack_modifier: int = 0
     bonus_dice: int = 0
-    styles: tuple[str, ...] = ()
+    styles: list[str] = []
     rensha: int = 0
     multi: bool = False
     multi_builtin: bool = False
@@ -94,8 +94,8 @@ BUILTIN_WEAPONS: dict[str, Weapon] = {
     for w in (
         Weapon(id="unarmed", name="素手", kind="melee", slots=0),
         Weapon(id="shuriken", name="スリケン", kind="shuriken", multi=True, multi_builtin=True, jisa="capable", slots=0),
-        Weapon(id="katana", name="カタナ", kind="melee", styles=("kyougeki", "seimitsu")),
-        Weapon(id="chainsaw", name="チェーンソー", kind="melee", damage=2, attack_difficulty=HARD, styles=("setsudan",)),
+        Weapon(id="katana", name="カタナ", kind="melee", styles=["kyougeki", "seimitsu"]),
+        Weapon(id="chainsaw", name="チェーンソー", kind="melee", damage=2, attack_difficulty=HARD, styles=["setsudan"]),
         Weapon(id="machinegun", name="マシンガン", kind="gun", rensha=3),
         Weapon(id="shotgun", name="ショットガン", kind="gun"),
         Weapon(id="chakagun", name="チャカガン", kind="gun"),

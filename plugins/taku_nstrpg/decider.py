@@ -215,12 +215,12 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 sheet = msgspec.convert({**raw, "kind": "mob", "mob_type": raw.get("mob_type") or name}, NsSheet)
             except msgspec.ValidationError as e:
                 raise InvalidCommand(f"bad character sheet: {e}", code="command/invalid_sheet") from None
-            data = msgspec.to_builtins(sheet)
+            data = msgspec.json.decode(msgspec.json.encode(sheet))  # plain JSON, as a replay reads it
             for i in range(1, count + 1):
                 acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=f"{name}{i}"[:64], owner=None, sheet=data))
         case c.CreateNinjaSlayer(name=name):
             ctx.require_gm("calling Ninja Slayer")
-            data = msgspec.to_builtins(msgspec.convert(dk.NINJA_SLAYER, NsSheet))
+            data = msgspec.json.decode(msgspec.json.encode(msgspec.convert(dk.NINJA_SLAYER, NsSheet)))
             acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=name[:64] or "ニンジャスレイヤー", owner=None, sheet=data))
         case c.AdjustValue(character_id=cid, field=field, value=value, reason=reason):
             ctx.require_gm("adjusting values")
@@ -478,6 +478,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
                 faces=faces,
                 satsubatsu=str(profile.satsubatsu) if profile.satsubatsu else "",
                 namu=str(profile.namu) if profile.namu else "",
+                phase=game.phase,
             )
         )
         (hits if success else misses).append(template)
@@ -530,10 +531,11 @@ def _group_ok(hits: Sequence[Hit]) -> str | None:
         per_attack[h.attack_id] = per_attack.get(h.attack_id, 0) + 1
     if any(h.jisa and per_attack[h.attack_id] > 1 for h in hits):
         return "jisa_no_group"
-    if any(h.jisa for h in hits):
-        kinds = {h.mob_type for h in hits}
-        if not all(h.from_mob for h in hits) or len(kinds) != 1:
-            return "jisa_no_group"
+    same_mobs = all(h.from_mob for h in hits) and len({h.mob_type for h in hits}) == 1
+    if any(h.jisa for h in hits) and not same_mobs:
+        return "jisa_no_group"
+    if not same_mobs and len({h.phase for h in hits}) > 1:
+        return "other_phase"  # only one phase's damage goes together (NS-74)
     return None
 
 
@@ -564,7 +566,8 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
                 reject("group_needs_ninja", "まとめて全弾回避はニンジャのみ", "NSTRPG 2-11 まとめて全弾回避")
             why = _group_ok(hits)
             if why is not None:
-                reject(why, "『時間差』のダメージはまとめて回避できない", "NSTRPG 2-11 まとめて全弾回避")
+                msg = "『時間差』のダメージはまとめて回避できない" if why == "jisa_no_group" else "別のフェイズのダメージはまとめて回避できない"
+                reject(why, msg, "NSTRPG 2-11 まとめて全弾回避")
         if cmd.dice > max(f.evasion_dice, 0):
             reject("no_evasion_dice", f"回避ダイスが足りない(残り{f.evasion_dice})", S)
         if cmd.emergency_dice > f.emergency_dice:
@@ -644,6 +647,7 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
         stat="karate",
         attacker_karate=current(sheet, f, "karate"),
         evadable=True,
+        phase=acc.game.phase,
     )
     acc.add(ev.CounterKarate(defender=cmd.defender, target=target, hit=hit))
     _land_or_wait(acc, [hit], ctx, opts)
@@ -687,6 +691,7 @@ def _inflict(acc: _Acc, cmd: c.Inflict, ctx: Context, opts: NsOptions) -> None:
         evasion_base=_difficulty(cmd.evasion),
         from_mob=cmd.damage_kind in ("mob", "environment"),
         evadable=cmd.evadable,
+        phase=acc.game.phase,
     )
     acc.add(ev.HitInflicted(hit=hit, reason=cmd.reason[:500]))
     _land_or_wait(acc, [hit], ctx, opts)

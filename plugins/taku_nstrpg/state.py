@@ -172,6 +172,7 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
         evadable: ``False`` for 回避不能 damage.
         faces: the attack roll's faces (Ninja Slayer's 【6】 痛打).
         satsubatsu, namu: the critical patterns the attack used (for a reroll), ``""`` = none.
+        phase: the phase it was dealt in (まとめて全弾回避 groups one phase's damage).
     """
 
     id: str
@@ -201,6 +202,7 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
     faces: tuple[int, ...] = ()
     satsubatsu: str = ""
     namu: str = ""
+    phase: int = 0
 
 
 class LastRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -305,6 +307,7 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         wasshoi_due: 3 or more 【DKK】 this turn: the GM should call Wasshoi!.
         entry_rerolls: rerolls of the last entry table roll (one allowed, NS-100).
         scenario: the scenario count.
+        phase: counts phases (手番 starts and ends, ``end_phase``, turn starts).
     """
 
     fighters: dict[str, Fighter] = {}
@@ -319,6 +322,7 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     wasshoi_due: bool = False
     entry_rerolls: int = -1
     scenario: int = 1
+    phase: int = 0
 
 
 def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:

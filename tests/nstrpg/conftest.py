@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -59,10 +59,16 @@ class Ns:
 
 
 @pytest.fixture
-def ns() -> Callable[..., Awaitable[Ns]]:
+async def ns() -> AsyncIterator[Callable[..., Awaitable[Ns]]]:
+    """Make tables; at the end each one's log, folded from scratch, must give its live state."""
+    made: list[Ns] = []
+
     async def make(options: dict[str, Any] | None = None) -> Ns:
         h = await TableHarness.create("nstrpg", options=options)
         pl = await h.join("プレイヤー")
-        return Ns(h, pl)
+        made.append(Ns(h, pl))
+        return made[-1]
 
-    return make
+    yield make
+    for t in made:
+        await t.h.assert_replay_matches()

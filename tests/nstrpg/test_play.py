@@ -429,3 +429,23 @@ def test_tsuda_never_stacks_in_play(row: int, sixes: int) -> None:
     out = decide(state, Evade(defender="foe", hits=[hit]), ctx, rs)
     d = [e for e in out if isinstance(e, ev.DamageResolved)][0]
     assert (d.row, d.tsuda, d.amount) == (row, 1, 2)
+
+
+async def test_group_evasion_within_one_phase(ns: Make) -> None:
+    """NS-74: damage without 時間差 from one phase goes together; another phase's does not."""
+    from taku_nstrpg.commands import BeginTurnOf
+
+    t = await ns()
+    me = await t.pc("ニンジャ", wazamae=6, tairyoku=9)
+    b1 = await t.npc("ボス1", kind="boss", wazamae=3)
+    b2 = await t.npc("ボス2", kind="boss", wazamae=3)
+    await t.gm_do(BeginTurnOf(character_id=b1))
+    t.roll(4, 1, 1)
+    h1 = one_of(await t.gm_do(Attack(attacker=b1, kind="shoot", target=me)), ev.AttackRolled).hits[0].id
+    await t.gm_do(BeginTurnOf(character_id=b2))
+    t.roll(4, 1, 1)
+    h2 = one_of(await t.gm_do(Attack(attacker=b2, kind="shoot", target=me)), ev.AttackRolled).hits[0].id
+    assert await t.rejected(t.pl, Evade(defender=me, hits=[h1, h2], dice=2)) == "rule/nstrpg/other_phase"
+    t.roll(4, 4)
+    e = one_of(await t.do(Evade(defender=me, hits=[h1], dice=2)), ev.EvasionRolled)
+    assert e.success
