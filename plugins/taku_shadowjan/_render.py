@@ -127,6 +127,10 @@ def render(event: Event, table: Any) -> str | None:  # noqa: C901 - one match
             return f"「忍」「殺」! {n(event.character_id)} はニンジャスレイヤーとなった! 標的は{n(event.target)}。{tail}"
         case ev.DkkGained():
             return f"{n(event.character_id)} DKK+{event.gained} (1d3[{event.roll.faces[0]}]) → {event.dkk}"
+        case ev.ToMove():
+            step = {"action": "手番の行動", "tsumo": "ツモ判定", "declare": "リーチ/ダマテン宣言", "attack": "攻撃", "evade": "回避判定"}
+            opts = "/".join(m.label for m in event.moves[:8]) + ("…" if len(event.moves) > 8 else "")
+            return f"▶ {n(event.character_id)} の{step.get(event.step, event.step)}: {opts}"
         case ev.GameEnded():
             rank = " ".join(f"{i + 1}位{n(c)}({event.scores.get(c, 0)})" for i, c in enumerate(event.ranking))
             return f"対局終了({_END.get(event.reason, event.reason)}): {rank}"

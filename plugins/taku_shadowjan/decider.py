@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 from taku.errors import InvalidCommand
@@ -58,6 +60,12 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             _evade(acc, command)
         case _:
             raise InvalidCommand(f"unknown command {type(command).__name__}")
+    if acc.game.phase not in (LOBBY, ENDED):
+        # tell every client whose move it is now and what is legal (issue: the server drives the game)
+        who, step = waiting_for(acc.game)
+        now = msgspec.structs.replace(table, game=acc.game)
+        moves = tuple(ev.Move(label=m["label"], character_id=m["character_id"], command=m["command"]) for m in legal_moves(now, acc.game, acc.opts))
+        acc.events.append(ev.ToMove(character_id=who, step=step, moves=moves))
     return list(acc.events)
 
 
@@ -110,9 +118,7 @@ def _targets(acc: Acc, cid: str) -> list[str]:
 
 def legal_moves(table: TableState, game: SjGame, opts: SjOptions) -> list[dict[str, Any]]:
     """The moves legal now as ``{"label", "command"}`` (clients show them as buttons)."""
-    from taku.core.ruleset import Context as _Ctx
-
-    acc = Acc(table, _Ctx(actor=None, role="player", dice=None), opts)  # type: ignore[arg-type]
+    acc = Acc(table, Context(actor=None, role="player", dice=None), opts)  # type: ignore[arg-type]  # reads only
     who, step = waiting_for(game)
     name = lambda cid: table.characters[cid].name if cid in table.characters else cid  # noqa: E731
     out: list[dict[str, Any]] = []

@@ -7,6 +7,8 @@ never rolls. Events carry the values after the fact where a rule computed them
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from taku.core.dice import Roll
@@ -33,6 +35,7 @@ __all__ = [
     "HandStarted",
     "KnockedOut",
     "MentsuDealt",
+    "Move",
     "NinjaSlayerChecked",
     "NinjaSlayerRose",
     "Ryukyoku",
@@ -41,6 +44,7 @@ __all__ = [
     "Seated",
     "StickThrown",
     "TenhoDeclared",
+    "ToMove",
     "TsumoRolled",
     "TurnEnded",
     "TurnStarted",
@@ -299,6 +303,23 @@ class DkkGained(Event, frozen=True, kw_only=True, tag="shadowjan.dkk_gained"):
     dkk: int
 
 
+class Move(msgspec.Struct, frozen=True, kw_only=True):
+    """A legal move: a button's label, the character, the command to send."""
+
+    label: str
+    character_id: str = ""
+    command: dict[str, Any] = {}
+
+
+class ToMove(Event, frozen=True, kw_only=True, tag="shadowjan.to_move"):
+    """After every command: whose move it is now, at which step, and the legal moves
+    (◆手番の処理; the clients show them as buttons, and anything else is rejected)."""
+
+    character_id: str
+    step: str
+    moves: tuple[Move, ...] = ()
+
+
 class GameEnded(Event, frozen=True, kw_only=True, tag="shadowjan.game_ended"):
     """The end (SJ-33): the ranking, the scores, why."""
 
@@ -334,5 +355,6 @@ EVENTS = (
     NinjaSlayerChecked,
     NinjaSlayerRose,
     DkkGained,
+    ToMove,
     GameEnded,
 )
