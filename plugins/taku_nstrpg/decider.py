@@ -444,7 +444,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if tf.status == FAINTED:
             # attacks on the 気絶 succeed automatically: no roll, no critical (NS-86, G-NS-27)
             rolls.append(ev.AttackRoll(index=i, target=s.target, dice=s.dice, difficulty=level, successes=0, success=True, auto=True))
-            success, successes, crit, faces = True, 0, "", ()
+            success, successes, crit, faces = True, (s.dice if group else 0), "", ()
         else:
             roll, res = ck.roll_check(ctx.dice, s.dice, level)
             crit = sb.critical_of(roll.faces, success=res.success, satsubatsu=profile.satsubatsu, namu=profile.namu)
