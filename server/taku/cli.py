@@ -87,6 +87,8 @@ async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
     from taku.core.table import event_decoder
     from taku.store import open_store
 
+    if "://" not in db and db != "memory:" and not Path(db).exists():
+        raise SystemExit(f"taku: no database {db!r}")
     store = open_store(db)
     await store.open()
     try:
