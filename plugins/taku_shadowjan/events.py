@@ -127,7 +127,7 @@ class ActionRolled(Event, frozen=True, kw_only=True, tag="shadowjan.action_rolle
     chombo: bool = False
 
 
-class Betaoried(Event, frozen=True, kw_only=True, tag="shadowjan.betaori"):
+class Betaoried(Event, frozen=True, kw_only=True, tag="shadowjan.betaori_taken"):
     """ベタオリ (SJ-16)."""
 
     character_id: str
