@@ -184,7 +184,8 @@ def evolve(game: SjGame | None, event: Event, table: Any = None) -> SjGame:  # n
                 )
             return g
         case ev.BattleEnded():
-            return _r(g, battle=None, pending=(), phase=TURN, after_battle="")
+            # a stick thrown in the deal may leave another deal declaration waiting (G-SJ-05)
+            return _r(g, battle=None, pending=(), phase=DECLARE if g.declaring else TURN, after_battle="")
         case ev.Scored():
             players = dict(g.players)
             for cid, d in event.deltas.items():

@@ -348,6 +348,8 @@ def battle_waiting(game: SjGame) -> tuple[str, str] | None:
             if a in live:
                 return a, "attack"
         return None
+    if not any(d in live for d in b.defenders):
+        return None  # nobody left to attack (knocked out by a counter or a stick)
     for a in b.attackers:
         if a in live:
             return a, "attack"

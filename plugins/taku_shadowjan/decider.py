@@ -140,7 +140,8 @@ def legal_moves(table: TableState, game: SjGame, opts: SjOptions) -> list[dict[s
     if step == "action":
         if p.tenho_ok and p.turns == 1:
             add("テンホー・チーホー", {"type": "shadowjan.tenho", "character_id": who})
-        add("カラテ(ゴーモーパイ)", {"type": "shadowjan.karate", "character_id": who})
+        if acc.stat(who, "karate") >= (2 if p.karate_uses == 0 else 3):
+            add("カラテ(ゴーモーパイ)", {"type": "shadowjan.karate", "character_id": who})
         base = _ikasama_base(p.ikasama_uses)
         for e in range(0, ck.UH3 - base + 1):
             add(f"ワザマエ(イカサマ{ck.difficulty_name(base + e)})", {"type": "shadowjan.wazamae", "character_id": who, "enhance": e})
