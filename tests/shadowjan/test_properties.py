@@ -50,6 +50,11 @@ class RandomDice:
 
 
 async def _play(seed: int, n: int, sheets: list[dict[str, Any]], options: dict[str, Any], steps: int) -> None:
+    await _play_and_return(seed, n, sheets, options, steps)
+
+
+async def _play_and_return(seed: int, n: int, sheets: list[dict[str, Any]], options: dict[str, Any], steps: int) -> TableHarness:
+    """Play ``steps`` random listed moves, check the invariants, return the harness."""
     dice = RandomDice(seed)
     hub = Hub(MemoryEventStore(), load_registry(), dice=lambda tid, s, cursor: dice)
     created = await hub.create_table(ruleset="shadowjan", name="prop", options=options, gm_name="GM")
@@ -88,6 +93,7 @@ async def _play(seed: int, n: int, sheets: list[dict[str, Any]], options: dict[s
     assert sum(scores.values()) == start * n - lost
     assert all(sum(e.deltas.values()) == 0 for e in events if isinstance(e, ev.Scored))
     await h.assert_replay_matches()
+    return h
 
 
 _sheet = st.fixed_dictionaries(

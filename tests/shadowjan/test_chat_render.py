@@ -1,0 +1,89 @@
+"""Chat commands (docs/rulesets/shadowjan.md) and the Japanese line of every event."""
+
+from __future__ import annotations
+
+import asyncio
+
+from taku.core.commands import Chat, CreateCharacter
+from taku.core.events import ChatPosted
+from taku_shadowjan import events as ev
+from taku_shadowjan.events import EVENTS
+
+from .conftest import make_game, ninja
+from .test_properties import _play_and_return
+
+
+async def test_chat_moves_for_the_speakers_character() -> None:
+    """Chat lines are the same moves as the commands, for the speaker's character to move."""
+    g = await make_game(n=3, deal=[3, 4, 4])
+    john, steph, ken = g.cids
+    mj, ms, mk = g.members
+    g.h.roll(6, 1, 1, 1)
+    events = await g.h.chat(mj, "ニューロン")
+    assert any(isinstance(e, ev.ActionRolled) and e.gained == 1 for e in events)
+    g.h.roll(3)
+    events = await g.h.chat(mj, "リーチ ケン")  # by name: the stick at ケン
+    assert any(isinstance(e, ev.StickThrown) and e.target == ken for e in events)
+    g.h.roll(6, 1)
+    events = await g.h.chat(mk, "回避 2")
+    assert any(isinstance(e, ev.EvasionRolled) and e.success for e in events)
+    # not your move: the rule's reason
+    err = await g.h.rejected(mk, Chat(text="ニューロン"))
+    assert err.code == "rule/shadowjan/not_your_move"
+    g.h.roll(1, 1, 1, 1, 5, 1, 1, 1)
+    await g.h.chat(ms, "ゴーモーパイ [2,2]")
+    g.h.roll(1, 1, 1, 1, 5, 1, 1, 1)
+    await g.h.chat(mk, "ニューロン")
+    g.h.roll(6, 6, 6, 1, 4, 4, 4)
+    events = await g.h.chat(mj, "ツモ ワザマエ")
+    assert [e.reason for e in events if isinstance(e, ev.Scored)] == ["tsumo_riichi"]
+
+
+async def test_plain_chat_is_not_a_move() -> None:
+    """Lines that are not exactly a move stay chat (or generic dice)."""
+    g = await make_game(n=2, deal=[4, 4])
+    mj = g.members[0]
+    for line in ("こんにちは", "カラテ 強い", "リーチ 誰か", "ツモ ジツ", "ワザマエ すごい"):
+        events = await g.h.chat(mj, line)
+        assert len(events) == 1 and isinstance(events[0], ChatPosted), line
+
+
+async def test_chat_sit_and_start() -> None:
+    """``着席`` seats the speaker's character, ``開始`` starts the game."""
+    g = await make_game(n=2, start=False)
+    m = g.members[0]
+    (cc,) = await g.h.send(m, CreateCharacter(name="三人目", sheet=ninja()))
+    await g.h.chat(m, "着席")
+    assert cc.character_id in g.g.players
+    g.h.roll(30, 20, 10, 4, 4, 4)
+    events = await g.h.chat(m, "開始")
+    assert any(isinstance(e, ev.GameStarted) for e in events)
+
+
+def test_every_event_renders_a_japanese_line() -> None:
+    """Random games produce nearly every event type, and each renders to one readable line."""
+    import random
+
+    from taku.plugins import load_registry
+
+    rs = load_registry().get("shadowjan")
+    seen: set[type] = set()
+    for seed in range(12):
+        r = random.Random(seed)
+        sheets = [ninja(tairyoku=r.randint(1, 4), seishin=0, jitsu=1) for _ in range(4)]
+        lines = asyncio.run(_render_game(seed, sheets))
+        for e, line in lines:
+            assert isinstance(line, str) and line.strip(), e
+            seen.add(type(e))
+    assert rs.render is not None
+    assert len(seen) >= len(EVENTS) - 5, sorted(t.__name__ for t in set(EVENTS) - seen)
+
+
+async def _render_game(seed: int, sheets: list) -> list:
+    h = await _play_and_return(seed, 4, sheets, {"ninja_slayer_fight": seed % 2 == 0}, 150)
+    rs = h.table.ruleset
+    out = []
+    for e in await h.events():
+        if type(e).__struct_config__.tag.startswith("shadowjan."):
+            out.append((e, rs.render(e, h.state)))
+    return out
