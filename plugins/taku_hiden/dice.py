@@ -12,6 +12,8 @@ Forms (full-width folded, case-insensitive; text after a space is a comment):
   character by name, with a 《技能》 or 《特技》 (``/ability`` for a 《技能》 or an
   ability-only check), modifiers and a difficulty or fixed target, exactly as
   the ``hiden.check`` command (ownership checked; 座布団 rerolls work).
+  Spoken as a character (chat with ``character_id``), ``HD:姿隠し@2`` names
+  that character, and a bare ``HD3@2`` is that character's check.
 - ``ZR`` / ``座布団`` [check id]: spend a 座布団 to reroll the latest check of
   a character you control (or the named check).
 - ``HDT`` / ``難易度表``: post the difficulty table.
@@ -32,7 +34,7 @@ from taku.core.table import TableState
 from taku.errors import InvalidCommand
 from taku_hiden._checks import make_target, opposed_outcome, roll_side, single_success
 from taku_hiden.commands import Check, Reroll
-from taku_hiden.decider import decide
+from taku_hiden.decider import _condition_modifiers, decide
 from taku_hiden.events import CheckRolled, OpposedRolled
 from taku_hiden.options import DEFAULT_OPTIONS, HidenOptions
 from taku_hiden.tables import DIFFICULTY_TABLE, simple_target
@@ -78,11 +80,12 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
     if m is None:
         return None
     options = ctx.options if isinstance(ctx.options, HidenOptions) else DEFAULT_OPTIONS
-    who = _who(table, ctx)
+    speaker = _speaker(table, ctx)
+    who = table.characters[speaker].name if speaker else _who(table, ctx)
     label = head + (f" {comment}" if comment else "")
 
-    def fields(mods: int, name: str) -> dict[str, Any]:
-        return {"name": name, "modifier": mods, "base": mods}
+    def fields(mods: int, name: str, character_id: str | None = None) -> dict[str, Any]:
+        return {"character_id": character_id, "name": name, "modifier": mods, "base": mods}
 
     if upper.count("VS"):
         first = roll_side(fields(parse_mods(m["a"]), "先手"), ctx.dice)
@@ -102,8 +105,9 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
         ]
     fixed = int(m["t"]) if m["t"] is not None else None
     difficulty = int(m["d"]) if m["d"] is not None else None
-    target = make_target(difficulty, fixed, options.simple_target, (), ctx.dice)
-    side = roll_side(fields(parse_mods(m["a"]), who), ctx.dice)
+    # spoken as a character: the check is that character's (its conditions apply, 座布団 may reroll it)
+    target = make_target(difficulty, fixed, options.simple_target, _condition_modifiers(table, speaker), ctx.dice)
+    side = roll_side(fields(parse_mods(m["a"]), who, speaker), ctx.dice)
     return [
         CheckRolled(
             check_id=ctx.new_id("k"),
@@ -113,6 +117,12 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
             label=label,
         )
     ]
+
+
+def _speaker(table: TableState, ctx: Context) -> str | None:
+    """The character the chat line is spoken as (checked by the core to be the sender's), if any."""
+    cid = getattr(ctx, "character_id", None)
+    return cid if isinstance(cid, str) and cid in table.characters else None
 
 
 def _character(name: str, table: TableState, ctx: Context) -> str:
@@ -128,6 +138,10 @@ def _character(name: str, table: TableState, ctx: Context) -> str:
 
 def _named_check(body: str, comment: str, table: TableState, ctx: Context) -> list[Emitted]:
     """``HD:甲:姿隠し@2``: a ``hiden.check`` of a named character."""
+    label = f"HD:{body}" + (f" {comment}" if comment else "")
+    speaker = _speaker(table, ctx)
+    if ":" not in body and speaker is not None:
+        body = f"{speaker}:{body}"  # HD:姿隠し@2 spoken as 甲 = HD:甲:姿隠し@2
     m = _NAMED.match(body)
     if m is None:
         raise InvalidCommand(
@@ -141,6 +155,6 @@ def _named_check(body: str, comment: str, table: TableState, ctx: Context) -> li
         modifier=parse_mods(m["mods"]),
         difficulty=int(m["d"]) if m["d"] is not None else None,
         target=int(m["t"]) if m["t"] is not None else None,
-        label=f"HD:{body}" + (f" {comment}" if comment else ""),
+        label=label,
     )
     return decide(table, check, ctx)

@@ -6,6 +6,7 @@ import pytest
 
 from taku.core.commands import Chat
 from taku.core.events import ChatPosted, DiceRolled
+from taku.core.ruleset import Context
 from taku_hiden.commands import Check
 from taku_hiden.events import CheckRerolled, CheckRolled, OpposedRolled
 
@@ -146,3 +147,25 @@ async def test_named_character_check_errors(make_table: MakeTable, text: str, co
     """A player may not roll the GM's 乙; unknown names and skills get stable codes."""
     t = await make_table()
     assert (await t.h.rejected(t.pl, Chat(text=text))).code == code
+
+
+SPEAKS_AS = "character_id" in Context.__dataclass_fields__
+"""Whether the core tells a ruleset which character a chat line is spoken as."""
+
+
+@pytest.mark.skipif(not SPEAKS_AS, reason="the core does not pass the speaking character to chat yet")
+async def test_chat_spoken_as_a_character(make_table: MakeTable) -> None:
+    """Spoken as 甲: ``HD:姿隠し@2`` is 甲's check, and ``HD3>=9`` is 甲's too, so ``ZR`` spends 甲's 座布団."""
+    t = await make_table()
+    t.h.roll(3, 3, 2, 2)
+    (ev,) = await t.h.chat(t.pl, "HD:姿隠し@2", character_id=t.kou)
+    assert isinstance(ev, CheckRolled) and ev.side.character_id == t.kou and ev.side.value == 7
+    assert ev.label == "HD:姿隠し@2" and ev.success is False
+    t.h.roll(2, 3)
+    (ev,) = await t.h.chat(t.pl, "HD3>=9", character_id=t.kou)
+    assert isinstance(ev, CheckRolled) and ev.side.character_id == t.kou and ev.side.name == "甲"
+    assert ev.side.value == 8 and ev.success is False
+    t.h.roll(4, 4)
+    (rr,) = await t.h.chat(t.pl, "ZR")
+    assert isinstance(rr, CheckRerolled) and rr.check_id == ev.check_id and rr.success is True
+    assert t.h.game.characters[t.kou].zabuton == 1
