@@ -98,5 +98,7 @@ async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIte
                 await page.screenshot(path=str(ARTIFACTS / f"{name}-{i}.png"), full_page=True)  # type: ignore[attr-defined]
             except Exception:  # noqa: BLE001 - a screenshot must not hide the failure
                 pass
+    errors = [e for page in pages for e in page.js_errors]  # type: ignore[attr-defined]
     for page in pages:
         await page.context.close()  # type: ignore[attr-defined]
+    assert not errors, f"JavaScript errors in the page: {errors}"

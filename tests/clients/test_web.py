@@ -212,7 +212,7 @@ async def test_unknown_ruleset_gets_a_working_generic_panel(open_page: Any) -> N
         card = gm.locator("#state-panels .card:has-text('ギャンブラー')")
         await card.wait_for()
         # the legal move from the view is a button; pressing it flips the coin (face 1: 表)
-        await gm.click("#actions .legal-moves button:has-text('ギャンブラー: コインを投げる')")
+        await gm.click(".legal-moves button:has-text('ギャンブラー: コインを投げる')")
         await wait_seq(gm, 4)
         assert "ギャンブラー: コイン → 表" in await gm.inner_text("#log li[data-seq='4']")
         assert await faces(gm, 4) == ["1"]
@@ -258,3 +258,31 @@ async def test_page_resumes_after_the_server_drops_it(scripted_server: Any, open
     assert "切断の後 2" in await gm.inner_text("#log li[data-seq='6']")
     members = await gm.evaluate("Object.values(window.taku.state.members).map(m => m.name)")
     assert members == ["ゲームマスター"]  # rejoined as itself, not as a new member
+
+
+async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(taku_server: Any, open_page: Any) -> None:
+    """shadowjan: seating and starting are buttons; then only the player whose move it is
+    gets move buttons, and pressing one moves the game on. Both see the scoreboard."""
+    gm = await create_table(open_page, taku_server.http_url, ruleset="shadowjan", name="シャドー・ジャン卓")
+    link = await gm.input_value("#invite-player")
+    a = await join_as(open_page, link, "あきら")
+    b = await join_as(open_page, link, "べに")
+    for page, name in ((a, "アキラ"), (b, "ベニ")):
+        await page.click("#actions details[data-command='create_character'] > summary")
+        await page.fill("#cc-name", name)
+        await page.click("#create-character button[type=submit]")
+        await page.click(f".legal-moves button:has-text('{name} で着席')")
+        await page.wait_for_selector(f".ruleset-panel tr:has-text('{name}')")
+    await b.click(".legal-moves button:has-text('対局開始')")
+    for page in (a, b, gm):
+        await page.wait_for_selector(".ruleset-panel .score")
+    seq = int(await b.evaluate("window.taku.state.seq"))
+    await a.wait_for_selector(f"body[data-seq='{seq}']")
+    counts = [await p.locator(".legal-moves button").count() for p in (a, b)]
+    assert sorted(c > 0 for c in counts) == [False, True]  # one player's move, not both
+    mover = (a, b)[counts.index(max(counts))]
+    assert await gm.locator(".legal-moves button").count() == max(counts)  # the GM may move for anyone
+    scores = await gm.locator(".ruleset-panel .score").all_inner_texts()
+    assert len(scores) == 2 and all(s.lstrip("-").isdigit() for s in scores)
+    await mover.locator(".legal-moves button").first.click()
+    await mover.wait_for_selector(f"#log li[data-seq='{seq + 1}']", state="attached")

@@ -135,6 +135,8 @@ async function enterTable(tableId, joined) {
   show("table");
   clear($("#log"));
   app.conn.feeds.delete(tableId);
+  app.actionsKey = null;
+  clear($("#state-panels"));
   await app.conn.subscribe(tableId, 0);
   await refreshState();
   renderInvites();
@@ -225,6 +227,14 @@ function renderLive() {
 function renderState(s, root, { live }) {
   const ctx = panelCtx(s, live);
   const parts = [];
+  // the moves the view lists as legal now: buttons, first thing on the side (live only)
+  const moves = live && s.you.role !== "spectator" ? legalMoves(s.game) : [];
+  if (moves.length) {
+    parts.push(h("section", { class: "panel legal-moves", role: "group", "aria-label": "今できる手" },
+      h("h2", { text: "今できる手" }),
+      moves.map((mv) => h("button", { type: "button", class: "move", "data-command": mv.command.type,
+        onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label }))));
+  }
   const special = rulesetPanel(s.ruleset, s, ctx);
   if (special) parts.push(h("section", { class: "panel ruleset-panel", "data-ruleset": s.ruleset },
     h("h2", { text: (rulesetInfo() || { name: s.ruleset }).name }), special));
@@ -234,7 +244,25 @@ function renderState(s, root, { live }) {
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
   parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
     valueTree(s.game, ["game"])));
-  clear(root, parts);
+  patchChildren(root, parts);
+}
+
+// Replace only the children that changed, so that a button being clicked, a focused
+// field or an opened <details> survives a state refresh that did not touch it.
+function patchChildren(root, parts) {
+  const old = [...root.children];
+  parts.forEach((p, i) => {
+    const o = old[i];
+    if (o && o.isEqualNode(p)) return;
+    if (o) {
+      const was = [...o.querySelectorAll("details")].map((d) => d.open);
+      const now = [...p.querySelectorAll("details")];
+      if (o.tagName === "DETAILS") p.open = o.open;
+      if (was.length === now.length) now.forEach((d, j) => { d.open = was[j]; });
+      root.replaceChild(p, o);
+    } else root.append(p);
+  });
+  old.slice(parts.length).forEach((o) => o.remove());
 }
 
 function panelCtx(s, live) {
@@ -271,7 +299,12 @@ async function sendCommand(cmd) {
 
 function renderActions(s) {
   const info = rulesetInfo();
-  const moves = legalMoves(s.game, s);
+  // forms are rebuilt only when what they offer changes (not on every event: a
+  // half-typed form must survive other people's moves)
+  const key = JSON.stringify([s.ruleset, s.you,
+    Object.values(s.characters).map((c) => [c.id, c.name]), Object.values(s.members).map((m) => [m.id, m.name])]);
+  if (key === app.actionsKey) return;
+  app.actionsKey = key;
   const fctx = {
     characters: () => Object.values(app.state.characters),
     members: () => Object.values(app.state.members),
@@ -280,11 +313,6 @@ function renderActions(s) {
   const opened = new Set([...document.querySelectorAll("#actions details[open]")].map((d) => d.dataset.command));
   const defs = info ? commandDefs(info.command_schema) : [];
   const parts = [];
-  if (moves.length) {
-    parts.push(h("div", { class: "legal-moves", role: "group", "aria-label": "今できる手" },
-      moves.map((mv) => h("button", { type: "button", class: "move", "data-command": mv.command.type,
-        onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label }))));
-  }
   parts.push(h("details", { class: "cmd", "data-command": "create_character", open: opened.has("create_character") },
     h("summary", { text: "キャラクターを作る" }), createCharacterForm()));
   for (const d of defs) {

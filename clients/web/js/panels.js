@@ -250,18 +250,32 @@ const PANELS = {
   },
 
   shadowjan(s, ctx) {
+    // taku_shadowjan.view: players{cid: Player}, seats, scores, dealer, turn, to_move,
+    // step, multiplier, phase, hand; legal_moves are the buttons (drawn by main.js).
     const g = s.game || {};
-    const scores = perCharacter(g, "scores", "points", "score");
-    const players = perCharacter(g, "players", "seats");
-    const ids = new Set([...Object.keys(scores), ...Object.keys(players)]);
-    const rows = [...ids].map((id) => [ctx.name(id), { ...(players[id] || {}), _score: scores[id] }, id]);
+    const players = perCharacter(g, "players");
+    const scores = perCharacter(g, "scores");
+    const seats = Array.isArray(g.seats) && g.seats.length ? g.seats : Object.keys(players);
+    const DECL = { riichi: "リーチ", damaten: "ダマテン", "": "—" };
+    const rows = seats.filter((cid) => players[cid] || scores[cid] !== undefined)
+      .map((cid) => [
+        `${ctx.name(cid)}${cid === g.dealer ? "（親）" : ""}${cid === g.to_move || cid === g.turn ? " ◀" : ""}`,
+        { ...(players[cid] || {}), _score: scores[cid] ?? (players[cid] || {}).score }, cid]);
     return h("div", {},
+      h("p", {},
+        h("strong", { text: `${g.phase || ""}${g.hand ? ` 第${g.hand}局` : ""}` }),
+        g.multiplier > 1 ? h("span", { class: "chip bad", text: ` ×${g.multiplier}` }) : null,
+        g.to_move ? h("span", { text: ` 手番: ${ctx.name(g.to_move)}${g.step ? `（${g.step}）` : ""}` }) : null),
       charTable(rows, [
-        ["点数", (c) => h("span", { class: "big", text: String(c._score ?? get(c, "score", "points") ?? "—") })],
-        ["メンツ", (c) => chips(get(c, "mentsu", "melds"))],
-        ["宣言", (c) => String(get(c, "declaration", "declared", "riichi") ?? "—")],
-      ]),
-      get(g, "turn", "current") !== undefined ? h("p", { text: `手番: ${ctx.name(get(g, "turn", "current"))}` }) : null);
+        ["点数", (p) => h("span", { class: "big score", text: String(p._score ?? "—") })],
+        ["メンツ", (p) => h("span", { class: "mentsu", "aria-label": `メンツ ${p.mentsu ?? 0}` },
+          Array.from({ length: Math.max(0, Math.min(Number(p.mentsu) || 0, 4)) }, () => h("span", { class: "tile" })),
+          ` ${p.mentsu ?? 0}`)],
+        ["宣言", (p) => h("span", { class: p.declaration ? "chip bad" : "muted", text: DECL[p.declaration || ""] ?? p.declaration })],
+        ["体力", (p) => String(p.tairyoku ?? "—")],
+        ["DKK", (p) => String(p.dkk ?? 0)],
+        ["状態", (p) => chips([p.status && p.status !== "active" ? p.status : "", p.out ? "脱落" : "", p.betaori ? "ベタオリ" : "", p.slayer ? "ニンジャスレイヤー" : ""].filter(Boolean))],
+      ]));
   },
 };
 

@@ -33,7 +33,7 @@ export function findRolls(data, out = []) {
   return out;
 }
 
-const CRIT = /クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|スペシャル|テンホー|チーホー|ロン|ツモ/;
+const CRIT = /クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|スペシャル/;
 const FUMBLE = /ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗/;
 
 // "crit" | "fumble" | "success" | "failure" | "" for an event message.
