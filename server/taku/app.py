@@ -6,10 +6,17 @@ append with the expected seq -> fold the new events -> publish to subscribers
 -> ack. Nothing is published or acknowledged before the store made it durable.
 
 Subscriptions catch up from the store and then switch to live events with no
-gap and no repeat: a subscription is registered under the table's lock at a
-known seq, reads the store up to that seq, then flushes what was published
-meanwhile. On a shared store (PostgreSQL, several nodes) a pump task follows
-the store's own subscription and folds what other nodes append.
+gap and no repeat: a subscription is registered at the published seq, reads
+the store up to that seq, then flushes what was published meanwhile.
+
+When one process owns its tables (memory, SQLite), commands are pipelined: the
+next command is decided on the state that includes appends still in flight, so
+a busy table's commands share the store's group commit instead of waiting one
+fsync each; events are still published, and commands acknowledged, only once
+durable and in seq order. If an append fails, the commands decided after it
+fail too (``store/retry``) and deciding restarts from the published state.
+On a shared store (PostgreSQL, several nodes) each command holds the table's
+lock through its append, and a pump task folds what other nodes append.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from taku.errors import (
     InvalidFields,
     SeqConflict,
     StaleSeq,
+    StoreError,
     TableNotFound,
     UnknownMessageType,
 )
@@ -121,7 +129,13 @@ class TableService:
         self.command_decoder = core_table.command_decoder(ruleset)
         self._command_tags = {t.__struct_config__.tag for t in hub.core_commands + ruleset.commands}
         self.state = TableState(table_id=record.table_id)
+        """The published state: every event in it is durable and was sent to subscribers."""
+        self._decided = self.state
+        """The state new commands are decided on: ``state`` plus appends still in flight."""
         self.acks: dict[str, tuple[int, int]] = {}
+        self._in_flight: dict[str, asyncio.Future[tuple[int, int]]] = {}
+        self._tail: asyncio.Future[tuple[int, int]] | None = None
+        self._generation = 0
         self.lock = asyncio.Lock()
         self.subscriptions: set[Subscription] = set()
         self._frames: dict[tuple[int, bool], tuple[Recorded, bytes]] = {}
@@ -135,13 +149,29 @@ class TableService:
 
         ``events`` are the decoded ``recs`` when the caller has them (its own command).
         """
-        for i, rec in enumerate(recs):
-            if rec.seq <= self.state.seq:
-                continue
-            assert rec.seq == self.state.seq + 1, f"gap in {self.table_id}: {self.state.seq} -> {rec.seq}"
-            event = events[i] if events is not None else self.decoder.decode(rec.data)
-            st = core_table.evolve(self.state, event, self.ruleset)
-            self.state = msgspec.structs.replace(st, seq=rec.seq, dice_cursor=st.dice_cursor + rec.draws)
+        fresh = [(i, rec) for i, rec in enumerate(recs) if rec.seq > self.state.seq]
+        if not fresh:
+            return
+        decoded = [events[i] if events is not None else self.decoder.decode(rec.data) for i, rec in fresh]
+        new = [rec for _, rec in fresh]
+        state = self._fold(self.state, new, decoded)
+        self._decided = state
+        self._publish(state, new, decoded, publish=publish)
+
+    def _fold(self, state: TableState, recs: Sequence[Recorded], events: Sequence[Event]) -> TableState:
+        """``state`` after ``recs`` (whose decoded events are ``events``). Pure."""
+        for rec, event in zip(recs, events, strict=True):
+            assert rec.seq == state.seq + 1, f"gap in {self.table_id}: {state.seq} -> {rec.seq}"
+            st = core_table.evolve(state, event, self.ruleset)
+            state = msgspec.structs.replace(st, seq=rec.seq, dice_cursor=st.dice_cursor + rec.draws)
+        return state
+
+    def _publish(
+        self, state: TableState, recs: Sequence[Recorded], events: Sequence[Event], *, publish: bool = True
+    ) -> None:
+        """Make durable ``recs`` (ending at ``state``) the published state and send them. Synchronous."""
+        self.state = state
+        for rec, event in zip(recs, events, strict=True):
             first, _ = self.acks.get(rec.command_id, (rec.seq, rec.seq))
             self.acks[rec.command_id] = (first, rec.seq)
             if publish:
@@ -293,6 +323,8 @@ class TableService:
         if not command_id or len(command_id) > 128:
             raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
         store = self.hub.store
+        if not store.shared:
+            return await self._commit_pipelined(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
         # the table lock orders this node's commands; store.exclusive orders the nodes'
         async with self.lock, store.exclusive(self.table_id):
             for _attempt in range(MAX_CONFLICT_RETRIES):
@@ -302,25 +334,7 @@ class TableService:
                     first, last = self.acks[command_id]
                     return first, last, True
                 state = self.state
-                if expected_seq is not None and expected_seq != state.seq:
-                    raise StaleSeq(
-                        f"expected seq {expected_seq}, but the table is at {state.seq}",
-                        expected_seq=expected_seq,
-                        seq=state.seq,
-                    )
-                dice = self.hub.dice(self.table_id, self.record.seed, state.dice_cursor)
-                ctx = Context(
-                    actor=actor,
-                    role=state.role_of(actor),
-                    dice=dice,
-                    options=self.options,
-                    next_seq=state.seq + 1,
-                    seed=self.record.seed,
-                )
-                emitted = decider(state, ctx)
-                if not emitted:
-                    raise InvalidCommand("the command changes nothing", code="command/no_effect")
-                recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - state.dice_cursor)
+                recs, events = self._decide(state, decider, actor, command_id, expected_seq)
                 try:
                     await store.append(self.table_id, recs, expected_seq=state.seq)
                 except SeqConflict:
@@ -329,9 +343,120 @@ class TableService:
                 except DuplicateCommand as dup:
                     await self._catch_up_locked()
                     return dup.first_seq, dup.last_seq, True
-                self._apply(recs, events=[e.event if isinstance(e, Private) else e for e in emitted])
+                self._apply(recs, events=events)
                 return recs[0].seq, recs[-1].seq, False
             raise SeqConflict("too many concurrent writers on this table; try again")
+
+    def _decide(
+        self,
+        state: TableState,
+        decider: Callable[[TableState, Context], list[Emitted]],
+        actor: str | None,
+        command_id: str,
+        expected_seq: int | None,
+    ) -> tuple[list[Recorded], list[Event]]:
+        """The records and events of one command decided at ``state`` (pure but for the clock)."""
+        if expected_seq is not None and expected_seq != state.seq:
+            raise StaleSeq(
+                f"expected seq {expected_seq}, but the table is at {state.seq}",
+                expected_seq=expected_seq,
+                seq=state.seq,
+            )
+        dice = self.hub.dice(self.table_id, self.record.seed, state.dice_cursor)
+        ctx = Context(
+            actor=actor,
+            role=state.role_of(actor),
+            dice=dice,
+            options=self.options,
+            next_seq=state.seq + 1,
+            seed=self.record.seed,
+        )
+        emitted = decider(state, ctx)
+        if not emitted:
+            raise InvalidCommand("the command changes nothing", code="command/no_effect")
+        recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - state.dice_cursor)
+        return recs, [e.event if isinstance(e, Private) else e for e in emitted]
+
+    async def _commit_pipelined(
+        self,
+        decider: Callable[[TableState, Context], list[Emitted]],
+        *,
+        actor: str | None,
+        command_id: str,
+        expected_seq: int | None,
+    ) -> tuple[int, int, bool]:
+        """One process owns the table: decide on the state including appends still in
+        flight, so a table's next command needs not wait for the last one's fsync and
+        the store's group commit can write both in one transaction. Publishing and acks
+        still wait for durability, and happen in seq order."""
+        loop = asyncio.get_running_loop()
+        async with self.lock:
+            if command_id in self.acks:
+                first, last = self.acks[command_id]
+                return first, last, True
+            earlier = self._in_flight.get(command_id)
+            if earlier is None:
+                base = self._decided
+                recs, events = self._decide(base, decider, actor, command_id, expected_seq)
+                after = self._fold(base, recs, events)
+                self._decided = after
+                append = asyncio.ensure_future(self.hub.store.append(self.table_id, recs, expected_seq=base.seq))
+                done: asyncio.Future[tuple[int, int]] = loop.create_future()
+                previous, self._tail = self._tail, done
+                self._in_flight[command_id] = done
+                # runs to the end even when the caller goes away, so the chain never stalls
+                finish = asyncio.ensure_future(
+                    self._finish(append, previous, done, recs, events, after, self._generation, command_id)
+                )
+        if earlier is not None:
+            first, last = await asyncio.shield(earlier)
+            return first, last, True
+        first, last = await asyncio.shield(finish)
+        return first, last, False
+
+    async def _finish(
+        self,
+        append: asyncio.Future[None],
+        previous: asyncio.Future[tuple[int, int]] | None,
+        done: asyncio.Future[tuple[int, int]],
+        recs: list[Recorded],
+        events: list[Event],
+        after: TableState,
+        generation: int,
+        command_id: str,
+    ) -> tuple[int, int]:
+        try:
+            error: BaseException | None = None
+            try:
+                await append
+            except BaseException as e:  # noqa: BLE001 - handed to the caller below
+                error = e
+            if previous is not None:
+                await asyncio.wait([previous])  # publish in seq order, whatever became of it
+            if error is not None:
+                if generation == self._generation:
+                    # nothing of this command is durable, and the commands decided after it
+                    # built on it: they fail too; new commands start from the published state
+                    self._generation += 1
+                    self._decided = self.state
+                    raise error
+                raise StoreError(
+                    "an earlier command on this table failed to be stored; send this one again",
+                    code="store/retry",
+                ) from error
+            self._publish(after, recs, events)
+            result = (recs[0].seq, recs[-1].seq)
+            done.set_result(result)
+            return result
+        except BaseException as e:
+            if not done.done():
+                done.set_exception(e)
+                done.exception()  # retrieved: the caller gets it from this task
+            raise
+        finally:
+            self._in_flight.pop(command_id, None)
+            if self._tail is done:
+                self._tail = None
 
     def _records(
         self, emitted: Sequence[Emitted], actor: str | None, command_id: str, seq: int, draws: int

@@ -76,6 +76,8 @@ class Context:
         options: the ruleset's options Struct (``None`` when it has none).
         next_seq: the seq the command's first event will take; ids derive from it.
         seed: the table's secret dice seed; only the core's ``reveal_seed`` reads it.
+        character_id: the character a chat line is spoken as (``chat`` with
+            ``character_id``), already checked to be the actor's; ``None`` otherwise.
     """
 
     actor: str | None
@@ -84,6 +86,7 @@ class Context:
     options: Any = None
     next_seq: int = 1
     seed: bytes | None = field(default=None, repr=False)
+    character_id: str | None = None
     _ids: int = field(default=0, repr=False)
 
     @property
@@ -215,6 +218,7 @@ class Ruleset:
         if self.sheet is None:
             return dict(sheet)
         try:
-            return msgspec.to_builtins(msgspec.convert(sheet, self.sheet))
+            # through JSON, so the stored sheet is exactly what a replay reads back (lists, not tuples)
+            return msgspec.json.decode(msgspec.json.encode(msgspec.convert(sheet, self.sheet)))
         except msgspec.ValidationError as e:
             raise InvalidCommand(f"bad character sheet: {e}", code="command/invalid_sheet") from None

@@ -290,6 +290,7 @@ def _chat(state: TableState, ctx: Context, ruleset: Ruleset, text: str, cid: str
         raise InvalidCommand(f"a chat line has at most {MAX_CHAT} characters", code="command/too_long")
     if cid is not None:
         ctx.require_control(state, cid)
+        ctx.character_id = cid
     if ctx.role != Role.SPECTATOR:
         if ruleset.chat is not None:
             out = ruleset.chat(text, state, ctx)
