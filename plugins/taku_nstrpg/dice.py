@@ -267,6 +267,8 @@ def _character_check(m: re.Match[str], comment: str, table: TableState, ctx: Con
     if named:
         cid = named[0].id
         comment = comment[len(named[0].name):].strip()
+    elif ctx.character_id is not None:  # the chat line is spoken as this character
+        cid = ctx.character_id
     elif len(owned) == 1:
         cid = owned[0].id
     else:

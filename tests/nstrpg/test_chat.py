@@ -183,3 +183,17 @@ async def test_dice_limit(ns: Make) -> None:
 
     err = await t.h.rejected(t.pl, Chat(text="N300"))
     assert err.code == "dice/too_many_dice"
+
+
+async def test_character_check_spoken_as_a_character(ns: Make) -> None:
+    """With two characters, a check spoken as one of them (chat as that character) uses its sheet."""
+    t = await ns()
+    await t.pc("ボブ", wazamae=3)
+    kevin = await t.pc("ケヴィン", wazamae=5)
+    from taku.core.commands import Chat
+
+    err = await t.h.rejected(t.pl, Chat(text="ワザマエ判定"))
+    assert err.code == "command/which_character"
+    t.roll(4, 1, 1, 1, 6)
+    (c,) = await t.h.chat(t.pl, "ワザマエ判定", character_id=kevin)
+    assert isinstance(c, ev.CheckRolled) and (c.character_id, c.pool, c.successes) == (kevin, 5, 2)
