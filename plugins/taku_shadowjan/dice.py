@@ -33,8 +33,12 @@ def _char_by_name(table: TableState, name: str) -> str | None:
     return None
 
 
-def parse(text: str, table: TableState, actor: str | None) -> Any | None:
-    """The command a chat line stands for, or ``None`` when it is not a シャドー・ジャン command."""
+def parse(text: str, table: TableState, actor: str | None, speaking_as: str | None = None) -> Any | None:
+    """The command a chat line stands for, or ``None`` when it is not a シャドー・ジャン command.
+
+    The move is for ``speaking_as`` (a chat line spoken as a character), else for the
+    speaker's character whose move it is, else for the speaker's first character.
+    """
     t = unicodedata.normalize("NFKC", text).strip()
     words = t.split()
     if not words:
@@ -43,10 +47,10 @@ def parse(text: str, table: TableState, actor: str | None) -> Any | None:
     game = table.game if isinstance(table.game, SjGame) else SjGame()
     mine = [cid for cid, ch in table.characters.items() if ch.owner == actor]
     who, _step = waiting_for(game)
-    me = who if who in mine else (mine[0] if mine else "")
+    me = speaking_as or (who if who in mine else (mine[0] if mine else ""))
     if head in ("着席", "SIT") and not rest:
         free = [cid for cid in mine if cid not in game.players]
-        return c.Sit(character_id=free[0] if free else me)
+        return c.Sit(character_id=speaking_as or (free[0] if free else me))
     if head in ("開始", "START") and not rest:
         return c.Start()
     if head in ("テンホー", "テンホー・チーホー", "TENHO") and not rest:
@@ -96,7 +100,7 @@ def parse(text: str, table: TableState, actor: str | None) -> Any | None:
 
 def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
     """The events of a chat move (the same as its command), or ``None``."""
-    cmd = parse(text, table, ctx.actor)
+    cmd = parse(text, table, ctx.actor, getattr(ctx, "character_id", None))
     if cmd is None:
         return None
     return decide(table, cmd, ctx)

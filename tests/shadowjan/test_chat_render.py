@@ -25,7 +25,7 @@ async def test_chat_moves_for_the_speakers_character() -> None:
     events = await g.h.chat(mj, "リーチ ケン")  # by name: the stick at ケン
     assert any(isinstance(e, ev.StickThrown) and e.target == ken for e in events)
     g.h.roll(6, 1)
-    events = await g.h.chat(mk, "回避 2")
+    events = await g.h.chat(mk, "回避 2", character_id=ken)  # spoken as ケン
     assert any(isinstance(e, ev.EvasionRolled) and e.success for e in events)
     # not your move: the rule's reason
     err = await g.h.rejected(mk, Chat(text="ニューロン"))
