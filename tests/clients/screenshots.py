@@ -21,6 +21,8 @@ from taku.store import MemoryEventStore  # noqa: E402
 from taku_client import TakuClient  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+if len(sys.argv) > 1 and sys.argv[1].startswith("--out="):
+    OUT = Path(sys.argv.pop(1).removeprefix("--out="))
 
 SCRIPTS: dict[str, list[object]] = {
     "nstrpg": [
@@ -34,8 +36,23 @@ SCRIPTS: dict[str, list[object]] = {
         "WS8",
     ],
     "generic": ["ドーモ。", "2D6>=7 アンブッシュ", "1D100<=50", "4B6>=4"],
+    "chabu": [
+        {"type": "create_character", "name": "ガンドー", "sheet": {"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}},
+        "1D100<=60 カラテ",
+    ],
+    "yodomi": [
+        {"type": "create_character", "name": "ミナセ", "sheet": {"pp": 30, "sp": 60, "abilities": {"体": 5}}},
+        {"gm": {"type": "yodomi.deal_cards", "character_id": "c4", "count": 3}},
+    ],
+    "shadowjan": [
+        {"type": "create_character", "name": "アキラ"},
+        {"type": "shadowjan.sit", "character_id": "c4"},
+        {"gm": {"type": "create_character", "name": "ベニ"}},
+        {"gm": {"type": "shadowjan.sit", "character_id": "c6"}},
+        {"type": "shadowjan.start"},
+    ],
     "hiden": [
-        {"type": "create_character", "name": "噺家 一之輔", "sheet": {"abilities": {"体力": 3}, "zabuton": 4}},
+        {"type": "create_character", "name": "噺家 一之輔", "sheet": {"zabuton": 4}},
         "2D6>=8 落語",
     ],
 }
@@ -55,6 +72,8 @@ async def main(rulesets: list[str]) -> None:
                         try:
                             if isinstance(step, str):
                                 await (c if step.startswith("S") else pl).chat(created.table_id, step)
+                            elif "gm" in step:
+                                await c.command(created.table_id, step["gm"])  # type: ignore[index]
                             else:
                                 await pl.command(created.table_id, step)
                         except Exception as e:  # noqa: BLE001 - a demo script: show what failed and go on

@@ -317,7 +317,8 @@ function renderActions(s) {
     h("summary", { text: "キャラクターを作る" }), createCharacterForm()));
   for (const d of defs) {
     parts.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
-      h("summary", { text: d.title, title: d.description }),
+      h("summary", { title: d.description }, d.title,
+        d.description ? h("small", { text: ` — ${d.description.split("\n")[0].slice(0, 48)}` }) : null),
       d.description ? h("p", { class: "desc", text: d.description.split("\n")[0] }) : null,
       commandForm(d, info.command_schema, fctx)));
   }
@@ -505,7 +506,17 @@ async function replayTo(seq) {
   }
   const cur = $(`#replay-log li[data-seq="${seq}"]`);
   if (cur) cur.scrollIntoView({ block: "nearest" });
-  const m = await app.conn.getState(app.tableId, seq);
+  let m;
+  try {
+    m = await app.conn.getState(app.tableId, seq);
+  } catch (x) {
+    if (token !== r.token || app.replay !== r) return;
+    // e.g. a ruleset whose view cannot show a state in the middle of a command
+    clear($("#replay-state"), h("section", { class: "panel" }, h("p", { class: "form-error", role: "alert",
+      text: `seq ${seq} の状態は表示できません（${errText(x)}）` })));
+    $("#replay").dataset.seq = seq;
+    return;
+  }
   if (token !== r.token || app.replay !== r) return; // a later step won
   renderState(m.state, $("#replay-state"), { live: false });
   $("#replay").dataset.seq = m.seq;

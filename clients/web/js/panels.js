@@ -47,10 +47,13 @@ export function numericPaths(s, cid) {
 export function characterExtras(s, cid, ctx) {
   const found = byCharacter(s.game, cid);
   if (!found.length) return null;
+  // leave out what is empty or off, so the card shows what matters now
+  const empty = (v) => v === null || v === "" || v === false || (Array.isArray(v) && !v.length) || (isObj(v) && !Object.keys(v).length);
+  const compact = (v) => (isObj(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => !empty(x))) : v);
   return h("div", { class: "extras" }, found.map(({ path, value }) => {
     const where = path.slice(1, -1).join(".");
     return isObj(value) || Array.isArray(value)
-      ? valueTree(value, path, LABELS)
+      ? valueTree(compact(value), path, LABELS)
       : h("dl", { class: "tree" }, h("dt", { text: LABELS[where] || where }), h("dd", {}, valueTree(value, path)));
   }));
 }
@@ -190,7 +193,11 @@ const PANELS = {
         ["カウンター", (c) => h("span", { class: "chips" },
           h("span", { class: "chip", text: `タツジン ${c.tatsujin ?? 0}` }),
           h("span", { class: "chip", text: `ワザマエ ${c.wazamae ?? 0}` }))],
-        ["状態", (c) => chips([c.dead ? "死亡" : "", status[c._cid] && status[c._cid] !== "active" ? String(status[c._cid]) : ""].filter(Boolean))],
+        ["状態", (c) => {
+          const STATUS = { shibou: "死亡", sentoufunou: "戦闘不能", koudoukanryou: "行動完了", mikoudou: "未行動" };
+          const st = status[c._cid];
+          return chips([st ? STATUS[st] || st : c.dead ? "死亡" : ""].filter(Boolean));
+        }],
       ]),
       isObj(round) ? h("div", {}, h("strong", { text: `ラウンド ${round.number}` }),
         turnOrder(round.order, ctx, g.turn)) : null,
