@@ -33,7 +33,10 @@ SCRIPTS: dict[str, list[object]] = {
         "H5[S] サツバツ狙い",
         "2D6>=7 一般判定",
         "S2D6 GMだけが見る",
+        {"gm": {"type": "nstrpg.start_combat"}},
+        {"gm": {"type": "nstrpg.gain_dkk", "character_id": "c4", "amount": 2, "reason": "サツバツ!"}},
         "WS8",
+        "イヤーッ！",
     ],
     "generic": ["ドーモ。", "2D6>=7 アンブッシュ", "1D100<=50", "4B6>=4"],
     "chabu": [
