@@ -48,5 +48,7 @@ async def test_seeded_game_verifies() -> None:
     recs = await store.read(created.table_id)
     entries = [LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs]
     problems, counts = verify(entries)
-    assert problems == [] and counts["rolls"] > 50
+    # the seed is the server's own (random), so the game's length varies: at least the seat
+    # order (4), the first deal (4) and one move rolled
+    assert problems == [] and counts["rolls"] >= 9
     await hub.close()
