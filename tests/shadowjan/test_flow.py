@@ -278,3 +278,17 @@ async def test_dealer_turn_refreshes_evasion_dice() -> None:
     g.h.roll(*MISS, 6, 1, 1, 1)
     await g.send(b, C.Neuron(character_id=b))
     assert g.p(b).evasion_dice == 4
+
+
+async def test_game_ends_with_one_player_left() -> None:
+    """SJ-33, SJ-34: the other player blown up by the stick: the game ends at once, the survivor
+    first with the loser's points (25000 → 25000 for one survivor)."""
+    g = await make_game(n=2, sheets=[ninja(), ninja(tairyoku=1, seishin=0)], deal=[2, 4])
+    a, b = g.cids
+    g.h.roll(6)
+    await g.send(a, C.Declare(character_id=a, kind="riichi", stick_target=b))
+    events = await g.send(b, C.Evade(character_id=b, dice=0))
+    (end,) = _of(events, ev.GameEnded)
+    assert end.reason == "one_left" and end.ranking == (a, b) and end.scores == {a: 50000, b: 0}
+    err = await g.rejected(a, C.Tsumo(character_id=a, stat="karate"))
+    assert err.code == "rule/shadowjan/game_over"
