@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from taku.core.dice import ScriptedDice
 from taku_client import CommandError, ConnectionLost, TakuClient, event_data, invite_link, parse_link
@@ -169,3 +171,26 @@ def test_invite_links_round_trip() -> None:
     assert parse_link("ws://h:1/ws").table_id is None
     with pytest.raises(ValueError):
         parse_link("ftp://x/")
+
+
+@given(chunks=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 8)), min_size=1, max_size=30))
+def test_feed_hands_out_each_seq_once_whatever_is_resent(chunks: list[tuple[int, int]]) -> None:
+    """Property: however the server's stream overlaps itself across reconnects (each new
+    stream starts at or before the next seq the feed needs), a Feed yields 1, 2, 3 … once each."""
+    import datetime as dt
+
+    import msgspec
+
+    from taku.protocol import EventMsg
+    from taku_client import Feed
+
+    feed = Feed(None, "t1", 0)  # type: ignore[arg-type]
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    top = 0
+    for back, length in chunks:
+        start = max(1, feed.last_seq + 1 - back)  # a resumed stream may repeat what was seen
+        for seq in range(start, start + length):
+            feed._put(EventMsg(table_id="t1", seq=seq, event=msgspec.Raw(b"{}"), time=now))
+            top = max(top, seq)
+    got = [ev.seq for ev in feed.pending()]
+    assert got == list(range(1, top + 1))

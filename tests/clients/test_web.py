@@ -286,3 +286,38 @@ async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(taku_s
     assert len(scores) == 2 and all(s.lstrip("-").isdigit() for s in scores)
     await mover.locator(".legal-moves button").first.click()
     await mover.wait_for_selector(f"#log li[data-seq='{seq + 1}']", state="attached")
+
+
+async def test_gm_override_and_award_show_live_on_the_players_page(scripted_server: Any, open_page: Any) -> None:
+    """The GM awards +2 to a character's value and overrides another by clicking it; the
+    player's page shows both new values without a reload, and the log says what changed."""
+    gm = await create_table(open_page, scripted_server.http_url)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await pl.click("#actions details[data-command='create_character'] > summary")
+    await pl.fill("#cc-name", "ヤモト")
+    await pl.fill("#cc-sheet", '{"hp": 10, "luck": 3}')
+    await pl.click("#create-character button[type=submit]")
+    await wait_seq(gm, 4)
+    await gm.wait_for_selector("#state-panels .card:has-text('ヤモト')")
+
+    await gm.click("#gm-tools > summary")
+    await gm.select_option("#award-target", label="ヤモト: sheet.hp")
+    await gm.fill("#award-delta", "2")
+    await gm.fill("#award-reason", "ボーナス")
+    await gm.click("#award-submit")
+    await wait_seq(pl, 5)
+    assert "10 → 12" in await pl.inner_text("#log li[data-seq='5']")
+    await pl.wait_for_selector("#state-panels .card[data-character] .leaf:text-is('12')")
+
+    # a click on the value fills the override form with its path and value
+    await gm.click("#state-panels .card .leaf[data-path*='luck']")
+    assert await gm.input_value("#ov-path") == '["characters","c4","sheet","luck"]'
+    assert await gm.input_value("#ov-value") == "3"
+    await gm.fill("#ov-value", "0")
+    await gm.click("#ov-submit")
+    await wait_seq(pl, 6)
+    assert "luck 3 → 0" in await pl.inner_text("#log li[data-seq='6']")
+    luck = pl.locator("#state-panels .card .leaf[data-path*='luck']")
+    await luck.and_(pl.locator(":text-is('0')")).wait_for()
+    # the player has no GM tools
+    assert await pl.locator("#gm-tools").is_hidden()
