@@ -263,7 +263,7 @@ const PANELS = {
     const players = perCharacter(g, "players");
     const scores = perCharacter(g, "scores");
     const seats = Array.isArray(g.seats) && g.seats.length ? g.seats : Object.keys(players);
-    const DECL = { riichi: "リーチ", damaten: "ダマテン", "": "—" };
+    const DECL = { riichi: "リーチ", dama: "ダマテン", damaten: "ダマテン", "": "—" };
     const rows = seats.filter((cid) => players[cid] || scores[cid] !== undefined)
       .map((cid) => [
         `${ctx.name(cid)}${cid === g.dealer ? "（親）" : ""}${cid === g.to_move || cid === g.turn ? " ◀" : ""}`,
