@@ -520,8 +520,6 @@ def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenSta
     match event:
         case CharacterCreated(character_id=cid, sheet=sheet):
             return _put_char(game, cid, CharState(zabuton=int(sheet.get("zabuton", 0) or 0)))
-        case CharacterUpdated(character_id=cid, sheet=sheet) if "zabuton" in sheet and cid in table.characters:
-            return _put_char(game, cid, replace(_cs(game, cid), zabuton=int(sheet["zabuton"] or 0)))
         case CharacterRemoved(character_id=cid):
             chars = dict(game.characters)
             chars.pop(cid, None)

@@ -144,11 +144,13 @@ async def test_convert_to_cp_at_the_end(make_table: MakeTable) -> None:
     await t.h.assert_replay_matches()
 
 
-async def test_sheet_edit_and_gm_override_set_the_count(make_table: MakeTable) -> None:
-    """Characters are edited through commands; the GM may override the count in play."""
+async def test_only_the_gm_changes_the_count_in_play(make_table: MakeTable) -> None:
+    """A player editing their sheet's 座布団 does not award themselves cushions (五ノ五: the
+    GM awards them); the GM may override the count in play."""
     t = await make_table()
+    before = t.h.game.characters[t.kou].zabuton
     await t.h.send(t.pl, UpdateCharacter(character_id=t.kou, sheet={"zabuton": 5}))
-    assert t.h.game.characters[t.kou].zabuton == 5
+    assert t.h.game.characters[t.kou].zabuton == before
     await t.h.send(t.h.gm, Override(path=["game", "characters", t.kou, "zabuton"], value=1, reason="数え直し"))
     assert t.h.game.characters[t.kou].zabuton == 1
     err = await t.h.rejected(t.h.gm, Override(path=["game", "characters", t.kou, "zabuton"], value="many"))
