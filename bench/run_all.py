@@ -145,6 +145,28 @@ def replay(n: int = 300_000) -> None:
     assert state.seq == n
     print(f"\n== replay (fold) of the generic ruleset: {n / el:,.0f} events/s ({n} events in {el:.2f} s)")
 
+    # the same, read back from a SQLite file first (what `taku replay` and a table's first load do)
+    from taku.store.sqlite import SQLiteEventStore
+    from taku.store.base import TableRecord
+
+    async def from_sqlite() -> float:
+        store = SQLiteEventStore(Path(tempfile.mkdtemp()) / "replay.db")
+        await store.open()
+        rec = TableRecord(table_id="t", ruleset="generic", name="t", created=t.isoformat(), seed=b"s" * 32)
+        await store.create_table(rec, recs[:1], "c1")
+        for i in range(1, n, 1000):
+            batch = recs[i : i + 1000]
+            await store.append("t", batch, expected_seq=i)
+        t0 = time.perf_counter()
+        state = fold(TableState(table_id="t"), await store.read("t"), RULESET, dec)
+        el = time.perf_counter() - t0
+        assert state.seq == n
+        await store.close()
+        return el
+
+    el = asyncio.run(from_sqlite())
+    print(f"   read from SQLite and folded: {n / el:,.0f} events/s")
+
 
 def main() -> None:
     ap = argparse.ArgumentParser()
