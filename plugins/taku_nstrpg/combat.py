@@ -268,8 +268,12 @@ def attack_profile(
         namu_text = style.namu if style else "6,6,6"
         cap = min(c for c in (weapon.renzoku_cap or 99, (style.renzoku_cap if style else 0) or 99))
         if style and style.rensha_as_renzoku:
-            # NS-67: ●連射 may stand for ●連続攻撃, but 連射+X does not apply
-            n = max_attacks(max(skills.rensha, skills.renzoku), renzoku_plus, cap if cap != 99 else 0)
+            # NS-67: ●連射 may stand for ●連続攻撃, but no +X applies to it (連射+X is excluded,
+            # 連続攻撃+X raises ●連続攻撃 only); the better of the two
+            n = max(
+                max_attacks(skills.renzoku, renzoku_plus, cap if cap != 99 else 0),
+                max_attacks(skills.rensha, (), cap if cap != 99 else 0),
+            )
         else:
             n = max_attacks(skills.renzoku, renzoku_plus, cap if cap != 99 else 0)
         return AttackProfile(

@@ -75,7 +75,10 @@ def _pool_stat(sheet: NsSheet, f: Fighter, stat: str) -> int:
     return current(sheet, f, stat)
 
 
-def _adrenaline(f: Fighter) -> None:
+def _adrenaline(sheet: NsSheet, f: Fighter) -> None:
+    if not sheet.ninja:
+        # 「あらゆるニンジャは…使用できる」: a ninja's rule (NS-96)
+        reject("ninja_only", "アドレナリン・ブーストはニンジャのみ", "NSTRPG 2-14 アドレナリン・ブースト")
     if f.adrenaline_used:
         reject("adrenaline_used", "アドレナリン・ブーストは戦闘中1回のみ", "NSTRPG 2-14 アドレナリン・ブースト")
     if f.seishin < 1:
@@ -251,6 +254,9 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
         reject("cannot_act", f"{ch.name} は行動できない({f.status})", "NSTRPG 2-12 気絶状態")
     if cmd.purpose not in ("check", "resistance", "sokuten", "attack_phase"):
         raise InvalidCommand("purpose is check, resistance, sokuten or attack_phase")
+    if cmd.purpose == "sokuten" and f.shuchu:
+        # 集中状態 skips the whole move phase, so no movement style (NS-56)
+        reject("shuchu_no_move", "集中状態では移動フェイズを飛ばすので連続側転できない", "NSTRPG 2-4 集中状態に入る")
     if cmd.stat == "dice":
         if cmd.quick_dice:
             reject("fixed_dice", "固定ダイス数の判定に即応ダイスは使えない", "NSTRPG 2-1 即応ダイス")
@@ -263,7 +269,7 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
     if cmd.adrenaline:
         if cmd.purpose != "attack_phase":
             reject("adrenaline_timing", "判定でのアドレナリン・ブーストは自分の攻撃フェイズのみ(集中状態)", "NSTRPG 2-14 アドレナリン・ブースト")
-        _adrenaline(f)
+        _adrenaline(sheet, f)
     if cmd.purpose == "attack_phase":
         mods += (-1 if (f.shuchu or cmd.adrenaline) else 0) + (1 if f.sokuten else 0)
     level = ck.shift(_difficulty(cmd.difficulty), mods)
@@ -363,7 +369,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if style is None or cmd.style not in weapon.styles:
             reject("style_not_available", f"{weapon.name} にスタイル {cmd.style} はない", S)
     if cmd.adrenaline:
-        _adrenaline(f)
+        _adrenaline(sheet, f)
     shuchu = f.shuchu or cmd.adrenaline
     if style is not None and style.needs_shuchu and not shuchu:
         reject("needs_shuchu", f"{style.name} は集中状態でのみ使える", S)
@@ -575,7 +581,7 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     if cmd.adrenaline:
         if not rolling:
             reject("adrenaline_timing", "アドレナリン・ブーストは判定の直前に使う", "NSTRPG 2-14 アドレナリン・ブースト")
-        _adrenaline(f)
+        _adrenaline(sheet, f)
     if cmd.difficulty is not None:
         ctx.require_gm("setting an evasion difficulty")
         level = _difficulty(cmd.difficulty)
@@ -689,12 +695,25 @@ def _inflict(acc: _Acc, cmd: c.Inflict, ctx: Context, opts: NsOptions) -> None:
         damage_kind=cmd.damage_kind,
         damage=cmd.damage,
         evasion_base=_difficulty(cmd.evasion),
-        from_mob=cmd.damage_kind in ("mob", "environment"),
+        from_mob=_inflicted_by_mob(acc.table, cmd),
         evadable=cmd.evadable,
         phase=acc.game.phase,
     )
     acc.add(ev.HitInflicted(hit=hit, reason=cmd.reason[:500]))
     _land_or_wait(acc, [hit], ctx, opts)
+
+
+def _inflicted_by_mob(table: TableState, cmd: c.Inflict) -> bool:
+    """Whether the atmosphere ignores this damage (NS-108): a mob's or the environment's.
+
+    A 弾き飛ばし collision and a counter count as melee for the atmosphere
+    (NS-109), so they are the environment's only when a mob caused them.
+    """
+    src = table.characters.get(cmd.source) if cmd.source is not None else None
+    by_mob = src is not None and sheet_of(src.sheet).kind == "mob"
+    if cmd.kind in ("knockback", "counter"):
+        return by_mob or cmd.damage_kind == "mob"
+    return by_mob or cmd.damage_kind in ("mob", "environment")
 
 
 def _override_hit(acc: _Acc, cmd: c.OverrideHit, ctx: Context) -> None:

@@ -1,0 +1,85 @@
+"""Regressions from the rules audit against the rulebook text (000, sections 2-1 … 2-17).
+
+Each test cites the CHECKLIST id it holds the code to, with numbers other than the book's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from taku_nstrpg import events as ev
+from taku_nstrpg.checks import HARD, UH
+from taku_nstrpg.commands import (
+    Attack,
+    BeginTurnOf,
+    Check,
+    EndTurn,
+    Evade,
+    Inflict,
+    Split,
+    StartCombat,
+    StartTurn,
+)
+
+Make = Callable[..., Awaitable[Any]]
+
+
+def one(events: list[Any], kind: type) -> Any:
+    found = [e for e in events if isinstance(e, kind)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+async def test_adrenaline_is_for_ninjas_only(ns: Make) -> None:
+    """NS-96: 「あらゆるニンジャは…『●アドレナリン・ブースト』のルールを使用できる」; a human boss cannot."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, tairyoku=5)
+    boss = await t.npc("人間ボス", kind="boss", ninja=False, karate=2, wazamae=3, tairyoku=5, seishin=3)
+    t.roll(5, 1, 1)
+    a = one(await t.do(Attack(attacker=me, target=boss)), ev.AttackRolled)
+    code = await t.rejected(t.gm, Evade(defender=boss, hits=[a.hits[0].id], dice=2, adrenaline=True))
+    assert code == "rule/nstrpg/ninja_only"
+    assert await t.rejected(t.gm, Attack(attacker=boss, target=me, adrenaline=True)) == "rule/nstrpg/ninja_only"
+
+
+async def test_seimitsu_rensha_stands_for_renzoku_without_plus(ns: Make) -> None:
+    """NS-67: with 精密攻撃 the ●連射 value may replace ●連続攻撃, but no +X raises it.
+
+    カラテ 7 (●連続攻撃2) with 連続攻撃+1 gives 3; ワザマエ 13 (●連射3) gives 3; never 4.
+    """
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=7, wazamae=13, tairyoku=5, weapons=["katana"], equipped="katana", renzoku_plus=1)
+    ys = await t.mobs("ヤクザ", 4, karate=1, tairyoku=1, ninja=False)
+    four = [Split(target=y, dice=3) for y in ys]
+    assert await t.rejected(t.pl, Attack(attacker=me, style="seimitsu", splits=four)) == "rule/nstrpg/too_many_attacks"
+    t.roll(*[1] * 12)
+    a = one(await t.do(Attack(attacker=me, style="seimitsu", splits=[Split(target=y, dice=4) for y in ys[:3]])), ev.AttackRolled)
+    assert len(a.rolls) == 3
+
+
+async def test_knockback_collision_counts_as_melee_for_atmosphere(ns: Make) -> None:
+    """NS-109: a 弾き飛ばし collision is melee for the atmosphere: HARD in ハードモード (UH in ultra-hard)."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=4, tairyoku=5)
+    await t.gm_do(StartCombat())
+    await t.gm_do(StartTurn())
+    await t.gm_do(EndTurn(atmosphere="hard"))
+    await t.gm_do(StartTurn())
+    i = one(await t.gm_do(Inflict(target=me, kind="knockback", damage=1)), ev.HitInflicted)
+    t.roll(1)
+    assert one(await t.do(Evade(defender=me, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == HARD
+    await t.gm_do(EndTurn(atmosphere="ultra_hard"))
+    await t.gm_do(StartTurn())
+    i = one(await t.gm_do(Inflict(target=me, kind="knockback", damage=1)), ev.HitInflicted)
+    t.roll(1)
+    assert one(await t.do(Evade(defender=me, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == UH
+
+
+async def test_no_sokuten_in_shuchu(ns: Make) -> None:
+    """NS-56: 集中状態 skips the whole move phase, so no 連続側転判定 after declaring it."""
+    t = await ns()
+    me = await t.pc("ニンジャ", wazamae=3, tairyoku=5)
+    await t.do(BeginTurnOf(character_id=me, shuchu=True))
+    code = await t.rejected(t.pl, Check(character_id=me, stat="wazamae", purpose="sokuten"))
+    assert code == "rule/nstrpg/shuchu_no_move"
