@@ -65,7 +65,7 @@ async function home() {
   const sel = $("#ruleset");
   if (!app.rulesets.length) app.rulesets = await app.conn.listRulesets();
   clear(sel, app.rulesets.map((r) => h("option", { value: r.id, text: `${r.name} (${r.id})` })));
-  const recent = Object.keys(localStorage).filter((k) => k.startsWith("taku:")).map((k) => [k.slice(5), stored(k.slice(5))]);
+  const recent = Object.keys(localStorage).filter((k) => k.startsWith("taku:") && !k.endsWith(":previous")).map((k) => [k.slice(5), stored(k.slice(5))]);
   clear($("#recent"), recent.map(([tid, d]) =>
     h("li", {}, h("a", { href: `#table=${tid}`, text: `${d && d.name ? d.name : tid} (${d && d.ruleset ? d.ruleset : "?"})` }))));
 }
@@ -110,11 +110,15 @@ async function openTable(tableId, token) {
     // an invite: ask for a name first
     show("join");
     $("#join-table").textContent = tableId;
+    // this browser is already a member of the table: offer to stay that member
+    $("#join-keep").hidden = !mine;
+    $("#join-keep").onclick = () => { location.hash = `table=${tableId}`; };
     $("#join-name").focus();
     $("#join-form").onsubmit = async (e) => {
       e.preventDefault();
       try {
         const j = await app.conn.join(tableId, token, $("#join-name").value.trim());
+        if (mine && mine.token) store(`${tableId}:previous`, mine); // a GM testing an invite keeps its GM token
         store(tableId, { token: j.member_token || token, invite: token });
         await enterTable(tableId, j);
       } catch (x) { toast(errText(x)); }
