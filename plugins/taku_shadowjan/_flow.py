@@ -230,10 +230,10 @@ def score_tsumo(acc: Acc, winner: str, kind: str) -> None:
     acc.add(ev.Scored(reason=reason, who=winner, deltas=rules.tsumo_deltas(winner, live, kind, m), multiplier=m, remaining=len(live)))
 
 
-def score_ron(acc: Acc, winner: str, payer: str) -> None:
-    """SJ-31: from the ron'd player alone."""
+def score_ron(acc: Acc, winner: str, payer: str, m: int | None = None) -> None:
+    """SJ-31: from the ron'd player alone (``m``: the hand's 流局 factor, taken before any win of it)."""
     kind = acc.p(winner).declaration or "dama"
-    m = multiplier(acc)
+    m = multiplier(acc) if m is None else m
     acc.add(
         ev.Scored(
             reason=f"ron_{kind}", who=winner, deltas=rules.ron_deltas(winner, payer, kind, m), multiplier=m,
@@ -242,12 +242,12 @@ def score_ron(acc: Acc, winner: str, payer: str) -> None:
     )
 
 
-def score_chombo(acc: Acc, offender: str) -> None:
+def score_chombo(acc: Acc, offender: str, m: int | None = None) -> None:
     """SJ-32: to each other remaining player."""
     live = acc.active()
     if offender not in live or len(live) < 2:
         return  # knocked out already: their points went to the survivors (SJ-34)
-    m = multiplier(acc, chombo=True)
+    m = multiplier(acc, chombo=True) if m is None else m
     acc.add(ev.Scored(reason="chombo", who=offender, deltas=rules.chombo_deltas(offender, live, m), multiplier=m, remaining=len(live)))
 
 
@@ -411,13 +411,15 @@ def end_battle(acc: Acc) -> None:
     elif b.kind == "ikasama":
         score_chombo(acc, b.defenders[0])
     elif b.kind == "ron":
+        # SJ-27: a double ロン after a 流局 scores both wins ×2^n; the reset to ×1 comes after
+        m_win, m_chombo = multiplier(acc), multiplier(acc, chombo=True)
         for d in b.defenders:
             if d not in acc.active():
                 continue
             if d in b.damaged:
-                score_chombo(acc, d)
+                score_chombo(acc, d, m_chombo)
             elif b.ron_by in acc.active():
-                score_ron(acc, d, b.ron_by)
+                score_ron(acc, d, b.ron_by, m_win)
     hand_over(acc)
 
 

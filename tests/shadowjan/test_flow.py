@@ -292,3 +292,28 @@ async def test_game_ends_with_one_player_left() -> None:
     assert end.reason == "one_left" and end.ranking == (a, b) and end.scores == {a: 50000, b: 0}
     err = await g.rejected(a, C.Tsumo(character_id=a, stat="karate"))
     assert err.code == "rule/shadowjan/game_over"
+
+
+async def test_double_ron_after_a_ryukyoku_doubles_both_wins() -> None:
+    """SJ-27, SJ-23: after a 流局 every アガリ of the replayed hand scores ×2; a double ロン is two
+    wins of that hand, so the second winner is not paid at ×1 (the reset is for the next hand)."""
+    g = await make_game(deal=[2, 2, 4, 4])
+    john, steph, ken, _ = g.cids
+    await g.h.send(g.h.gm, Override(path=["game", "draws"], value=1, reason="test"))
+    await g.send(john, C.Declare(character_id=john, kind="riichi"))
+    await g.send(steph, C.Declare(character_id=steph, kind="dama"))
+    g.h.roll(*MISS, 6, 1, 1, 1)
+    await g.send(john, C.Tsumo(character_id=john, stat="karate"))
+    g.h.roll(*MISS, *PASS)
+    await g.send(steph, C.Tsumo(character_id=steph, stat="karate"))
+    g.h.roll(*MISS, *MISS)  # ケン: ニューロン fails, 振り込み判定 fails: ロン by both
+    await g.send(ken, C.Neuron(character_id=ken))
+    g.h.roll(*MISS)
+    await g.send(ken, C.Attack(character_id=ken, kind="melee", target=john))
+    g.h.roll(*MISS, 4, 4, 4, 4)  # misses スティファニー too; then the next deal
+    events = await g.send(ken, C.Attack(character_id=ken, kind="melee", target=steph))
+    scored = {s.who: s for s in _of(events, ev.Scored)}
+    assert scored[john].multiplier == 2 and scored[john].deltas == {john: 36000, ken: -36000}
+    assert scored[steph].multiplier == 2 and scored[steph].deltas == {steph: 24000, ken: -24000}
+    assert g.g.draws == 0 and g.g.hand == 2
+    await g.h.assert_replay_matches()
