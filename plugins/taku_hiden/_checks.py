@@ -82,14 +82,18 @@ def make_target(
     return Target(mode="rolled", difficulty=difficulty, modifiers=modifiers, roll=roll, value=total + roll.total)
 
 
-def single_success(side: Side, target: Target | None, options: HidenOptions) -> bool | None:
-    """Success of a single check (五ノ一, 五ノ三): 判定値 >= 目標値; 1ゾロ fails; 6ゾロ succeeds by default."""
+def single_success(side: Side, target: Target | None, options: HidenOptions, *, kind: str = "check") -> bool | None:
+    """Success of a single check (五ノ一, 五ノ三): 判定値 >= 目標値; 1ゾロ fails; 6ゾロ succeeds by default.
+
+    A 勘働き check (``kind="kan"``) succeeds on 6ゾロ whatever the option: 五ノ七 says
+    of it "もちろん無条件成功、失敗もあります" (HD-22).
+    """
     if target is None:
         return None
     if side.effect == "fumble":
         return False  # 五ノ三 失敗効果: "すべての行動は失敗" (HD-09)
-    if side.effect == "critical" and options.critical_auto_success:
-        return True  # G-HD-01
+    if side.effect == "critical" and (options.critical_auto_success or kind == "kan"):
+        return True  # G-HD-01; 勘働き: 無条件成功 (HD-22)
     return side.value >= target.value
 
 

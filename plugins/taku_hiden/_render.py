@@ -59,7 +59,8 @@ def side_text(side: Side) -> str:
     elif side.effect == "fumble":
         dice += " 1ゾロ"
     fixed = "+".join(parts).replace("+-", "-").replace("++", "+")
-    return f"{side.name} {fixed}+{dice} = {side.value}"
+    lacking = f"（《{side.missing_skill}》なし: 能力値のみ）" if side.missing_skill is not None else ""
+    return f"{side.name}{lacking} {fixed}+{dice} = {side.value}"
 
 
 def target_text(target: Target) -> str:

@@ -88,7 +88,7 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: Hide
     """The fixed part of one actor's 判定値 (五ノ一, 五ノ四), checked against the sheet.
 
     Raises:
-        Rejected: ``unknown_skill``, ``unknown_ability``, ``ability_required``,
+        Rejected: ``unknown_ability``, ``ability_required``,
             ``tokugi_fixed_ability``, ``unknown_trait``, ``trait_value_required``,
             ``gm_chooses_traits``.
     """
@@ -105,6 +105,7 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: Hide
         name = ch.name
         kind: str | None = None
         level = 0
+        missing: str | None = None
         if skill is not None:
             if found := _find(sheet.tokugi, skill):
                 # 五ノ一: "特技には対応能力値が決められていますのでそれを用います"
@@ -121,7 +122,14 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: Hide
             elif found := _find(sheet.skills, skill):
                 kind, (skill, level) = "skill", found
             else:
-                _reject("unknown_skill", f"{name}は《{skill}》を持っていません", S_CHECK)
+                # 五ノ一: "ゲームマスターが要求した技能も特技がない場合 … 判定値 = 能力値 + 2D" (HD-05)
+                missing, skill = skill, None
+                if ability is None:
+                    _reject(
+                        "ability_required",
+                        f"{name}は《{missing}》を持っていません。能力値だけで判定する〈能力値〉を指定してください",
+                        S_CHECK,
+                    )
         if ability is None:
             _reject("ability_required", "判定に使う〈能力値〉を指定してください", S_CHECK)
         found_ability = _find(sheet.abilities, ability)
@@ -151,6 +159,7 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: Hide
             assert value is not None  # one of them is set: checked above
             traits.append(TraitApplied(name=strip_brackets(use.name), value=value, cp=cp))
     else:
+        missing = None
         name = spec.name.strip()[:64] or "NPC"
         level = spec.level or 0
         kind = "skill" if (skill is not None or spec.level is not None) else None
@@ -175,6 +184,7 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: Hide
         "traits": tuple(traits),
         "modifier": spec.modifier,
         "base": base,
+        "missing_skill": missing,
     }
 
 
@@ -209,7 +219,7 @@ def _single(
     use_simple = options.simple_target if simple is None else simple
     goal = make_target(difficulty, target, use_simple, mods, ctx.dice)  # the GM's 2D is rolled first
     side = roll_side(fields, ctx.dice)
-    success = single_success(side, goal, options)
+    success = single_success(side, goal, options, kind=kind)
     if kind == "seizure":
         extra["incapacitated"] = success is False
     return CheckRolled(
@@ -459,7 +469,7 @@ def _reroll(table: TableState, command: Reroll, ctx: Context) -> CheckRerolled:
         winner, compared, _ = opposed_outcome(first, second, options.opposed_tie)
         rest = {"winner": winner, "compared": compared}
     else:
-        success = single_success(new, oc.target, options)
+        success = single_success(new, oc.target, options, kind=oc.kind)
         rest = {"success": success}
         if oc.kind == "seizure":
             rest["incapacitated"] = success is False

@@ -74,6 +74,8 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
         value: the 判定値.
         effect: 6ゾロ ``critical`` / 1ゾロ ``fumble`` of ``roll``.
         rerolls: 座布団 spent on this side so far (五ノ五).
+        missing_skill: the 《技能》 / 《特技》 asked for that the character lacks; the
+            check fell back to the ability alone (五ノ一; HD-05).
     """
 
     character_id: str | None = None
@@ -92,6 +94,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     value: int
     effect: Effect = ""
     rerolls: int = 0
+    missing_skill: str | None = None
 
 
 class Target(msgspec.Struct, frozen=True, kw_only=True):

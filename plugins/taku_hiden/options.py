@@ -21,7 +21,8 @@ class HidenOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
             2D rolled for the GM (五ノ二; HD-02).
         critical_auto_success: a 6ゾロ on a check succeeds whatever the target,
             besides adding 2D (G-HD-01; 五ノ七 勘働き speaks of 無条件成功). In
-            opposed checks the compared values decide (HD-14).
+            opposed checks the compared values decide (HD-14). A 勘働き check
+            succeeds on 6ゾロ even with this off: the text says so of it (HD-22).
         clamp_ability_only: count a negative ability as 0 in an ability-only
             check too (G-HD-02: the text states the clamp only for skill checks).
         opposed_tie: who wins a tie in an opposed check (五ノ六; G-HD-03):

@@ -139,7 +139,7 @@ async def test_named_character_check_forms(
     [
         ("HD:乙:探索@1", "command/forbidden"),
         ("HD:丁:探索@1", "command/unknown_character"),
-        ("HD:甲:剣術/器用", "rule/hiden/unknown_skill"),
+        ("HD:甲:剣術", "rule/hiden/ability_required"),  # lacking 《剣術》: HD-05 needs an ability
         ("HD:甲:姿隠し@", "command/invalid"),
     ],
 )

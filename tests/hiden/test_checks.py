@@ -154,7 +154,7 @@ async def test_only_the_gm_chooses_traits(make_table: MakeTable) -> None:
         (Check(skill="姿隠し", ability="知識"), "rule/hiden/tokugi_fixed_ability"),
         (Check(skill="料理"), "rule/hiden/ability_required"),
         (Check(), "rule/hiden/ability_required"),
-        (Check(skill="剣術", ability="器用"), "rule/hiden/unknown_skill"),
+        (Check(skill="剣術"), "rule/hiden/ability_required"),
         (Check(skill="料理", ability="腕力"), "rule/hiden/unknown_ability"),
         (Check(ability="器用", traits=[TraitUse(name="美声")]), "rule/hiden/unknown_trait"),
         (Check(ability="器用", difficulty=1, target=5), "command/invalid"),
@@ -271,3 +271,47 @@ async def test_gm_target_doubles_mean_nothing(
     ev = _check(await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し", difficulty=0)))
     assert ev.target is not None and ev.target.value == target and ev.side.value == 9 and ev.success is success
     assert t.h.dice.remaining == []
+
+
+async def test_a_lacking_skill_falls_back_to_the_ability_alone(make_table: MakeTable) -> None:
+    """HD-05 (五ノ一 "ゲームマスターが要求した技能も特技がない場合 … 判定値 = 能力値 + 2D").
+
+    甲 lacks 《剣術》: the check is 〈器用〉1 + 2D[4,2] = 7, not a rejection; an ability
+    of -2 is not clamped there (G-HD-02), and without an ability nothing is written.
+    """
+    t = await make_table()
+    t.h.roll(4, 2)
+    ev = _check(await t.h.send(t.pl, Check(character_id=t.kou, skill="剣術", ability="器用", target=7)))
+    assert ev.side.skill is None and ev.side.skill_kind is None and ev.side.level == 0
+    assert ev.side.missing_skill == "剣術" and ev.side.value == 7 and ev.success is True
+    from taku.core.render import render
+
+    assert "《剣術》なし" in render(ev, t.h.state, t.h.table.ruleset, t.h.gm)
+    t2 = await make_table(kou={"abilities": {"器用": -2}})
+    t2.h.roll(5, 5)
+    ev = _check(await t2.h.send(t2.pl, Check(character_id=t2.kou, skill="《剣術》", ability="器用", target=8)))
+    assert ev.side.ability_used == -2 and ev.side.value == 8 and ev.success is True
+    before = len(await t2.h.events())
+    err = await t2.h.rejected(t2.pl, Check(character_id=t2.kou, skill="剣術", target=8))
+    assert err.code == "rule/hiden/ability_required" and len(await t2.h.events()) == before
+
+
+async def test_kan_six_zoro_is_unconditional_even_with_the_option_off(make_table: MakeTable) -> None:
+    """HD-22 (五ノ七 勘働き "もちろん無条件成功、失敗もあります"): 〈勘働き〉3 + 12 + 2D[1,2] = 18
+    against 難易度10 + 2D[6,5] = 21 succeeds even when ``critical_auto_success`` is off;
+    an ordinary check with the same numbers fails, and a 座布団 reroll keeps the rule."""
+    t = await make_table(options={"critical_auto_success": False})
+    t.h.roll(6, 5, 6, 6, 1, 2)
+    ev = _check(await t.h.send(t.h.gm, KanCheck(character_id=t.kou, difficulty=10)))
+    assert ev.side.value == 18 and ev.target is not None and ev.target.value == 21 and ev.success is True
+    t.h.roll(6, 5, 6, 6, 1, 2)
+    ev = _check(await t.h.send(t.pl, Check(character_id=t.kou, ability="勘働き", difficulty=10)))
+    assert ev.side.value == 18 and ev.success is False
+    t.h.roll(4, 4)
+    (kan,) = await t.h.send(t.h.gm, KanCheck(character_id=t.kou, target=30))
+    assert isinstance(kan, CheckRolled) and kan.success is False
+    from taku_hiden.commands import Reroll
+
+    t.h.roll(6, 6, 1, 1)
+    (rr,) = await t.h.send(t.pl, Reroll(check_id=kan.check_id))
+    assert rr.side.value == 3 + 12 + 2 and rr.success is True
