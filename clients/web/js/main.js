@@ -64,7 +64,12 @@ async function home() {
   document.title = "taku 卓";
   const sel = $("#ruleset");
   if (!app.rulesets.length) app.rulesets = await app.conn.listRulesets();
+  const prev = sel.value;
   clear(sel, app.rulesets.map((r) => h("option", { value: r.id, text: `${r.name} (${r.id})` })));
+  sel.value = prev || (app.rulesets.some((r) => r.id === "generic") ? "generic" : sel.value);
+  const summary = () => { $("#ruleset-summary").textContent = (app.rulesets.find((r) => r.id === sel.value) || {}).summary || ""; };
+  sel.onchange = summary;
+  summary();
   const recent = Object.keys(localStorage).filter((k) => k.startsWith("taku:") && !k.endsWith(":previous")).map((k) => [k.slice(5), stored(k.slice(5))]);
   clear($("#recent"), recent.map(([tid, d]) =>
     h("li", {}, h("a", { href: `#table=${tid}`, text: `${d && d.name ? d.name : tid} (${d && d.ruleset ? d.ruleset : "?"})` }))));
@@ -94,6 +99,11 @@ $("#link-form").addEventListener("submit", (e) => {
 // ------------------------------------------------------------------ joining
 
 async function openTable(tableId, token) {
+  for (const other of [...app.conn.feeds.keys()]) {
+    if (other === tableId) continue;
+    app.conn.feeds.delete(other); // stop following the table we leave
+    app.conn.request({ type: "unsubscribe", table_id: other }).catch(() => {});
+  }
   app.tableId = tableId;
   app.events = [];
   app.state = null;
