@@ -132,10 +132,10 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             changes = {"kuzure": False, "shuchu": shuchu, "sokuten": False}
             if equip is not None:
                 changes["equipped"] = equip
-            game = _replace(game, phase=game.phase + 1)
+            game = _replace(game, phase=game.phase + 1, acting=cid)
             return _f(_all(game, adrenaline_evasion=False), cid, **changes)
         case ev.TurnEndedFor(character_id=cid):
-            game = _replace(game, phase=game.phase + 1)
+            game = _replace(game, phase=game.phase + 1, acting=None if game.acting == cid else game.acting)
             return _f(_all(game, adrenaline_evasion=False), cid, shuchu=False, sokuten=False)
         case ev.PhaseEnded():
             return _all(_replace(game, phase=game.phase + 1), adrenaline_evasion=False)
@@ -146,9 +146,9 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
                 k: _replace(f, evasion_dice=evasion.get(k, f.evasion_dice), adrenaline_evasion=False)
                 for k, f in game.fighters.items()
             }
-            return _replace(game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False, phase=game.phase + 1)
+            return _replace(game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False, phase=game.phase + 1, acting=None)
         case ev.TurnEnded(atmosphere=atmosphere, wasshoi_due=due):
-            return _replace(game, atmosphere=atmosphere, wasshoi_due=due)
+            return _replace(game, atmosphere=atmosphere, wasshoi_due=due, acting=None)
         case ev.CombatEnded(revived=revived, money=money):
             fighters = {}
             for k, f in game.fighters.items():
@@ -159,7 +159,8 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             looted = {k for k, f in fighters.items() if f.status != ACTIVE}
             fighters = {k: _replace(f, looted=True) if k in looted and _is_enemy(table, k) else f for k, f in fighters.items()}
             return _replace(
-                game, fighters=fighters, combat=False, turn=0, atmosphere="normal", pending={}, money_pool=game.money_pool + money
+                game, fighters=fighters, combat=False, turn=0, atmosphere="normal", pending={}, money_pool=game.money_pool + money,
+                acting=None,
             )
         case ev.ScenarioStarted():
             fighters = {}

@@ -11,7 +11,10 @@ from taku_nstrpg.events import DamageResolved
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import Hit, NsGame, current
 
-__all__ = ["resolve_hit"]
+__all__ = ["NARAKU", "resolve_hit"]
+
+NARAKU = "◉ナラク・ウィズイン"
+"""Ninja Slayer's skill: no 爆発四散, and no カイシャク while he lies fainted (NS-106)."""
 
 
 def resolve_hit(table: TableState, game: NsGame, hit: Hit, ctx: Context, opts: NsOptions, *, note: str = "") -> DamageResolved:
@@ -74,6 +77,9 @@ def resolve_hit(table: TableState, game: NsGame, hit: Hit, ctx: Context, opts: N
         else:
             knockback = base + tsuda
     status = out.status
+    if status == dmg.EXPLODED and NARAKU in target_sheet.skills:
+        # ◉ナラク・ウィズイン: at 体力 0 or less he does not explode but lies in a special 気絶 (NS-106)
+        status = dmg.FAINTED
     crit_removed = False
     if hit.critical and target_sheet.kind == "mob" and opts.mob_crit_autoremove and status != dmg.DEAD:
         status, crit_removed = dmg.REMOVED, True

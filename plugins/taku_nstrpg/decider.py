@@ -24,7 +24,7 @@ from taku_nstrpg import dkk as dk
 from taku_nstrpg import events as ev
 from taku_nstrpg import satsubatsu as sb
 from taku_nstrpg._evolve import evolve, options_of, sheet_of
-from taku_nstrpg._resolve import resolve_hit
+from taku_nstrpg._resolve import NARAKU, resolve_hit
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import Fighter, Hit, NsGame, NsSheet, current, evasion_per_turn, fighter_from_sheet
@@ -83,6 +83,12 @@ def _adrenaline(sheet: NsSheet, f: Fighter) -> None:
         reject("adrenaline_used", "アドレナリン・ブーストは戦闘中1回のみ", "NSTRPG 2-14 アドレナリン・ブースト")
     if f.seishin < 1:
         reject("no_seishin", "【精神力】が足りない", "NSTRPG 2-14 アドレナリン・ブースト")
+
+
+def _own_turn(acc: _Acc, cid: str) -> None:
+    """アドレナリン・ブースト → 集中 is for one's own attack phase (NS-96); ``acting`` unset: not tracked."""
+    if acc.game.acting not in (None, cid):
+        reject("adrenaline_timing", "集中のアドレナリン・ブーストは自分の手番の攻撃フェイズのみ", "NSTRPG 2-14 アドレナリン・ブースト")
 
 
 def _quick(f: Fighter, n: int) -> None:
@@ -269,6 +275,7 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
     if cmd.adrenaline:
         if cmd.purpose != "attack_phase":
             reject("adrenaline_timing", "判定でのアドレナリン・ブーストは自分の攻撃フェイズのみ(集中状態)", "NSTRPG 2-14 アドレナリン・ブースト")
+        _own_turn(acc, cmd.character_id)
         _adrenaline(sheet, f)
     if cmd.purpose == "attack_phase":
         mods += (-1 if (f.shuchu or cmd.adrenaline) else 0) + (1 if f.sokuten else 0)
@@ -369,6 +376,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if style is None or cmd.style not in weapon.styles:
             reject("style_not_available", f"{weapon.name} にスタイル {cmd.style} はない", S)
     if cmd.adrenaline:
+        _own_turn(acc, cmd.attacker)
         _adrenaline(sheet, f)
     shuchu = f.shuchu or cmd.adrenaline
     if style is not None and style.needs_shuchu and not shuchu:
@@ -581,6 +589,9 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     if cmd.adrenaline:
         if not rolling:
             reject("adrenaline_timing", "アドレナリン・ブーストは判定の直前に使う", "NSTRPG 2-14 アドレナリン・ブースト")
+        if acc.game.acting == cmd.defender:
+            # the evasion −1 is for someone else's 手番 only; in one's own it gives 集中 (G-NS-21)
+            reject("adrenaline_timing", "回避のアドレナリン・ブーストは自分以外の手番のみ", "NSTRPG 2-14 アドレナリン・ブースト")
         _adrenaline(sheet, f)
     if cmd.difficulty is not None:
         ctx.require_gm("setting an evasion difficulty")
@@ -744,6 +755,8 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     tch, tsheet, tf = _load(acc.table, acc.game, cmd.target)
     if tf.status != FAINTED:
         reject("not_fainted", f"{tch.name} は気絶状態ではない", S)
+    if NARAKU in tsheet.skills:
+        reject("naraku", f"{tch.name} は異様なアトモスフィアを漂わせておりカイシャクできない", "NSTRPG 2-15 ◉ナラク・ウィズイン")
     weapon = sheet.weapon(f.equipped) or sheet.weapon("unarmed")
     assert weapon is not None
     hit = Hit(id=ctx.new_id("h"), attack_id="kaishaku", attacker=cmd.attacker, target=cmd.target, damage=weapon.damage, evadable=False)

@@ -308,6 +308,7 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         entry_rerolls: rerolls of the last entry table roll (one allowed, NS-100).
         scenario: the scenario count.
         phase: counts phases (手番 starts and ends, ``end_phase``, turn starts).
+        acting: whose 手番 it is (from ``begin_turn_of`` to ``end_turn_of``), ``None`` between 手番.
     """
 
     fighters: dict[str, Fighter] = {}
@@ -323,6 +324,7 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     entry_rerolls: int = -1
     scenario: int = 1
     phase: int = 0
+    acting: str | None = None
 
 
 def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:

@@ -14,9 +14,12 @@ from taku_nstrpg.commands import (
     Attack,
     BeginTurnOf,
     Check,
+    CreateNinjaSlayer,
     EndTurn,
+    EndTurnOf,
     Evade,
     Inflict,
+    Kaishaku,
     Split,
     StartCombat,
     StartTurn,
@@ -83,3 +86,35 @@ async def test_no_sokuten_in_shuchu(ns: Make) -> None:
     await t.do(BeginTurnOf(character_id=me, shuchu=True))
     code = await t.rejected(t.pl, Check(character_id=me, stat="wazamae", purpose="sokuten"))
     assert code == "rule/nstrpg/shuchu_no_move"
+
+
+async def test_adrenaline_evasion_only_in_someone_elses_turn(ns: Make) -> None:
+    """NS-96 / G-NS-21: the evasion −1 is for another's 手番; in one's own 手番 (a counter against
+    one's own attack) the boost gives only 集中, which never helps an evasion."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, wazamae=5, tairyoku=6, seishin=3)
+    foe = await t.npc("敵ニンジャ", kind="boss", karate=2, wazamae=6, tairyoku=9, seishin=2)
+    await t.do(BeginTurnOf(character_id=me))
+    t.roll(4, 1, 1)
+    a = one(await t.do(Attack(attacker=me, target=foe)), ev.AttackRolled)
+    t.roll(6, 6, 1, 1, 1, 1)
+    c = one(await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id], dice=6)), ev.CounterKarate)
+    code = await t.rejected(t.pl, Evade(defender=me, hits=[c.hit.id], dice=2, adrenaline=True))
+    assert code == "rule/nstrpg/adrenaline_timing"
+    await t.do(EndTurnOf(character_id=me))
+    await t.gm_do(BeginTurnOf(character_id=foe))
+    assert await t.rejected(t.pl, Check(character_id=me, purpose="attack_phase", adrenaline=True)) == "rule/nstrpg/adrenaline_timing"
+    t.roll(3, 1)
+    e = one(await t.do(Evade(defender=me, hits=[c.hit.id], dice=2, adrenaline=True)), ev.EvasionRolled)
+    assert e.success and t.f(me).seishin == 2
+
+
+async def test_naraku_within_no_explosion_no_kaishaku(ns: Make) -> None:
+    """NS-106: Ninja Slayer at 体力 below 0 (精神力 spent) does not explode and cannot be カイシャク'd."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=5, tairyoku=6)
+    (ns_evt,) = await t.gm_do(CreateNinjaSlayer())
+    slayer = ns_evt.character_id
+    d = one(await t.gm_do(Inflict(target=slayer, damage=13 + 9 + 2, evadable=False)), ev.DamageResolved)
+    assert (d.seishin, d.status) == (0, "fainted")
+    assert await t.rejected(t.pl, Kaishaku(attacker=me, target=slayer)) == "rule/nstrpg/naraku"
