@@ -115,6 +115,8 @@ async def test_resume_after_the_server_drops_the_connection_mid_stream(scripted_
         created = await gm.create_table("generic")
         tid = created.table_id
         watcher = await TakuClient.connect(scripted_server.ws_url, retry_delays_s=(0.01, 0.05))
+        statuses: list[str] = []
+        watcher.status_callbacks.append(statuses.append)
         joined = await watcher.join(tid, created.spectator_token, name="観客")
         feed = await watcher.subscribe(tid)
         total = 60
@@ -139,6 +141,7 @@ async def test_resume_after_the_server_drops_the_connection_mid_stream(scripted_
         seqs = [e.seq for e in got]
         assert seqs == list(range(1, last + 1))  # no gap, no repeat
         assert watcher.reconnects >= 1 and gm.reconnects >= 1
+        assert statuses[:2] == ["reconnecting", "open"]
         texts = [e.text for e in got if event_data(e)["type"] == "chat_posted"]
         assert texts == [f"GM: 行 {i}" for i in range(total)]  # each chat once, in order
         # the watcher came back as the same member, not as a new one

@@ -106,3 +106,22 @@ async def test_play_with_a_bad_token_says_why(scripted_server: Any) -> None:
         assert child.exitstatus == 1
     finally:
         child.close(force=True)
+
+
+async def test_play_says_it_reconnects_and_goes_on(scripted_server: Any) -> None:
+    """When the server drops the terminal's connection, it says so, resumes, and shows what came after."""
+    from .conftest import drop_all
+
+    async with await TakuClient.connect(scripted_server.ws_url, retry_delays_s=(0.05,)) as gm:
+        created = await gm.create_table("generic")
+        child = spawn("play", invite_link(scripted_server.http_url, created.table_id, created.player_token), "--name", "さぶろう")
+        try:
+            await expect(child, r"さぶろう がPLとして参加しました")
+            await drop_all(scripted_server)
+            await expect(child, r"再接続しています")
+            await expect(child, r"再接続しました")
+            await gm.chat(created.table_id, "おかえり")
+            await expect(child, r"GM: おかえり")
+            assert await finish(child) == 0
+        finally:
+            child.close(force=True)

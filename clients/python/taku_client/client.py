@@ -207,6 +207,8 @@ class TakuClient:
         self.feeds: dict[str, Feed] = {}
         self.reconnects = 0
         """How many times the connection was made again."""
+        self.status_callbacks: list[Callable[[str], Any]] = []
+        """Called with ``"reconnecting"`` when the connection drops and ``"open"`` once resumed."""
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[ServerMessage]] = {}
@@ -277,6 +279,7 @@ class TakuClient:
                 self._fail_pending(_Dropped())
                 resuming = self._reconnecting is not None and not self._reconnecting.done()
                 if not self._closed and self.reconnect and not resuming:
+                    self._status("reconnecting")
                     self._reconnecting = asyncio.create_task(self._resume(), name="taku-client-resume")
                 elif not self._closed:
                     self._give_up(ConnectionLost("the connection dropped (reconnect is off)"))
@@ -318,7 +321,12 @@ class TakuClient:
             except (_Dropped, ConnectionClosed):
                 continue  # dropped again while resuming: the reader starts another round
             self._connected.set()
+            self._status("open")
             return
+
+    def _status(self, status: str) -> None:
+        for cb in self.status_callbacks:
+            cb(status)
 
     def _give_up(self, exc: BaseException) -> None:
         self._closed = True

@@ -284,6 +284,11 @@ class Terminal:
 
     async def run(self) -> int:
         """Print the table's events and read lines until ``/quit`` or end of input."""
+        self.client.status_callbacks.append(
+            lambda st: self.show(
+                Text("… 接続が切れました。再接続しています" if st == "reconnecting" else "✓ 再接続しました", style="yellow")
+            )
+        )
         pump = asyncio.create_task(self._pump(), name="taku-terminal-feed")
         try:
             if self.plain:
