@@ -403,7 +403,8 @@ def _moved(table: TableState, game: Game, combat: Combat, cid: str, target: str,
 
 def disengage(table: TableState, cmd: C.Disengage, ctx: Context) -> list[Emitted]:
     """離脱 (YD-40, major, no roll); from a 封鎖 engagement, win a 行動値 対決 against every
-    blocker (the leaver is the action side; ties to the blocker, YD-41)."""
+    blocker (the leaver is the action side; ties to the blocker, YD-41). ``cards`` (流れ) go on
+    the leaver's first 対決; without a blocker there is no check to play them on."""
     cid = cmd.character_id
     c = controlled(table, ctx, cid)
     game = game_of(table)
@@ -423,8 +424,12 @@ def disengage(table: TableState, cmd: C.Disengage, ctx: Context) -> list[Emitted
         b for b in combat.blockers.get(here, [])
         if b in enemies_in(game, combat, cid) and game.chars[b].condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)
     ]
-    for b in blockers:
-        mine, evs = check(table, ctx, cid, kind="2d9", base=_action_value(table, cid), purpose="block", label="封鎖 対決", key_reroll=cmd.key_reroll)
+    if cmd.cards and not blockers:
+        raise reject("no_check", "封鎖されていない離脱には判定がなく、「流れ」を出せません", S_ENGAGE)
+    for i, b in enumerate(blockers):
+        # the 流れ go on the leaver's first 対決 (one set of cards per command)
+        mine, evs = check(table, ctx, cid, kind="2d9", base=_action_value(table, cid), purpose="block", label="封鎖 対決",
+                          key_reroll=cmd.key_reroll, cards=cmd.cards if i == 0 else ())
         out += evs
         theirs, evs = check(table, ctx, b, kind="2d9", base=_action_value(table, b), purpose="block", label="封鎖 対決")
         out += evs

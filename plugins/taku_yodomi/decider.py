@@ -48,6 +48,7 @@ from taku_yodomi.events import (
     ConversionResolved,
     DeathChosen,
     FullConversionDone,
+    StatusRemoved,
 )
 from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Condition, Continuous, Game
@@ -384,6 +385,9 @@ def forced_conversion(table: TableState, cmd: C.ForcedConversion, ctx: Context) 
     else:
         outcome = "failure"
     out.append(ConversionResolved(character_id=cid, check_id=k.check_id, outcome=outcome, pp=pp, sp=sp))
+    if outcome in ("success", "full"):
+        # YD-49: 全ての[バッドステータス]が解除: 使用不能 (on a weapon) is one of them too
+        out += [StatusRemoved(character_id=cid, status="使用不能", reason="強制転換", item=i) for i in c.disabled_items]
     return out
 
 

@@ -251,3 +251,27 @@ async def test_nothing_after_the_major_action(yd: Any) -> None:
     yd.h.roll(1, 2)
     await yd.h.send(yd.h.gm, C.Defend(attack_id=evs[-1].attack.attack_id))
     assert _actor(yd) == yd.e
+
+
+async def test_disengage_plays_flow_on_the_block_contest(new_table: Any, order: Any) -> None:
+    """YD-41, YD-25: 流れ given with a 離脱 raise the leaver's 対決 against the blocker (they were
+    silently dropped); with no blocker there is no check, so cards are refused and nothing is written."""
+    yd = await new_table(shuffles=[order("♠5", "♥7")])
+    await yd.h.send(yd.h.gm, C.DealCards(character_id=yd.b, count=2))
+    await _combat(yd, [[yd.a, yd.b, yd.e]])
+    await yd.h.send(yd.pa, C.Wait(character_id=yd.a))
+    await yd.h.send(yd.h.gm, C.Block(character_id=yd.e))
+    yd.h.roll(2, 3, 5, 2)  # B: 3+5 = 8 (+1 off-suit ♥7 = 9), E: 4+7 = 11
+    evs = await yd.h.send(yd.pb, C.Disengage(character_id=yd.b, cards=["♥7"]))
+    res = next(e for e in evs if isinstance(e, ContestResolved))
+    assert (res.action_value, res.reaction_value) == (9, 11)
+    assert yd.game.hands[yd.b] == ["♠5"]
+
+
+async def test_disengage_without_block_refuses_cards(new_table: Any, order: Any) -> None:
+    """YD-40: an unblocked 離脱 has no check: 流れ are refused with nothing written."""
+    yd = await new_table(shuffles=[order("♠5")])
+    await yd.h.send(yd.h.gm, C.DealCards(character_id=yd.a))
+    await _combat(yd, [[yd.a, yd.e], [yd.b]])
+    err = await yd.h.rejected(yd.pa, C.Disengage(character_id=yd.a, cards=["♠5"]))
+    assert err.code == "rule/yodomi/no_check"

@@ -306,3 +306,14 @@ async def test_attacked_while_dead_discards_flow(new_table: Any, order: Any) -> 
     await _hit(yd, yd.e, yd.b, 1)
     assert yd.game.chars[yd.b].condition == Condition.VANISHED and yd.game.hands[yd.b] == []
     assert sorted(yd.game.discards) == ["♠5", "♠6"]
+
+
+async def test_forced_conversion_clears_disabled_weapons(yd: Any) -> None:
+    """YD-49, YD-60: a successful 強制転換 clears ALL bad statuses, 使用不能 on a weapon included."""
+    await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.a, status="使用不能", item="刀"))
+    await _fall(yd, yd.a)
+    yd.h.roll(2, 6)
+    evs = await yd.h.send(yd.pa, C.ForcedConversion(character_id=yd.a))
+    assert any(isinstance(e, ConversionResolved) and e.outcome == "success" for e in evs)
+    assert yd.game.chars[yd.a].disabled_items == []
+    await yd.h.assert_replay_matches()
