@@ -1,9 +1,19 @@
-"""Helpers for the client tests: reach into the running server to drop connections."""
+"""Fixtures of the client tests: dropping connections server-side, and Chromium pages.
+
+The browser fixtures drive Debian's Chromium (``/usr/bin/chromium``, installed by
+scripts/setup-browser.sh) through Playwright's async API; ``playwright install``
+cannot download browsers here, so it is never used.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
+import pytest
 from websockets.asyncio.server import ServerConnection
 
 
@@ -22,13 +32,6 @@ async def drop_all(running: object, code: int = 1012) -> int:
 
 
 # --------------------------------------------------------------------------- browser tests
-
-import os  # noqa: E402
-import re  # noqa: E402
-from collections.abc import AsyncIterator, Awaitable, Callable  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import pytest  # noqa: E402
 
 CHROMIUM = os.environ.get("TAKU_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

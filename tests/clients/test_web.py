@@ -321,3 +321,18 @@ async def test_gm_override_and_award_show_live_on_the_players_page(scripted_serv
     await luck.and_(pl.locator(":text-is('0')")).wait_for()
     # the player has no GM tools
     assert await pl.locator("#gm-tools").is_hidden()
+
+
+async def test_spectator_watches_but_cannot_act(scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice) -> None:
+    """A spectator joins with the spectator link: sees the GM's roll live, has no chat, actions or GM tools."""
+    gm = await create_table(open_page, scripted_server.http_url)
+    sp = await join_as(open_page, await gm.input_value("#invite-spectator"), "観客")
+    assert await sp.get_attribute("body", "data-role") == "spectator"
+    assert await sp.is_disabled("#chat-input")
+    assert await sp.locator("#actions").is_hidden() and await sp.locator("#gm-tools").is_hidden()
+    scripted_dice.extend([1, 1])
+    await gm.fill("#chat-input", "2D6>=7 ピンゾロ")
+    await gm.press("#chat-input", "Enter")
+    await wait_seq(sp, 4)
+    assert await faces(sp, 4) == ["1", "1"]
+    assert "oc-failure" in (await sp.get_attribute("#log li[data-seq='4']", "class") or "")
