@@ -101,7 +101,7 @@ def evolve(game: ChabuState, event: Event, table: Any) -> ChabuState:  # noqa: C
             if len(path) >= 4 and path[0] == "game" and path[1] == "chars" and path[3] in ("hp", "ingaoho"):
                 cid = str(path[2])
                 cs = game.chars.get(cid)
-                if cs is not None and not cs.dead and should_die(sheet_of(table, cid).dl, cs):
+                if cs is not None and not cs.dead and should_die(sheet_of(table, cid).dl, cs, hp=path[3] == "hp"):
                     return _char(game, cid, dead=True)
             return game
         # ------------------------------------------------------------ checks and damage
@@ -137,7 +137,10 @@ def evolve(game: ChabuState, event: Event, table: Any) -> ChabuState:  # noqa: C
             cs = game.chars.get(cid)
             if cs is None:
                 return game
-            return _char(game, cid, **{counter: max(getattr(cs, counter) - 1, 0), "ingaoho": after})
+            changes: dict[str, Any] = {counter: max(getattr(cs, counter) - 1, 0), "ingaoho": after}
+            if event.descension:
+                changes["dead"] = False  # ディセンション lifts 死亡 (CH-25)
+            return _char(game, cid, **changes)
         # ------------------------------------------------------------ declarations
         case AttackDeclared():
             p = Pending(

@@ -133,7 +133,11 @@ def render(event: Event, table: Any) -> str | None:  # noqa: C901 (one case per 
                 if event.ingaoho_after != event.ingaoho_before
                 else ""
             )
-            return f"{n(event.character_id)}が{KEY_JA[event.counter]}を使用{rise}{' ' + event.note if event.note else ''}"
+            revived = "、ディセンションして死亡を解除" if event.descension else ""
+            return (
+                f"{n(event.character_id)}が{KEY_JA[event.counter]}を使用{revived}{rise}"
+                f"{' ' + event.note if event.note else ''}"
+            )
         case RangeSet():
             both = "（相互）" if event.both else ""
             return f"射程: {n(event.a)}から見て{n(event.b)}は{RANGE_JA[event.range]}{both}"

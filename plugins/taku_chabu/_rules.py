@@ -37,15 +37,18 @@ def sheet_of(table: Any, character_id: str) -> ChabuSheet:
         return _EMPTY
 
 
-def should_die(dl: int, cs: CharState) -> str | None:
+def should_die(dl: int, cs: CharState, *, hp: bool = True) -> str | None:
     """Why the character is 死亡 now, or ``None`` (チャブ ■キャラクターの状態, CH-25).
 
     A DL 0 character at HP 0 dies; any character whose インガオホー値 is 100 or
-    more dies (G-CH-09: each character on its own).
+    more dies (G-CH-09: each character on its own). With ``hp=False`` (the
+    change at hand did not touch HP) only インガオホー値 counts: a DL 0
+    character brought back by ディセンション stays alive at HP 0 until its HP
+    changes again ("ＨＰ０になった場合").
     """
     if cs.ingaoho >= 100:
         return "ingaoho"
-    if dl == 0 and cs.hp <= 0:
+    if hp and dl == 0 and cs.hp <= 0:
         return "hp"
     return None
 

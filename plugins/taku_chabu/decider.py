@@ -107,13 +107,19 @@ class _Out:
         self.game = evolve(self.game, event, self.state)
         if isinstance(event, DamageRolled) and event.target is not None:
             self._death(event.target)
-        elif isinstance(event, (TokugiUsed, ValueAdjusted, CounterSpent)):
-            self._death(event.character_id)
+        elif isinstance(event, TokugiUsed):
+            self._death(event.character_id, hp=event.hp_after < event.hp_before)
+        elif isinstance(event, ValueAdjusted):
+            self._death(event.character_id, hp=event.key == "hp")
+        elif isinstance(event, CounterSpent):
+            self._death(event.character_id, hp=False)
 
-    def _death(self, cid: str) -> None:
+    def _death(self, cid: str, *, hp: bool = True) -> None:
         """死亡 the moment HP or インガオホー値 make it so (CH-25)."""
         cs = self.game.chars.get(cid)
-        if cs is not None and not cs.dead and (cause := should_die(sheet_of(self.table, cid).dl, cs)) is not None:
+        if cs is None or cs.dead:
+            return
+        if (cause := should_die(sheet_of(self.table, cid).dl, cs, hp=hp)) is not None:
             self.emit(Died(character_id=cid, cause=cause))  # type: ignore[arg-type]
 
     def char(self, cid: str) -> CharState:
@@ -407,7 +413,8 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
         reject("not_enough_counters", "コストのカウンターが足りません", S_TOKUGI)
     hp_after = cs.hp - cost.hp
     ingaoho_after = cs.ingaoho + cost.ingaoho
-    dies = should_die(out.sheet(cid).dl, msgspec.structs.replace(cs, hp=hp_after, ingaoho=ingaoho_after)) is not None
+    after = msgspec.structs.replace(cs, hp=hp_after, ingaoho=ingaoho_after)
+    dies = should_die(out.sheet(cid).dl, after, hp=hp_after < cs.hp) is not None
     resolved = not dies or out.options.effect_after_cost_death
     katsugeki = tk.timing == "katsugeki"
     held = katsugeki and resolved and not tk.is_attack and _held(out, cmd.hold)
@@ -699,11 +706,16 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
         case SpendCounter():
             ctx.require_control(table, command.character_id)
             cs = out.char(command.character_id)
-            if cs.dead:
-                reject("dead", "死亡したキャラクターは行動できません", S_STATES)
+            # ■キャラクターの状態: "ＤＬ０のキャラクターはワザマエカウンターを使用することで
+            # 「ディセンション」を行い、「死亡」を解除することも出来る" (CH-25)
+            descension = cs.dead and command.counter == "wazamae" and out.sheet(command.character_id).dl == 0
+            if cs.dead and not descension:
+                reject("dead", "死亡したキャラクターは行動できません（DL0ならワザマエカウンターでディセンションできます）", S_STATES)
             if getattr(cs, command.counter) < 1:
                 reject("no_counter", "カウンターがありません", S_CHECK)
             rise = out.options.wazamae_ingaoho if command.counter == "wazamae" else 0
+            if descension and cs.ingaoho + rise >= 100:
+                reject("descension_ingaoho", "インガオホー値が100以上のままではディセンションしても死亡のままです", S_STATES)
             out.emit(
                 CounterSpent(
                     character_id=command.character_id,
@@ -711,6 +723,7 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
                     ingaoho_before=cs.ingaoho,
                     ingaoho_after=cs.ingaoho + rise,
                     note=command.note,
+                    descension=descension,
                 )
             )
         case _:

@@ -226,13 +226,19 @@ class ValueAdjusted(Event, frozen=True, kw_only=True, tag="chabu.value_adjusted"
 
 
 class CounterSpent(Event, frozen=True, kw_only=True, tag="chabu.counter_spent"):
-    """A タツジン / ワザマエカウンター is spent (CH-07); ワザマエ raises インガオホー値."""
+    """A タツジン / ワザマエカウンター is spent (CH-07); ワザマエ raises インガオホー値.
+
+    ``descension``: a 死亡 DL 0 character spent a ワザマエカウンター on
+    「ディセンション」 and is 死亡 no more (CH-25; the details are in the
+    missing part of the text, so the GM then sets its new DL and HP).
+    """
 
     character_id: str
     counter: Literal["tatsujin", "wazamae"]
     ingaoho_before: int = 0
     ingaoho_after: int = 0
     note: str = ""
+    descension: bool = False
 
 
 class RangeSet(Event, frozen=True, kw_only=True, tag="chabu.range_set"):

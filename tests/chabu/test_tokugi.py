@@ -210,3 +210,52 @@ async def test_wazamae_raises_ingaoho_by_the_option_and_can_kill(kit: Any) -> No
     assert ev.ingaoho_after == 100 and isinstance(died, Died) and t.char(a).wazamae == 0
     err = await t.h.rejected(t.pl1, SpendCounter(character_id=a, counter="wazamae"))
     assert err.code == "rule/chabu/dead"
+
+
+async def test_dl0_descension_lifts_death_with_a_wazamae_counter(t: Any) -> None:
+    """CH-25 (■キャラクターの状態 "ＤＬ０のキャラクターはワザマエカウンターを使用することで
+    「ディセンション」を行い、「死亡」を解除することも出来る").
+
+    A DL 0 モータル with HP 6 and one ワザマエカウンター dies at HP 0; spending the
+    counter lifts 死亡 (it stays 戦闘不能 at HP 0 until the GM sets its new values).
+    A DL 1 character, a dead one without counters, and a タツジンカウンター cannot.
+    """
+    from taku.core.render import render
+    from taku_chabu.commands import Adjust, SpendCounter
+    from taku_chabu.events import CounterSpent
+
+    mortal = await t.pc(t.pl1, "モータル", dl=0, hp=6, wazamae=1, tatsujin=1)
+    ninja = await t.npc("ニンジャ", dl=1, hp=6, wazamae=1)
+    await t.h.send(t.gm, Adjust(character_id=mortal, key="hp", delta=-6))
+    assert t.char(mortal).dead
+    err = await t.h.rejected(t.pl1, SpendCounter(character_id=mortal, counter="tatsujin"))
+    assert err.code == "rule/chabu/dead"
+    (ev,) = await t.h.send(t.pl1, SpendCounter(character_id=mortal, counter="wazamae"))
+    assert isinstance(ev, CounterSpent) and ev.descension
+    assert not t.char(mortal).dead and t.char(mortal).wazamae == 0 and t.char(mortal).hp == 0
+    assert t.h.view(t.gm)["game"]["status"][mortal] == "sentoufunou"
+    assert "ディセンション" in render(ev, t.h.state, t.h.table.ruleset, t.gm)
+    await t.h.send(t.gm, Adjust(character_id=mortal, key="ingaoho", delta=3))  # HP untouched: still alive
+    assert not t.char(mortal).dead
+    await t.h.send(t.gm, Adjust(character_id=mortal, key="hp", value=4))
+    await t.h.send(t.gm, Adjust(character_id=mortal, key="hp", value=0))  # HP 0 again: 死亡 again
+    assert t.char(mortal).dead
+    err = await t.h.rejected(t.pl1, SpendCounter(character_id=mortal, counter="wazamae"))
+    assert err.code == "rule/chabu/no_counter"
+    await t.h.send(t.gm, Adjust(character_id=ninja, key="ingaoho", value=100))
+    assert t.char(ninja).dead
+    err = await t.h.rejected(t.gm, SpendCounter(character_id=ninja, counter="wazamae"))
+    assert err.code == "rule/chabu/dead"
+    await t.h.assert_replay_matches()
+
+
+async def test_descension_refused_while_ingaoho_stays_at_100(t: Any) -> None:
+    """CH-25: a DL 0 character dead of インガオホー値 100 would die again at once: refused, nothing written."""
+    from taku_chabu.commands import Adjust, SpendCounter
+
+    mortal = await t.pc(t.pl1, "モータル", dl=0, hp=6, wazamae=2)
+    await t.h.send(t.gm, Adjust(character_id=mortal, key="ingaoho", value=100))
+    assert t.char(mortal).dead
+    before = len(await t.h.events())
+    err = await t.h.rejected(t.pl1, SpendCounter(character_id=mortal, counter="wazamae"))
+    assert err.code == "rule/chabu/descension_ingaoho" and len(await t.h.events()) == before
