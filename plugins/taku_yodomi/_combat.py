@@ -532,7 +532,8 @@ def attack(table: TableState, cmd: C.Attack, ctx: Context) -> list[Emitted]:
         hit=hit,
         power=cmd.power,
         skill_bonus=cmd.skill_bonus,
-        attribute="澱み" if cmd.yodomi else cmd.attribute,
+        # YD-45: a weapon's attack attribute is the 基本能力値 used; a skill names its own
+        attribute="澱み" if cmd.yodomi else (cmd.attribute or cmd.ability or ""),
         called_shot=cmd.called_shot,
         ambush=cmd.ambush,
         statuses=dict(cmd.statuses),

@@ -399,7 +399,8 @@ class EndCombat(Command, frozen=True, kw_only=True, tag="yodomi.end_combat"):
 
 class Attack(Command, frozen=True, kw_only=True, tag="yodomi.attack"):
     """攻撃宣言 and 命中判定 (YD-42): a 2D9 with ``value`` + ``ability``; damage
-    ``power`` + ``skill_bonus`` of ``attribute`` (``yodomi``: attribute 澱み)."""
+    ``power`` + ``skill_bonus`` of ``attribute`` (default: the ``ability`` used, YD-45;
+    ``yodomi``: attribute 澱み)."""
 
     attacker: str
     target: str

@@ -317,3 +317,22 @@ async def test_forced_conversion_clears_disabled_weapons(yd: Any) -> None:
     assert any(isinstance(e, ConversionResolved) and e.outcome == "success" for e in evs)
     assert yd.game.chars[yd.a].disabled_items == []
     await yd.h.assert_replay_matches()
+
+
+async def test_weapon_attack_attribute_is_the_ability_used(yd: Any) -> None:
+    """YD-44, YD-45: a weapon attack's attribute is the 基本能力値 it used; without a named
+    attribute, an attack with 体 meets the target's 防御修正 for 体 (2): 13 - 2 = 11."""
+    yd.h.roll(9, 9)
+    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, weapon="刀", ability="体", power=13))
+    assert evs[-1].attack.attribute == "体"
+    evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=evs[-1].attack.attack_id, mode="none"))
+    assert _dmg(evs).amount == 11 and yd.game.chars[yd.e].pp == 20 - 11
+
+
+async def test_attack_with_a_defence_attribute_ability_is_halved(yd: Any) -> None:
+    """YD-46: an attack made with 知 against a 防御属性 知 is halved, rounding up: (9 - 0) / 2 → 5."""
+    yd.h.roll(9, 9)
+    evs = await yd.h.send(yd.pb, C.Attack(attacker=yd.b, target=yd.e, ability="知", power=9))
+    evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=evs[-1].attack.attack_id, mode="none"))
+    d = _dmg(evs)
+    assert d.halved and d.amount == 5
