@@ -9,6 +9,7 @@ import msgspec
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
 from taku_nstrpg import events as ev
 from taku_nstrpg.damage import ACTIVE, DEAD, EXPLODED, REMOVED
+from taku_nstrpg.dkk import ENTRY_TABLE
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import AttackMemo, Fighter, Hit, LastRoll, MemoRoll, NsGame, NsSheet, fighter_from_sheet
 
@@ -147,7 +148,9 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
                 for k, f in game.fighters.items()
             }
             return _replace(game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False, phase=game.phase + 1, acting=None)
-        case ev.TurnEnded(atmosphere=atmosphere, wasshoi_due=due):
+        case ev.TurnEnded(turn=turn, atmosphere=atmosphere, wasshoi_due=due):
+            if game.entry_sokuten and turn >= game.entry_until:
+                game = _replace(game, entry_sokuten=0)  # "次のターンの終了時まで" (NS-99)
             return _replace(game, atmosphere=atmosphere, wasshoi_due=due, acting=None)
         case ev.CombatEnded(revived=revived, money=money):
             fighters = {}
@@ -160,7 +163,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             fighters = {k: _replace(f, looted=True) if k in looted and _is_enemy(table, k) else f for k, f in fighters.items()}
             return _replace(
                 game, fighters=fighters, combat=False, turn=0, atmosphere="normal", pending={}, money_pool=game.money_pool + money,
-                acting=None,
+                acting=None, entry_sokuten=0,
             )
         case ev.ScenarioStarted():
             fighters = {}
@@ -190,10 +193,12 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
         case ev.DkkGained(character_id=cid, after=after, turn_total=total, wasshoi_due=due):
             game = _f(game, cid, dkk=after)
             return _replace(game, dkk_this_turn=total, wasshoi_due=game.wasshoi_due or due)
-        case ev.WasshoiRolled(success=success):
-            return _replace(game, entry_rerolls=0 if success else -1, wasshoi_due=False)
-        case ev.EntryRerolled(chosen=chosen):
-            return _replace(game, entry_rerolls=-1 if chosen else game.entry_rerolls + 1)
+        case ev.WasshoiRolled(success=success, entry_row=row):
+            game = _replace(game, entry_rerolls=0 if success else -1, wasshoi_due=False)
+            return _entry(game, row) if success else game
+        case ev.EntryRerolled(chosen=chosen, row=row):
+            game = _replace(game, entry_rerolls=-1 if chosen else game.entry_rerolls + 1)
+            return _entry(game, row)
         case ev.ValueAdjusted(character_id=cid, field=field, value=value):
             f = game.fighters.get(cid)
             if f is None:
@@ -205,6 +210,12 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             return _replace(game, fighters={**game.fighters, cid: nf})
         case _:
             return game
+
+
+def _entry(game: NsGame, row: int) -> NsGame:
+    """死神のエントリー rows 4–6: 連続側転判定 +1/+1/+2 for DKK 1+ ninjas until the next turn ends (NS-99)."""
+    penalty = ENTRY_TABLE[row - 1].sokuten_penalty if 1 <= row <= 6 else 0
+    return _replace(game, entry_sokuten=penalty, entry_until=game.turn + 1)
 
 
 def _is_enemy(table: Any, cid: str) -> bool:

@@ -272,6 +272,8 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
     _quick(f, cmd.quick_dice)
     pool += cmd.quick_dice
     mods = cmd.modifiers + f.injury_penalty
+    if cmd.purpose == "sokuten" and sheet.ninja and f.dkk >= 1:
+        mods += acc.game.entry_sokuten  # fear of the 死神's entry (NS-99)
     if cmd.adrenaline:
         if cmd.purpose != "attack_phase":
             reject("adrenaline_timing", "判定でのアドレナリン・ブーストは自分の攻撃フェイズのみ(集中状態)", "NSTRPG 2-14 アドレナリン・ブースト")
@@ -320,8 +322,12 @@ def _opposed(acc: _Acc, cmd: c.OpposedCheck, ctx: Context, opts: NsOptions) -> N
     level = _difficulty(cmd.difficulty)
     sides = []
     for s in cmd.sides:
-        _, sheet, f = _load(acc.table, acc.game, s.character_id)
+        sch, _, f = _load(acc.table, acc.game, s.character_id)
+        if f.status != ACTIVE:
+            reject("cannot_act", f"{sch.name} は行動できない({f.status})", "NSTRPG 2-12 気絶状態")
         _quick(f, s.quick_dice)
+    for s in cmd.sides:
+        _, sheet, f = _load(acc.table, acc.game, s.character_id)
         pool = _pool_stat(sheet, f, s.stat) + s.bonus_dice + s.quick_dice
         lv = ck.shift(level, f.injury_penalty)
         roll, res = ck.roll_check(ctx.dice, pool, lv)
@@ -897,8 +903,8 @@ def _wasshoi(acc: _Acc, cmd: c.Wasshoi, ctx: Context) -> None:
     present = cmd.present
     if present is None:
         present = [
-            k for k, f in game.fighters.items()
-            if k in table.characters and f.status == ACTIVE and sheet_of(table.characters[k].sheet).ninja
+            k for k, f in game.fighters.items()  # the 気絶 are still on the map (NS-82)
+            if k in table.characters and f.status in (ACTIVE, FAINTED) and sheet_of(table.characters[k].sheet).ninja
         ]
     values = []
     for k in present:

@@ -309,6 +309,8 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         scenario: the scenario count.
         phase: counts phases (手番 starts and ends, ``end_phase``, turn starts).
         acting: whose 手番 it is (from ``begin_turn_of`` to ``end_turn_of``), ``None`` between 手番.
+        entry_sokuten: 連続側転判定 difficulty added to every ninja with 【DKK】 1+ by the
+            死神のエントリー (rows 4, 5: +1; row 6: +2) until the end of the turn ``entry_until`` (NS-99).
     """
 
     fighters: dict[str, Fighter] = {}
@@ -325,6 +327,8 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     scenario: int = 1
     phase: int = 0
     acting: str | None = None
+    entry_sokuten: int = 0
+    entry_until: int = 0
 
 
 def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from taku_nstrpg import events as ev
-from taku_nstrpg.checks import HARD, UH
+from taku_nstrpg.checks import HARD, NORMAL, UH
 from taku_nstrpg.commands import (
     Attack,
     BeginTurnOf,
@@ -20,9 +20,12 @@ from taku_nstrpg.commands import (
     Evade,
     Inflict,
     Kaishaku,
+    OpposedCheck,
+    OpposedSide,
     Split,
     StartCombat,
     StartTurn,
+    Wasshoi,
 )
 
 Make = Callable[..., Awaitable[Any]]
@@ -118,3 +121,43 @@ async def test_naraku_within_no_explosion_no_kaishaku(ns: Make) -> None:
     d = one(await t.gm_do(Inflict(target=slayer, damage=13 + 9 + 2, evadable=False)), ev.DamageResolved)
     assert (d.seishin, d.status) == (0, "fainted")
     assert await t.rejected(t.pl, Kaishaku(attacker=me, target=slayer)) == "rule/nstrpg/naraku"
+
+
+async def test_wasshoi_counts_fainted_ninjas_and_entry_fear(ns: Make) -> None:
+    """NS-98, NS-99: a 気絶 ninja is still on the map, so its 【DKK】 is the target; entry row 6 puts
+    『連続側転判定』 +2 on every DKK 1+ ninja until the end of the next turn, then it is gone."""
+    t = await ns()
+    evil = await t.pc("悪ニンジャ", wazamae=3, tairyoku=4, seishin=1, dkk=7)
+    mild = await t.pc("ニンジャ", wazamae=3, tairyoku=4, dkk=2)
+    clean = await t.pc("善ニンジャ", wazamae=3, tairyoku=4, dkk=0)
+    await t.gm_do(Inflict(target=evil, damage=4, evadable=False))
+    assert t.f(evil).status == "fainted"
+    await t.gm_do(StartCombat())
+    await t.gm_do(StartTurn())
+    t.roll(3, 4, 6)
+    w = one(await t.gm_do(Wasshoi()), ev.WasshoiRolled)
+    assert (w.target, w.total, w.success, w.target_ninja, w.entry_row) == (7, 7, True, evil, 6)
+    t.roll(6, 6, 1)
+    assert one(await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == UH
+    t.roll(4, 1, 1)
+    assert one(await t.do(Check(character_id=clean, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == NORMAL
+    t.roll(4, 1, 1)
+    assert one(await t.do(Check(character_id=mild, stat="wazamae")), ev.CheckRolled).difficulty == NORMAL  # 側転 only
+    await t.gm_do(EndTurn())
+    await t.gm_do(StartTurn())
+    t.roll(6, 6, 1)
+    assert one(await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == UH
+    await t.gm_do(EndTurn())
+    await t.gm_do(StartTurn())
+    t.roll(4, 1, 1)
+    assert one(await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == NORMAL
+
+
+async def test_fainted_cannot_take_part_in_an_opposed_check(ns: Make) -> None:
+    """NS-11 with NS-82: a 気絶 character can take only trivial actions, not an 対抗判定."""
+    t = await ns()
+    a = await t.pc("ニンジャA", karate=3, tairyoku=2)
+    b = await t.pc("ニンジャB", karate=3, tairyoku=2)
+    await t.gm_do(Inflict(target=b, damage=2, evadable=False))
+    code = await t.rejected(t.gm, OpposedCheck(sides=[OpposedSide(character_id=a), OpposedSide(character_id=b)]))
+    assert code == "rule/nstrpg/cannot_act"
