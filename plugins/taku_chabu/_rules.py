@@ -90,12 +90,14 @@ def initiative_order(table: Any, game: ChabuState, combat: Combat, ids: Iterable
     return sorted(ids, key=key)
 
 
-def current_actor(game: ChabuState) -> str | None:
+def current_actor(game: ChabuState, table: Any = None) -> str | None:
     """Whose turn it is in the メインフェイズ, or ``None`` (all 行動完了 or no round).
 
-    Those who did not wait act in initiative order; then the waiters, in the
-    same order among themselves (CH-14). 戦闘不能 and 死亡 characters are
-    skipped (CH-24).
+    Those who did not wait act in the order of the イニシアティヴ決定フェイズ;
+    then the waiters, ordered among themselves "イニシアティヴ決定フェイズと同様の
+    基準で" (CH-14): DL, then the インガオホー値 they have NOW, then PCs first,
+    then the agreed order (with ``table``; without it, the round's order).
+    戦闘不能 and 死亡 characters are skipped (CH-24).
     """
     combat = game.combat
     if combat is None or combat.round is None:
@@ -105,7 +107,9 @@ def current_actor(game: ChabuState) -> str | None:
     for cid in able:
         if cid not in rnd.waiting:
             return cid
-    return able[0] if able else None
+    if not able:
+        return None
+    return initiative_order(table, game, combat, able)[0] if table is not None else able[0]
 
 
 def status_of(game: ChabuState, character_id: str) -> str:

@@ -210,7 +210,7 @@ def _require_turn(out: _Out, cid: str) -> None:
         reject("declaration_pending", "解決中の宣言があります（chabu.proceed / 回避判定）", S_FLOW)
     combat = out.game.combat
     if combat is not None and combat.round is not None and cid in combat.participants:
-        if current_actor(out.game) != cid:
+        if current_actor(out.game, out.table) != cid:
             reject("not_your_turn", "このキャラクターの手番ではありません", S_FLOW)
 
 
@@ -613,7 +613,7 @@ def _finish(out: _Out) -> None:
             out.emit(CombatEnded(outcome=outcome, reason=cond.text))  # type: ignore[arg-type]
             return
     rnd = combat.round
-    if rnd is None or out.game.pending is not None or current_actor(out.game) is not None:
+    if rnd is None or out.game.pending is not None or current_actor(out.game, out.table) is not None:
         return
     if not rnd.order:
         return  # nobody could act: the GM ends the combat or changes values

@@ -23,5 +23,5 @@ def view(table: Any, viewer: Viewer) -> dict[str, Any]:
     game = table.game if isinstance(table.game, ChabuState) else ChabuState()
     data: dict[str, Any] = msgspec.to_builtins(game)
     data["status"] = {cid: status_of(game, cid) for cid in game.chars}
-    data["turn"] = current_actor(game)
+    data["turn"] = current_actor(game, table)
     return data

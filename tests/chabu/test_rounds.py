@@ -199,3 +199,33 @@ async def test_sheet_edit_resets_current_values_only_outside_combat(t: Any) -> N
     assert t.char(a).hp == 25
     err = await t.h.rejected(t.pl1, UpdateCharacter(character_id=a, sheet={"dl": -1}))
     assert err.code == "command/invalid_sheet"
+
+
+async def test_waiters_are_ordered_by_the_current_ingaoho(t: Any) -> None:
+    """CH-14 (▼メインフェイズ▼ "それらのキャラクターの中で、イニシアティヴ決定フェイズと同様の基準で
+    行動順を決定する"): the criteria include the CURRENT インガオホー値 (CH-12).
+
+    A (DL2, イ10) and B (DL2, イ5) both wait; B's 刹那 (cost +8) during C's turn takes
+    B to 13, so B acts before A among the waiters.
+    """
+    from taku_chabu.commands import Check, Proceed, UseTokugi
+
+    a = await t.npc("A", dl=2, ingaoho=10)
+    b = await t.npc("B", dl=2, ingaoho=5, tokugi=[{"name": "横槍", "timing": "setsuna", "cost": {"ingaoho": 8}}])
+    c = await t.pc(t.pl1, "C", dl=1)
+    await t.h.send(t.gm, start([a, b, c]))
+    assert t.h.game.combat.round.order == [a, b, c]
+    await t.h.send(t.gm, Wait(character_id=a))
+    await t.h.send(t.gm, Wait(character_id=b))
+    await t.h.send(t.pl1, Check(character_id=c, ability="精神", hold=True))
+    await t.h.send(t.gm, UseTokugi(character_id=b, tokugi="横槍"))
+    t.roll(20)
+    await t.h.send(t.pl1, Proceed())
+    await t.h.send(t.pl1, PassAction(character_id=c))
+    assert t.char(b).ingaoho == 13
+    assert t.h.view(t.gm)["game"]["turn"] == b
+    err = await t.h.rejected(t.gm, PassAction(character_id=a))
+    assert err.code == "rule/chabu/not_your_turn"
+    await t.h.send(t.gm, PassAction(character_id=b))
+    assert t.h.view(t.gm)["game"]["turn"] == a
+    await t.h.assert_replay_matches()
