@@ -27,7 +27,12 @@ def options_of(table: Any) -> NsOptions:
 
 
 def sheet_of(raw: dict[str, Any]) -> NsSheet:
-    """The sheet as the ruleset reads it; a stored sheet that no longer fits gives the defaults."""
+    """The sheet as the ruleset reads it; a stored sheet that no longer fits gives the defaults.
+
+    A mob is not a ninja unless its sheet says so (G-NS-09).
+    """
+    if isinstance(raw, dict) and raw.get("kind") == "mob" and "ninja" not in raw:
+        raw = {**raw, "ninja": False}
     try:
         return msgspec.convert(raw, NsSheet)
     except msgspec.ValidationError:
@@ -155,7 +160,11 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
         case ev.CombatEnded(revived=revived, money=money):
             fighters = {}
             for k, f in game.fighters.items():
-                changes = {"adrenaline_used": False, "adrenaline_evasion": False, "kuzure": False, "shuchu": False, "sokuten": False}
+                # the next combat starts with the declared weapon, else 素手&スリケン (NS-27)
+                changes = {
+                    "adrenaline_used": False, "adrenaline_evasion": False, "kuzure": False, "shuchu": False, "sokuten": False,
+                    "equipped": None,
+                }
                 if k in revived:
                     changes.update(tairyoku=1, seishin=0, status=ACTIVE)
                 fighters[k] = _replace(f, **changes)

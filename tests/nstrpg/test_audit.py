@@ -15,6 +15,7 @@ from taku_nstrpg.commands import (
     BeginTurnOf,
     Check,
     CreateNinjaSlayer,
+    EndCombat,
     EndTurn,
     EndTurnOf,
     Evade,
@@ -161,3 +162,31 @@ async def test_fainted_cannot_take_part_in_an_opposed_check(ns: Make) -> None:
     await t.gm_do(Inflict(target=b, damage=2, evadable=False))
     code = await t.rejected(t.gm, OpposedCheck(sides=[OpposedSide(character_id=a), OpposedSide(character_id=b)]))
     assert code == "rule/nstrpg/cannot_act"
+
+
+async def test_mobs_are_not_ninjas_by_default(ns: Make) -> None:
+    """G-NS-09 / NS-88: only ninjas cause サツバツ!; a mob is no ninja unless its sheet says so."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=2, wazamae=2, tairyoku=9, seishin=1)
+    (y,) = await t.mobs("スモトリヤクザ", 1, karate=3, tairyoku=2)
+    t.roll(6, 6, 6)
+    a = one(await t.gm_do(Attack(attacker=y, target=me)), ev.AttackRolled)
+    assert a.rolls[0].critical == "" and a.hits[0].critical == ""
+    (z,) = await t.mobs("ニンジャモブ", 1, karate=3, tairyoku=2, ninja=True)
+    t.roll(6, 6, 1)
+    assert one(await t.gm_do(Attack(attacker=z, target=me)), ev.AttackRolled).rolls[0].critical == "satsubatsu"
+
+
+async def test_each_combat_starts_with_the_declared_weapon(ns: Make) -> None:
+    """NS-27 / 2-4: a weapon switched to in one combat is not still in hand at the next one's start."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, tairyoku=5, weapons=["katana"])
+    (y,) = await t.mobs("ヤクザ", 1, karate=1, tairyoku=5)
+    await t.gm_do(StartCombat())
+    await t.do(BeginTurnOf(character_id=me, equip="katana"))
+    t.roll(1, 1, 1)
+    assert one(await t.do(Attack(attacker=me, target=y)), ev.AttackRolled).weapon == "katana"
+    await t.gm_do(EndCombat())
+    await t.gm_do(StartCombat())
+    t.roll(1, 1, 1)
+    assert one(await t.do(Attack(attacker=me, target=y)), ev.AttackRolled).weapon == "unarmed"
