@@ -177,6 +177,7 @@ def damage(
     apply_defence: bool = True,
     pp_sp: tuple[int, int] | None = None,
     roll: Roll | None = None,
+    attack: bool = True,
 ) -> list[Emitted]:
     """Damage to a character (YD-44 … YD-47, YD-50).
 
@@ -184,10 +185,14 @@ def damage(
     it (rounded up, G-YD-12), 【PP】 floors at 0 and reaching 0 is 戦闘不能; a
     戦闘不能 character takes damage on 【SP】 and dies at 0; a dead one hit again
     is 完全消滅. ``item``: 武器狙い, the damage goes to that item's 【PP】.
+    ``attack=False`` (毒X, 極技+転倒): no attack, so it does nothing to a character already
+    死亡 or out of play (only an attack makes the dead 完全消滅, YD-50).
     """
     game = game_of(table)
     c = char(game, cid)
     sh = sheet(table, cid)
+    if not attack and c.condition in (Condition.DEAD, Condition.VANISHED, Condition.FLOW_DEATH):
+        return []
     if c.condition == Condition.DEAD:
         # YD-50, YD-53: attacked while dead: 完全消滅, every 流れ discarded
         hand = game.hands.get(cid, [])
@@ -241,9 +246,10 @@ def add_status(
         raise reject("flying", "飛行状態では水中になりません", S_BAD)
     out: list[Emitted] = []
     if status == "転倒" and "極技" in c.statuses:
-        r = ctx.dice.roll(4, 6)
         out.append(StatusRemoved(character_id=cid, status="極技", reason="転倒"))
-        out += damage(table, ctx, cid, r.total, "", source="極技+転倒 4D6", apply_defence=False, roll=r)
+        if c.condition not in (Condition.DEAD, Condition.VANISHED, Condition.FLOW_DEATH):
+            r = ctx.dice.roll(4, 6)
+            out += damage(table, ctx, cid, r.total, "", source="極技+転倒 4D6", apply_defence=False, roll=r, attack=False)
     out.insert(0, StatusAdded(character_id=cid, status=status, x=x, by=by, item=item))
     return out
 
@@ -321,9 +327,10 @@ def advance(table: TableState, cmd: C.AdvanceRound, ctx: Context) -> list[Emitte
                 if c is None:
                     continue
                 x = c.statuses.get("毒")
-                if x:
+                if x and c.condition not in (Condition.DEAD, Condition.VANISHED, Condition.FLOW_DEATH):
+                    # YD-56: 毒 is no attack: the dead do not vanish by it, the gone take nothing
                     r = ctx.dice.roll(x, 6)
-                    out += damage(table, ctx, cid, r.total, "", source=f"毒{x}", apply_defence=False, roll=r)
+                    out += damage(table, ctx, cid, r.total, "", source=f"毒{x}", apply_defence=False, roll=r, attack=False)
                 if "放心" in c.statuses:
                     out.append(StatusRemoved(character_id=cid, status="放心", reason="クリンナッププロセス"))
             out.append(CleanupDone(round=combat.round))

@@ -275,3 +275,42 @@ async def test_disengage_without_block_refuses_cards(new_table: Any, order: Any)
     await _combat(yd, [[yd.a, yd.e], [yd.b]])
     err = await yd.h.rejected(yd.pa, C.Disengage(character_id=yd.a, cards=["♠5"]))
     assert err.code == "rule/yodomi/no_check"
+
+
+async def test_poison_does_not_vanish_the_dead_or_stop_the_cleanup(yd: Any) -> None:
+    """YD-56, YD-50, YD-53: 毒X is no attack: a 死亡 character with 毒 is not made 完全消滅 by it,
+    and a 完全消滅 one with 毒 takes nothing (the cleanup used to be refused: not_in_play)."""
+    from taku_yodomi.state import Condition
+
+    from .test_states import _hit
+
+    await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.b, status="毒", x=1))
+    await _hit(yd, yd.e, yd.b, 30)  # PP 0
+    await _hit(yd, yd.e, yd.b, 50)  # SP 0: 死亡
+    await _combat(yd, [[yd.a, yd.e], [yd.b]])
+    for who, cid in ((yd.pa, yd.a), (yd.h.gm, yd.e)):
+        await yd.h.send(who, C.Minor(character_id=cid, major=True))
+    evs = await yd.h.send(yd.h.gm, C.AdvanceRound())  # cleanup: no die, no damage
+    assert not any(isinstance(e, Damaged) for e in evs)
+    assert yd.game.chars[yd.b].condition == Condition.DEAD
+    await yd.h.send(yd.h.gm, C.AdvanceRound())  # setup
+    await yd.h.send(yd.h.gm, C.AdvanceRound())  # A acts
+    await _hit(yd, yd.a, yd.b, 1, by=yd.pa)  # attacked while dead: 完全消滅
+    assert yd.game.chars[yd.b].condition == Condition.VANISHED
+    await yd.h.send(yd.h.gm, C.Minor(character_id=yd.e, major=True))
+    evs = await yd.h.send(yd.h.gm, C.AdvanceRound())
+    assert yd.game.combat.round == 3
+
+
+async def test_kiwaza_fall_on_the_dead_deals_nothing(yd: Any) -> None:
+    """YD-61, YD-50: the 4D6 of 極技+転倒 is no attack and does not make the dead 完全消滅."""
+    from taku_yodomi.state import Condition
+
+    from .test_states import _hit
+
+    await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.b, status="極技", by=yd.e))
+    await _hit(yd, yd.e, yd.b, 30)
+    await _hit(yd, yd.e, yd.b, 50)
+    evs = await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.b, status="転倒"))
+    assert not any(isinstance(e, Damaged) for e in evs)
+    assert yd.game.chars[yd.b].condition == Condition.DEAD
