@@ -50,7 +50,8 @@ class Check(Command, frozen=True, kw_only=True, tag="nstrpg.check"):
     Attributes:
         character_id: who rolls.
         stat: ``karate``, ``neuron``, ``wazamae``, ``jitsu`` (ジツ発動 = ニューロン+ジツ),
-            ``kyakuryoku``, or ``dice`` for a fixed pool (``bonus_dice`` dice, no 即応ダイス).
+            ``kyakuryoku``, ``tairyoku`` / ``seishin`` (their current values, e.g. a 抵抗判定),
+            or ``dice`` for a fixed pool (``bonus_dice`` dice, no 即応ダイス).
         difficulty: ``"NORMAL"``, ``"HARD"``, ``"UH2"`` … (the text's default is NORMAL).
         modifiers: difficulty modifiers, summed (NS-03).
         bonus_dice: dice from abilities and equipment.

@@ -70,6 +70,9 @@ def _difficulty(text: str) -> int:
 def _pool_stat(sheet: NsSheet, f: Fighter, stat: str) -> int:
     if stat == "jitsu":
         return current(sheet, f, "neuron") + sheet.jitsu  # ジツ発動: 【ニューロン】+【ジツ】 (2-6 その他の行動)
+    if stat in ("tairyoku", "seishin"):
+        # a check "with the named attribute" (抵抗判定, NS-10): the current value, none when spent
+        return max(0, getattr(f, stat))
     if stat not in ("karate", "neuron", "wazamae", "kyakuryoku"):
         raise InvalidCommand(f"no attribute {stat!r} to roll", code="command/invalid_stat")
     return current(sheet, f, stat)

@@ -55,8 +55,10 @@ _STAT_WORDS = {
     "ワザマエ": "wazamae",
     "ジツ": "jitsu",
     "脚力": "kyakuryoku",
+    "体力": "tairyoku",
+    "精神力": "seishin",
 }
-_CHAR_CHECK = re.compile(r"^(?P<stat>カラテ|ニューロン|ワザマエ|ジツ|脚力)(?:判定)?(?:\+(?P<bonus>\d+))?(?::(?P<diff>.+))?$")
+_CHAR_CHECK = re.compile(r"^(?P<stat>カラテ|ニューロン|ワザマエ|ジツ|脚力|体力|精神力)(?:判定)?(?:\+(?P<bonus>\d+))?(?::(?P<diff>.+))?$")
 
 
 def _letter_level(letter: str) -> int:

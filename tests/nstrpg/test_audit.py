@@ -190,3 +190,16 @@ async def test_each_combat_starts_with_the_declared_weapon(ns: Make) -> None:
     await t.gm_do(StartCombat())
     t.roll(1, 1, 1)
     assert one(await t.do(Attack(attacker=me, target=y)), ev.AttackRolled).weapon == "unarmed"
+
+
+async def test_resistance_check_with_seishin(ns: Make) -> None:
+    """NS-10: a 抵抗判定 uses the named attribute, 【精神力】 or 【体力】 included (their current values)."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, tairyoku=6, seishin=4)
+    await t.gm_do(Inflict(target=me, damage=2, evadable=False))
+    t.roll(1, 2, 3, 4)
+    c = one(await t.do(Check(character_id=me, stat="tairyoku", purpose="resistance")), ev.CheckRolled)
+    assert (c.pool, c.successes) == (4, 1)
+    t.roll(5, 1, 1, 1)
+    c = one(await t.h.chat(t.pl, "精神力判定:HARD"), ev.CheckRolled)
+    assert (c.stat, c.pool, c.difficulty, c.success) == ("seishin", 4, HARD, True)
