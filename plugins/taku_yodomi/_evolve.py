@@ -137,7 +137,7 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
             chars = {}
             for cid, c in game.chars.items():
                 changes: dict[str, Any] = dict(
-                    in_scene=cid in sc.present, backstage_done=False, backstage_recovered=False, backstage_purchase_done=False,
+                    in_scene=cid in sc.present, appeared=cid in sc.present, backstage_done=False, backstage_recovered=False, backstage_purchase_done=False,
                     backstage_skill_done=False, path_done=False, emotion_done=False, cut_done=False,
                 )
                 if cid in event.recovered:
@@ -145,7 +145,7 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
                 chars[cid] = replace(c, **changes)
             return replace(game, chars=chars, scene=sc, scene_count=sc.number, phase=Phase.SCENE)
         case E.SceneEntered():
-            game = _ch(game, event.character_id, in_scene=True)
+            game = _ch(game, event.character_id, in_scene=True, appeared=True)
             cb = game.combat
             if cb is not None and event.character_id not in cb.participants:
                 # YD-30: entering during a fight joins it, in an engagement of one's own

@@ -234,7 +234,8 @@ def backstage(table: TableState, cmd: C.Backstage, ctx: Context) -> list[Emitted
 def _backstage_ok(game: Game, c: CharState, what: str) -> None:
     """舞台裏 is for PCs absent from the scene, before the パス step (YD-75, YD-76)."""
     _scene_end(game)
-    if c.in_scene:
+    if c.in_scene or c.appeared:
+        # YD-75: a PC that appeared and left (the scene player too) did appear in the scene
         raise reject("was_in_scene", "舞台裏はシーンに登場しなかったPCが行います", S_BACK)
     if c.side != "pc" or c.condition in (Condition.DEAD, Condition.VANISHED, Condition.FLOW_DEATH):
         raise reject("no_backstage", "このキャラクターは舞台裏を行えません", S_BACK)

@@ -156,6 +156,8 @@ class CharState(msgspec.Struct, frozen=True, kw_only=True):
     passenger_of: str | None = None
     """同乗: the rider this character rides with."""
     in_scene: bool = False
+    appeared: bool = False
+    """Appeared in the current (or just ended) scene, even if it left since: no 舞台裏 (YD-75)."""
     last_purchase_scene: int = -1
     backstage_done: bool = False
     backstage_recovered: bool = False

@@ -243,3 +243,17 @@ async def test_suits_shared_with_five_pcs(yd: Any) -> None:
     await yd.h.send(yd.pa, C.ChooseSuit(character_id=yd.a, suit="♥"))
     await yd.h.send(yd.pb, C.ChooseSuit(character_id=yd.b, suit="♥"))
     assert yd.game.chars[yd.b].suit == "♥"
+
+
+async def test_no_backstage_for_a_pc_who_appeared_and_left(yd: Any) -> None:
+    """YD-75, YD-73: 舞台裏 is for PCs who did not appear in the scene; leaving it (the scene
+    player's leaving ends it) does not make a PC absent."""
+    await yd.h.send(yd.h.gm, C.StartScene(kind="middle", scene_player=yd.a, present=[yd.b]))
+    await yd.h.send(yd.pb, C.LeaveScene(character_id=yd.b))
+    await yd.h.send(yd.pa, C.LeaveScene(character_id=yd.a))
+    assert yd.game.phase == "scene_end"
+    for member, cid in ((yd.pa, yd.a), (yd.pb, yd.b)):
+        err = await yd.h.rejected(member, C.Backstage(character_id=cid))
+        assert err.code == "rule/yodomi/was_in_scene"
+        err = await yd.h.rejected(member, C.Purchase(character_id=cid, backstage=True))
+        assert err.code == "rule/yodomi/was_in_scene"
