@@ -175,8 +175,8 @@ def evolve(game: ChabuState, event: Event, table: Any) -> ChabuState:  # noqa: C
                     cid,
                     hp=event.hp_after,
                     ingaoho=event.ingaoho_after,
-                    wazamae=max(cs.wazamae - event.cost.wazamae, 0),
-                    tatsujin=max(cs.tatsujin - event.cost.tatsujin, 0),
+                    wazamae=max(cs.wazamae - (event.cost.wazamae - event.tatsujin_for_wazamae), 0),
+                    tatsujin=max(cs.tatsujin - event.cost.tatsujin - event.tatsujin_for_wazamae, 0),
                 )
             if event.answers is not None and game.pending is not None and game.pending.id == event.answers:
                 game = _pending(game, event.answers, setsuna=[*game.pending.setsuna, (cid, event.tokugi)])

@@ -107,10 +107,10 @@ def render(event: Event, table: Any) -> str | None:  # noqa: C901 (one case per 
                 cost.append(f"インガオホー値 {event.ingaoho_before}→{event.ingaoho_after}")
             if event.hp_after != event.hp_before:
                 cost.append(f"HP {event.hp_before}→{event.hp_after}")
-            if event.cost.wazamae:
-                cost.append(f"ワザマエカウンター-{event.cost.wazamae}")
-            if event.cost.tatsujin:
-                cost.append(f"タツジンカウンター-{event.cost.tatsujin}")
+            if event.cost.wazamae - event.tatsujin_for_wazamae:
+                cost.append(f"ワザマエカウンター-{event.cost.wazamae - event.tatsujin_for_wazamae}")
+            if event.cost.tatsujin + event.tatsujin_for_wazamae:
+                cost.append(f"タツジンカウンター-{event.cost.tatsujin + event.tatsujin_for_wazamae}")
             paid = f" コスト: {'、'.join(cost)}" if cost else ""
             targets = f" → {_names(table, event.targets)}" if event.targets else ""
             effect = f"「{event.effect}」" if event.effect and event.resolved else ""

@@ -92,6 +92,10 @@ class UseTokugi(Command, frozen=True, kw_only=True, tag="chabu.use_tokugi"):
     活劇 特技 are the character's action in a round; 刹那 特技 answer the
     pending declaration. An attacking 特技 rolls its own 【判定値】 and adds the
     威力 of ``equipment`` (or the one worn item) of the 分類 it names.
+
+    A ワザマエカウンター in the コスト may be paid with a タツジンカウンター,
+    which "「ワザマエカウンター」と同様に使用できる" (CH-07): ワザマエ first and
+    the shortfall in タツジン, or タツジン first with ``prefer_tatsujin``.
     """
 
     character_id: str
@@ -100,6 +104,7 @@ class UseTokugi(Command, frozen=True, kw_only=True, tag="chabu.use_tokugi"):
     equipment: str | None = None
     modifier: int = 0
     hold: bool = False
+    prefer_tatsujin: bool = False
 
 
 class Proceed(Command, frozen=True, kw_only=True, tag="chabu.proceed"):
@@ -196,7 +201,9 @@ class SpendCounter(Command, frozen=True, kw_only=True, tag="chabu.spend_counter"
     """Spend a タツジン or ワザマエカウンター (CH-07); its effect is the GM's (G-CH-02).
 
     A ワザマエカウンター raises インガオホー値 by the option ``wazamae_ingaoho``;
-    a タツジンカウンター never does.
+    a タツジンカウンター never does. Spent by a 死亡 DL 0 character, either
+    counter is ディセンション and lifts 死亡 (CH-25; a タツジンカウンター is used
+    like a ワザマエカウンター, CH-07).
     """
 
     character_id: str

@@ -409,10 +409,18 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
     cost = tk.cost
     if cost.hp > cs.hp:
         reject("not_enough_hp", f"HPが足りません（コスト{cost.hp}、現在{cs.hp}）", S_TOKUGI)
-    if cost.wazamae > cs.wazamae or cost.tatsujin > cs.tatsujin:
+    # CH-07: a タツジンカウンター "「ワザマエカウンター」と同様に使用できる": it may pay
+    # the ワザマエ part of the cost, and never raises インガオホー値
+    spare_tatsujin = cs.tatsujin - cost.tatsujin
+    if spare_tatsujin < 0 or cost.wazamae > cs.wazamae + spare_tatsujin:
         reject("not_enough_counters", "コストのカウンターが足りません", S_TOKUGI)
+    if cmd.prefer_tatsujin:
+        by_tatsujin = min(cost.wazamae, spare_tatsujin)
+    else:
+        by_tatsujin = max(cost.wazamae - cs.wazamae, 0)
+    by_wazamae = cost.wazamae - by_tatsujin
     hp_after = cs.hp - cost.hp
-    ingaoho_after = cs.ingaoho + cost.ingaoho
+    ingaoho_after = cs.ingaoho + cost.ingaoho + by_wazamae * out.options.wazamae_ingaoho
     after = msgspec.structs.replace(cs, hp=hp_after, ingaoho=ingaoho_after)
     dies = should_die(out.sheet(cid).dl, after, hp=hp_after < cs.hp) is not None
     resolved = not dies or out.options.effect_after_cost_death
@@ -438,6 +446,7 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
             until_end_phase=tk.until_end_phase,
             is_action=katsugeki and (not resolved or not tk.is_attack),
             attack=tk.is_attack and resolved,
+            tatsujin_for_wazamae=by_tatsujin,
         )
     )
     if not resolved or not tk.is_attack:
@@ -708,9 +717,10 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
             cs = out.char(command.character_id)
             # ■キャラクターの状態: "ＤＬ０のキャラクターはワザマエカウンターを使用することで
             # 「ディセンション」を行い、「死亡」を解除することも出来る" (CH-25)
-            descension = cs.dead and command.counter == "wazamae" and out.sheet(command.character_id).dl == 0
+            # (a タツジンカウンター "「ワザマエカウンター」と同様に使用できる", CH-07)
+            descension = cs.dead and out.sheet(command.character_id).dl == 0
             if cs.dead and not descension:
-                reject("dead", "死亡したキャラクターは行動できません（DL0ならワザマエカウンターでディセンションできます）", S_STATES)
+                reject("dead", "死亡したキャラクターは行動できません（DL0ならカウンターでディセンションできます）", S_STATES)
             if getattr(cs, command.counter) < 1:
                 reject("no_counter", "カウンターがありません", S_CHECK)
             rise = out.options.wazamae_ingaoho if command.counter == "wazamae" else 0

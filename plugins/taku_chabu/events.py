@@ -165,6 +165,9 @@ class TokugiUsed(Event, frozen=True, kw_only=True, tag="chabu.tokugi_used"):
         until_end_phase: the effect lasts until the エンドフェイズ.
         is_action: this use is the character's 活劇 and completes it (行動完了).
         attack: the 特技 is an attack (an ``attack_declared`` follows).
+        tatsujin_for_wazamae: how many of the コスト's ワザマエカウンター were paid
+            with タツジンカウンター instead (CH-07: used the same way, no
+            インガオホー値 rise).
     """
 
     character_id: str
@@ -184,6 +187,7 @@ class TokugiUsed(Event, frozen=True, kw_only=True, tag="chabu.tokugi_used"):
     until_end_phase: bool = False
     is_action: bool = False
     attack: bool = False
+    tatsujin_for_wazamae: int = 0
 
 
 class EvasionDeclined(Event, frozen=True, kw_only=True, tag="chabu.evasion_declined"):

@@ -212,26 +212,26 @@ async def test_wazamae_raises_ingaoho_by_the_option_and_can_kill(kit: Any) -> No
     assert err.code == "rule/chabu/dead"
 
 
-async def test_dl0_descension_lifts_death_with_a_wazamae_counter(t: Any) -> None:
+async def test_dl0_descension_lifts_death_with_a_wazamae_counter(kit: Any) -> None:
     """CH-25 (■キャラクターの状態 "ＤＬ０のキャラクターはワザマエカウンターを使用することで
-    「ディセンション」を行い、「死亡」を解除することも出来る").
+    「ディセンション」を行い、「死亡」を解除することも出来る"), CH-07.
 
-    A DL 0 モータル with HP 6 and one ワザマエカウンター dies at HP 0; spending the
-    counter lifts 死亡 (it stays 戦闘不能 at HP 0 until the GM sets its new values).
-    A DL 1 character, a dead one without counters, and a タツジンカウンター cannot.
+    A DL 0 モータル with HP 6 dies at HP 0; spending a ワザマエカウンター lifts 死亡
+    (it stays 戦闘不能 at HP 0 until the GM sets its new values), raising
+    インガオホー値 by ``wazamae_ingaoho`` (4). A タツジンカウンター, used "like a
+    ワザマエカウンター", does it too without the rise. A DL 1 character cannot.
     """
     from taku.core.render import render
     from taku_chabu.commands import Adjust, SpendCounter
     from taku_chabu.events import CounterSpent
 
+    t = await kit.make_table({"wazamae_ingaoho": 4})
     mortal = await t.pc(t.pl1, "モータル", dl=0, hp=6, wazamae=1, tatsujin=1)
     ninja = await t.npc("ニンジャ", dl=1, hp=6, wazamae=1)
     await t.h.send(t.gm, Adjust(character_id=mortal, key="hp", delta=-6))
     assert t.char(mortal).dead
-    err = await t.h.rejected(t.pl1, SpendCounter(character_id=mortal, counter="tatsujin"))
-    assert err.code == "rule/chabu/dead"
     (ev,) = await t.h.send(t.pl1, SpendCounter(character_id=mortal, counter="wazamae"))
-    assert isinstance(ev, CounterSpent) and ev.descension
+    assert isinstance(ev, CounterSpent) and ev.descension and ev.ingaoho_after == 4
     assert not t.char(mortal).dead and t.char(mortal).wazamae == 0 and t.char(mortal).hp == 0
     assert t.h.view(t.gm)["game"]["status"][mortal] == "sentoufunou"
     assert "ディセンション" in render(ev, t.h.state, t.h.table.ruleset, t.gm)
@@ -242,10 +242,34 @@ async def test_dl0_descension_lifts_death_with_a_wazamae_counter(t: Any) -> None
     assert t.char(mortal).dead
     err = await t.h.rejected(t.pl1, SpendCounter(character_id=mortal, counter="wazamae"))
     assert err.code == "rule/chabu/no_counter"
+    (ev,) = await t.h.send(t.pl1, SpendCounter(character_id=mortal, counter="tatsujin"))
+    assert ev.descension and ev.ingaoho_after == 7 and not t.char(mortal).dead and t.char(mortal).tatsujin == 0
     await t.h.send(t.gm, Adjust(character_id=ninja, key="ingaoho", value=100))
     assert t.char(ninja).dead
     err = await t.h.rejected(t.gm, SpendCounter(character_id=ninja, counter="wazamae"))
     assert err.code == "rule/chabu/dead"
+    await t.h.assert_replay_matches()
+
+
+async def test_tatsujin_counter_pays_a_wazamae_cost(kit: Any) -> None:
+    """CH-07 ("「タツジンカウンター」は「ワザマエカウンター」と同様に使用できるが、使用しても
+    インガオホー値が上昇することはない"): a コスト of ワザマエカウンター2 is paid with
+    ワザマエ first and タツジン for the rest, or タツジン first on request; only
+    ワザマエ raises インガオホー値 (``wazamae_ingaoho`` 3)."""
+    t = await kit.make_table({"wazamae_ingaoho": 3})
+    a = await t.pc(t.pl1, "A", wazamae=1, tatsujin=3, tokugi=[tokugi("ワザ", cost={"wazamae": 2, "ingaoho": 1})])
+    (ev,) = await t.h.send(t.pl1, UseTokugi(character_id=a, tokugi="ワザ"))
+    assert ev.tatsujin_for_wazamae == 1 and ev.ingaoho_after == 1 + 3
+    assert (t.char(a).wazamae, t.char(a).tatsujin, t.char(a).ingaoho) == (0, 2, 4)
+    (ev,) = await t.h.send(t.pl1, UseTokugi(character_id=a, tokugi="ワザ"))
+    assert ev.tatsujin_for_wazamae == 2 and ev.ingaoho_after == 5
+    assert (t.char(a).wazamae, t.char(a).tatsujin) == (0, 0)
+    err = await t.h.rejected(t.pl1, UseTokugi(character_id=a, tokugi="ワザ"))
+    assert err.code == "rule/chabu/not_enough_counters"
+    b = await t.pc(t.pl2, "B", wazamae=2, tatsujin=2, tokugi=[tokugi("ワザ", cost={"wazamae": 2})])
+    (ev,) = await t.h.send(t.pl2, UseTokugi(character_id=b, tokugi="ワザ", prefer_tatsujin=True))
+    assert ev.tatsujin_for_wazamae == 2 and ev.ingaoho_after == 0
+    assert (t.char(b).wazamae, t.char(b).tatsujin) == (2, 0)
     await t.h.assert_replay_matches()
 
 
