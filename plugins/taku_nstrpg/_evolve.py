@@ -27,12 +27,7 @@ def options_of(table: Any) -> NsOptions:
 
 
 def sheet_of(raw: dict[str, Any]) -> NsSheet:
-    """The sheet as the ruleset reads it; a stored sheet that no longer fits gives the defaults.
-
-    A mob is not a ninja unless its sheet says so (G-NS-09).
-    """
-    if isinstance(raw, dict) and raw.get("kind") == "mob" and "ninja" not in raw:
-        raw = {**raw, "ninja": False}
+    """The sheet as the ruleset reads it; a stored sheet that no longer fits gives the defaults."""
     try:
         return msgspec.convert(raw, NsSheet)
     except msgspec.ValidationError:

@@ -14,6 +14,24 @@ __all__ = ["render"]
 
 _STATUS = {"active": "", "fainted": "気絶状態", "exploded": "爆発四散!", "removed": "戦闘不能", "dead": "即死!"}
 _CRIT = {SATSUBATSU: "サツバツ!", NAMU: "ナムアミダブツ!", "": ""}
+_FIELDS = {
+    "status": "状態",
+    "ability_damage": "能力値ダメージ",
+    "injuries": "●部位損傷",
+    "injury_penalty": "部位損傷ペナルティ",
+    "quick_dice": "即応ダイス",
+    "emergency_dice": "緊急回避ダイス",
+    "evasion_dice": "回避ダイス",
+    "kuzure": "崩れ状態",
+    "shuchu": "集中状態",
+    "sokuten": "連続側転",
+    "adrenaline_used": "アドレナリン・ブースト使用済み",
+    "adrenaline_evasion": "アドレナリン・ブースト(回避)",
+    "sixth_sense_used": "ニンジャ第六感使用済み",
+    "equipped": "装備",
+    "looted": "回収済み",
+    "boosts": "一時的な能力値修正",
+}
 _ATM = {"normal": "通常", "hard": "ハードモード", "ultra_hard": "ウルトラハードモード"}
 
 
@@ -129,7 +147,7 @@ def render(event: Event, table: TableState) -> str | None:
                 f"、万札山分け{sum(shares.values())}" if shares else ""
             )
         case ev.DkkGained():
-            return f"{n(event.character_id)} 【DKK】+{event.amount} ＞ {event.after}{' ' + event.reason if event.reason else ''}"
+            return f"{n(event.character_id)} 【DKK】{event.amount:+d} ＞ {event.after}{' ' + event.reason if event.reason else ''}"
         case ev.WasshoiRolled():
             a, b = event.roll.faces
             if not event.success:
@@ -138,6 +156,6 @@ def render(event: Event, table: TableState) -> str | None:
         case ev.EntryRerolled(row=row, chosen=chosen):
             return f"死神のエントリー決定表: {'マスターが決定' if chosen else '振り直し'} ＞ {row}"
         case ev.ValueAdjusted():
-            return f"GM変更: {n(event.character_id)} {event.field} {event.previous} → {event.value}{'(理由: ' + event.reason + ')' if event.reason else ''}"
+            return f"GM変更: {n(event.character_id)} {_FIELDS.get(event.field, STAT_NAMES.get(event.field, event.field))} {event.previous} → {event.value}{'(理由: ' + event.reason + ')' if event.reason else ''}"
         case _:
             return None

@@ -224,8 +224,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case c.CreateMobs(name=name, count=count, sheet=raw):
             ctx.require_gm("creating mobs")
             try:
-                # a mob is not a ninja unless its sheet says so (G-NS-09)
-                sheet = msgspec.convert({"ninja": False, **raw, "kind": "mob", "mob_type": raw.get("mob_type") or name}, NsSheet)
+                sheet = msgspec.convert({**raw, "kind": "mob", "mob_type": raw.get("mob_type") or name}, NsSheet)
             except msgspec.ValidationError as e:
                 raise InvalidCommand(f"bad character sheet: {e}", code="command/invalid_sheet") from None
             data = msgspec.json.decode(msgspec.json.encode(sheet))  # plain JSON, as a replay reads it

@@ -55,7 +55,8 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     Attributes:
         kind: ``pc``, ``boss`` (ボス級の敵) or ``mob`` (モブ敵).
-        ninja: a ninja (サツバツ!, 爆発四散, ニンジャ耐久力, まとめて全弾回避, カウンター).
+        ninja: a ninja (サツバツ!, 爆発四散, ニンジャ耐久力, まとめて全弾回避, カウンター);
+            unsaid, PCs and bosses are ninjas and mobs are not (G-NS-09).
         karate … dkk: the base attributes (【DKK】 0–12).
         quick_dice: 即応ダイス at scenario start; ``None`` = 5 − weapon slots (NS-13).
         emergency_dice: 緊急回避ダイス from equipment (NS-14).
@@ -76,7 +77,7 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """
 
     kind: str = "pc"
-    ninja: bool = True
+    ninja: bool | None = None
     karate: Stat = 1
     neuron: Stat = 1
     wazamae: Stat = 1
@@ -110,6 +111,9 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def __post_init__(self) -> None:
         if self.kind not in ("pc", "boss", "mob"):
             raise ValueError("kind is pc, boss or mob")
+        if self.ninja is None:
+            # unsaid: PCs and bosses are ninjas, a mob is not (G-NS-09)
+            msgspec.structs.force_setattr(self, "ninja", self.kind != "mob")
         for w in self.weapons:
             if isinstance(w, str) and w not in BUILTIN_WEAPONS:
                 raise ValueError(f"unknown weapon {w!r}; give its data")

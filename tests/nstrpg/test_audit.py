@@ -172,6 +172,9 @@ async def test_mobs_are_not_ninjas_by_default(ns: Make) -> None:
     t.roll(6, 6, 6)
     a = one(await t.gm_do(Attack(attacker=y, target=me)), ev.AttackRolled)
     assert a.rolls[0].critical == "" and a.hits[0].critical == ""
+    y2 = await t.npc("ヤクザ", kind="mob", karate=3, tairyoku=2)  # through the core's create_character
+    t.roll(6, 6, 1)
+    assert one(await t.gm_do(Attack(attacker=y2, target=me)), ev.AttackRolled).rolls[0].critical == ""
     (z,) = await t.mobs("ニンジャモブ", 1, karate=3, tairyoku=2, ninja=True)
     t.roll(6, 6, 1)
     assert one(await t.gm_do(Attack(attacker=z, target=me)), ev.AttackRolled).rolls[0].critical == "satsubatsu"
