@@ -582,7 +582,12 @@ window.addEventListener("hashchange", () => route().catch((x) => toast(errText(x
     app.rulesets = await app.conn.listRulesets();
     await route();
   } catch (x) {
-    toast(`サーバーに接続できません: ${errText(x)}`);
+    toast(`サーバーに接続できません: ${errText(x)}（再接続を待っています）`);
+    // the connection keeps retrying; start once it is up
+    app.conn.whenOpen().then(async () => {
+      app.rulesets = await app.conn.listRulesets();
+      await route();
+    }).catch((e) => toast(errText(e)));
   }
   document.body.dataset.ready = "1";
 })();
