@@ -336,3 +336,41 @@ async def test_spectator_watches_but_cannot_act(scripted_server: Any, open_page:
     await wait_seq(sp, 4)
     assert await faces(sp, 4) == ["1", "1"]
     assert "oc-failure" in (await sp.get_attribute("#log li[data-seq='4']", "class") or "")
+
+
+async def test_nstrpg_evasion_buttons_spend_evasion_dice(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """nstrpg (NSTRPG 2-11 回避判定): a hit waiting on the player's character shows evasion
+    buttons, one per 回避ダイス left; spending 2 rolls the evasion and leaves 1."""
+    scripted_dice.extend([6, 6, 5, 5] + [4] * 40)
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
+    table_id = await gm.evaluate("window.taku.tableId")
+    token = await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    await pl.click("#actions details[data-command='create_character'] > summary")
+    await pl.fill("#cc-name", "ニンジャスレイヤー")
+    await pl.fill("#cc-sheet", '{"karate": 3, "neuron": 3, "tairyoku": 5}')
+    await pl.click("#create-character button[type=submit]")
+    await pl.wait_for_selector(".ruleset-panel tr:has-text('ニンジャスレイヤー')")
+    async with await TakuClient.connect(scripted_server.ws_url) as gm_client:
+        await gm_client.join(table_id, token)
+        await gm_client.command(table_id, {"type": "create_character", "name": "ラオモト", "sheet": {"karate": 4, "neuron": 2, "tairyoku": 5}})
+        state = (await gm_client.get_state(table_id)).state
+        ids = {c["name"]: c["id"] for c in state["characters"].values()}
+        for cmd in (
+            {"type": "nstrpg.start_combat"},
+            {"type": "nstrpg.start_turn"},
+            {"type": "nstrpg.begin_turn_of", "character_id": ids["ラオモト"]},
+            {"type": "nstrpg.attack", "attacker": ids["ラオモト"], "target": ids["ニンジャスレイヤー"]},
+        ):
+            ack = await gm_client.command(table_id, cmd)
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    row = pl.locator(f".ruleset-panel tr[data-character='{ids['ニンジャスレイヤー']}']")
+    assert (await row.locator(".evasion").inner_text()).startswith("3")
+    buttons = pl.locator(".ruleset-panel .evade button")
+    assert await buttons.all_inner_texts() == ["回避 1ダイス", "回避 2ダイス", "回避 3ダイス", "受ける"]
+    await pl.click(".ruleset-panel .evade button:has-text('回避 2ダイス')")
+    await wait_seq(pl, ack.last_seq + 1)
+    await pl.wait_for_selector(".ruleset-panel .evade", state="detached")
+    assert (await row.locator(".evasion").inner_text()).startswith("1")

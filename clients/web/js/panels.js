@@ -172,7 +172,8 @@ const PANELS = {
         h("ol", { class: "turn-order", "aria-label": "手番順" },
           order.map((cid) => h("li", { text: `${ctx.name(cid)} (${derived[cid].initiative})` })))) : null,
       pending.length ? h("div", { class: "pending" }, h("strong", { text: "回避待ち" }),
-        h("ul", {}, pending.map((p) => h("li", { text: `${ctx.name(p.target)} ← ${p.attacker ? ctx.name(p.attacker) : "?"}: ダメージ${p.damage}${p.critical ? "（" + p.critical + "）" : ""}` })))) : null);
+        h("ul", {}, pending.map((p) => h("li", { text: `${ctx.name(p.target)} ← ${p.attacker ? ctx.name(p.attacker) : "?"}: ダメージ${p.damage}${p.critical ? "（" + p.critical + "）" : ""}` }))),
+        evadeButtons(s, ctx, pending, fighters)) : null);
   },
 
   chabu(s, ctx) {
@@ -285,6 +286,23 @@ const PANELS = {
       ]));
   },
 };
+
+// NSTRPG 2-11 回避判定: for each of my characters with hits waiting, spend 回避ダイス
+// (1 … what is left) on all of them at once, or take them (0 dice).
+function evadeButtons(s, ctx, pending, fighters) {
+  if (!ctx.send) return null;
+  const byTarget = {};
+  for (const p of pending) (byTarget[p.target] ||= []).push(p.id);
+  const mine = Object.keys(byTarget).filter((cid) => ctx.me.role === "gm" || (s.characters[cid] || {}).owner === ctx.me.member_id);
+  if (!mine.length) return null;
+  return h("div", { class: "evade", role: "group", "aria-label": "回避判定" }, mine.map((cid) => {
+    const left = Number((fighters[cid] || {}).evasion_dice || 0);
+    const send = (dice) => ctx.send({ type: "nstrpg.evade", defender: cid, hits: byTarget[cid], dice }).catch(() => {});
+    return h("div", {}, h("span", { text: `${ctx.name(cid)}: ` }),
+      Array.from({ length: left }, (_, i) => h("button", { type: "button", class: "move", text: `回避 ${i + 1}ダイス`, onclick: () => send(i + 1) })),
+      h("button", { type: "button", text: "受ける", onclick: () => send(0) }));
+  }));
+}
 
 export function cards(list) {
   return h("span", { class: "cards-row" }, list.map((c) => {
