@@ -446,7 +446,7 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
     splits = list(cmd.splits)
     if not splits:
         if cmd.target is None:
-            raise InvalidCommand("name a target or the splits", code="command/invalid")
+            reject("no_target", "攻撃の対象(target か splits)を指定する", S)
         splits = [c.Split(target=cmd.target, dice=max(pool, 1))]
     allowed = _targets(acc, cid)
     for s in splits:

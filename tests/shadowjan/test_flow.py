@@ -317,3 +317,16 @@ async def test_double_ron_after_a_ryukyoku_doubles_both_wins() -> None:
     assert scored[steph].multiplier == 2 and scored[steph].deltas == {steph: 24000, ken: -24000}
     assert g.g.draws == 0 and g.g.hand == 2
     await g.h.assert_replay_matches()
+
+
+async def test_attack_without_a_target_is_a_rule_rejection() -> None:
+    """SJ-22: an attack names whom it hits; without target or splits the move is refused as
+    ``rule/shadowjan/no_target`` and nothing is written."""
+    g = await make_game(deal=[4, 4, 4, 2])  # ユミ is dealt 4 メンツ and declares at once
+    john, steph, ken, yumi = g.cids
+    await g.send(yumi, C.Declare(character_id=yumi, kind="dama"))
+    g.h.roll(*MISS, *MISS)  # ジョン: ニューロン fails, 振り込み判定 fails: ロン
+    await g.send(john, C.Neuron(character_id=john))
+    assert g.waiting() == (john, "attack")
+    err = await g.rejected(john, C.Attack(character_id=john, kind="melee"))
+    assert err.code == "rule/shadowjan/no_target"
