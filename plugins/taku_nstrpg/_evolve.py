@@ -99,6 +99,8 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
                 }
                 if event.adrenaline:
                     changes.update(seishin=f.seishin - 1, adrenaline_used=True, adrenaline_evasion=True)
+                if event.first is not None:
+                    changes["sixth_sense_used"] = True
                 game = _f(game, event.defender, **changes)
             attack_ids = {game.pending[h].attack_id for h in event.hits if h in game.pending}
             if event.success:

@@ -88,6 +88,8 @@ def render(event: Event, table: TableState) -> str | None:
             em = f" 緊急回避ダイス{event.emergency_dice}" if event.emergency_dice else ""
             ad = " アドレナリン・ブースト!" if event.adrenaline else ""
             group = f"(まとめて{len(event.hits)}発)" if len(event.hits) > 1 else ""
+            if event.first is not None:
+                ad += f" ＞ {_faces(event.first.faces)} 失敗 ＞ [第六感で振り直し]"
             return (
                 f"{n(event.defender)} の回避判定{group}:{difficulty_name(event.difficulty)} {event.dice}個{em}{ad} "
                 f"＞ {_faces(event.roll.faces)} ＞ 成功数{event.successes} {'回避成功!' if event.success else '回避失敗'}"

@@ -151,6 +151,8 @@ class Evade(Command, frozen=True, kw_only=True, tag="nstrpg.evade"):
         emergency_dice: 緊急回避ダイス spent (NS-14).
         adrenaline: アドレナリン・ブースト off-turn: evasion −1 for the phase (NS-96).
         counter: deal カウンターカラテ if allowed; ``counter_target`` picks the mob of a pooled attack.
+        sixth_sense: ●ニンジャ第六感: if this evasion fails, reroll it at once (same dice, same
+            difficulty; the reroll stands, NS-70, NS-15).
         modifiers: other difficulty modifiers.
         difficulty: GM: the evasion difficulty, replacing the computed one.
     """
@@ -164,6 +166,7 @@ class Evade(Command, frozen=True, kw_only=True, tag="nstrpg.evade"):
     counter_target: str | None = None
     modifiers: int = 0
     difficulty: str | None = None
+    sixth_sense: bool = False
 
 
 class DeclareBarrage(Command, frozen=True, kw_only=True, tag="nstrpg.barrage"):

@@ -614,7 +614,16 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
             if h.id in acc.game.pending and acc.game.fighters[cmd.defender].status in (ACTIVE, FAINTED):
                 acc.add(resolve_hit(table, acc.game, acc.game.pending[h.id], ctx, opts))
         return
+    if cmd.sixth_sense:
+        if not rolling:
+            reject("nothing_to_reroll", "振り直す回避判定がない", "NSTRPG 2-16 ●ニンジャ第六感")
+        _sixth_sense(sheet, f)
     roll, res = ck.roll_check(ctx.dice, cmd.dice + cmd.emergency_dice, level)
+    first = None
+    if cmd.sixth_sense and not res.success:
+        # ●ニンジャ第六感 on a failed 回避判定: the same dice and difficulty, once; the reroll stands
+        first = roll
+        roll, res = ck.roll_check(ctx.dice, cmd.dice + cmd.emergency_dice, level)
     acc.add(
         ev.EvasionRolled(
             defender=cmd.defender,
@@ -626,6 +635,7 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
             successes=res.successes,
             success=res.success,
             adrenaline=cmd.adrenaline,
+            first=first,
         )
     )
     if not res.success:
@@ -790,15 +800,20 @@ def _with(game: NsGame, hit: Hit) -> NsGame:
 # --------------------------------------------------------------------------- ニンジャ第六感
 
 
+def _sixth_sense(sheet: NsSheet, f: Fighter) -> None:
+    S = "NSTRPG 2-16 ●ニンジャ第六感"
+    if not sheet.auto().sixth_sense:
+        reject("no_sixth_sense", "●ニンジャ第六感を持っていない", S)
+    if f.sixth_sense_used:
+        reject("sixth_sense_used", "ニンジャ第六感はシナリオ中1回限り", S)
+
+
 def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     """NS-70 ●ニンジャ第六感 under the reroll principle (NS-15): same dice, same difficulty, once."""
     S = "NSTRPG 2-16 ●ニンジャ第六感"
     ch, sheet, f = _load(acc.table, acc.game, cmd.character_id)
     ctx.require_control(acc.table, cmd.character_id)
-    if not sheet.auto().sixth_sense:
-        reject("no_sixth_sense", "●ニンジャ第六感を持っていない", S)
-    if f.sixth_sense_used:
-        reject("sixth_sense_used", "ニンジャ第六感はシナリオ中1回限り", S)
+    _sixth_sense(sheet, f)
     last = acc.game.last_roll.get(cmd.character_id)
     if last is None:
         reject("nothing_to_reroll", "振り直す判定がない", S)

@@ -153,7 +153,8 @@ class EvasionRolled(Event, frozen=True, kw_only=True, tag="nstrpg.evasion_rolled
     """An evasion [回避判定] against ``hits`` (NSTRPG 2-11), or taking them (no roll).
 
     A success makes every hit 0 with no added effect; a failure is followed by
-    ``nstrpg.damage_resolved`` per hit.
+    ``nstrpg.damage_resolved`` per hit. ``first`` is the failed roll that
+    ●ニンジャ第六感 rerolled (NS-70, NS-15); ``roll`` is then the reroll, which stands.
     """
 
     defender: str
@@ -165,6 +166,7 @@ class EvasionRolled(Event, frozen=True, kw_only=True, tag="nstrpg.evasion_rolled
     successes: int = 0
     success: bool = False
     adrenaline: bool = False
+    first: Roll | None = None
 
 
 class CounterKarate(Event, frozen=True, kw_only=True, tag="nstrpg.counter_karate"):

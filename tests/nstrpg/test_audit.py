@@ -206,3 +206,25 @@ async def test_resistance_check_with_seishin(ns: Make) -> None:
     t.roll(5, 1, 1, 1)
     c = one(await t.h.chat(t.pl, "精神力判定:HARD"), ev.CheckRolled)
     assert (c.stat, c.pool, c.difficulty, c.success) == ("seishin", 4, HARD, True)
+
+
+async def test_sixth_sense_on_a_failed_evasion(ns: Make) -> None:
+    """NS-70: ●ニンジャ第六感 rerolls any check of one's own, an 回避判定 included; the same dice and
+    difficulty, once a scenario, and a success needs no reroll (NS-15)."""
+    t = await ns()
+    me = await t.pc("ニンジャ", neuron=13, karate=2, tairyoku=9)
+    boss = await t.npc("ボス", kind="boss", karate=7, tairyoku=9)
+    t.roll(4, 1, 1, 4, 1, 1)
+    a = one(await t.gm_do(Attack(attacker=boss, splits=[Split(target=me, dice=3), Split(target=me, dice=3)])), ev.AttackRolled)
+    t.roll(5, 1)
+    e = one(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=2, sixth_sense=True)), ev.EvasionRolled)
+    assert e.success and e.first is None and not t.f(me).sixth_sense_used
+    t.roll(3, 2, 1, 4)
+    out = await t.do(Evade(defender=me, hits=[a.hits[1].id], dice=2, sixth_sense=True))
+    e = one(out, ev.EvasionRolled)
+    assert (e.first.faces, e.roll.faces, e.success, e.dice) == ((3, 2), (1, 4), True, 2)
+    assert not [x for x in out if isinstance(x, ev.DamageResolved)] and t.f(me).sixth_sense_used
+    t.roll(4, 1, 1, 1, 1, 1, 1)
+    a = one(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)
+    code = await t.rejected(t.pl, Evade(defender=me, hits=[a.hits[0].id], dice=2, sixth_sense=True))
+    assert code == "rule/nstrpg/sixth_sense_used"
