@@ -58,7 +58,9 @@ async def test_gm_and_player_see_the_same_roll(scripted_server: Any, open_page: 
         line = page.locator("#log li[data-seq='4']")
         assert "たろう" in await line.inner_text() and "8[3,5]" in await line.inner_text()
         assert await line.get_attribute("class") and "oc-success" in (await line.get_attribute("class"))
-    assert gm.js_errors == [] and pl.js_errors == []
+    # keyboard: ↑ in the chat input brings back what was sent
+    await pl.press("#chat-input", "ArrowUp")
+    assert await pl.input_value("#chat-input") == "2D6>=7 奇襲"
 
 
 async def test_secret_roll_never_reaches_the_player_page(

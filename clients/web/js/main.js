@@ -464,12 +464,25 @@ function renderInvites() {
 
 // ------------------------------------------------------------------ chat
 
+const history = { lines: [], at: 0 };
+
+// ↑ / ↓ in the chat input walk through what was sent (like a terminal)
+$("#chat-input").addEventListener("keydown", (e) => {
+  if (e.key !== "ArrowUp" && e.key !== "ArrowDown") return;
+  if (!history.lines.length) return;
+  e.preventDefault();
+  history.at = Math.max(0, Math.min(history.lines.length, history.at + (e.key === "ArrowUp" ? -1 : 1)));
+  e.target.value = history.lines[history.at] || "";
+});
+
 $("#chat-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = $("#chat-input");
   const text = input.value.trim();
   if (!text) return;
   input.value = "";
+  if (history.lines[history.lines.length - 1] !== text) history.lines.push(text);
+  history.at = history.lines.length;
   try {
     await app.conn.chat(app.tableId, text, $("#chat-as").value || null);
   } catch (x) {
