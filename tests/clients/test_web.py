@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from taku.core.dice import ScriptedDice
 from taku_client import TakuClient, event_data
 
@@ -376,3 +378,35 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
     await wait_seq(pl, ack.last_seq + 1)
     await pl.wait_for_selector(".ruleset-panel .evade", state="detached")
     assert (await row.locator(".evasion").inner_text()).startswith("1")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "sheet", "expected"),
+    [
+        ("hiden", {"zabuton": 4}, ["@[aria-label='座布団 4枚']", "4"]),
+        ("chabu", {"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}, ["20 / 20", "35 / 100", "タツジン 1", "未行動"]),
+        ("yodomi", {"pp": 30, "sp": 60}, ["30 / 30", "60", "0枚"]),
+    ],
+)
+async def test_ruleset_panel_shows_what_the_game_needs(
+    scripted_server: Any, open_page: Any, ruleset: str, sheet: dict[str, Any], expected: list[str]
+) -> None:
+    """hiden's 座布団, chabu's HP, インガオホー値 and counters, yodomi's PP/SP and hand size:
+    drawn from the ruleset's view as soon as the character exists."""
+    import json
+
+    gm = await create_table(open_page, scripted_server.http_url, ruleset=ruleset)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await pl.click("#actions details[data-command='create_character'] > summary")
+    await pl.fill("#cc-name", "ヤモト")
+    await pl.fill("#cc-sheet", json.dumps(sheet, ensure_ascii=False))
+    await pl.click("#create-character button[type=submit]")
+    for page in (gm, pl):
+        row = page.locator(".ruleset-panel tr:has-text('ヤモト')")
+        await row.wait_for()
+        text = await row.inner_text()
+        for part in expected:
+            if part.startswith("@"):  # a selector inside the row
+                assert await row.locator(part[1:]).count() > 0, (ruleset, part)
+            else:
+                assert part in text, (ruleset, part, text)
