@@ -539,7 +539,8 @@ def _hit_difficulty(acc: _Acc, hit: Hit, sheet: NsSheet, f: Fighter, adrenaline:
         base=base,
         namu=hit.critical == sb.NAMU,
         atmosphere=cb.atmosphere_modifier(acc.game.atmosphere, kind, from_mob=hit.from_mob),
-        defender=sheet.evasion_modifiers.get(kind, 0),
+        # a collision is melee only for the atmosphere, not for the defender's anti-melee modifiers
+        defender=sheet.evasion_modifiers.get(hit.damage_kind if hit.kind == "knockback" else kind, 0),
         adrenaline=adrenaline or f.adrenaline_evasion,
         barrage=barrage,
         modifiers=modifiers + (f.injury_penalty if opts.injury_penalty_on_evasion else 0),

@@ -228,3 +228,17 @@ async def test_sixth_sense_on_a_failed_evasion(ns: Make) -> None:
     a = one(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)
     code = await t.rejected(t.pl, Evade(defender=me, hits=[a.hits[0].id], dice=2, sixth_sense=True))
     assert code == "rule/nstrpg/sixth_sense_used"
+
+
+async def test_counter_is_melee_for_ninja_slayer_a_wall_is_not(ns: Make) -> None:
+    """NS-78 / NS-102 / NS-109: a counter is melee damage (his −1 applies); a 弾き飛ばし collision
+    is melee only for the atmosphere, so his anti-melee −1 does not apply to it."""
+    t = await ns()
+    (e,) = await t.gm_do(CreateNinjaSlayer())
+    slayer = e.character_id
+    i = one(await t.gm_do(Inflict(target=slayer, kind="counter", damage=1)), ev.HitInflicted)
+    t.roll(3)
+    assert one(await t.gm_do(Evade(defender=slayer, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == 3
+    i = one(await t.gm_do(Inflict(target=slayer, kind="knockback", damage=1)), ev.HitInflicted)
+    t.roll(4)
+    assert one(await t.gm_do(Evade(defender=slayer, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == NORMAL
