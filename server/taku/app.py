@@ -133,7 +133,9 @@ class TableService:
         self._decided = self.state
         """The state new commands are decided on: ``state`` plus appends still in flight."""
         self.acks: dict[str, tuple[int, int]] = {}
+        self._ack_actor: dict[str, str | None] = {}
         self._in_flight: dict[str, asyncio.Future[tuple[int, int]]] = {}
+        self._in_flight_actor: dict[str, str | None] = {}
         self._tail: asyncio.Future[tuple[int, int]] | None = None
         self._generation = 0
         self.lock = asyncio.Lock()
@@ -174,6 +176,7 @@ class TableService:
         for rec, event in zip(recs, events, strict=True):
             first, _ = self.acks.get(rec.command_id, (rec.seq, rec.seq))
             self.acks[rec.command_id] = (first, rec.seq)
+            self._ack_actor[rec.command_id] = rec.actor
             if publish:
                 for sub in list(self.subscriptions):
                     sub.deliver(rec, event)
@@ -331,8 +334,7 @@ class TableService:
                 if store.shared:
                     await self._catch_up_locked()
                 if command_id in self.acks:
-                    first, last = self.acks[command_id]
-                    return first, last, True
+                    return self._repeat(command_id, actor)
                 state = self.state
                 recs, events = self._decide(state, decider, actor, command_id, expected_seq)
                 try:
@@ -340,12 +342,19 @@ class TableService:
                 except SeqConflict:
                     await self._catch_up_locked()  # another node appended: decide again on fresh state
                     continue
-                except DuplicateCommand as dup:
+                except DuplicateCommand:
                     await self._catch_up_locked()
-                    return dup.first_seq, dup.last_seq, True
+                    return self._repeat(command_id, actor)
                 self._apply(recs, events=events)
                 return recs[0].seq, recs[-1].seq, False
             raise SeqConflict("too many concurrent writers on this table; try again")
+
+    def _repeat(self, command_id: str, actor: str | None) -> tuple[int, int, bool]:
+        """The first ack of a command sent again; another member's id is refused, not swallowed."""
+        if self._ack_actor.get(command_id) != actor:
+            raise _id_taken(command_id)
+        first, last = self.acks[command_id]
+        return first, last, True
 
     def _decide(
         self,
@@ -371,10 +380,17 @@ class TableService:
             next_seq=state.seq + 1,
             seed=self.record.seed,
         )
+        start = dice.cursor
         emitted = decider(state, ctx)
         if not emitted:
             raise InvalidCommand("the command changes nothing", code="command/no_effect")
-        recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - state.dice_cursor)
+        if state.seed is not None and dice.cursor != start:
+            # every later face could be computed from the published seed
+            raise InvalidCommand(
+                "the dice seed was revealed, so this table rolls no more dice; start a new table",
+                code="command/seed_revealed",
+            )
+        recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - start)
         return recs, [e.event if isinstance(e, Private) else e for e in emitted]
 
     async def _commit_pipelined(
@@ -392,9 +408,10 @@ class TableService:
         loop = asyncio.get_running_loop()
         async with self.lock:
             if command_id in self.acks:
-                first, last = self.acks[command_id]
-                return first, last, True
+                return self._repeat(command_id, actor)
             earlier = self._in_flight.get(command_id)
+            if earlier is not None and self._in_flight_actor.get(command_id) != actor:
+                raise _id_taken(command_id)
             if earlier is None:
                 base = self._decided
                 recs, events = self._decide(base, decider, actor, command_id, expected_seq)
@@ -404,6 +421,7 @@ class TableService:
                 done: asyncio.Future[tuple[int, int]] = loop.create_future()
                 previous, self._tail = self._tail, done
                 self._in_flight[command_id] = done
+                self._in_flight_actor[command_id] = actor
                 # runs to the end even when the caller goes away, so the chain never stalls
                 finish = asyncio.ensure_future(
                     self._finish(append, previous, done, recs, events, after, self._generation, command_id)
@@ -455,6 +473,7 @@ class TableService:
             raise
         finally:
             self._in_flight.pop(command_id, None)
+            self._in_flight_actor.pop(command_id, None)
             if self._tail is done:
                 self._tail = None
 
@@ -530,6 +549,13 @@ class TableService:
         limit = max(1, min(limit, 5000))
         recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=after_seq + limit)
         return self.viewer_frames(recs, member_id)
+
+
+def _id_taken(command_id: str) -> InvalidCommand:
+    return InvalidCommand(
+        f"command id {command_id!r} was already used by another member; use unique ids (e.g. UUIDs)",
+        code="command/id_taken",
+    )
 
 
 class Hub:

@@ -43,6 +43,7 @@ from taku.protocol import (
     Join,
     Joined,
     ListRulesets,
+    PROTOCOL,
     LogMsg,
     RulesetInfo,
     RulesetsMsg,
@@ -160,7 +161,7 @@ class _Connection:
                         if self.server.in_flight == 0:
                             self.server.idle.set()
                 except TakuError as e:
-                    if rid is None and not isinstance(e, FrameTooLarge):
+                    if rid is None and len(frame) <= self.server.config.hard_max_frame_bytes:
                         rid = _peek_id(frame)
                     await self._send_quietly(
                         ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details))
@@ -170,6 +171,8 @@ class _Connection:
                 except Exception:
                     log.exception("internal_error")
                     await self._send_quietly(ErrorMsg(re=rid, code="internal/error", message="internal error"))
+        except ConnectionClosed:
+            pass  # the peer went away without a closing handshake: nothing to answer
         finally:
             for sub in self.subs.values():
                 sub.table.unsubscribe(sub)
@@ -185,7 +188,9 @@ class _Connection:
         hub = self.hub
         match msg:
             case Hello():
-                await self.send(Welcome(re=msg.id, server=f"taku {__version__}", rulesets=[r.id for r in hub.registry]))
+                await self.send(
+                    Welcome(re=msg.id, protocol=PROTOCOL, server=f"taku {__version__}", rulesets=[r.id for r in hub.registry])
+                )
             case ListRulesets():
                 await self.send(RulesetsMsg(re=msg.id, rulesets=[ruleset_info(r) for r in hub.registry]))
             case CreateTable(ruleset=rs, name=name, options=options, gm_name=gm_name):
@@ -267,7 +272,7 @@ def _peek_id(frame: str | bytes) -> Any:
     """The ``id`` of a frame that failed to decode as a message, if it has a usable one."""
     try:
         raw = msgspec.json.decode(frame)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     rid = raw.get("id") if isinstance(raw, dict) else None
     return rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
@@ -367,6 +372,8 @@ class TakuServer:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return _response(200, b"ok\n", "text/plain; charset=utf-8")
+        if path == "/ws":
+            return _response(426, b"this is the WebSocket endpoint: connect with a WebSocket client\n", "text/plain; charset=utf-8")
         return self._static(path)
 
     def _static(self, path: str) -> Response:
@@ -381,6 +388,6 @@ class TakuServer:
 
 
 def _response(status: int, body: bytes, ctype: str) -> Response:
-    reasons = {200: "OK", 404: "Not Found"}
+    reasons = {200: "OK", 404: "Not Found", 426: "Upgrade Required"}
     headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache")])
     return Response(status, reasons.get(status, ""), headers, body)

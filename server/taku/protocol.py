@@ -17,7 +17,7 @@ Schema of every message, generated from these Structs (``taku schema``).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 
@@ -57,6 +57,8 @@ __all__ = [
 PROTOCOL = "taku/1"
 
 RequestId = str | int | None
+Seq = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
+"""A seq in a message: 0 (before the first event) up to JavaScript's largest safe integer."""
 
 
 class ClientMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
@@ -96,7 +98,7 @@ class Subscribe(ClientMessage, frozen=True, kw_only=True, tag="subscribe"):
     """Receive the table's events after ``after_seq``, then live ones (no gap, no repeat)."""
 
     table_id: str
-    after_seq: int = 0
+    after_seq: Seq = 0
 
 
 class Unsubscribe(ClientMessage, frozen=True, kw_only=True, tag="unsubscribe"):
@@ -114,7 +116,7 @@ class CommandMsg(ClientMessage, frozen=True, kw_only=True, tag="command"):
     table_id: str
     command_id: str
     command: msgspec.Raw
-    expected_seq: int | None = None
+    expected_seq: Seq | None = None
 
 
 class ChatMsg(ClientMessage, frozen=True, kw_only=True, tag="chat"):
@@ -130,15 +132,15 @@ class GetState(ClientMessage, frozen=True, kw_only=True, tag="get_state"):
     """The table as the sender may see it, now or at ``at_seq`` (a replay)."""
 
     table_id: str
-    at_seq: int | None = None
+    at_seq: Seq | None = None
 
 
 class GetLog(ClientMessage, frozen=True, kw_only=True, tag="get_log"):
     """Up to ``limit`` events after ``after_seq`` (as the sender may see them)."""
 
     table_id: str
-    after_seq: int = 0
-    limit: int = 500
+    after_seq: Seq = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=5000)] = 500
 
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
@@ -174,7 +176,7 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
-    protocol: str = PROTOCOL
+    protocol: str
     server: str = ""
     rulesets: list[str] = []
 
@@ -282,7 +284,7 @@ def classify(exc: msgspec.ValidationError, frame: bytes | str, tags: set[str]) -
     """Tell an unknown ``type`` from wrong fields in a frame that failed validation."""
     try:
         raw = msgspec.json.decode(frame)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         raw = None
     if not isinstance(raw, dict) or raw.get("type") not in tags:
         t = raw.get("type") if isinstance(raw, dict) else None
@@ -304,3 +306,5 @@ def decode_client(frame: bytes | str) -> ClientMessage:
         raise classify(e, frame, _client_tags) from None
     except msgspec.DecodeError as e:
         raise MalformedMessage(f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise MalformedMessage("JSON nested too deeply") from None

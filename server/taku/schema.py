@@ -17,7 +17,10 @@ from taku.core.commands import CORE_COMMANDS
 from taku.core.events import CORE_EVENTS
 from taku.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 
-__all__ = ["render_schemas", "union_schema", "write_schemas"]
+__all__ = ["BUILTIN_RULESETS", "render_schemas", "union_schema", "write_schemas"]
+
+BUILTIN_RULESETS = frozenset({"generic", "nstrpg", "chabu", "yodomi", "hiden", "shadowjan"})
+"""The rulesets that ship with taku, whose schemas live in docs/schema/."""
 
 
 def union_schema(title: str, types: tuple[type, ...]) -> dict[str, Any]:
@@ -36,6 +39,8 @@ def render_schemas() -> dict[str, str]:
         "core-events.json": union_schema("core events (the `event` of an event message)", CORE_EVENTS),
     }
     for r in load_registry():
+        if r.id not in BUILTIN_RULESETS:
+            continue  # a third party's ruleset documents its own schema
         if r.commands:
             docs[f"{r.id}-commands.json"] = union_schema(f"{r.id} commands", tuple(r.commands))
         if r.events:

@@ -143,3 +143,25 @@ async def test_view_hides_the_seed_until_revealed(role: str) -> None:
     view = h.view(m)
     assert view["seed"] is None and view["seed_hash"].startswith("sha256:")
     assert view["you"] == {"member_id": m, "role": role}
+
+
+async def test_no_dice_after_the_seed_is_revealed() -> None:
+    """Once the seed is public every later face is predictable: rolls are refused, chat goes on."""
+    h = await TableHarness.create("generic", faces=[1, 2, 3, 4])
+    pl = await h.join("P")
+    await h.chat(pl, "2D6")
+    await h.send(h.gm, RevealSeed())
+    assert (await h.rejected(pl, Chat(text="2D6"))).code == "command/seed_revealed"
+    (line,) = await h.chat(pl, "おつかれさまでした")
+    assert isinstance(line, ChatPosted)
+
+
+async def test_a_command_id_of_another_member_is_refused_not_swallowed() -> None:
+    """Two members reusing one command id: the second gets command/id_taken, not a silent duplicate."""
+    h = await TableHarness.create("generic")
+    a, b = await h.join("A"), await h.join("B")
+    await h.table.execute(a, Chat(text="from A"), command_id="1")
+    with pytest.raises(Exception) as e:
+        await h.table.execute(b, Chat(text="from B"), command_id="1")
+    assert getattr(e.value, "code", None) == "command/id_taken"
+    assert await h.table.execute(a, Chat(text="from A"), command_id="1") == (5, 5, True)
