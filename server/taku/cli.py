@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -58,7 +59,11 @@ async def _serve(args: argparse.Namespace) -> int:
         web_dir=Path(args.web_dir) if args.web_dir else None,
     )
     server = TakuServer(hub, config)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as e:
+        await store.close()
+        raise SystemExit(f"taku: cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     print(f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {_shown(args.db)})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -139,22 +144,25 @@ async def _export(args: argparse.Namespace) -> int:
             out.write(frame.decode() + "\n")
         else:
             msg = msgspec.json.decode(frame)
-            out.write(f"[{msg['seq']}] {msg['time'][:19].replace('T', ' ')} {msg['text']}\n")
+            text = msg["text"].replace("\n", "\n    ")  # a continuation never looks like an entry
+            out.write(f"[{msg['seq']}] {msg['time'][:19].replace('T', ' ')} {text}\n")
     return 0
 
 
 async def _verify(args: argparse.Namespace) -> int:
     from taku.verify import LogEntry, verify
 
+    if not args.source:
+        raise SystemExit("usage: taku verify --db DB TABLE, or taku verify EXPORTED.jsonl")
     if args.db:
-        if not args.source:
-            raise SystemExit("taku verify --db DB TABLE")
         _, _, recs = await _load(args.db, args.source)
         entries = [
             LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs
         ]
     else:
         path = Path(args.source)
+        if not path.is_file():
+            raise SystemExit(f"taku verify: no file {str(path)!r} (for a table in a database: taku verify --db DB TABLE)")
         entries = []
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -207,6 +215,23 @@ def _new(args: argparse.Namespace) -> Any:
     return main_new(args)
 
 
+def _port(text: str) -> int:
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0 to 65535")
+    return port
+
+
+def _positive(kind: type, most: float | None = None) -> Any:
+    def check(text: str) -> Any:
+        value = kind(text)
+        if value <= 0 or (most is not None and value > most):
+            raise argparse.ArgumentTypeError(f"must be above 0{f' and at most {most}' if most else ''}")
+        return value
+
+    return check
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="taku", description="taku (卓): a session server for tabletop RPGs")
     p.add_argument("--version", action="version", version=f"taku {__version__}")
@@ -214,10 +239,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="run the server (WebSocket and the web client on one port)")
     s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8765)
+    s.add_argument("--port", type=_port, default=8765)
     s.add_argument("--db", default=DEFAULT_DB, help="SQLite file (default taku.db), postgresql://… or memory:")
-    s.add_argument("--max-frame-bytes", type=int, default=64 * 1024)
-    s.add_argument("--rate", type=float, default=50.0, help="messages per second per connection")
+    s.add_argument(
+        "--max-frame-bytes", type=_positive(int, 1024 * 1024), default=64 * 1024, help="at most 1048576 (1 MiB)"
+    )
+    s.add_argument("--rate", type=_positive(float), default=50.0, help="messages per second per connection")
     s.add_argument("--web-dir", default=None, help="static files served at / (default: clients/web)")
     s.add_argument("--log-level", default="info")
     s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")
@@ -276,6 +303,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TakuError as e:  # a store that cannot be opened, an unknown table …
         print(f"taku: {e.message} ({e.code})", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `taku export … | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return int(result or 0)
 
 

@@ -5,8 +5,11 @@ published in ``table_created`` before any die was rolled. Every roll in the log
 records ``at``, its first face's index in the table's face stream, so each face
 can be recomputed (:func:`taku.core.dice.face_at`). The faces a command drew
 (``draws`` on its last event) must be covered exactly by its rolls: a die rolled
-and then hidden or replaced is caught too. Events the reader may not see
-(``redacted``) are skipped; for them only the count of faces is checked.
+and then hidden or replaced is caught too. The core's generic rolls
+(``dice_rolled``) are recomputed from their expression and faces, so a changed
+total or 成功/失敗 is caught as well; a ruleset's own results are checked as far
+as their faces go. Events the reader may not see (``redacted``) are skipped;
+for them only the count of faces is checked.
 """
 
 from __future__ import annotations
@@ -44,6 +47,26 @@ def _rolls(node: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(node, list):
         for v in node:
             yield from _rolls(v)
+
+
+def _check_generic_roll(data: dict[str, Any]) -> str | None:
+    """A core ``dice_rolled`` event must say what its expression gives with its own faces."""
+    from taku.core import chatdice
+    from taku.core.dice import ScriptedDice
+
+    try:
+        parsed = chatdice.parse_strict(data["expression"])
+        faces = [f for r in data.get("rolls", ()) for f in r["faces"]]
+        dice = ScriptedDice(faces)
+        again = parsed.roll(dice)
+    except Exception as e:  # noqa: BLE001 - any failure to recompute is a finding
+        return f"cannot recompute {data.get('expression')!r}: {e}"
+    if dice.remaining:
+        return f"{data['expression']!r} does not use all of its faces"
+    for field in ("total", "successes", "success", "result"):
+        if data.get(field) != getattr(again, field):
+            return f"{field} is {data.get(field)!r}, but {data['expression']!r} with these faces gives {getattr(again, field)!r}"
+    return None
 
 
 def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
@@ -86,6 +109,10 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
                 hidden = True
                 counts["skipped"] += 1
                 continue
+            if e.data.get("type") == "dice_rolled":
+                wrong = _check_generic_roll(e.data)
+                if wrong:
+                    problems.append(f"seq {e.seq}: {wrong}")
             seen: set[tuple[Any, ...]] = set()
             for r in _rolls(e.data):
                 key = (r["at"], tuple(r.get("faces", ())), tuple(r.get("order", ())))

@@ -72,7 +72,16 @@ def test_plain_chat_is_not_dice(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("201D6", "dice/too_many_dice"), ("100D6+101D6", "dice/too_many_dice"), ("1D1001", "dice/too_many_faces"), ("2D0", "dice/invalid")],
+    [
+        ("201D6", "dice/too_many_dice"),
+        ("100D6+101D6", "dice/too_many_dice"),
+        ("1D1001", "dice/too_many_faces"),
+        ("2D0", "dice/invalid"),
+        ("0D6", "dice/invalid"),
+        ("0B6>=3", "dice/invalid"),
+        ("2D6+99999999999999999999", "dice/invalid"),
+        ("1D100<=10000000", "dice/invalid"),
+    ],
 )
 def test_limits(text: str, code: str) -> None:
     """More than 200 dice or more than 1000 faces is an error with its own code."""

@@ -96,3 +96,15 @@ async def test_verify_rejects_a_wrong_seed() -> None:
     entries[0].data["seed_hash"] = seed_hash(b"other")
     problems, _ = verify(entries)
     assert problems and "does not match" in problems[0]
+
+
+async def test_verify_rejects_a_changed_result_with_true_faces() -> None:
+    """Keeping the faces but changing a roll's total, success or text is caught too."""
+    for field, value in (("total", 99), ("success", True), ("result", "(2D6) ＞ 12[6,6] ＞ 12"), ("expression", "2D6+5")):
+        entries = await _seeded_table_log()
+        victim = next(e for e in entries if e.data["type"] == "dice_rolled" and e.data["expression"] == "3D6+1>=10")
+        if field == "success":
+            value = not victim.data["success"]
+        victim.data[field] = value
+        problems, _ = verify(entries)
+        assert problems, field

@@ -165,3 +165,14 @@ async def test_a_command_id_of_another_member_is_refused_not_swallowed() -> None
         await h.table.execute(b, Chat(text="from B"), command_id="1")
     assert getattr(e.value, "code", None) == "command/id_taken"
     assert await h.table.execute(a, Chat(text="from A"), command_id="1") == (5, 5, True)
+
+
+async def test_names_refuse_control_characters_and_chat_drops_them() -> None:
+    """A name with a newline or a direction override could forge log lines: refused. Chat keeps
+    newlines but loses other control characters."""
+    h = await TableHarness.create("generic")
+    pl = await h.join("P")
+    for bad in ("X\n[3] GM", "A\u202eB", "N\x00"):
+        assert (await h.rejected(pl, RenameMember(name=bad))).code == "command/invalid_name"
+    (line,) = await h.chat(pl, "一行目\n二行目\x00\u202e")
+    assert line.text == "一行目\n二行目"

@@ -156,7 +156,17 @@ class ParsedRoll:
         )
 
 
-def _limits(terms: tuple[tuple[int, int, int], ...]) -> None:
+MAX_NUMBER = 1_000_000
+"""The largest modifier or target a generic roll takes."""
+
+
+def _limits(terms: tuple[tuple[int, int, int], ...], target: int | None = None) -> None:
+    if any(sides and count == 0 for _, count, sides in terms):
+        raise DiceError("roll at least one die", code="dice/invalid")
+    if any(not sides and count > MAX_NUMBER for _, count, sides in terms) or (
+        target is not None and abs(target) > MAX_NUMBER
+    ):
+        raise DiceError(f"numbers in a roll are at most {MAX_NUMBER}", code="dice/invalid")
     if sum(count for _, count, sides in terms if sides) > MAX_DICE:
         raise DiceError(f"at most {MAX_DICE} dice in one roll", code="dice/too_many_dice")
     for _, count, sides in terms:
@@ -182,8 +192,8 @@ def parse(text: str) -> ParsedRoll | None:
         terms = tuple((1, int(c), int(s)) for c, s in re.findall(r"(\d+)B(\d+)", m["body"]))
         if any(s == 0 for _, _, s in terms):
             raise DiceError("a die needs at least one face", code="dice/invalid")
-        _limits(terms)
         target = int(m["target"]) if m["target"] is not None else None
+        _limits(terms, target)
         return ParsedRoll(expr, "b", terms, m["op"], target, secret, comment)
     if m := _SUM.match(expr):
         terms_l: list[tuple[int, int, int]] = []
@@ -200,8 +210,8 @@ def parse(text: str) -> ParsedRoll | None:
         if not has_dice:
             return None
         terms = tuple(terms_l)
-        _limits(terms)
         target = int(m["target"]) if m["target"] is not None else None
+        _limits(terms, target)
         return ParsedRoll(expr, "sum", terms, m["op"], target, secret, comment)
     return None
 

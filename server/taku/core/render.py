@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from taku.core.events import (
     CharacterCreated,
     CharacterRemoved,
@@ -40,6 +42,11 @@ def _char(state: TableState, character_id: str | None) -> str | None:
     return ch.name if ch else character_id
 
 
+def _shown(value: object) -> str:
+    """A value as JSON (not a Python repr), for lines people read."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def render(event: Event, state: TableState, ruleset: Ruleset, actor: str | None) -> str:
     """One line for ``event`` as of ``state`` (names are looked up there).
 
@@ -73,13 +80,16 @@ def render(event: Event, state: TableState, ruleset: Ruleset, actor: str | None)
         case CharacterCreated(name=name):
             return f"キャラクター「{name}」が作られました"
         case CharacterUpdated(character_id=cid, sheet=sheet, name=name):
-            changes = ", ".join(f"{k}={v}" for k, v in sheet.items())
+            changes = ", ".join(f"{k}={_shown(v)}" for k, v in sheet.items())
             return f"「{_char(state, cid)}」を更新: {name or ''}{changes}"
         case CharacterRemoved(character_id=cid):
             return f"キャラクター「{_char(state, cid)}」が削除されました"
         case GMOverridden(path=path, value=value, previous=previous, reason=reason):
             because = f"（理由: {reason}）" if reason else ""
-            return f"GM変更: {'/'.join(map(str, path))} {previous} → {value}{because}"
+            where = "/".join(map(str, path))
+            if value is None and previous is None:  # the redacted form of a hidden override
+                return f"GM変更: {where}（値は非公開）{because}"
+            return f"GM変更: {where} {_shown(previous)} → {_shown(value)}{because}"
         case SeedRevealed(seed=seed):
             return f"ダイスのシードが公開されました: {seed}（taku verify で検証できます）"
         case _:

@@ -101,7 +101,7 @@ class Context:
     def require_gm(self, what: str = "this") -> None:
         """Raise ``command/forbidden`` unless the actor is a GM."""
         if not self.is_gm:
-            raise Forbidden(f"only the GM may do {what}")
+            raise Forbidden(f"GM only: {what}")
 
     def require_player(self) -> None:
         """Raise ``command/forbidden`` for spectators."""

@@ -10,6 +10,7 @@ dice, GM overrides and the dice seed; everything else goes to the ruleset's
 from __future__ import annotations
 
 import copy
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -167,7 +168,19 @@ def _name(name: str) -> str:
     name = name.strip()
     if not name or len(name) > MAX_NAME:
         raise InvalidCommand(f"a name has 1 to {MAX_NAME} characters", code="command/invalid_name")
+    if any(_invisible(c) for c in name):
+        raise InvalidCommand("a name may not hold control or direction characters", code="command/invalid_name")
     return name
+
+
+def _invisible(c: str) -> bool:
+    """Control characters and bidirectional overrides: they could forge lines in logs."""
+    return unicodedata.category(c) == "Cc" or "\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069"
+
+
+def _clean_text(text: str) -> str:
+    """A chat line without control characters (newlines and tabs stay) or direction overrides."""
+    return "".join(c for c in text if c in "\n\t" or not _invisible(c))
 
 
 # --------------------------------------------------------------------------- decide
@@ -283,7 +296,7 @@ def _roll_event(event: DiceRolled, ctx: Context) -> Emitted:
 
 
 def _chat(state: TableState, ctx: Context, ruleset: Ruleset, text: str, cid: str | None) -> list[Emitted]:
-    text = text.strip()
+    text = _clean_text(text).strip()
     if not text:
         raise InvalidCommand("empty chat line", code="command/empty")
     if len(text) > MAX_CHAT:
