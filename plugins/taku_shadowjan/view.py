@@ -28,8 +28,13 @@ def view(table: TableState, viewer: Viewer) -> dict[str, Any]:
     ``legal_moves`` (only the moves of characters this viewer controls; all of them for a GM)."""
     game = table.game if isinstance(table.game, SjGame) else SjGame()
     out: dict[str, Any] = msgspec.to_builtins(game)
-    who, step = waiting_for(game)
-    moves = legal_moves(table, game, _options(table))
+    try:
+        who, step = waiting_for(game)
+        moves = legal_moves(table, game, _options(table))
+    except (AssertionError, KeyError, IndexError):
+        # a replay stopped between two events of one command (the server plays every step
+        # that needs no choice within a command): nobody is to move at that seq
+        who, step, moves = "", "resolving", []
 
     def mine(m: dict[str, Any]) -> bool:
         cid = m["character_id"]

@@ -53,6 +53,13 @@ async def test_ron_answered_by_two_declarers_with_a_split() -> None:
     assert scored[john].reason == "chombo" and scored[john].deltas == {john: -12000, steph: 4000, ken: 4000, yumi: 4000}
     assert g.scores() == {john: 13000, steph: 41000, ken: 17000, yumi: 29000}
     await g.h.assert_replay_matches()
+    # a replay may stop at any seq, also between two events of one command
+    from taku.core.ruleset import Viewer
+
+    for seq in range(1, g.h.state.seq + 1):
+        for viewer in (Viewer(None), g.h.state.viewer(g.members[0]), g.h.state.viewer(g.h.gm)):
+            state = await g.h.table.state_at(viewer, seq)
+            assert state["seq"] == seq and "legal_moves" in state["game"]
 
 
 async def test_ron_by_two_without_renzoku_needs_an_attack_on_each() -> None:
