@@ -125,3 +125,22 @@ async def test_play_says_it_reconnects_and_goes_on(scripted_server: Any) -> None
             assert await finish(child) == 0
         finally:
             child.close(force=True)
+
+
+def test_a_secret_roll_is_labelled_once() -> None:
+    """The server's line already says [シークレット]; the terminal does not say it twice."""
+    import datetime as dt
+
+    import msgspec
+
+    from taku.protocol import EventMsg
+    from taku_client.terminal import event_line
+
+    ev = EventMsg(
+        table_id="t1",
+        seq=5,
+        event=msgspec.Raw(b'{"type":"dice_rolled","expression":"2D6","rolls":[{"sides":6,"faces":[1,2],"at":0}],"total":3,"secret":true}'),
+        time=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+        text="[シークレット] GM: (2D6) ＞ 3[1,2] ＞ 3",
+    )
+    assert event_line(ev).plain.count("シークレット") == 1

@@ -93,8 +93,6 @@ def event_line(ev: EventMsg) -> Text:
     line = Text()
     line.append(f"#{ev.seq:<4}", style="dim")
     line.append(ev.time.strftime("%H:%M") + " ", style="dim")
-    if data.get("secret") is True:
-        line.append("[シークレット] ", style="magenta")
     if ev.redacted:
         line.append(ev.text, style="italic dim")
     elif data.get("type") == "chat_posted":
