@@ -9,6 +9,7 @@ everything but a frame past the hard limit. ``GET /`` serves the web client,
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import mimetypes
 import os
@@ -192,7 +193,13 @@ class _Connection:
                     Welcome(re=msg.id, protocol=PROTOCOL, server=f"taku {__version__}", rulesets=[r.id for r in hub.registry])
                 )
             case ListRulesets():
-                await self.send(RulesetsMsg(re=msg.id, rulesets=[ruleset_info(r) for r in hub.registry]))
+                await self.send(
+                    RulesetsMsg(
+                        re=msg.id,
+                        rulesets=[ruleset_info(r) for r in hub.registry],
+                        core_command_schema=_core_command_schema(),
+                    )
+                )
             case CreateTable(ruleset=rs, name=name, options=options, gm_name=gm_name):
                 c = await hub.create_table(ruleset=rs, name=name, options=options, gm_name=gm_name)
                 self.members[c.table_id] = c.member_id
@@ -296,7 +303,16 @@ def ruleset_info(r: Any) -> RulesetInfo:
         commands=[t.__struct_config__.tag for t in r.commands],
         options=options,
         command_schema=union_schema(f"{r.id} commands", tuple(r.commands)) if r.commands else {},
+        sheet_schema=msgspec.json.schema(r.sheet) if r.sheet is not None else {},
     )
+
+
+@functools.cache
+def _core_command_schema() -> dict[str, Any]:
+    from taku.core.commands import CORE_COMMANDS
+    from taku.schema import union_schema
+
+    return union_schema("core commands", CORE_COMMANDS)
 
 
 class TakuServer:

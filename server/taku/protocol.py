@@ -173,6 +173,8 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     command_schema: dict[str, Any] = {}
     """JSON Schema of the ruleset's commands, so a client can build forms for them."""
+    sheet_schema: dict[str, Any] = {}
+    """JSON Schema of the ruleset's character sheet (``create_character.sheet``), if it checks one."""
 
 
 class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
@@ -182,7 +184,10 @@ class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
 
 
 class RulesetsMsg(ServerMessage, frozen=True, kw_only=True, tag="rulesets"):
+    """The installed rulesets, and the JSON Schema of the core commands every table takes."""
+
     rulesets: list[RulesetInfo]
+    core_command_schema: dict[str, Any] = {}
 
 
 class Created(ServerMessage, frozen=True, kw_only=True, tag="created"):

@@ -214,3 +214,16 @@ async def test_replayed_state_equals_the_live_state_at_each_seq(connect) -> None
         replayed = await gm.request({"type": "get_state", "table_id": tid, "at_seq": seq})
         assert replayed["state"] == state, seq
     assert joined["member_id"] in live[max(live)]["members"]
+
+
+async def test_rulesets_describe_their_commands_and_sheets(connect) -> None:
+    """list_rulesets gives each ruleset's command and sheet schema, and the core commands'."""
+    peer = await connect()
+    reply = await peer.request({"type": "list_rulesets"})
+    by_id = {r["id"]: r for r in reply["rulesets"]}
+    assert {"generic", "nstrpg", "chabu", "yodomi", "hiden", "shadowjan"} <= set(by_id)
+    nstrpg = by_id["nstrpg"]
+    assert nstrpg["commands"] and "$defs" in nstrpg["command_schema"]
+    assert nstrpg["sheet_schema"]  # nstrpg checks its sheets
+    core_tags = {d.get("properties", {}).get("type", {}).get("enum", [None])[0] for d in reply["core_command_schema"]["$defs"].values()}
+    assert {"chat", "roll", "override", "create_character"} <= core_tags
