@@ -1,7 +1,7 @@
 """BCDice NinjaSlayer2-compatible chat commands: for the same faces, the same results as BCDice.
 
-The vectors are ours; the ones marked (BCDice test) repeat the faces and output
-lines of BCDice's own NinjaSlayer2 test data.
+BCDice's own test vectors are replayed in ``test_bcdice_vectors.py``; these rows are ours:
+the other appendices, BCDice's all-of (``+``) forms, and where taku goes further.
 """
 
 from __future__ import annotations
@@ -26,84 +26,101 @@ async def roll(ns: Make, text: str, *faces: int) -> DiceRolled:
     return e
 
 
+
 @pytest.mark.parametrize(
     ("text", "faces", "line", "successes"),
     [
-        ("K5", (4, 6, 3, 1, 5), "(5B6>=2) ＞ 4,6,3,1,5 ＞ 成功数:4", 4),  # (BCDice test)
-        ("E5", (4, 6, 3, 1, 5), "(5B6>=3) ＞ 4,6,3,1,5 ＞ 成功数:4", 4),  # (BCDice test)
-        ("N5", (4, 6, 3, 1, 5), "(5B6>=4) ＞ 4,6,3,1,5 ＞ 成功数:3", 3),  # (BCDice test)
-        ("H5", (4, 6, 3, 1, 5), "(5B6>=5) ＞ 4,6,3,1,5 ＞ 成功数:2", 2),  # (BCDice test)
-        ("U5", (4, 2, 3, 1, 5), "(5B6>=6) ＞ 4,2,3,1,5 ＞ 成功数:0", 0),  # (BCDice test)
-        ("UH4", (6, 2, 6, 1), "(4B6>=6) ＞ 6,2,6,1 ＞ 成功数:2", 2),
-        ("n3", (4, 4, 1), "(3B6>=4) ＞ 4,4,1 ＞ 成功数:2", 2),
-        ("Ｎ３", (4, 4, 1), "(3B6>=4) ＞ 4,4,1 ＞ 成功数:2", 2),
+        ("UH4", (6, 2, 6, 1), "(4B6>=6) ＞ 6,2,6,1 ＞ 成功数:2 \n", 2),
+        ("n3", (4, 4, 1), "(3B6>=4) ＞ 4,4,1 ＞ 成功数:2 \n", 2),
+        ("Ｎ３", (4, 4, 1), "(3B6>=4) ＞ 4,4,1 ＞ 成功数:2 \n", 2),
+        ("k1", (1,), "(1B6>=2) ＞ 1 ＞ 成功数:0 \n", 0),
     ],
 )
 async def test_single_pools(ns: Make, text: str, faces: tuple[int, ...], line: str, successes: int) -> None:
-    """A letter and a pool: BCDice's line and success count."""
+    """A letter and a pool: BCDice's line (`` \\n`` ended) and success count."""
     e = await roll(ns, text, *faces)
     assert (e.result, e.successes, e.success) == (line, successes, successes > 0)
 
 
-async def test_several_pools_and_counts(ns: Make) -> None:
-    """(BCDice test) ``N5,3,4[!=1]``: three NORMAL pools, each with its 追加判定 count."""
-    e = await roll(ns, "N5,3,4[!=1]", 4, 6, 3, 1, 5, 1, 1, 2, 6, 6, 1, 2)
-    assert e.result.split("\n") == [
-        "(5B6>=4) ＞ 4,6,3,1,5 ＞ 成功数:3, 追加判定:4[6,5,4,3]",
-        "(3B6>=4) ＞ 1,1,2 ＞ 成功数:0, 追加判定:1[2]",
-        "(4B6>=4) ＞ 6,6,1,2 ＞ 成功数:2, 追加判定:3[6,6,2]",
-    ]
-    assert e.successes == 5
+async def test_counting_appendices_decide_the_flag(ns: Make) -> None:
+    """As in BCDice, the counts of ``[>=y]`` / ``[S]`` / ``[C]`` join 成功数 in deciding success
+    (the event's ``successes`` stays the 成功数)."""
+    e = await roll(ns, "U2[<=2]", 1, 2)
+    assert (e.result, e.successes, e.success) == ("(2B6>=6) ＞ 1,2 ＞ 成功数:0, 追加判定:2[2,1] \n", 0, True)
+    e = await roll(ns, "U2[S5]", 5, 1)
+    assert (e.result, e.successes, e.success) == ("(2B6>=6) ＞ 5,1 ＞ 成功数:0, サツバツ！:1[5] \n", 0, True)
+    e = await roll(ns, "U2[=3]", 5, 1)
+    assert (e.result, e.success) == ("(2B6>=6) ＞ 5,1 ＞ 成功数:0, 追加判定:0 \n", False)
 
 
 async def test_letter_inheritance(ns: Make) -> None:
     """``E1,N2,H3`` one letter each; ``H2,3`` the second pool inherits HARD."""
     e = await roll(ns, "E1,N2,H3", 3, 4, 3, 5, 4, 4)
-    assert [x.split(" ")[0] for x in e.result.split("\n")] == ["(1B6>=3)", "(2B6>=4)", "(3B6>=5)"]
+    assert [x.split(" ")[0] for x in e.result.splitlines()] == ["(1B6>=3)", "(2B6>=4)", "(3B6>=5)"]
     assert e.successes == 1 + 1 + 1
     e = await roll(ns, "H2,3", 5, 1, 5, 5, 1)
-    assert [x.split(" ")[0] for x in e.result.split("\n")] == ["(2B6>=5)", "(3B6>=5)"]
+    assert e.result == "(2B6>=5) ＞ 5,1 ＞ 成功数:1 \n(3B6>=5) ＞ 5,5,1 ＞ 成功数:2 \n"
 
 
 @pytest.mark.parametrize(
     ("text", "faces", "expected"),
     [("N3[>=5]", (5, 6, 1), ", 追加判定:2[6,5]"), ("N3[<3]", (5, 2, 1), ", 追加判定:2[2,1]"), ("N3[=6]", (5, 2, 1), ", 追加判定:0"),
-     ("N3[>4]", (5, 4, 6), ", 追加判定:2[6,5]"), ("N3[<=4]", (5, 4, 6), ", 追加判定:1[4]")],
+     ("N3[>4]", (5, 4, 6), ", 追加判定:2[6,5]"), ("N3[<=4]", (5, 4, 6), ", 追加判定:1[4]"), ("N3[!=4]", (5, 4, 6), ", 追加判定:2[6,5]"),
+     ("N3[=5][=6]", (5, 4, 6), ", 追加判定:1[5], 追加判定:1[6]")],
 )
 async def test_comparison_appendices(ns: Make, text: str, faces: tuple[int, ...], expected: str) -> None:
-    """``[>=y]`` and the other operators count the dice that meet them."""
-    assert (await roll(ns, text, *faces)).result.endswith(expected)
+    """``[>=y]`` and the other operators count the dice that meet them (BCDice 追加判定)."""
+    assert (await roll(ns, text, *faces)).result.endswith(expected + " \n")
 
 
 @pytest.mark.parametrize(
-    ("text", "faces", "tail"),
+    ("text", "faces", "appended"),
     [
-        ("N4[S]", (2, 2, 6, 6), " ＞ サツバツ!!"),
-        ("N5[S]", (6, 6, 6, 2, 1), " ＞ ナムアミダブツ!!"),
-        ("N4[S]", (2, 2, 6, 5), ""),
-        ("N4[S66+]", (6, 6, 1, 1), " ＞ サツバツ!!"),
-        ("N5[S65/665+]", (1, 4, 4, 5, 6), " ＞ サツバツ!!"),
-        ("N5[S65/665+]", (6, 6, 5, 1, 1), " ＞ ナムアミダブツ!!"),
+        ("N4[S]", (2, 2, 6, 6), ", サツバツ！:2[6,6]"),
+        ("N4[S5]", (2, 5, 6, 1), ", サツバツ！:2[6,5]"),
+        ("N3[C]", (6, 6, 1), ", クリティカル！:2[6,6]"),
+        ("N3[C4]", (1, 2, 3), ", クリティカル！:0"),
+        ("N4[S66+]", (6, 6, 1, 1), ", サツバツ！[S66+]"),
+        ("N4[S66+]", (6, 5, 1, 1), ""),
+        ("n5[s65/665+]", (1, 4, 4, 5, 6), ", サツバツ！[S65/665+]"),
+        ("N5[S65/665+]", (6, 6, 5, 1, 1), ", ナムアミダブツ！[S65/665+]"),
+        ("N5[S65/665+]", (6, 4, 4, 1, 1), ""),
+        ("U2[S5+]", (5, 5), ", サツバツ！[S5+]"),
+        ("N3[C66+]", (6, 6, 1), ", クリティカル！[C66+]"),
+        ("N3[C5+]", (5, 1, 1), ", クリティカル！[C5+]"),
+        ("N3[C66+]", (6, 5, 1), ""),
+        ("N3[>=55+]", (5, 6, 1), ", 追加判定成功！[>=55+]"),
+        ("N3[>=55+]", (5, 4, 1), ""),
+        ("N3[<=12+]", (1, 2, 6), ", 追加判定成功！[<=12+]"),
+        ("N4[S66/666+]", (2, 2, 6, 6), ", サツバツ！[S66/666+]"),
+        ("N5[S66/666+]", (6, 6, 6, 2, 1), ", ナムアミダブツ！[S66/666+]"),
+        ("N4[S66/666+]", (2, 2, 6, 5), ""),
         ("N6[S666/6666]", (6, 6, 4, 3, 1, 1), ""),
-        ("N6[S666/6666]", (6, 6, 6, 3, 1, 1), " ＞ サツバツ!!"),
-        ("N3[C]", (6, 6, 1), " ＞ クリティカル!!"),
-        ("N3[C5+]", (5, 1, 1), " ＞ クリティカル!!"),
-        ("UH3:3[S]", (6, 6, 1), ""),  # 【6,6】 on a failed check: no サツバツ! (G-NS-04)
+        ("N6[S666/6666]", (6, 6, 6, 3, 1, 1), ", サツバツ！[S666/6666]"),
+        ("N6[S666/6666]", (6, 6, 6, 6, 1, 1), ", ナムアミダブツ！[S666/6666]"),
     ],
 )
-async def test_criticals(ns: Make, text: str, faces: tuple[int, ...], tail: str) -> None:
-    """``[S]``, ``[S66+]``, ``[S65/665+]`` and ``[C…]``: サツバツ!/ナムアミダブツ!/クリティカル! by pattern."""
+async def test_satsubatsu_and_critical_appendices(ns: Make, text: str, faces: tuple[int, ...], appended: str) -> None:
+    """``[S]`` / ``[S5]`` / ``[C]`` count (BCDice), the ``+`` forms report サツバツ！ / ナムアミダブツ！ /
+    クリティカル! / 追加判定成功! when every digit has its own die, and nothing otherwise — on a
+    failed check too (``U2[S5+]``), as BCDice does."""
     e = await roll(ns, text, *faces)
-    if tail:
-        assert e.result.endswith(tail)
-    else:
-        assert "!!" not in e.result
+    assert e.result.endswith(f"成功数:{e.successes}{appended} \n")
+
+
+@pytest.mark.parametrize("bad", ["N3[S7]", "N3[S6,6]", "N3[X]", "N3[C/66+]", "N3[>=7]"])
+async def test_bad_appendix(ns: Make, bad: str) -> None:
+    """A pool command with an appendix that is no appendix is refused, nothing rolled."""
+    t = await ns()
+    from taku.core.commands import Chat
+
+    assert (await t.h.rejected(t.pl, Chat(text=bad))).code == "dice/invalid"
 
 
 async def test_pattern_appendix(ns: Make) -> None:
-    """``[665+]``: an all-of pattern, each element its own die."""
-    assert (await roll(ns, "N3[665+]", 6, 5, 6)).result.endswith(", 【6,6,5+】:成立")
-    assert (await roll(ns, "N3[665+]", 6, 6, 4)).result.endswith(", 【6,6,5+】:不成立")
+    """Beyond BCDice: ``[665+]``, a 【】 pattern, each element its own die, 成立 / 不成立."""
+    assert (await roll(ns, "N3[665+]", 6, 5, 6)).result.endswith(", 【6,6,5+】:成立 \n")
+    assert (await roll(ns, "N3[6,5+]", 6, 4, 1)).result.endswith(", 【6,5+】:不成立 \n")
 
 
 @pytest.mark.parametrize(("text", "expected"), [("UH3:6", 4), ("UH2:6", 5), ("UH6", 6)])
@@ -111,33 +128,41 @@ async def test_beyond_bcdice_uh2(ns: Make, text: str, expected: int) -> None:
     """NS-EX-05: ``UH3:6`` etc. count successes as the rulebook does."""
     e = await roll(ns, text, 6, 6, 6, 6, 6, 6)
     assert e.successes == expected
+    if text.startswith("UH3"):
+        assert e.result == "(6B6 UH3) ＞ 6,6,6,6,6,6 ＞ 成功数:4 \n"
 
 
-async def test_satsubatsu_table(ns: Make) -> None:
-    """(BCDice test) ``SB`` rolls the table; ``SB@6`` names the row."""
-    e = await roll(ns, "SB", 3)
-    assert e.result == (
-        "サツバツ!!(D6) ＞ (3) ＞ 「苦しみ抜いて死ぬがいい!」急所や内臓を情け容赦なく破壊! \n"
-        "『痛打+1』。敵の【体力】を減らした場合、付属効果として『ニューロンダメージ1』と『精神力ダメージ2』と『●部位損傷:胴体』を与える。"
-    )
-    e = await roll(ns, "SB@6")
-    assert e.rolls == () and e.result.startswith("サツバツ!!(6) ＞ 「さらばだ!") and "即死耐性" in e.result
+@pytest.mark.parametrize("n", range(1, 7))
+async def test_tables_every_row(ns: Make, n: int) -> None:
+    """``SB@n`` / ``WSE@n`` roll nothing; ``SB`` / ``WSE`` roll a d6; the row text is BCDice's
+    (full-width marks, `` \\n`` between the parts)."""
+    t = await ns()
+    (named,) = await t.h.chat(t.pl, f"SB@{n}")
+    t.roll(n)
+    (rolled,) = await t.h.chat(t.pl, "SB")
+    assert named.rolls == () and named.result.startswith(f"サツバツ!!({n}) ＞ 「")
+    assert rolled.result == named.result.replace(f"サツバツ!!({n})", f"サツバツ!!(D6) ＞ ({n})")
+    assert " \n『" in named.result and "!" not in named.result.split(" ＞ ", 1)[1]
+    (named,) = await t.h.chat(t.pl, f"WSE@{n}")
+    t.roll(n)
+    (rolled,) = await t.h.chat(t.pl, "WSE")
+    head = "ニンジャスレイヤー=サンのエントリー!!"
+    assert rolled.result == named.result.replace(f"{head}({n})", f"{head}(D6) ＞ ({n})")
+    assert ("『連続側転判定』の難易度が+" in named.result) == (n >= 4)
+    t.assert_dice_used()
 
 
-async def test_wasshoi(ns: Make) -> None:
-    """(BCDice test) ``WS8``: 4+5 fails, 3+1 succeeds."""
-    assert (await roll(ns, "WS8", 4, 5)).result == "Wasshoi!判定(2D6) ＞ (4+5) ＞ 9(>8) 判定失敗"
-    e = await roll(ns, "WS8", 3, 1)
-    assert e.result == "Wasshoi!判定(2D6) ＞ (3+1) ＞ 4(<=8) 判定成功!! \nニンジャスレイヤー=サンのエントリーだ!!"
-    assert e.success is True
-
-
-async def test_wasshoi_entry(ns: Make) -> None:
-    """(BCDice test) ``WSE`` rolls the entry table; ``WSE@6`` names it (連続側転 +2)."""
-    e = await roll(ns, "WSE", 4)
-    assert e.result.startswith("ニンジャスレイヤー=サンのエントリー!!(D6) ＞ (4) ＞ 天井破壊や床破砕") and "+1される" in e.result
-    e = await roll(ns, "WSE@6")
-    assert e.result.startswith("ニンジャスレイヤー=サンのエントリー!!(6) ＞ 「行き先はジゴクですよ」") and "+2される" in e.result
+async def test_wasshoi_flags_and_range(ns: Make) -> None:
+    """BCDice flags Wasshoi! from the ninjas' side: Ninja Slayer entering is the failure.
+    ``WS1`` … ``WS12`` only; ``WS13`` / ``WS0`` are plain chat, as in BCDice."""
+    e = await roll(ns, "WS12", 6, 6)
+    assert (e.result, e.success, e.total) == ("Wasshoi!判定(2D6) ＞ (6+6) ＞ 12(<=12) 判定成功!! \nニンジャスレイヤー=サンのエントリーだ!!", False, 12)
+    e = await roll(ns, "WS1", 1, 1)
+    assert (e.result, e.success) == ("Wasshoi!判定(2D6) ＞ (1+1) ＞ 2(>1) 判定失敗", True)
+    t = await ns()
+    for text in ("WS13", "WS0"):
+        (e,) = await t.h.chat(t.pl, text)
+        assert type(e).__name__ == "ChatPosted"
 
 
 async def test_secret_and_comment(ns: Make) -> None:
