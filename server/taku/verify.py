@@ -55,7 +55,12 @@ def _check_generic_roll(data: dict[str, Any]) -> str | None:
     from taku.core.dice import ScriptedDice
 
     try:
-        parsed = chatdice.parse_strict(data["expression"])
+        parsed = chatdice.parse(data["expression"])
+    except Exception as e:  # noqa: BLE001 - an expression the server could never have rolled
+        return f"cannot recompute {data.get('expression')!r}: {e}"
+    if parsed is None:
+        return None  # a ruleset's own dice command (e.g. nstrpg's N5[S]): its faces are checked, not its reading
+    try:
         faces = [f for r in data.get("rolls", ()) for f in r["faces"]]
         dice = ScriptedDice(faces)
         again = parsed.roll(dice)

@@ -144,3 +144,27 @@ def test_a_secret_roll_is_labelled_once() -> None:
         text="[シークレット] GM: (2D6) ＞ 3[1,2] ＞ 3",
     )
     assert event_line(ev).plain.count("シークレット") == 1
+
+
+def test_a_count_of_sixes_is_no_critical() -> None:
+    """BCDice's [S] appendix counts sixes ("サツバツ！:1[6]"): only a real サツバツ！ is a critical."""
+    import datetime as dt
+
+    import msgspec
+
+    from taku.protocol import EventMsg
+    from taku_client.terminal import event_data, outcome
+
+    def ev(text: str) -> EventMsg:
+        return EventMsg(
+            table_id="t1",
+            seq=5,
+            event=msgspec.Raw(b'{"type":"dice_rolled","expression":"N3","rolls":[],"success":true}'),
+            time=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+            text=text,
+        )
+
+    count = ev("P: (3B6>=4) ＞ 6,1,3 ＞ 成功数:1, サツバツ！:1[6]")
+    real = ev("P: (4B6>=4) ＞ 6,6,1,2 ＞ 成功数:2, サツバツ！[S66+]")
+    assert outcome(count, event_data(count)) == "success"
+    assert outcome(real, event_data(real)) == "crit"

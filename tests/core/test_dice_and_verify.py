@@ -108,3 +108,23 @@ async def test_verify_rejects_a_changed_result_with_true_faces() -> None:
         victim.data[field] = value
         problems, _ = verify(entries)
         assert problems, field
+
+
+async def test_a_rulesets_own_dice_commands_verify_too() -> None:
+    """nstrpg's chat pools (N5[S] …) are dice_rolled events of their own syntax: their faces are checked."""
+    h = await TableHarness.create("nstrpg")
+    seed = b"\x09" * 32
+    h.hub.dice = lambda tid, s, cursor: SeededDice(seed, cursor)
+    h.table.record = msgspec.structs.replace(h.table.record, seed=seed)
+    pl = await h.join("たろう")
+    for text in ("N5[S]", "E1,N2,H3", "2D6>=7", "SB"):
+        await h.chat(pl, text)
+    await h.send(h.gm, RevealSeed())
+    recs = await h.hub.store.read(h.table.table_id)
+    entries = [LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs]
+    entries[0].data["seed_hash"] = seed_hash(seed)
+    problems, counts = verify(entries)
+    assert problems == [] and counts["rolls"] >= 4
+    pool = next(e for e in entries if e.data.get("expression", "").startswith("N5"))
+    pool.data["rolls"][0]["faces"][0] = pool.data["rolls"][0]["faces"][0] % 6 + 1
+    assert verify(entries)[0]

@@ -41,7 +41,8 @@ HELP = """\
   /quit             終了
 それ以外はチャット。ダイスはそのまま: 2D6>=7, 1D100<=50, 4B6>=4, S2D6（シークレット）"""
 
-_CRIT = re.compile(r"クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|スペシャル")
+# a word followed by ":" is a count (BCDice's "サツバツ！:1[6]" counts sixes), not the event itself
+_CRIT = re.compile(r"(クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|ナムアミダブツ|スペシャル)(?![！!]*:)")
 _FUMBLE = re.compile(r"ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗")
 _ROLE = {"gm": "GM", "player": "PL", "spectator": "観戦"}
 

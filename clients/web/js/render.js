@@ -33,7 +33,8 @@ export function findRolls(data, out = []) {
   return out;
 }
 
-const CRIT = /クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|スペシャル/;
+// a word followed by ":" is a count (BCDice's "サツバツ！:1[6]" counts sixes), not the event itself
+const CRIT = /(クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|ナムアミダブツ|スペシャル)(?![！!]*:)/;
 const FUMBLE = /ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗/;
 
 // "crit" | "fumble" | "success" | "failure" | "" for an event message.

@@ -64,7 +64,7 @@ def render(event: Event, state: TableState, ruleset: Ruleset, actor: str | None)
         case DiceRolled(result=result, comment=comment, secret=secret, character_id=cid):
             head = "[シークレット] " if secret else ""
             tail = f" {comment}" if comment else ""
-            return f"{head}{_char(state, cid) or who}: {result}{tail}"
+            return f"{head}{_char(state, cid) or who}: {result.rstrip()}{tail}"
         case Redacted(note=note):
             return f"{who}: （非公開{': ' + note if note else ''}）"
         case TableCreated(name=name, ruleset=rid):
