@@ -159,6 +159,8 @@ def parse_pools(expr: str, *, secret: bool = False, comment: str = "") -> PoolCo
         pools.append((int(pm["n"]), level))
     if sum(n for n, _ in pools) > MAX_DICE:
         raise DiceError(f"at most {MAX_DICE} dice in one roll", code="dice/too_many_dice")
+    if any(n == 0 for n, _ in pools):
+        raise DiceError("a pool rolls at least one die", code="dice/invalid")
     apps = []
     for a in re.findall(r"\[([^\[\]]*)\]", m["app"] or ""):
         try:

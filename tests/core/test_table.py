@@ -179,3 +179,17 @@ async def test_names_refuse_control_characters_and_chat_drops_them() -> None:
         assert (await h.rejected(pl, RenameMember(name=bad))).code == "command/invalid_name"
     (line,) = await h.chat(pl, "一行目\n二行目\x00\u202e")
     assert line.text == "一行目\n二行目"
+
+
+async def test_an_override_follows_the_same_rules_and_never_logs_a_change_that_did_not_happen() -> None:
+    """A GM override cannot give a character a name other commands refuse, nor set a key
+    the state does not keep (it would be logged but change nothing)."""
+    h = await TableHarness.create("generic")
+    (ev,) = await h.send(h.gm, CreateCharacter(name="忍者"))
+    path = ["characters", ev.character_id, "name"]
+    for bad in ("", "\u202eevil", "x\x1b[31mred"):
+        assert (await h.rejected(h.gm, Override(path=path, value=bad))).code == "command/invalid_name"
+    err = await h.rejected(h.gm, Override(path=["characters", ev.character_id, "bogus"], value=3))
+    assert err.code == "command/invalid_path"
+    (ok,) = await h.send(h.gm, Override(path=path, value="ニンジャ", reason="改名"))
+    assert h.state.characters[ev.character_id].name == "ニンジャ"

@@ -222,3 +222,12 @@ async def test_character_check_spoken_as_a_character(ns: Make) -> None:
     t.roll(4, 1, 1, 1, 6)
     (c,) = await t.h.chat(t.pl, "ワザマエ判定", character_id=kevin)
     assert isinstance(c, ev.CheckRolled) and (c.character_id, c.pool, c.successes) == (kevin, 5, 2)
+
+
+async def test_a_pool_of_no_dice_is_refused(ns: Make) -> None:
+    """``N0`` rolls nothing: refused like the generic ``0D6``, nothing written."""
+    t = await ns()
+    from taku.core.commands import Chat
+
+    for text in ("N0", "K0", "N2,0", "UH0"):
+        assert (await t.h.rejected(t.pl, Chat(text=text))).code == "dice/invalid"

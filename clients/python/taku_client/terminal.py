@@ -34,7 +34,7 @@ HELP = """\
   /char 名前 [JSON] キャラクターを作る                          例: /char ヤモト {"karate": 5}
   /as キャラID|-    そのキャラクターとして話す（- で自分に戻る）
   /cmd JSON         ルールセットのコマンドを送る                  例: /cmd {"type": "nstrpg.…", …}
-  /override パス 値 GM: 値を変更                                  例: /override game/dkk/c4 3
+  /override パス 値 GM: 値を変更                                  例: /override characters/c4/sheet/karate 5
   /invite           招待リンク（卓を作った GM のみ）
   /log [N]          最近の N 行をもう一度
   /help             この説明
@@ -341,7 +341,11 @@ async def main_play(args: Any) -> int:
     if not table_id or not token:
         print("taku play: the URL (an invite link) or --table and --token must name the table and token", file=sys.stderr)
         return 2
-    client = await TakuClient.connect(link.base, client_name="taku-terminal")
+    try:
+        client = await TakuClient.connect(link.base, client_name="taku-terminal")
+    except OSError as e:
+        print(f"taku play: cannot reach {link.base}: {e.strerror or e}", file=sys.stderr)
+        return 1
     try:
         try:
             joined = await client.join(table_id, token, name=args.name or "")
@@ -360,7 +364,11 @@ async def main_play(args: Any) -> int:
 async def main_new(args: Any) -> int:
     """``taku new URL [--ruleset ID] [--name NAME] [--gm-name NAME] [--no-play]``: create a table."""
     link = parse_link(args.url)
-    client = await TakuClient.connect(link.base, client_name="taku-terminal")
+    try:
+        client = await TakuClient.connect(link.base, client_name="taku-terminal")
+    except OSError as e:
+        print(f"taku new: cannot reach {link.base}: {e.strerror or e}", file=sys.stderr)
+        return 1
     try:
         try:
             c = await client.create_table(args.ruleset, name=args.name or "", gm_name=args.gm_name or "GM")

@@ -360,11 +360,17 @@ def _apply_override(state: TableState, event: GMOverridden, ruleset: Ruleset) ->
             chars = msgspec.convert(root, dict[str, Character])
             for ch in chars.values():
                 ruleset.check_sheet(ch.sheet)
-            return msgspec.structs.replace(state, characters=chars)
-        game = msgspec.convert(root, type(state.game)) if state.game is not None else root
-        return msgspec.structs.replace(state, game=game)
+                _name(ch.name)  # the same rules as a name given any other way
+            new = msgspec.structs.replace(state, characters=chars)
+        else:
+            game = msgspec.convert(root, type(state.game)) if state.game is not None else root
+            new = msgspec.structs.replace(state, game=game)
     except msgspec.ValidationError as e:
         raise InvalidCommand(f"that value does not fit: {e}", code="command/invalid_value") from None
+    if _read_path(new, path) != msgspec.to_builtins(event.value):
+        # e.g. a key the state does not have: the override would log a change that never happened
+        raise InvalidCommand(f"no value at {list(path)} takes {event.value!r}", code="command/invalid_path")
+    return new
 
 
 # --------------------------------------------------------------------------- evolve and fold
