@@ -26,7 +26,7 @@ import datetime as dt
 import hashlib
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -417,12 +417,13 @@ class TableService:
                 recs, events = self._decide(base, decider, actor, command_id, expected_seq)
                 after = self._fold(base, recs, events)
                 self._decided = after
-                append = asyncio.ensure_future(self.hub.store.append(self.table_id, recs, expected_seq=base.seq))
+                append = self.hub.store.append(self.table_id, recs, expected_seq=base.seq)
                 done: asyncio.Future[tuple[int, int]] = loop.create_future()
                 previous, self._tail = self._tail, done
                 self._in_flight[command_id] = done
                 self._in_flight_actor[command_id] = actor
-                # runs to the end even when the caller goes away, so the chain never stalls
+                # runs to the end even when the caller goes away, so the chain never stalls;
+                # tasks start in the order they are made, so the appends reach the store in seq order
                 finish = asyncio.ensure_future(
                     self._finish(append, previous, done, recs, events, after, self._generation, command_id)
                 )
@@ -434,7 +435,7 @@ class TableService:
 
     async def _finish(
         self,
-        append: asyncio.Future[None],
+        append: Awaitable[None],
         previous: asyncio.Future[tuple[int, int]] | None,
         done: asyncio.Future[tuple[int, int]],
         recs: list[Recorded],

@@ -69,8 +69,19 @@ class _Append(msgspec.Struct):
     table_id: str
     events: Sequence[Recorded]
     expected_seq: int
-    future: Future[None]
+    future: asyncio.Future[None]
     new_table: TableRecord | None = None
+
+
+def _resolve(results: list[tuple[_Append, BaseException | None]]) -> None:
+    """On the event loop: tell each append of a committed (or failed) batch how it went."""
+    for item, err in results:
+        if item.future.done():  # the caller was cancelled; what was written stays written
+            continue
+        if err is None:
+            item.future.set_result(None)
+        else:
+            item.future.set_exception(err)
 
 
 class SQLiteEventStore(EventStore):
@@ -89,6 +100,9 @@ class SQLiteEventStore(EventStore):
         self._read_lock = threading.Lock()
         self.commits = 0
         """Transactions committed by the writer (one fsync each)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last: dict[str, int] = {}
+        """The writer thread's cache of each table's last seq (it is the file's only writer)."""
         self.appends = 0
 
     # ------------------------------------------------------------ lifecycle
@@ -106,6 +120,7 @@ class SQLiteEventStore(EventStore):
         if self.path == ":memory:":
             raise StoreError("use MemoryEventStore for an in-memory store", code="store/bad_path")
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._loop = asyncio.get_running_loop()
         ready: Future[None] = Future()
         self._writer = threading.Thread(target=self._write_loop, args=(ready,), name="taku-sqlite-writer", daemon=True)
         self._writer.start()
@@ -154,34 +169,47 @@ class SQLiteEventStore(EventStore):
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
         results: list[tuple[_Append, BaseException | None]] = []
+        pending: dict[str, int] = {}  # last seqs this transaction writes, cached once it commits
         try:
             conn.execute("BEGIN IMMEDIATE")
             for item in batch:
                 conn.execute("SAVEPOINT a")
                 try:
-                    self._write_one(conn, item)
+                    last = self._write_one(conn, item, pending)
                 except BaseException as e:
                     conn.execute("ROLLBACK TO a")
                     results.append((item, e))
                 else:
+                    pending[item.table_id] = last
                     results.append((item, None))
                 conn.execute("RELEASE a")
             conn.execute("COMMIT")
             self.commits += 1
+            self._last.update(pending)
         except BaseException as e:  # the commit itself failed: nothing of the batch is durable
             try:
                 conn.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
             results = [(item, StoreError(f"commit failed: {e}", code="store/commit_failed")) for item in batch]
-        for item, err in results:
-            if err is None:
-                self.appends += 1
-                item.future.set_result(None)
-            else:
-                item.future.set_exception(err)
+        self.appends += sum(1 for _, err in results if err is None)
+        # one wake-up of the event loop for the whole batch, not one per append
+        assert self._loop is not None, "open() set the loop"
+        self._loop.call_soon_threadsafe(_resolve, results)
 
-    def _write_one(self, conn: sqlite3.Connection, item: _Append) -> None:
+    def _known_last(self, conn: sqlite3.Connection, tid: str, pending: dict[str, int]) -> int:
+        """The table's last seq: from this transaction, the writer's cache, or the file."""
+        if tid in pending:
+            return pending[tid]
+        if tid in self._last:
+            return self._last[tid]
+        if conn.execute("SELECT 1 FROM tables WHERE table_id=?", (tid,)).fetchone() is None:
+            raise TableNotFound(f"no table {tid}")
+        (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (tid,)).fetchone()
+        return int(last)
+
+    def _write_one(self, conn: sqlite3.Connection, item: _Append, pending: dict[str, int]) -> int:
+        """Write one append (inside a savepoint); returns the table's new last seq."""
         tid = item.table_id
         if item.new_table is not None:
             t = item.new_table
@@ -191,35 +219,38 @@ class SQLiteEventStore(EventStore):
                 )
             except sqlite3.IntegrityError:
                 raise StoreError(f"table {tid} exists", code="store/table_exists") from None
-        elif conn.execute("SELECT 1 FROM tables WHERE table_id=?", (tid,)).fetchone() is None:
-            raise TableNotFound(f"no table {tid}")
+            last = 0
+        else:
+            last = self._known_last(conn, tid, pending)
         if not item.events:
-            return
+            return last
         command_id = item.events[0].command_id
-        row = conn.execute(
-            "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?", (tid, command_id)
-        ).fetchone()
-        if row is not None:
-            raise DuplicateCommand("command already appended", first_seq=row[0], last_seq=row[1])
-        (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (tid,)).fetchone()
+        try:
+            conn.execute(
+                "INSERT INTO commands VALUES (?, ?, ?, ?)",
+                (tid, command_id, item.events[0].seq, item.events[-1].seq),
+            )
+        except sqlite3.IntegrityError:
+            first, final = conn.execute(
+                "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?", (tid, command_id)
+            ).fetchone()
+            raise DuplicateCommand("command already appended", first_seq=first, last_seq=final) from None
         if last != item.expected_seq:
             raise SeqConflict(f"expected seq {item.expected_seq}, table is at {last}")
         for i, e in enumerate(item.events):
             if e.seq != item.expected_seq + 1 + i or e.table_id != tid:
                 raise StoreError("events must continue the stream", code="store/bad_seq")
-        conn.executemany(
-            "INSERT INTO events VALUES (?, ?, ?)", [(tid, e.seq, _encode(e)) for e in item.events]
-        )
-        conn.execute(
-            "INSERT INTO commands VALUES (?, ?, ?, ?)",
-            (tid, command_id, item.events[0].seq, item.events[-1].seq),
-        )
+        conn.executemany("INSERT INTO events VALUES (?, ?, ?)", [(tid, e.seq, _encode(e)) for e in item.events])
+        return item.events[-1].seq
+
+    def _future(self) -> asyncio.Future[None]:
+        return asyncio.get_running_loop().create_future()
 
     async def _submit(self, item: _Append) -> None:
         if self._writer is None:
             raise StoreError("the store is not open", code="store/closed")
         self._queue.put(item)
-        await asyncio.wrap_future(item.future)
+        await item.future
         if item.events:
             self._published(item.table_id, item.events[-1].seq)
 
@@ -237,7 +268,7 @@ class SQLiteEventStore(EventStore):
     # ------------------------------------------------------------ the contract
 
     async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
-        await self._submit(_Append(table.table_id, events, 0, Future(), new_table=table))
+        await self._submit(_Append(table.table_id, events, 0, self._future(), new_table=table))
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         rows = await self._query("SELECT table_id, ruleset, name, created, seed FROM tables WHERE table_id=?", (table_id,))
@@ -275,7 +306,7 @@ class SQLiteEventStore(EventStore):
         return TokenRecord(token_hash=h, table_id=t, role=r, member_id=m)  # type: ignore[arg-type]
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
-        await self._submit(_Append(table_id, events, expected_seq, Future()))
+        await self._submit(_Append(table_id, events, expected_seq, self._future()))
 
     async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
         if to_seq is None:
