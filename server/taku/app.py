@@ -238,7 +238,7 @@ class TableService:
         A table has at most two forms of an event (full and redacted); the last
         event's forms are cached, since a broadcast asks for them once per subscriber.
         """
-        sees = self.state.viewer(member_id).sees(rec.audience)
+        sees = rec.audience is None or self.state.viewer(member_id).sees(rec.audience)
         cached = self._frames.get((rec.seq, sees))
         if cached is not None and cached[0] is rec:
             return cached[1]
@@ -451,7 +451,8 @@ class TableService:
             except BaseException as e:  # noqa: BLE001 - handed to the caller below
                 error = e
             if previous is not None:
-                await asyncio.wait([previous])  # publish in seq order, whatever became of it
+                if not previous.done():
+                    await asyncio.wait([previous])  # publish in seq order, whatever became of it
             if error is not None:
                 if generation == self._generation:
                     # nothing of this command is durable, and the commands decided after it

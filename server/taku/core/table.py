@@ -10,6 +10,7 @@ dice, GM overrides and the dice seed; everything else goes to the ruleset's
 from __future__ import annotations
 
 import copy
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -178,9 +179,12 @@ def _invisible(c: str) -> bool:
     return unicodedata.category(c) == "Cc" or "\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069"
 
 
+_UNWANTED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def _clean_text(text: str) -> str:
     """A chat line without control characters (newlines and tabs stay) or direction overrides."""
-    return "".join(c for c in text if c in "\n\t" or not _invisible(c))
+    return _UNWANTED.sub("", text)
 
 
 # --------------------------------------------------------------------------- decide
