@@ -37,7 +37,10 @@ class Result:
         return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
 
     def line(self) -> str:
-        return f"{self.per_s:9.0f} cmd/s   p50 {self.pct(50):7.2f} ms   p99 {self.pct(99):7.2f} ms   ({self.commands} commands)"
+        return (
+            f"{self.per_s:9.0f} cmd/s   p50 {self.pct(50):7.2f} ms   p99 {self.pct(99):7.2f} ms"
+            f"   (p90 {self.pct(90):.2f}, p99.9 {self.pct(99.9):.2f}; {self.commands} commands)"
+        )
 
 
 class Client:
