@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,18 @@ TAKU = str(Path(sys.executable).with_name("taku"))
 ANSI = r"(?:\x1b\[[0-9;?]*[A-Za-z])*"
 
 
+CONFIG_HOME = tempfile.mkdtemp(prefix="taku-test-config-")
+"""Where the spawned clients keep their member tokens (never the user's own ~/.config)."""
+
+
 def spawn(*args: str) -> pexpect.spawn:
-    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm-256color", "NO_COLOR": ""}
+    env = {
+        **os.environ,
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm-256color",
+        "NO_COLOR": "",
+        "XDG_CONFIG_HOME": CONFIG_HOME,
+    }
     env.pop("NO_COLOR")
     return pexpect.spawn(TAKU, list(args), env=env, encoding="utf-8", timeout=15, dimensions=(40, 200))
 
@@ -168,3 +179,21 @@ def test_a_count_of_sixes_is_no_critical() -> None:
     real = ev("P: (4B6>=4) ＞ 6,6,1,2 ＞ 成功数:2, サツバツ！[S66+]")
     assert outcome(count, event_data(count)) == "success"
     assert outcome(real, event_data(real)) == "crit"
+
+
+async def test_play_comes_back_as_the_same_member(scripted_server: Any) -> None:
+    """Running `taku play` with the same invite again rejoins as the member it was, not a new one."""
+    async with await TakuClient.connect(scripted_server.ws_url) as gm:
+        created = await gm.create_table("generic", name="再訪卓")
+        link = invite_link(scripted_server.http_url, created.table_id, created.player_token)
+        for run in range(2):
+            child = spawn("play", link, "--name", "さぶろう")
+            try:
+                await expect(child, r"あなた専用のリンク" if run == 0 else r"前回と同じメンバー")
+                await expect(child, "卓>")
+                assert await finish(child) == 0
+            finally:
+                child.close(force=True)
+        state = await gm.get_state(created.table_id)
+        names = [m["name"] for m in state.state["members"].values()]
+        assert names.count("さぶろう") == 1

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -333,6 +336,46 @@ def _plain(args: Any) -> bool:
     return bool(getattr(args, "plain", False)) or not sys.stdin.isatty()
 
 
+def _members_file() -> Path:
+    """Where ``taku play`` keeps the member tokens it was given (readable by the user only)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "taku" / "members.json"
+
+
+def _invite_key(base: str, table_id: str, invite: str) -> str:
+    # keyed by a hash of the invite, so the file never holds an invite token
+    return f"{base.rstrip('/')}|{table_id}|{hashlib.sha256(invite.encode()).hexdigest()[:16]}"
+
+
+def remembered_token(base: str, table_id: str, invite: str) -> str | None:
+    """The member token ``taku play`` got last time it joined with this invite, if any."""
+    try:
+        saved = json.loads(_members_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    token = saved.get(_invite_key(base, table_id, invite)) if isinstance(saved, dict) else None
+    return token if isinstance(token, str) else None
+
+
+def remember_token(base: str, table_id: str, invite: str, member_token: str) -> None:
+    """Keep the member token, so running the same invite again comes back as the same member."""
+    path = _members_file()
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(saved, dict):
+            saved = {}
+    except (OSError, ValueError):
+        saved = {}
+    saved[_invite_key(base, table_id, invite)] = member_token
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(saved, f)
+    except OSError:
+        pass  # not remembering is no reason to stop playing
+
+
 async def main_play(args: Any) -> int:
     """``taku play URL [--token TOKEN] [--table ID] [--name NAME]``: join a table and play."""
     link = parse_link(args.url)
@@ -347,13 +390,22 @@ async def main_play(args: Any) -> int:
         print(f"taku play: cannot reach {link.base}: {e.strerror or e}", file=sys.stderr)
         return 1
     try:
+        remembered = remembered_token(link.base, table_id, token)
         try:
-            joined = await client.join(table_id, token, name=args.name or "")
+            try:
+                joined = await client.join(table_id, remembered or token, name=args.name or "")
+            except CommandError as e:
+                if remembered is None or e.code != "auth/bad_token":
+                    raise
+                joined = await client.join(table_id, token, name=args.name or "")  # the table forgot us
         except CommandError as e:
             print(f"taku play: {e.code}: {e.message}", file=sys.stderr)
             return 1
         if joined.member_token:
+            remember_token(link.base, table_id, token, joined.member_token)
             print(f"あなた専用のリンク（同じメンバーで戻るとき）: {invite_link(link.base, table_id, joined.member_token)}")
+        elif remembered:
+            print("前回と同じメンバーとして参加しました")
         term = Terminal(client, table_id, plain=_plain(args))
         term.show("/help でコマンド一覧")
         return await term.run()
