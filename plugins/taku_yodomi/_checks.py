@@ -154,6 +154,11 @@ def boost(
     total, counted = flow_bonus(
         tuple(check.cards) + tuple(cards), suit, key_number, own_suit_barred=own_suit_barred
     )
+    if check.cards:
+        _, before = flow_bonus(tuple(check.cards), suit, key_number, own_suit_barred=own_suit_barred)
+        if before is not None and counted != before:
+            # a joker already played as the own-suit card (G-YD-07) stays that card
+            raise ValueError("自分のスートの「流れ」は一枚だけ出せます（ジョーカーをその一枚として出しています）")
     bonus = total - check.card_bonus
     new = msgspec.structs.replace(check, card_bonus=total, cards=check.cards + tuple(cards))
     return resolve(new, key_number=key_number, key_mode=key_mode, key_bonus=key_bonus), bonus, counted

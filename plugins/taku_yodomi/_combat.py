@@ -184,7 +184,8 @@ def damage(
     The defence modifier for ``attribute`` is subtracted, a matching 防御属性 halves
     it (rounded up, G-YD-12), 【PP】 floors at 0 and reaching 0 is 戦闘不能; a
     戦闘不能 character takes damage on 【SP】 and dies at 0; a dead one hit again
-    is 完全消滅. ``item``: 武器狙い, the damage goes to that item's 【PP】.
+    is 完全消滅. ``item``: 武器狙い, the damage goes to that item's 【PP】, without the
+    owner's 防御修正 but halved by its 防御属性 (YD-70).
     ``attack=False`` (毒X, 極技+転倒): no attack, so it does nothing to a character already
     死亡 or out of play (only an attack makes the dead 完全消滅, YD-50).
     """
@@ -201,7 +202,8 @@ def damage(
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
         raise reject("not_in_play", f"{name(table, cid)} はもう場にいません", S_STATE)
     dmg = amount
-    if apply_defence and attribute:
+    if apply_defence and attribute and item is None:
+        # YD-70: a 武器狙い hit goes straight to the item's 【PP】: only the owner's 防御属性 still applies
         dmg -= int((sh.get("defense") or {}).get(attribute, 0))
     dmg = max(dmg, 0)
     halved = bool(attribute) and attribute in (sh.get("defense_attributes") or [])

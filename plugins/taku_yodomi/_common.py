@@ -211,10 +211,12 @@ def check(
     cards: Sequence[str] = (),
     cards_allowed: bool = True,
     with_status_penalty: bool = True,
+    armour_penalty: bool = True,
 ) -> tuple[Check, list[Emitted]]:
     """Roll a check for ``cid`` and play ``cards`` on it; returns it and its events.
 
     Events: ``yodomi.check_rolled`` and, with cards, ``yodomi.cards_played``.
+    ``armour_penalty=False`` leaves out 水中's armour 必要能力値 (an equipment value).
     Cards on a fumble are refused (YD-08) and nothing is written.
     """
     game = game_of(table)
@@ -223,7 +225,7 @@ def check(
     if cards:
         _precheck_cards(game, cid, cards, cards_allowed)
     pen = (penalty(c) if with_status_penalty else 0) + extra_penalty
-    if with_status_penalty and c is not None and cid is not None and "水中" in c.statuses:
+    if with_status_penalty and armour_penalty and c is not None and cid is not None and "水中" in c.statuses:
         # YD-62: 水中 lowers every 判定値 by the armour's 必要能力値
         pen += int(sheet(table, cid).get("armor_requirement", 0) or 0)
     k = _checks.make_check(

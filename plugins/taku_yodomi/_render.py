@@ -111,10 +111,12 @@ def render(event: Event, table: TableState) -> str | None:  # noqa: C901 (one ca
             return (f"継続判定開始: 目標ポイント{q.target_points} 能力値【{q.ability}】 制限{q.round_limit}ラウンド"
                     + (f" アクシデント: {q.accident}" if q.accident else ""))
         case E.ContinuousRolled(character_id=c, gained=g, points=p, next_target=t, accident_points=lost,
-                                accident_roll=ar, finished=f):
+                                accident_roll=ar, finished=f, accident=acc):
             line = f"継続判定 {n(c)}: +{g}点 ＞ {p}点"
             if ar is not None:
                 line += f"（アクシデント: {lost}点減少）"
+            elif acc:
+                line += f"（ファンブル アクシデント: {acc}）"
             elif t is not None:
                 line += f"（続けるなら目標値{t}）"
             return line + (" ＞ 継続判定成功" if f else "")

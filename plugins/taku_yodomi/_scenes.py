@@ -154,7 +154,8 @@ def _path_targets_present(table: TableState, game: Game, cid: str, scene: Scene)
 
 def enter_scene(table: TableState, cmd: C.EnterScene, ctx: Context) -> list[Emitted]:
     """登場判定: D99 against current 【PP】 (no equipment modifiers); +20 when a パス
-    target is in the scene (YD-74). 流れ may raise the target (YD-26)."""
+    target is in the scene (YD-74). 流れ may raise the target (YD-26). 転倒/放心/極技
+    still take 10 each (あらゆる判定, YD-55, YD-58, YD-61); 水中's armour value does not."""
     cid = cmd.character_id
     c = controlled(table, ctx, cid)
     game = game_of(table)
@@ -167,7 +168,7 @@ def enter_scene(table: TableState, cmd: C.EnterScene, ctx: Context) -> list[Emit
         raise reject("not_in_play", "登場できません", S_SCENE)
     bonus = options(ctx).entry_path_bonus if _path_targets_present(table, game, cid, scene) else 0
     k, out = check(table, ctx, cid, kind="d99", base=c.pp + bonus, modifier=cmd.modifier, key_reroll=cmd.key_reroll,
-                   purpose="entry", label="登場判定", cards=cmd.cards, with_status_penalty=False)
+                   purpose="entry", label="登場判定", cards=cmd.cards, armour_penalty=False)
     if k.success:
         out.append(SceneEntered(character_id=cid, check_id=k.check_id))
     return out

@@ -288,8 +288,8 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
     The first roll of a round is a D99 against the ability + 【PP】; each success
     earns 1 point and the next roll of the chain is against the number just rolled;
     a critical earns 2 and keeps the target; a failure ends the chain for the
-    round; a fumble ends it and triggers the accident (default: lose 1D9 points,
-    floor 0; G-YD-19). Reaching the target points finishes the check.
+    round; a fumble ends it and triggers the accident the GM declared; without
+    one, the default: lose 1D9 points, floor 0 (YD-18, G-YD-19). Reaching the target points finishes the check.
     """
     game = game_of(table)
     q = game.continuous.get(cmd.continuous_id)
@@ -315,9 +315,11 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
     accident_roll = None
     lost = 0
     if k.fumble:
-        accident_roll = ctx.dice.roll(options(ctx).accident_dice, 10)
-        lost = sum(d9(f) for f in accident_roll.faces)
-        points = max(points - lost, 0)
+        if not q.accident:
+            # YD-18: the 1D9 loss is the accident only when the GM declared none of its own
+            accident_roll = ctx.dice.roll(options(ctx).accident_dice, 10)
+            lost = sum(d9(f) for f in accident_roll.faces)
+            points = max(points - lost, 0)
     elif k.critical:
         gained, next_target = 2, base
     elif k.success:
@@ -328,7 +330,8 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
         next_target = None
     out.append(ContinuousRolled(continuous_id=q.continuous_id, character_id=cid, check_id=k.check_id, gained=gained,
                                 points=points, next_target=next_target, accident_roll=accident_roll,
-                                accident_points=lost, finished=finished, success=True if finished else None))
+                                accident_points=lost, finished=finished, success=True if finished else None,
+                                accident=q.accident if k.fumble else ""))
     if in_fight and next_target is None:
         out.append(ActionUsed(character_id=cid, action="major", what="継続判定"))
         out += _combat.after_major(table, out, cid)

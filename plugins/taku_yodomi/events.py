@@ -216,6 +216,8 @@ class ContinuousRolled(Event, frozen=True, kw_only=True, tag="yodomi.continuous_
     accident_points: int = 0
     finished: bool = False
     success: bool | None = None
+    accident: str = ""
+    """A fumble set off the accident the GM declared (YD-18); then no points are lost by dice."""
 
 
 class ContinuousRoundAdvanced(Event, frozen=True, kw_only=True, tag="yodomi.continuous_round_advanced"):
