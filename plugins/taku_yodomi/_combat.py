@@ -524,9 +524,14 @@ def attack(table: TableState, cmd: C.Attack, ctx: Context) -> list[Emitted]:
     extra = opts.called_shot_penalty if cmd.called_shot else 0
     if cmd.called_shot and cmd.called_shot not in t.item_pp:
         raise reject("unknown_item", f"{name(table, cmd.target)} は「{cmd.called_shot}」を持っていません", S_SPOT)
-    for s in cmd.statuses:
+    for s, x in cmd.statuses.items():
         if s not in BAD_STATUSES:
             raise reject("unknown_status", f"バッドステータス「{s}」はありません", S_BAD)
+        # refused here, before the roll: the defence must never be the command that fails
+        if s == "毒" and x < 1:
+            raise reject("bad_status_value", "毒X の X は1以上です", S_BAD)
+        if s == "使用不能" and not cmd.called_shot:
+            raise reject("bad_status_value", "使用不能は武器に対して発生します（武器狙いで武器を指定してください）", S_BAD)
     hit, evs = check(table, ctx, cid, kind="2d9", base=base, modifier=cmd.modifier, extra_penalty=extra,
                      key_reroll=cmd.key_reroll, purpose="hit", label="命中判定", cards=cmd.cards)
     out += evs
@@ -606,6 +611,8 @@ def defend(table: TableState, cmd: C.Defend, ctx: Context) -> list[Emitted]:
         if not fallen:
             now = project(table, out)
             for s, x in a.statuses.items():
+                if s == "水中" and game_of(now).chars[did].flying:
+                    continue  # YD-62: no 水中 while flying
                 evs = add_status(now, ctx, did, s, x, by=a.attacker if s == "極技" else None,
                                  item=a.called_shot if s == "使用不能" else None)
                 out += evs

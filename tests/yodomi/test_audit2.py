@@ -105,3 +105,31 @@ async def test_entry_check_takes_status_penalties(yd: Any) -> None:
     yd.h.roll(10, 9)  # 09 < 10
     k, entered = await yd.h.send(yd.pb, C.EnterScene(character_id=yd.b))
     assert k.check.success is True and yd.b in yd.game.scene.present
+
+
+async def test_attack_statuses_checked_before_the_roll(yd: Any) -> None:
+    """YD-56, YD-60: an attack carrying 毒0 or 使用不能 without a 武器狙い is refused at
+    the declaration (nothing written), not at the defence where it would leave the attack stuck."""
+    await _combat(yd, [[yd.a, yd.e], [yd.b]])
+    err = await yd.h.rejected(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"毒": 0}))
+    assert err.code == "rule/yodomi/bad_status_value"
+    err = await yd.h.rejected(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"使用不能": 0}))
+    assert err.code == "rule/yodomi/bad_status_value"
+    yd.h.roll(6, 7)
+    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"毒": 2}))
+    aid = evs[-1].attack.attack_id
+    yd.h.roll(1, 2)
+    await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))
+    assert yd.game.chars[yd.e].statuses == {"毒": 2} and aid not in yd.game.attacks
+
+
+async def test_water_from_an_attack_skips_a_flying_defender(yd: Any) -> None:
+    """YD-62: 水中 does not befall a flying character; the hit still lands and resolves."""
+    await yd.h.send(yd.h.gm, C.SetFlying(character_id=yd.e))
+    await _combat(yd, [[yd.a, yd.e], [yd.b]])
+    yd.h.roll(6, 7)
+    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"水中": 0}))
+    aid = evs[-1].attack.attack_id
+    yd.h.roll(1, 2)
+    evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))
+    assert yd.game.chars[yd.e].statuses == {} and yd.game.chars[yd.e].pp == 16
