@@ -706,7 +706,11 @@ def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) ->
     except ValueError:
         raise InvalidCommand("弾幕発生 divides by 3, 6 or 12", code="command/invalid") from None
     first = real[0]
-    hit = _replace(first, id=ctx.new_id("h"), damage=damage, evasion_plus=plus, successes=sum(h.successes for h in real), jisa=False)
+    # hits of different evasion difficulties go together at the highest (NS-75), then +1/+2/+3
+    base = max(h.evasion_base for h in real)
+    hit = _replace(
+        first, id=ctx.new_id("h"), damage=damage, evasion_base=base, evasion_plus=plus, successes=sum(h.successes for h in real), jisa=False
+    )
     acc.add(ev.BarrageDeclared(replaced=tuple(cmd.hits), divisor=cmd.divisor, total=total, hit=hit))
 
 

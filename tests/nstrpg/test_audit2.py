@@ -1,0 +1,43 @@
+"""Regressions from the second rules audit (evasion, 弾幕, counters, damage, scenario flow).
+
+Each test cites the CHECKLIST id it holds the code to, with numbers other than the book's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from taku_nstrpg import events as ev
+from taku_nstrpg.checks import UH
+from taku_nstrpg.commands import Attack, DeclareBarrage, Evade
+
+Make = Callable[..., Awaitable[Any]]
+
+
+def one(events: list[Any], kind: type) -> Any:
+    found = [e for e in events if isinstance(e, kind)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+async def test_barrage_over_mixed_difficulties_takes_the_highest(ns: Make) -> None:
+    """NS-75 + NS-76: a shotgun squad (回避:NORMAL) and a sniper squad (回避:HARD) fire in one
+    phase; 弾幕発生 ÷3 turns the 4 damage into 1 at the highest difficulty +1 (HARD+1 = UH),
+    whichever hit is named first."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, wazamae=3, tairyoku=9)
+    sniper = {"id": "sniper", "name": "スナイパーライフル", "kind": "gun", "evasion": 5}
+    shotgun = {"id": "sg", "name": "ショットガン", "kind": "gun"}
+    snipers = await t.mobs("狙撃ヤクザ", 2, wazamae=1, tairyoku=1, weapons=[sniper], equipped="sniper")
+    shooters = await t.mobs("散弾ヤクザ", 2, wazamae=1, tairyoku=1, weapons=[shotgun], equipped="sg")
+    t.roll(5, 6)
+    near = one(await t.gm_do(Attack(attacker=shooters[0], kind="shoot", target=me, pool_with=shooters[1:])), ev.AttackRolled).hits[0]
+    t.roll(4, 5)
+    far = one(await t.gm_do(Attack(attacker=snipers[0], kind="shoot", target=me, pool_with=snipers[1:])), ev.AttackRolled).hits[0]
+    b = one(await t.gm_do(DeclareBarrage(hits=[near.id, far.id], divisor=3)), ev.BarrageDeclared)
+    assert b.total == 4 and b.hit.damage == 1
+    t.roll(5, 5, 1)
+    out = await t.do(Evade(defender=me, hits=[b.hit.id], dice=3))
+    assert one(out, ev.EvasionRolled).difficulty == UH
+    assert one(out, ev.DamageResolved).amount == 1
