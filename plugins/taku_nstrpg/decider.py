@@ -700,6 +700,11 @@ def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) ->
     real = [h for h in hits if h is not None]
     if len({h.target for h in real}) != 1 or any(not h.from_mob or h.kind != "shoot" for h in real) or _group_ok(real):
         reject("not_a_barrage", "弾幕発生はまとめて全弾回避できるモブ敵の射撃だけ", S)
+    if len(real) > 1:
+        tch = acc.table.characters.get(real[0].target)
+        if tch is None or not sheet_of(tch.sheet).ninja:
+            # several hits go together only for a ninja (NS-74), so only a ninja faces them as one 弾幕
+            reject("not_a_barrage", "弾幕発生はまとめて全弾回避できるモブ敵の射撃だけ(まとめて全弾回避はニンジャのみ)", S)
     total = sum(h.damage for h in real)
     try:
         damage, plus = cb.barrage(total, cmd.divisor)

@@ -41,3 +41,18 @@ async def test_barrage_over_mixed_difficulties_takes_the_highest(ns: Make) -> No
     out = await t.do(Evade(defender=me, hits=[b.hit.id], dice=3))
     assert one(out, ev.EvasionRolled).difficulty == UH
     assert one(out, ev.DamageResolved).amount == 1
+
+
+async def test_barrage_over_several_hits_needs_a_ninja_target(ns: Make) -> None:
+    """NS-74 + NS-76: 弾幕発生 converts damage that could be まとめて全弾回避'd; a human boss
+    cannot group-dodge two volleys, so they cannot become one 弾幕 (a single volley still can)."""
+    t = await ns()
+    boss = await t.npc("人間ボス", kind="boss", ninja=False, karate=2, wazamae=3, tairyoku=9, seishin=2)
+    ys = await t.mobs("ヤクザ", 4, wazamae=1, tairyoku=1)
+    t.roll(5, 5)
+    first = one(await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=boss, pool_with=ys[1:2])), ev.AttackRolled).hits[0]
+    t.roll(6, 4)
+    second = one(await t.gm_do(Attack(attacker=ys[2], kind="shoot", target=boss, pool_with=ys[3:])), ev.AttackRolled).hits[0]
+    assert await t.rejected(t.gm, DeclareBarrage(hits=[first.id, second.id], divisor=3)) == "rule/nstrpg/not_a_barrage"
+    b = one(await t.gm_do(DeclareBarrage(hits=[second.id], divisor=3)), ev.BarrageDeclared)
+    assert b.hit.damage == 0
