@@ -203,10 +203,14 @@ class OverrideHit(Command, frozen=True, kw_only=True, tag="nstrpg.override_hit")
 
 
 class Kaishaku(Command, frozen=True, kw_only=True, tag="nstrpg.kaishaku"):
-    """カイシャク: a ninja gives a 気絶 enemy the サツバツ! row 6 (NS-87)."""
+    """カイシャク: a ninja gives a 気絶 enemy the サツバツ! row 6 (NS-87).
+
+    ``adjacent``: whether the target is adjacent (カイシャク needs it, as a melee attack does).
+    """
 
     attacker: str
     target: str
+    adjacent: bool = True
 
 
 class Reroll(Command, frozen=True, kw_only=True, tag="nstrpg.reroll"):

@@ -784,6 +784,9 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     tch, tsheet, tf = _load(acc.table, acc.game, cmd.target)
     if tf.status != FAINTED:
         reject("not_fainted", f"{tch.name} は気絶状態ではない", S)
+    if not cmd.adjacent:
+        # 「ニンジャは『気絶状態』の敵と隣接することで…『カイシャク』を宣言できる」(NS-87)
+        reject("not_adjacent", "カイシャクは隣接する気絶状態の敵だけ", S)
     if NARAKU in tsheet.skills:
         reject("naraku", f"{tch.name} は異様なアトモスフィアを漂わせておりカイシャクできない", "NSTRPG 2-15 ◉ナラク・ウィズイン")
     weapon = sheet.weapon(f.equipped) or sheet.weapon("unarmed")

@@ -10,7 +10,7 @@ from typing import Any
 
 from taku_nstrpg import events as ev
 from taku_nstrpg.checks import UH
-from taku_nstrpg.commands import Attack, DeclareBarrage, Evade
+from taku_nstrpg.commands import Attack, DeclareBarrage, Evade, Inflict, Kaishaku
 
 Make = Callable[..., Awaitable[Any]]
 
@@ -56,3 +56,15 @@ async def test_barrage_over_several_hits_needs_a_ninja_target(ns: Make) -> None:
     assert await t.rejected(t.gm, DeclareBarrage(hits=[first.id, second.id], divisor=3)) == "rule/nstrpg/not_a_barrage"
     b = one(await t.gm_do(DeclareBarrage(hits=[second.id], divisor=3)), ev.BarrageDeclared)
     assert b.hit.damage == 0
+
+
+async def test_kaishaku_needs_adjacency(ns: Make) -> None:
+    """NS-87: カイシャク is declared by a ninja adjacent to the 気絶 enemy; from afar it is refused."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, tairyoku=6)
+    foe = await t.npc("敵ニンジャ", kind="boss", karate=2, tairyoku=3, seishin=0)
+    await t.gm_do(Inflict(target=foe, damage=3, evadable=False))
+    assert t.f(foe).status == "fainted"
+    assert await t.rejected(t.pl, Kaishaku(attacker=me, target=foe, adjacent=False)) == "rule/nstrpg/not_adjacent"
+    d = one(await t.do(Kaishaku(attacker=me, target=foe)), ev.DamageResolved)
+    assert d.status == "dead" and d.row == 6
