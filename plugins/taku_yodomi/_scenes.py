@@ -343,7 +343,9 @@ def purchase(table: TableState, cmd: C.Purchase, ctx: Context) -> list[Emitted]:
             raise reject("not_present", "シーンに登場していません", S_BUY)
         if c.last_purchase_scene == game.scene_count:
             raise reject("purchase_done", "購入判定は1シーンにつき1回です", S_BUY)
-    if cmd.wealth < 0 or cmd.wealth > social:
+    if cmd.wealth < 0:
+        raise reject("bad_wealth", "使う財産点は0以上です", S_BUY)
+    if cmd.wealth > social:
         raise reject("too_much_wealth", f"一度に使える財産点は【社会】({social})までです", S_BUY)
     if cmd.wealth > c.wealth:
         raise reject("not_enough_wealth", f"財産点が足りません（{c.wealth}点）", S_BUY)

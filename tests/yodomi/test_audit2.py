@@ -133,3 +133,15 @@ async def test_water_from_an_attack_skips_a_flying_defender(yd: Any) -> None:
     yd.h.roll(1, 2)
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))
     assert yd.game.chars[yd.e].statuses == {} and yd.game.chars[yd.e].pp == 16
+
+
+async def test_negative_wealth_is_its_own_error(yd: Any) -> None:
+    """YD-77: a negative 財産点 spend is refused as such (not as "more than 【社会】")."""
+    await yd.h.send(yd.h.gm, C.StartScene(kind="middle", scene_player=yd.a))
+    err = await yd.h.rejected(yd.pa, C.Purchase(character_id=yd.a, wealth=-2))
+    assert err.code == "rule/yodomi/bad_wealth"
+    err = await yd.h.rejected(yd.pa, C.Purchase(character_id=yd.a, wealth=5))  # 【社会】4
+    assert err.code == "rule/yodomi/too_much_wealth"
+    yd.h.roll(3, 6)
+    evs = await yd.h.send(yd.pa, C.Purchase(character_id=yd.a, wealth=4))
+    assert (evs[-1].total, evs[-1].wealth) == (4 + 9 + 4, 6)
