@@ -59,7 +59,7 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         attack_modifier: added to that difficulty (an improvised weapon: +1).
         bonus_dice: added to the pool.
         styles: combat / shooting styles it allows (``kyougeki``, ``seimitsu``, ``setsudan``).
-        rensha: a gun's own 連射, which replaces the character's (0: use the character's).
+        rensha: a gun's own 連射, which replaces the character's (0 on a gun: 連射1, a single shot).
         multi: 『マルチ可』 (or built-in マルチターゲット for shuriken).
         multi_builtin: マルチターゲット without ●マルチターゲット (shuriken, NS-68).
         jisa: ``""``, ``"capable"`` (時間差可: needs ●時間差) or ``"builtin"``.
@@ -378,7 +378,7 @@ def evasion_difficulty(
     """
     start = base + barrage
     if barrage:
-        start = min(start, UH3)
+        start = max(base, min(start, UH3))  # the raise stops at UH3; a higher base stays
     return shift(start, (1 if namu else 0) + atmosphere + defender - (1 if adrenaline else 0) + modifiers)
 
 

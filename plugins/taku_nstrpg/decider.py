@@ -533,7 +533,7 @@ def _hit_difficulty(acc: _Acc, hit: Hit, sheet: NsSheet, f: Fighter, adrenaline:
     base = hit.evasion_base
     barrage = hit.evasion_plus
     if barrage:
-        base = min(base + barrage, opts.barrage_cap)
+        base = max(base, min(base + barrage, opts.barrage_cap))  # 弾幕 raises up to UH3, never lowers (NS-76)
         barrage = 0
     return cb.evasion_difficulty(
         base=base,

@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from taku_nstrpg import events as ev
-from taku_nstrpg.checks import UH
-from taku_nstrpg.commands import Attack, DeclareBarrage, Evade, Inflict, Kaishaku
+from taku_nstrpg.checks import UH, UH3
+from taku_nstrpg.commands import Attack, DeclareBarrage, Evade, Inflict, Kaishaku, OverrideHit
 
 Make = Callable[..., Awaitable[Any]]
 
@@ -68,3 +68,31 @@ async def test_kaishaku_needs_adjacency(ns: Make) -> None:
     assert await t.rejected(t.pl, Kaishaku(attacker=me, target=foe, adjacent=False)) == "rule/nstrpg/not_adjacent"
     d = one(await t.do(Kaishaku(attacker=me, target=foe)), ev.DamageResolved)
     assert d.status == "dead" and d.row == 6
+
+
+async def test_barrage_cap_stops_the_raise_and_never_lowers(ns: Make) -> None:
+    """NS-76: 「これによる基本の回避難易度上限はUH3まで」: ÷12 on a UH hit stops at UH3;
+    on a hit the GM already set at UH4 the 弾幕 leaves UH4 (the cap limits the raise only)."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, wazamae=8, tairyoku=9)
+    ys = await t.mobs("ヤクザ", 3, wazamae=4, tairyoku=1)
+    t.roll(*[5] * 12)
+    a = one(await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=me, pool_with=ys[1:])), ev.AttackRolled)
+    await t.gm_do(OverrideHit(hit=a.hits[0].id, evasion="UH"))
+    hid = next(iter(t.pending))
+    b = one(await t.gm_do(DeclareBarrage(hits=[hid], divisor=12)), ev.BarrageDeclared)
+    assert b.hit.damage == 1
+    t.roll(6, 6, 6, 5)
+    out = await t.do(Evade(defender=me, hits=[b.hit.id], dice=4))
+    assert one(out, ev.EvasionRolled).difficulty == UH3
+    assert one(out, ev.EvasionRolled).success
+    t.roll(*[6] * 12)
+    a = one(await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=me, pool_with=ys[1:])), ev.AttackRolled)
+    await t.gm_do(OverrideHit(hit=a.hits[0].id, evasion="UH4"))
+    hid = next(iter(t.pending))
+    b = one(await t.gm_do(DeclareBarrage(hits=[hid], divisor=3)), ev.BarrageDeclared)
+    assert b.hit.damage == 4
+    t.roll(6, 6, 6, 1)
+    out = await t.do(Evade(defender=me, hits=[b.hit.id], dice=4))
+    assert one(out, ev.EvasionRolled).difficulty == UH3 + 1
+    assert not one(out, ev.EvasionRolled).success
