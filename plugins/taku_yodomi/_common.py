@@ -85,6 +85,8 @@ def ability(table: TableState, cid: str, key: str | None) -> int:
     v = sh.get(k)
     if isinstance(v, int) and not isinstance(v, bool):
         return v
+    if v is None and k in ("action", "evasion", "social"):
+        return 0  # YodomiSheet's default for a value the sheet leaves out
     raise reject("unknown_ability", f"{name(table, cid)} に能力値「{key}」はありません")
 
 

@@ -12,7 +12,6 @@ from taku.core.table import TableState
 from taku_yodomi import commands as C
 from taku_yodomi._checks import d9
 from taku_yodomi._common import (
-    ability,
     char,
     check,
     controlled,
@@ -23,6 +22,7 @@ from taku_yodomi._common import (
     parse_cards,
     reject,
     require_in_hand,
+    sheet,
     suit_ok,
 )
 from taku_yodomi.events import (
@@ -332,7 +332,7 @@ def purchase(table: TableState, cmd: C.Purchase, ctx: Context) -> list[Emitted]:
     cid = cmd.character_id
     c = controlled(table, ctx, cid)
     game = game_of(table)
-    social = ability(table, cid, "social")
+    social = int(sheet(table, cid).get("social", 0) or 0)  # YodomiSheet: 【社会】 defaults to 0
     if cmd.backstage:
         _backstage_ok(game, c, "purchase")
         if c.backstage_purchase_done:

@@ -145,3 +145,15 @@ async def test_negative_wealth_is_its_own_error(yd: Any) -> None:
     yd.h.roll(3, 6)
     evs = await yd.h.send(yd.pa, C.Purchase(character_id=yd.a, wealth=4))
     assert (evs[-1].total, evs[-1].wealth) == (4 + 9 + 4, 6)
+
+
+async def test_purchase_with_a_sheet_without_social(new_table: Any) -> None:
+    """YD-77, G-YD-15: a sheet without 【社会】 has 0 (the sheet schema's default); its
+    purchase check is 2D9 + 0 and it may spend no 財産点, rather than an unknown_ability error."""
+    yd = await new_table(sheets=({"pp": 40, "sp": 60, "wealth": 3}, {"pp": 30}, {"pp": 20}))
+    await yd.h.send(yd.h.gm, C.StartScene(kind="middle", scene_player=yd.a))
+    err = await yd.h.rejected(yd.pa, C.Purchase(character_id=yd.a, wealth=1))
+    assert err.code == "rule/yodomi/too_much_wealth"
+    yd.h.roll(2, 5)
+    evs = await yd.h.send(yd.pa, C.Purchase(character_id=yd.a))
+    assert evs[-1].total == 7
