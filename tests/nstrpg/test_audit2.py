@@ -96,3 +96,44 @@ async def test_barrage_cap_stops_the_raise_and_never_lowers(ns: Make) -> None:
     out = await t.do(Evade(defender=me, hits=[b.hit.id], dice=4))
     assert one(out, ev.EvasionRolled).difficulty == UH3 + 1
     assert not one(out, ev.EvasionRolled).success
+
+
+async def test_counter_needs_more_successes_and_dice_stay_spent(ns: Make) -> None:
+    """NS-73, NS-77: 3 evasion successes against 3 attack successes: evaded, no カウンターカラテ;
+    the 4 回避ダイス are gone, so the next evasion may roll only the 2 left."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=3, wazamae=6, tairyoku=9)
+    boss = await t.npc("ボス", kind="boss", karate=7, tairyoku=12, seishin=3)
+    t.roll(5, 5, 5, 1, 1, 1, 1)
+    a = one(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)
+    t.roll(4, 4, 4, 1)
+    out = await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=4))
+    assert one(out, ev.EvasionRolled).success
+    assert not [e for e in out if isinstance(e, ev.CounterKarate)]
+    assert t.f(me).evasion_dice == 2
+    t.roll(5, 5, 5, 1, 1, 1, 1)
+    a = one(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)
+    assert await t.rejected(t.pl, Evade(defender=me, hits=[a.hits[0].id], dice=3)) == "rule/nstrpg/no_evasion_dice"
+
+
+async def test_mob_removed_when_seishin_goes_below_zero(ns: Make) -> None:
+    """NS-81, NS-90 row 3: with mob_crit_autoremove off, a 体力5 精神力1 mob takes 2 (1+痛打1)
+    and 精神力ダメージ2: 体力3 but 精神力−1, so it is removed."""
+    t = await ns({"mob_crit_autoremove": False})
+    me = await t.pc("ニンジャ", karate=4, tairyoku=9)
+    (y,) = await t.mobs("ヤクザ", 1, karate=1, tairyoku=5, seishin=1)
+    t.roll(6, 6, 1, 1, 3)
+    d = one(await t.do(Attack(attacker=me, target=y)), ev.DamageResolved)
+    assert (d.tairyoku, d.seishin, d.status) == (3, -1, "removed")
+
+
+async def test_instant_death_resistance_then_reduction(ns: Make) -> None:
+    """NS-94: 即死! on 即死耐性 becomes 痛打+2D6 (3+4); ダメージ軽減2 comes off the final damage: 1+7−2 = 6."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=4, tairyoku=9)
+    boss = await t.npc("ボス", kind="boss", karate=2, tairyoku=12, seishin=3, instant_death_resistance=True, damage_reduction=2)
+    t.roll(6, 6, 1, 1)
+    a = one(await t.do(Attack(attacker=me, target=boss)), ev.AttackRolled)
+    t.roll(6, 3, 4)
+    d = one(await t.gm_do(Evade(defender=boss, hits=[a.hits[0].id])), ev.DamageResolved)
+    assert (d.tsuda, d.reduction, d.amount, d.tairyoku, d.status) == (7, 2, 6, 6, "active")
