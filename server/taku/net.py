@@ -28,7 +28,7 @@ from websockets.http11 import Request, Response
 
 from taku import __version__
 from taku.app import Hub, Subscription, timed
-from taku.core.commands import Chat
+from taku.core.commands import CORE_COMMANDS, Chat
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
 from taku.protocol import (
     Ack,
@@ -307,6 +307,7 @@ def ruleset_info(r: Any) -> RulesetInfo:
         options=options,
         command_schema=union_schema(f"{r.id} commands", tuple(r.commands)) if r.commands else {},
         sheet_schema=msgspec.json.schema(r.sheet) if r.sheet is not None else {},
+        gm_commands=sorted(t.__struct_config__.tag for t in CORE_COMMANDS + tuple(r.commands) if t.gm_only),
     )
 
 

@@ -175,6 +175,8 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
     """JSON Schema of the ruleset's commands, so a client can build forms for them."""
     sheet_schema: dict[str, Any] = {}
     """JSON Schema of the ruleset's character sheet (``create_character.sheet``), if it checks one."""
+    gm_commands: list[str] = []
+    """Tags of the commands only a GM may send (core ones included)."""
 
 
 class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):

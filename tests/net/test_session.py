@@ -227,3 +227,5 @@ async def test_rulesets_describe_their_commands_and_sheets(connect) -> None:
     assert nstrpg["sheet_schema"]  # nstrpg checks its sheets
     core_tags = {d.get("properties", {}).get("type", {}).get("enum", [None])[0] for d in reply["core_command_schema"]["$defs"].values()}
     assert {"chat", "roll", "override", "create_character"} <= core_tags
+    assert {"override", "set_role", "reveal_seed"} <= set(nstrpg["gm_commands"])
+    assert "roll" not in nstrpg["gm_commands"]

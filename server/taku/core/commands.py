@@ -8,7 +8,7 @@ silent default.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -29,7 +29,14 @@ __all__ = [
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
-    """Base of every command, core and ruleset."""
+    """Base of every command, core and ruleset.
+
+    A command only a GM may send sets the class variable ``gm_only = True``; clients
+    learn it from ``list_rulesets`` (and hide such commands from players). The
+    decider still checks the role: this is a description, not the permission.
+    """
+
+    gm_only: ClassVar[bool] = False
 
 
 class Chat(Command, frozen=True, kw_only=True, tag="chat"):
@@ -58,6 +65,8 @@ class RenameMember(Command, frozen=True, kw_only=True, tag="rename"):
 
 class SetRole(Command, frozen=True, kw_only=True, tag="set_role"):
     """GM only: make ``member_id`` a ``gm``, ``player`` or ``spectator``."""
+
+    gm_only = True
 
     member_id: str
     role: str
@@ -97,6 +106,8 @@ class Override(Command, frozen=True, kw_only=True, tag="override"):
     The result must still be a valid state; otherwise ``command/invalid``.
     """
 
+    gm_only = True
+
     path: list[str | int]
     value: Any = None
     reason: str = ""
@@ -104,6 +115,8 @@ class Override(Command, frozen=True, kw_only=True, tag="override"):
 
 class RevealSeed(Command, frozen=True, kw_only=True, tag="reveal_seed"):
     """GM only: publish the table's dice seed so anyone can ``taku verify`` the log."""
+
+    gm_only = True
 
 
 CORE_COMMANDS: tuple[type[Command], ...] = (
