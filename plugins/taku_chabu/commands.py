@@ -155,6 +155,8 @@ class StartCombat(Command, frozen=True, kw_only=True, tag="chabu.start_combat"):
     ``agreed_order`` is the players' agreed order for the last ties (CH-12).
     """
 
+    gm_only = True
+
     victory: Condition
     defeat: Condition
     participants: list[str] | None = None
@@ -164,11 +166,15 @@ class StartCombat(Command, frozen=True, kw_only=True, tag="chabu.start_combat"):
 class SetOrder(Command, frozen=True, kw_only=True, tag="chabu.set_order"):
     """GM: the agreed order for initiative ties, used from the next イニシアティヴ決定フェイズ."""
 
+    gm_only = True
+
     agreed_order: list[str]
 
 
 class EndCombat(Command, frozen=True, kw_only=True, tag="chabu.end_combat"):
     """GM: a condition holds that the server cannot see (a ``manual`` condition)."""
+
+    gm_only = True
 
     outcome: Literal["victory", "defeat", "aborted"]
     reason: str = ""
@@ -176,6 +182,8 @@ class EndCombat(Command, frozen=True, kw_only=True, tag="chabu.end_combat"):
 
 class SetRange(Command, frozen=True, kw_only=True, tag="chabu.set_range"):
     """GM: where ``b`` is from ``a`` (and, with ``both``, ``a`` from ``b``) (CH-18)."""
+
+    gm_only = True
 
     a: str
     b: str
@@ -189,6 +197,8 @@ class Adjust(Command, frozen=True, kw_only=True, tag="chabu.adjust"):
     Unlike a raw ``override``, the consequences follow: HP 0 is 戦闘不能,
     インガオホー値 100 is 死亡, and a combat condition may end the combat.
     """
+
+    gm_only = True
 
     character_id: str
     key: Literal["hp", "ingaoho", "tatsujin", "wazamae"]

@@ -145,6 +145,8 @@ class Reroll(Command, frozen=True, kw_only=True, tag="hiden.reroll"):
 class AwardZabuton(Command, frozen=True, kw_only=True, tag="hiden.award_zabuton"):
     """GM: 「座布団一枚!」 (五ノ五)."""
 
+    gm_only = True
+
     character_id: str
     count: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
     reason: str = ""
@@ -152,6 +154,8 @@ class AwardZabuton(Command, frozen=True, kw_only=True, tag="hiden.award_zabuton"
 
 class ConvertZabuton(Command, frozen=True, kw_only=True, tag="hiden.convert_zabuton"):
     """GM, at the session's end: turn 座布団 into CP (五ノ五); every character, or one."""
+
+    gm_only = True
 
     character_id: str | None = None
 
@@ -200,6 +204,8 @@ class SetConditions(Command, frozen=True, kw_only=True, tag="hiden.set_condition
     They add to the difficulty of every check of the character until the GM
     clears them (hunger and fatigue: until recovered; drink: until asleep).
     """
+
+    gm_only = True
 
     character_id: str
     conditions: list[str] = []

@@ -86,6 +86,8 @@ class OpposedCheck(Command, frozen=True, kw_only=True, tag="nstrpg.opposed_check
     """GM: an opposed check [対抗判定] (NS-11): the most successes wins; with
     ``damage_difference`` the loser takes the difference as damage (no evasion)."""
 
+    gm_only = True
+
     sides: list[OpposedSide]
     difficulty: str = "NORMAL"
     damage_difference: bool = False
@@ -172,6 +174,8 @@ class Evade(Command, frozen=True, kw_only=True, tag="nstrpg.evade"):
 class DeclareBarrage(Command, frozen=True, kw_only=True, tag="nstrpg.barrage"):
     """GM: 弾幕発生 on pending mob shooting hits, before the evasion choice (NS-76)."""
 
+    gm_only = True
+
     hits: list[str]
     divisor: int
 
@@ -181,6 +185,8 @@ class Inflict(Command, frozen=True, kw_only=True, tag="nstrpg.inflict"):
 
     ``evadable`` makes it a pending hit at ``evasion`` difficulty; otherwise it lands.
     """
+
+    gm_only = True
 
     target: str
     damage: Annotated[int, msgspec.Meta(ge=0)] = 1
@@ -194,6 +200,8 @@ class Inflict(Command, frozen=True, kw_only=True, tag="nstrpg.inflict"):
 
 class OverrideHit(Command, frozen=True, kw_only=True, tag="nstrpg.override_hit"):
     """GM: cancel a pending hit, or change its damage or evasion difficulty, with a reason."""
+
+    gm_only = True
 
     hit: str
     cancel: bool = False
@@ -237,17 +245,25 @@ class EndTurnOf(Command, frozen=True, kw_only=True, tag="nstrpg.end_turn_of"):
 class EndPhase(Command, frozen=True, kw_only=True, tag="nstrpg.end_phase"):
     """GM: a phase ends (アドレナリン・ブースト's evasion −1 ends)."""
 
+    gm_only = True
+
 
 class StartCombat(Command, frozen=True, kw_only=True, tag="nstrpg.start_combat"):
     """GM: a combat sequence starts (turn 0, atmosphere normal)."""
+
+    gm_only = True
 
 
 class StartTurn(Command, frozen=True, kw_only=True, tag="nstrpg.start_turn"):
     """GM: ターン開始フェイズ: everyone's 回避ダイス reset first (NS-41)."""
 
+    gm_only = True
+
 
 class EndTurn(Command, frozen=True, kw_only=True, tag="nstrpg.end_turn"):
     """GM: ターン終了フェイズ; ``atmosphere`` raises it from the next turn (NS-42, 2-17)."""
+
+    gm_only = True
 
     atmosphere: str | None = None
 
@@ -255,17 +271,25 @@ class EndTurn(Command, frozen=True, kw_only=True, tag="nstrpg.end_turn"):
 class EndCombat(Command, frozen=True, kw_only=True, tag="nstrpg.end_combat"):
     """GM: the combat ends (2-10): revivals, 万札プール."""
 
+    gm_only = True
+
 
 class StartScenario(Command, frozen=True, kw_only=True, tag="nstrpg.start_scenario"):
     """GM: a scenario starts: 即応ダイス and 緊急回避ダイス set, ●部位損傷 penalties (NS-13, NS-21)."""
+
+    gm_only = True
 
 
 class EndScenario(Command, frozen=True, kw_only=True, tag="nstrpg.end_scenario"):
     """GM: the scenario ends (NS-111)."""
 
+    gm_only = True
+
 
 class GainDkk(Command, frozen=True, kw_only=True, tag="nstrpg.gain_dkk"):
     """GM: 【DKK】 gained (NS-25): a fixed ``amount`` or a guideline id (``vip_kill`` rolls 2D3)."""
+
+    gm_only = True
 
     character_id: str
     amount: int | None = None
@@ -279,6 +303,8 @@ class Wasshoi(Command, frozen=True, kw_only=True, tag="nstrpg.wasshoi"):
     ``present``: the ninjas present (default: every fighter able to act); ``target`` replaces the target value.
     """
 
+    gm_only = True
+
     present: list[str] | None = None
     target: int | None = None
 
@@ -286,11 +312,15 @@ class Wasshoi(Command, frozen=True, kw_only=True, tag="nstrpg.wasshoi"):
 class RerollEntry(Command, frozen=True, kw_only=True, tag="nstrpg.reroll_entry"):
     """GM: the entry is impossible on this map: reroll once, then choose (NS-100)."""
 
+    gm_only = True
+
     choose: int | None = None
 
 
 class CreateMobs(Command, frozen=True, kw_only=True, tag="nstrpg.create_mobs"):
     """GM: a group of ``count`` mobs with one sheet, named ``name1`` … (2-1 モブ敵)."""
+
+    gm_only = True
 
     name: str
     count: Annotated[int, msgspec.Meta(ge=1, le=50)]
@@ -300,11 +330,15 @@ class CreateMobs(Command, frozen=True, kw_only=True, tag="nstrpg.create_mobs"):
 class CreateNinjaSlayer(Command, frozen=True, kw_only=True, tag="nstrpg.create_ninja_slayer"):
     """GM: Ninja Slayer from his stat block (NS-102)."""
 
+    gm_only = True
+
     name: str = "ニンジャスレイヤー"
 
 
 class AdjustValue(Command, frozen=True, kw_only=True, tag="nstrpg.adjust"):
     """GM: set a fighter's value (``tairyoku``, ``seishin``, ``dkk``, ``status``, ``quick_dice`` …) with a reason."""
+
+    gm_only = True
 
     character_id: str
     field: str

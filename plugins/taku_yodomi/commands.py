@@ -70,11 +70,15 @@ __all__ = [
 class ReadTrailer(Command, frozen=True, kw_only=True, tag="yodomi.read_trailer"):
     """GM: the trailer (YD-71)."""
 
+    gm_only = True
+
     text: str
 
 
 class GiveHandout(Command, frozen=True, kw_only=True, tag="yodomi.give_handout"):
     """GM: a handout for a PC."""
+
+    gm_only = True
 
     character_id: str
     text: str
@@ -101,6 +105,8 @@ class ChooseSuit(Command, frozen=True, kw_only=True, tag="yodomi.choose_suit"):
 
 class DealCards(Command, frozen=True, kw_only=True, tag="yodomi.deal_cards"):
     """GM: the top ``count`` cards of the deck to a character (YD-23)."""
+
+    gm_only = True
 
     character_id: str
     count: int = 1
@@ -160,6 +166,8 @@ class Contest(Command, frozen=True, kw_only=True, tag="yodomi.contest"):
 class StartContinuous(Command, frozen=True, kw_only=True, tag="yodomi.start_continuous"):
     """GM: a 継続判定 with its target points, ability, accident and round limit (YD-16)."""
 
+    gm_only = True
+
     target_points: int
     ability: str
     round_limit: int
@@ -179,6 +187,8 @@ class RollContinuous(Command, frozen=True, kw_only=True, tag="yodomi.roll_contin
 
 class AdvanceContinuous(Command, frozen=True, kw_only=True, tag="yodomi.advance_continuous"):
     """GM: the next round of a 継続判定 (chains end; the round limit is checked)."""
+
+    gm_only = True
 
     continuous_id: str
 
@@ -210,6 +220,8 @@ class Purchase(Command, frozen=True, kw_only=True, tag="yodomi.purchase"):
 class StartScene(Command, frozen=True, kw_only=True, tag="yodomi.start_scene"):
     """GM: a scene with its scene player (YD-72, YD-73); ``present`` appear without a check."""
 
+    gm_only = True
+
     kind: Literal["opening", "middle", "climax", "ending"]
     scene_player: str
     present: list[str] = []
@@ -239,6 +251,8 @@ class NoteTopic(Command, frozen=True, kw_only=True, tag="yodomi.note_topic"):
 class EndScene(Command, frozen=True, kw_only=True, tag="yodomi.end_scene"):
     """GM: end the scene; 舞台裏, パス and the 流れ adjustment follow (YD-76)."""
 
+    gm_only = True
+
 
 class Backstage(Command, frozen=True, kw_only=True, tag="yodomi.backstage"):
     """舞台裏 for a PC that was not in the scene: 【PP】 +2D10 (YD-75)."""
@@ -267,6 +281,8 @@ class ChangeEmotion(Command, frozen=True, kw_only=True, tag="yodomi.change_emoti
 
 class CloseSceneEnd(Command, frozen=True, kw_only=True, tag="yodomi.close_scene_end"):
     """GM: finish the scene end (every hand within its パス); ``final`` ends the session."""
+
+    gm_only = True
 
     final: bool = False
 
@@ -309,6 +325,8 @@ class ChooseDeath(Command, frozen=True, kw_only=True, tag="yodomi.choose_death")
 class AddStatus(Command, frozen=True, kw_only=True, tag="yodomi.add_status"):
     """GM (or an effect): give a bad status; ``x`` for 毒X, ``item`` for 使用不能, ``by`` for 極技."""
 
+    gm_only = True
+
     character_id: str
     status: str
     x: int = 0
@@ -331,12 +349,16 @@ class RemoveStatus(Command, frozen=True, kw_only=True, tag="yodomi.remove_status
 class StartCombat(Command, frozen=True, kw_only=True, tag="yodomi.start_combat"):
     """GM: round progression with these engagements (lists of character ids)."""
 
+    gm_only = True
+
     engagements: list[list[str]]
     surprised: list[str] = []
 
 
 class AdvanceRound(Command, frozen=True, kw_only=True, tag="yodomi.advance"):
     """GM: run the next process step (setup, initiative, cleanup)."""
+
+    gm_only = True
 
 
 class Wait(Command, frozen=True, kw_only=True, tag="yodomi.wait"):
@@ -395,6 +417,8 @@ class Mount(Command, frozen=True, kw_only=True, tag="yodomi.mount"):
 
 class EndCombat(Command, frozen=True, kw_only=True, tag="yodomi.end_combat"):
     """GM: the fight is over."""
+
+    gm_only = True
 
 
 class Attack(Command, frozen=True, kw_only=True, tag="yodomi.attack"):

@@ -1,0 +1,33 @@
+"""GM-only commands: every command marked ``gm_only`` (what ``list_rulesets`` gives
+clients as ``gm_commands``) is refused for a player with ``command/forbidden``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from taku.plugins import load_registry
+from taku.testing.harness import TableHarness
+
+# plausible fields for the GM-only commands that need some (the others have none required)
+FIELDS: dict[str, dict[str, Any]] = {
+    "nstrpg.opposed_check": {"sides": [{"character_id": "c1", "stat": "karate"}, {"character_id": "c2", "stat": "karate"}]},
+    "nstrpg.barrage": {"hits": ["h1"], "divisor": 3},
+    "nstrpg.inflict": {"target": "c1"},
+    "nstrpg.override_hit": {"hit": "h1"},
+    "nstrpg.gain_dkk": {"character_id": "c1", "amount": 1},
+    "nstrpg.create_mobs": {"name": "クローンヤクザ", "count": 2},
+    "nstrpg.adjust": {"character_id": "c1", "field": "tairyoku", "value": 9},
+}
+
+
+async def test_gm_only_commands_are_refused_for_players() -> None:
+    gm_only = [t for t in load_registry().get("nstrpg").commands if t.gm_only]
+    assert gm_only
+    h = await TableHarness.create("nstrpg")
+    pl = await h.join("プレイヤー")
+    for t in gm_only:
+        tag = t.__struct_config__.tag
+        cmd = msgspec.convert({"type": tag, **FIELDS.get(tag, {})}, t)
+        assert (await h.rejected(pl, cmd)).code == "command/forbidden", tag
