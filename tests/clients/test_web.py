@@ -288,6 +288,10 @@ async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(taku_s
     assert await gm.locator(".legal-moves button").count() == max(counts)  # the GM may move for anyone
     scores = await gm.locator(".ruleset-panel .score").all_inner_texts()
     assert len(scores) == 2 and all(s.lstrip("-").isdigit() for s in scores)
+    # each card names its values once, in Japanese (点数 once, no raw keys)
+    for card in await gm.locator("#state-panels .card[data-character] .extras").all_inner_texts():
+        assert card.count("点数") == 1 and "メンツ" in card, card
+        assert not any(raw in card for raw in ("score", "mentsu", "declared_at", "character_id")), card
     await mover.locator(".legal-moves button").first.click()
     await mover.wait_for_selector(f"#log li[data-seq='{seq + 1}']", state="attached")
 
@@ -333,6 +337,9 @@ async def test_spectator_watches_but_cannot_act(scripted_server: Any, open_page:
     sp = await join_as(open_page, await gm.input_value("#invite-spectator"), "観客")
     assert await sp.get_attribute("body", "data-role") == "spectator"
     assert await sp.is_disabled("#chat-input")
+    assert await sp.locator("#spectator-note").is_visible()
+    assert "観戦中は発言できません" in await sp.inner_text("#spectator-note")
+    assert await gm.locator("#spectator-note").is_hidden()
     assert await sp.locator("#actions").is_hidden() and await sp.locator("#gm-tools").is_hidden()
     scripted_dice.extend([1, 1])
     await gm.fill("#chat-input", "2D6>=7 ピンゾロ")
@@ -410,3 +417,94 @@ async def test_ruleset_panel_shows_what_the_game_needs(
                 assert await row.locator(part[1:]).count() > 0, (ruleset, part)
             else:
                 assert part in text, (ruleset, part, text)
+
+
+async def test_gm_only_command_forms_are_the_gms(scripted_server: Any, open_page: Any) -> None:
+    """Commands in list_rulesets' gm_commands (the core's override, nstrpg's gain_dkk …)
+    have forms on the GM's page only; the player keeps the forms of the commands they may send."""
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
+    await pl.wait_for_selector("#actions details[data-command='nstrpg.check']")
+    for tag in ("nstrpg.gain_dkk", "nstrpg.start_combat", "nstrpg.adjust"):
+        assert await gm.locator(f"#actions details[data-command='{tag}']").count() == 1, tag
+        assert await gm.locator(f"#actions details[data-command='{tag}'] .gm-only").count() == 1, tag
+        assert await pl.locator(f"#actions details[data-command='{tag}']").count() == 0, tag
+    assert await pl.locator("#actions details[data-command='nstrpg.evade']").count() == 1
+    # override: the GM tools' form
+    await gm.click("#gm-tools > summary")
+    assert await gm.locator("#override-form").is_visible()
+    assert not await pl.locator("#override-form").is_visible()
+    assert await pl.locator("#gm-tools").is_hidden()
+
+
+async def test_cards_use_japanese_names_and_hide_internals(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """nstrpg cards name the fighter's values in Japanese (体力, 部位損傷ペナルティ, 即応ダイス) and
+    leave out internals (a roll's ref and purpose); keys the client does not know keep their name."""
+    scripted_dice.extend([4] * 20)
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
+    await pl.click("#actions details[data-command='create_character'] > summary")
+    await pl.fill("#cc-name", "ヤモト")
+    await pl.fill("#cc-sheet", '{"karate": 3, "neuron": 3, "tairyoku": 5}')
+    await pl.click("#create-character button[type=submit]")
+    await pl.wait_for_selector(".ruleset-panel tr:has-text('ヤモト')")
+    cid = await pl.evaluate("Object.keys(window.taku.state.characters)[0]")
+    await pl.evaluate(
+        "([t, c]) => window.taku.conn.command(t, c).then(() => 1)",
+        [await pl.evaluate("window.taku.tableId"), {"type": "nstrpg.check", "character_id": cid, "stat": "karate"}],
+    )
+    await pl.wait_for_selector("#state-panels .card .extra-head:text-is('直前の判定')")
+    card = await pl.inner_text("#state-panels .card[data-character] .extras")
+    for jp in ("体力", "精神力", "部位損傷ペナルティ", "即応ダイス", "回避ダイス", "カラテ", "判定", "NORMAL"):
+        assert jp in card, (jp, card)
+    for raw in ("tairyoku", "injury_penalty", "quick_dice", "ref", "purpose", "fighters", "last_roll"):
+        assert raw not in card, (raw, card)
+    # the raw key stays in the tooltip of the label
+    assert await pl.locator("#state-panels .card dt[title='injury_penalty']").count() == 1
+
+
+async def test_tables_fit_the_side_panel(scripted_server: Any, open_page: Any) -> None:
+    """At 1280×800 the nstrpg table fits the side panel (no hidden DKK / 状態 columns); at 390 px
+    chabu's does too (or scrolls inside its own container, never past the page)."""
+    for ruleset, sheet, width, height in (
+        ("nstrpg", '{"karate": 6, "neuron": 5, "tairyoku": 12, "seishin": 6, "dkk": 3}', 1280, 800),
+        ("chabu", '{"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}', 390, 844),
+    ):
+        gm = await create_table(open_page, scripted_server.http_url, ruleset=ruleset)
+        link = await gm.input_value("#invite-player")
+        pl = await open_page(link, width=width, height=height)
+        await pl.fill("#join-name", "たろう")
+        await pl.click("#join-submit")
+        await pl.wait_for_selector("body[data-seq]")
+        await pl.click("#actions details[data-command='create_character'] > summary")
+        await pl.fill("#cc-name", "ニンジャスレイヤー")
+        await pl.fill("#cc-sheet", sheet)
+        await pl.click("#create-character button[type=submit]")
+        await pl.wait_for_selector(".ruleset-panel tr:has-text('ニンジャスレイヤー')")
+        box = await pl.evaluate(
+            """() => { const w = document.querySelector('.ruleset-panel .grid-scroll');
+                       const t = w.querySelector('table').getBoundingClientRect();
+                       const side = document.querySelector('#live .side').getBoundingClientRect();
+                       return {scroll: w.scrollWidth, client: w.clientWidth, right: t.right, side: side.right,
+                               overflow: getComputedStyle(w).overflowX, page: document.documentElement.scrollWidth,
+                               vw: window.innerWidth}; }"""
+        )
+        assert box["scroll"] <= box["client"] + 1, (ruleset, box)
+        assert box["right"] <= box["side"] + 1, (ruleset, box)
+        assert box["overflow"] == "auto" and box["page"] <= box["vw"], (ruleset, box)
+
+
+async def test_error_shows_the_servers_message_with_the_code_small(scripted_server: Any, open_page: Any) -> None:
+    """A refused command shows the server's message first; its code is small text (and the tooltip)."""
+    gm = await create_table(open_page, scripted_server.http_url)
+    await gm.click("#gm-tools > summary")
+    await gm.fill("#secret-expr", "0D6")
+    await gm.click("#secret-roll")
+    toast = gm.locator(".toast.error").first
+    await toast.wait_for()
+    assert (await toast.locator(".err-msg").inner_text()) == "roll at least one die"
+    assert (await toast.locator(".err-code").inner_text()) == "dice/invalid"
+    assert await toast.locator(".err-msg").get_attribute("title") == "dice/invalid"
+    assert not (await toast.inner_text()).startswith("dice/invalid")

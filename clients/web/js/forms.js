@@ -1,7 +1,7 @@
 // Forms for commands, built from a ruleset's command_schema (JSON Schema from
 // the msgspec Structs). Works for any ruleset: a new one gets forms for free.
 
-import { h } from "./render.js";
+import { h, errorNodes } from "./render.js";
 
 function resolve(schema, root) {
   if (schema && schema.$ref) {
@@ -111,7 +111,7 @@ export function commandForm(def, root, ctx) {
     try {
       await ctx.submit(cmd);
     } catch (x) {
-      err.textContent = x.code ? `${x.code}: ${x.serverMessage}` : String(x);
+      err.replaceChildren(...errorNodes(x));
     }
   });
   return form;

@@ -6,7 +6,7 @@
 import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm } from "./forms.js";
 import { rulesetPanel, legalMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
-import { h, clear, eventItem, valueTree, exportText, exportHtml, download } from "./render.js";
+import { h, clear, eventItem, valueTree, exportText, exportHtml, download, errorNodes } from "./render.js";
 
 const $ = (sel) => document.querySelector(sel);
 const ROLE = { gm: "GM", player: "PL", spectator: "観戦" };
@@ -43,14 +43,15 @@ export function inviteLink(tableId, token) {
   return `${base}#table=${encodeURIComponent(tableId)}${token ? `&token=${encodeURIComponent(token)}` : ""}`;
 }
 
+// `text` is a string, or (for an error) what errorNodes gives
 function toast(text, kind = "error") {
-  const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", text });
+  const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
   $("#toasts").append(t);
   setTimeout(() => t.remove(), 6000);
 }
 
 function errText(e) {
-  return e instanceof TakuError ? `${e.code}: ${e.serverMessage}` : String(e.message || e);
+  return e instanceof TakuError ? `${e.serverMessage} (${e.code})` : String(e.message || e);
 }
 
 function show(viewId) {
@@ -85,7 +86,7 @@ $("#create-form").addEventListener("submit", async (e) => {
       name: $("#table-name").value.trim(), ruleset,
     });
     location.hash = `table=${c.table_id}`;
-  } catch (x) { toast(errText(x)); }
+  } catch (x) { toast(errorNodes(x)); }
 });
 
 $("#link-form").addEventListener("submit", (e) => {
@@ -131,7 +132,7 @@ async function openTable(tableId, token) {
         if (mine && mine.token) store(`${tableId}:previous`, mine); // a GM testing an invite keeps its GM token
         store(tableId, { token: j.member_token || token, invite: token });
         await enterTable(tableId, j);
-      } catch (x) { toast(errText(x)); }
+      } catch (x) { toast(errorNodes(x)); }
     };
     return;
   }
@@ -139,7 +140,7 @@ async function openTable(tableId, token) {
     const j = await app.conn.join(tableId, useToken);
     await enterTable(tableId, j);
   } catch (x) {
-    toast(errText(x));
+    toast(errorNodes(x));
     show("home");
   }
 }
@@ -189,7 +190,7 @@ async function refreshState() {
       renderLive();
     } while (app.dirty);
   } catch (x) {
-    toast(errText(x));
+    toast(errorNodes(x));
   } finally {
     app.refreshing = false;
   }
@@ -224,6 +225,9 @@ function renderLive() {
   const canAct = s.you.role !== "spectator";
   $("#chat-input").disabled = !canAct;
   $("#chat-send").disabled = !canAct;
+  $("#chat-as").disabled = !canAct;
+  $("#chat-input").placeholder = canAct ? "チャット / ダイス（2D6>=7、S2D6 でシークレット）" : "観戦中は発言できません";
+  $("#spectator-note").hidden = canAct;
   // speak as
   const as = $("#chat-as");
   const prev = as.value;
@@ -306,7 +310,7 @@ async function sendCommand(cmd) {
   try {
     return await app.conn.command(app.tableId, cmd);
   } catch (x) {
-    toast(errText(x));
+    toast(errorNodes(x));
     throw x;
   }
 }
@@ -325,13 +329,17 @@ function renderActions(s) {
     submit: (cmd) => app.conn.command(app.tableId, cmd),
   };
   const opened = new Set([...document.querySelectorAll("#actions details[open]")].map((d) => d.dataset.command));
-  const defs = info ? commandDefs(info.command_schema) : [];
+  // GM-only commands (list_rulesets' gm_commands) are offered to the GM only
+  const gmOnly = new Set((info && info.gm_commands) || []);
+  const isGm = s.you.role === "gm";
+  const defs = (info ? commandDefs(info.command_schema) : []).filter((d) => isGm || !gmOnly.has(d.tag));
   const parts = [];
   parts.push(h("details", { class: "cmd", "data-command": "create_character", open: opened.has("create_character") },
     h("summary", { text: "キャラクターを作る" }), createCharacterForm()));
   for (const d of defs) {
     parts.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
       h("summary", { title: d.description }, d.title,
+        gmOnly.has(d.tag) ? h("span", { class: "gm-only", title: "GMだけが使えるコマンド", text: "GM" }) : null,
         d.description ? h("small", { text: ` — ${d.description.split("\n")[0].slice(0, 48)}` }) : null),
       d.description ? h("p", { class: "desc", text: d.description.split("\n")[0] }) : null,
       commandForm(d, info.command_schema, fctx)));
@@ -352,7 +360,7 @@ function createCharacterForm() {
       try {
         await app.conn.command(app.tableId, { type: "create_character", name: name.value.trim(), sheet: sh });
         name.value = "";
-      } catch (x) { err.textContent = errText(x); }
+      } catch (x) { err.replaceChildren(...errorNodes(x)); }
     } },
   h("label", { class: "field", for: "cc-name" }, h("span", { class: "fname", text: "名前" }), name),
   h("label", { class: "field", for: "cc-sheet" }, h("span", { class: "fname", text: "シート (JSON)" }), sheet),
@@ -403,7 +411,7 @@ $("#secret-form").addEventListener("submit", async (e) => {
   try {
     await app.conn.command(app.tableId, { type: "roll", expression: expr, secret: true });
     $("#secret-expr").value = "";
-  } catch (x) { toast(errText(x)); }
+  } catch (x) { toast(errorNodes(x)); }
 });
 
 $("#override-form").addEventListener("submit", async (e) => {
@@ -417,7 +425,7 @@ $("#override-form").addEventListener("submit", async (e) => {
   try {
     await app.conn.command(app.tableId, { type: "override", path, value, reason: $("#ov-reason").value.trim() });
     toast("変更しました", "ok");
-  } catch (x) { toast(errText(x)); }
+  } catch (x) { toast(errorNodes(x)); }
 });
 
 $("#award-form").addEventListener("submit", async (e) => {
@@ -430,7 +438,7 @@ $("#award-form").addEventListener("submit", async (e) => {
     await app.conn.command(app.tableId, {
       type: "override", path, value: current + delta, reason: $("#award-reason").value.trim() || `付与 ${delta >= 0 ? "+" : ""}${delta}`,
     });
-  } catch (x) { toast(errText(x)); }
+  } catch (x) { toast(errorNodes(x)); }
 });
 
 // a click on a value in the state fills the override form (GM)
@@ -487,7 +495,7 @@ $("#chat-form").addEventListener("submit", async (e) => {
     await app.conn.chat(app.tableId, text, $("#chat-as").value || null);
   } catch (x) {
     input.value = text;
-    toast(errText(x));
+    toast(errorNodes(x));
   }
 });
 
@@ -587,7 +595,7 @@ async function route() {
   else await home();
 }
 
-window.addEventListener("hashchange", () => route().catch((x) => toast(errText(x))));
+window.addEventListener("hashchange", () => route().catch((x) => toast(errorNodes(x))));
 
 (async () => {
   try {
@@ -600,7 +608,7 @@ window.addEventListener("hashchange", () => route().catch((x) => toast(errText(x
     app.conn.whenOpen().then(async () => {
       app.rulesets = await app.conn.listRulesets();
       await route();
-    }).catch((e) => toast(errText(e)));
+    }).catch((e) => toast(errorNodes(e)));
   }
   document.body.dataset.ready = "1";
 })();

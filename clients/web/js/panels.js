@@ -43,19 +43,110 @@ export function numericPaths(s, cid) {
   return out;
 }
 
+// What a character card shows per ruleset: Japanese names for the keys the client
+// knows (`labels`, over the common LABELS), keys that are internals (`hide`: never
+// shown), value names (`values`: {key: {raw: shown}}) and the game view's sections
+// (`sections`: {key: heading}, null hides the section). A key not listed keeps its
+// raw name, so a ruleset that adds a value (or one the client does not know) still
+// shows everything.
+const YODOMI_CONDITION = { active: "通常", incapacitated: "戦闘不能", dead: "死亡", flow_death: "流れとしての死", yodomi_life: "澱みとしての生", vanished: "完全消滅" };
+const YODOMI_PHASE = { preplay: "プリプレイ", scene: "シーン", scene_end: "シーン終了", between: "シーン間", finished: "終了" };
+
+export const CARD = {
+  nstrpg: {
+    sections: { fighters: "戦闘中の値", derived: "算出値", last_roll: "直前の判定" },
+    labels: {
+      tairyoku: "体力", seishin: "精神力", status: "状態", ability_damage: "能力値ダメージ", injuries: "部位損傷",
+      injury_penalty: "部位損傷ペナルティ", quick_dice: "即応ダイス", emergency_dice: "緊急回避ダイス",
+      evasion_dice: "回避ダイス", kuzure: "崩れ", shuchu: "集中", sokuten: "連続側転", adrenaline_used: "アドレナリン使用済",
+      adrenaline_evasion: "アドレナリン(回避−1)", sixth_sense_used: "ニンジャ第六感使用済", equipped: "装備", boosts: "一時的な能力値変化",
+      evasion_per_turn: "回避ダイス/ターン", initiative: "イニシアチブ", current: "現在の能力値", auto_skills: "自動スキル",
+      kyakuryoku: "脚力", kind: "種類", stat: "能力値", pool: "ダイス数", difficulty: "難易度", success: "成功", rerolled: "振り直し済",
+      evaded: "回避済", patterns: "出目", label: "メモ",
+    },
+    hide: ["ref", "purpose", "initiative_order", "looted"],
+    values: {
+      status: { active: "通常", fainted: "気絶", exploded: "爆発四散", removed: "退場", dead: "死亡" },
+      kind: { check: "判定", attack: "攻撃", evade: "回避", evasion: "回避", opposed: "対抗判定" },
+      stat: { karate: "カラテ", neuron: "ニューロン", wazamae: "ワザマエ", jitsu: "ジツ", kyakuryoku: "脚力", tairyoku: "体力", seishin: "精神力", dice: "固定ダイス" },
+      difficulty: { 2: "KIDS", 3: "EASY", 4: "NORMAL", 5: "HARD", 6: "ULTRA-HARD", 7: "UH2", 8: "UH3", 9: "UH4" },
+    },
+  },
+  chabu: {
+    sections: { chars: null, status: null },
+    labels: { dead: "死亡" },
+  },
+  hiden: {
+    sections: { characters: "状態" },
+    labels: { cp_from_zabuton: "座布団からのCP", incapacitated: "行動不能" },
+  },
+  yodomi: {
+    sections: { chars: "状態", hands: "手札", introductions: "自己紹介", handouts: "ハンドアウト" },
+    labels: {
+      pp: "PP", sp: "SP", max_pp: "最大PP", side: "陣営", condition: "状態", acted: "行動", statuses: "バッドステータス",
+      disabled_items: "使用不能アイテム", item_pp: "アイテムPP", kiwaza_by: "奇技", key_number: "キーナンバー", suit: "スート",
+      paths: "パス", wealth: "財産点", flying: "飛行", stealth: "隠密", passenger_of: "同乗", in_scene: "登場中",
+      appeared: "登場済", destroyed_sp: "破壊されたSP", count: "枚数", cards: "カード", recover_next_scene: "次シーンで回復",
+      intuition_due: "直感把握", may_convert: "変換可", full_conversion_pending: "完全変換待ち",
+    },
+    hide: ["last_purchase_scene", "backstage_done", "backstage_recovered", "backstage_purchase_done", "backstage_skill_done",
+      "path_done", "emotion_done", "cut_done", "receives_flow"],
+    values: {
+      side: { pc: "PC", npc: "NPC", enemy: "敵" },
+      condition: YODOMI_CONDITION,
+      acted: { none: "—", unacted: "未行動", acted: "行動済" },
+    },
+  },
+  shadowjan: {
+    sections: { players: "対局", scores: null },
+    labels: {
+      score: "点数", seat_roll: "席決めの出目", mentsu: "メンツ", declaration: "宣言", betaori: "ベタオリ", tairyoku: "体力",
+      seishin: "精神力", status: "状態", ability_damage: "能力値ダメージ", evasion_dice: "回避ダイス", out: "脱落",
+      slayer: "ニンジャスレイヤー",
+    },
+    hide: ["character_id", "declared_turns", "declared_at", "sixes", "karate_uses", "ikasama_uses", "tenho_ok", "turns"],
+    values: {
+      declaration: { riichi: "リーチ", dama: "ダマテン", damaten: "ダマテン" },
+      status: { active: "通常", fainted: "気絶", exploded: "爆発四散", dead: "死亡" },
+    },
+  },
+};
+
+// A value as the card shows it: hidden keys dropped, empty or off values left out
+// (the card shows what matters now), known values named.
+function cardValue(v, spec, depth = 0) {
+  if (!isObj(v) || depth > 3) return v;
+  const hide = new Set(spec.hide || []);
+  const names = spec.values || {};
+  const out = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (hide.has(k) || isEmpty(x)) continue;
+    const named = names[k] && (typeof x === "string" || typeof x === "number") ? names[k][x] : undefined;
+    out[k] = named !== undefined ? named : cardValue(x, spec, depth + 1);
+  }
+  return out;
+}
+const isEmpty = (v) => v === null || v === "" || v === false || (Array.isArray(v) && !v.length) || (isObj(v) && !Object.keys(v).length);
+
 // The live values of a character found in the game view, as a compact list.
 export function characterExtras(s, cid, ctx) {
-  const found = byCharacter(s.game, cid);
+  const spec = CARD[s.ruleset] || {};
+  const sections = spec.sections || {};
+  const labels = { ...LABELS, ...(spec.labels || {}) };
+  // a ruleset with its own panel shows some sections there: those are left out here
+  const found = byCharacter(s.game, cid).filter(({ path }) => !(hasPanel(s) && sections[path[1]] === null));
   if (!found.length) return null;
-  // leave out what is empty or off, so the card shows what matters now
-  const empty = (v) => v === null || v === "" || v === false || (Array.isArray(v) && !v.length) || (isObj(v) && !Object.keys(v).length);
-  const compact = (v) => (isObj(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => !empty(x))) : v);
-  return h("div", { class: "extras" }, found.map(({ path, value }) => {
+  const parts = found.map(({ path, value }) => {
     const where = path.slice(1, -1).join(".");
-    return isObj(value) || Array.isArray(value)
-      ? valueTree(compact(value), path, LABELS)
-      : h("dl", { class: "tree" }, h("dt", { text: LABELS[where] || where }), h("dd", {}, valueTree(value, path)));
-  }));
+    const heading = sections[where] ?? labels[where] ?? where;
+    if (isObj(value) || Array.isArray(value)) {
+      const shown = cardValue(value, spec);
+      if (isEmpty(shown)) return null;
+      return h("div", { class: "extra" }, h("div", { class: "extra-head", text: heading }), valueTree(shown, path, labels));
+    }
+    return h("dl", { class: "tree" }, h("dt", { text: heading, title: where }), h("dd", {}, valueTree(value, path)));
+  }).filter(Boolean);
+  return parts.length ? h("div", { class: "extras" }, parts) : null;
 }
 
 // The moves a view lists as legal now, as {label, command}: `legal_moves`,
@@ -120,10 +211,13 @@ function perCharacter(game, ...keys) {
 
 function charTable(rows, cols) {
   if (!rows.length) return h("p", { class: "muted", text: "キャラクターがいません" });
-  return h("table", { class: "grid" },
-    h("thead", {}, h("tr", {}, h("th", { text: "" }), cols.map(([label]) => h("th", { text: label })))),
-    h("tbody", {}, rows.map(([name, c, cid]) => h("tr", { "data-character": cid },
-      h("th", { scope: "row", text: name }), cols.map(([, f]) => h("td", {}, f(c)))))));
+  // the table wraps its cells to fit the side panel; should it still be wider, its
+  // container scrolls sideways (focusable, with a shadow at the edge that hides columns)
+  return h("div", { class: "grid-scroll", tabindex: "0", role: "region", "aria-label": "キャラクターの一覧" },
+    h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, h("th", { text: "" }), cols.map(([label]) => h("th", { text: label })))),
+      h("tbody", {}, rows.map(([name, c, cid]) => h("tr", { "data-character": cid },
+        h("th", { scope: "row", text: name }), cols.map(([label, f]) => h("td", { "data-label": label }, f(c))))))));
 }
 
 function turnOrder(list, ctx, current) {
@@ -240,7 +334,7 @@ const PANELS = {
           ? `${scene.number ?? ""} ${KIND[scene.kind] || scene.kind || ""}（シーンプレイヤー: ${ctx.name(scene.scene_player)}）`
             + (Array.isArray(scene.present) && scene.present.length ? ` 登場: ${scene.present.map(ctx.name).join("、")}` : "")
           : (scene ? String(scene) : "—"),
-        get(g, "phase") ? h("span", { class: "muted", text: ` [${g.phase}]` }) : null),
+        get(g, "phase") ? h("span", { class: "muted", text: ` [${YODOMI_PHASE[g.phase] ?? g.phase}]` }) : null),
       h("div", { class: "hand", "data-testid": "my-hand" }, h("strong", { text: "あなたの手札（流れ）: " }),
         mine.length
           ? mine.map(([cid, hd]) => h("div", {}, h("span", { text: `${ctx.name(cid)}: ` }), cards(hd.cards)))
@@ -248,7 +342,7 @@ const PANELS = {
       charTable(rows, [
         ["PP", (c) => meter("", get(c, "pp"), get(c, "max_pp"), "hp")],
         ["SP", (c) => String(get(c, "sp") ?? "—")],
-        ["状態", (c) => h("span", {}, c.condition && c.condition !== "active" ? h("span", { class: "chip bad", text: c.condition }) : null,
+        ["状態", (c) => h("span", {}, c.condition && c.condition !== "active" ? h("span", { class: "chip bad", text: YODOMI_CONDITION[c.condition] ?? c.condition }) : null,
           chips(Object.entries(get(c, "statuses") || {}).map(([k, v]) => (v > 1 ? `${k}${v}` : k))))],
         ["パス", (c) => chips((get(c, "paths") || []).map((p) => `${ctx.name(p.target)}:${p.emotion}`))],
         ["手札", (c) => String(isObj(c._hand) ? c._hand.count : 0) + "枚"],
@@ -265,15 +359,17 @@ const PANELS = {
     const scores = perCharacter(g, "scores");
     const seats = Array.isArray(g.seats) && g.seats.length ? g.seats : Object.keys(players);
     const DECL = { riichi: "リーチ", dama: "ダマテン", damaten: "ダマテン", "": "—" };
+    const PHASE = { lobby: "対局前", turn: "対局中", declare: "宣言", battle: "戦闘", ended: "終局" };
+    const STEP = { action: "手番の行動", tsumo: "ツモ判定", declare: "リーチ/ダマテン宣言", attack: "攻撃", evade: "回避判定", sit: "着席", ended: "終了", resolving: "処理中" };
     const rows = seats.filter((cid) => players[cid] || scores[cid] !== undefined)
       .map((cid) => [
         `${ctx.name(cid)}${cid === g.dealer ? "（親）" : ""}${cid === g.to_move || cid === g.turn ? " ◀" : ""}`,
         { ...(players[cid] || {}), _score: scores[cid] ?? (players[cid] || {}).score }, cid]);
     return h("div", {},
       h("p", {},
-        h("strong", { text: `${g.phase || ""}${g.hand ? ` 第${g.hand}局` : ""}` }),
+        h("strong", { text: `${PHASE[g.phase] ?? g.phase ?? ""}${g.hand ? ` 第${g.hand}局` : ""}` }),
         g.multiplier > 1 ? h("span", { class: "chip bad", text: ` ×${g.multiplier}` }) : null,
-        g.to_move ? h("span", { text: ` 手番: ${ctx.name(g.to_move)}${g.step ? `（${g.step}）` : ""}` }) : null),
+        g.to_move ? h("span", { text: ` 手番: ${ctx.name(g.to_move)}${g.step ? `（${STEP[g.step] ?? g.step}）` : ""}` }) : null),
       charTable(rows, [
         ["点数", (p) => h("span", { class: "big score", text: String(p._score ?? "—") })],
         ["メンツ", (p) => h("span", { class: "mentsu", "aria-label": `メンツ ${p.mentsu ?? 0}` },
@@ -282,7 +378,7 @@ const PANELS = {
         ["宣言", (p) => h("span", { class: p.declaration ? "chip bad" : "muted", text: DECL[p.declaration || ""] ?? p.declaration })],
         ["体力", (p) => String(p.tairyoku ?? "—")],
         ["DKK", (p) => String(p.dkk ?? 0)],
-        ["状態", (p) => chips([p.status && p.status !== "active" ? p.status : "", p.out ? "脱落" : "", p.betaori ? "ベタオリ" : "", p.slayer ? "ニンジャスレイヤー" : ""].filter(Boolean))],
+        ["状態", (p) => chips([p.status && p.status !== "active" ? ({ fainted: "気絶", exploded: "爆発四散", dead: "死亡" }[p.status] ?? p.status) : "", p.out ? "脱落" : "", p.betaori ? "ベタオリ" : "", p.slayer ? "ニンジャスレイヤー" : ""].filter(Boolean))],
       ]));
   },
 };

@@ -156,3 +156,13 @@ export function download(filename, text, type) {
   a.click();
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 }
+
+// An error as the page shows it: the server's message first, its stable code after it
+// in smaller text (and as the tooltip), e.g. "roll at least one die (dice/invalid)".
+export function errorNodes(e) {
+  if (e && e.code && e.serverMessage !== undefined) {
+    return [h("span", { class: "err-msg", text: e.serverMessage || e.code, title: e.code }), " ",
+      h("small", { class: "err-code", text: e.code })];
+  }
+  return [String((e && e.message) || e)];
+}
