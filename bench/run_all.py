@@ -53,7 +53,7 @@ def network(seconds: float) -> None:
     db = Path(tempfile.mkdtemp()) / "bench.db"
     tport, bport = free_port(), free_port()
     taku = start(
-        [sys.executable, "-m", "taku.cli", "serve", "--db", str(db), "--port", str(tport), "--rate", "1000000", "--log-level", "warning"],
+        [sys.executable, "-m", "taku.cli", "serve", "--db", str(db), "--port", str(tport), "--rate", "1000000", "--creates-per-minute", "100000", "--log-level", "warning"],
         tport,
     )
     bare = start([sys.executable, str(HERE / "bare_server.py"), str(bport)], bport)

@@ -57,6 +57,7 @@ async def _serve(args: argparse.Namespace) -> int:
         max_frame_bytes=args.max_frame_bytes,
         rate_per_s=args.rate,
         rate_burst=max(int(args.rate * 2), 1),
+        creates_per_minute=args.creates_per_minute,
         web_dir=Path(args.web_dir) if args.web_dir else None,
     )
     server = TakuServer(hub, config)
@@ -250,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-frame-bytes", type=_positive(int, 1024 * 1024), default=64 * 1024, help="at most 1048576 (1 MiB)"
     )
     s.add_argument("--rate", type=_positive(float), default=50.0, help="messages per second per connection")
+    s.add_argument(
+        "--creates-per-minute", type=_positive(float), default=60.0, help="new tables per minute, server-wide"
+    )
     s.add_argument("--web-dir", default=None, help="static files served at / (default: clients/web)")
     s.add_argument("--log-level", default="info")
     s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")

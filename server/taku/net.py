@@ -84,6 +84,9 @@ class ServerConfig:
     rate_per_s: float = 50.0
     """Sustained messages per second per connection; more get ``protocol/rate_limited``."""
     rate_burst: int = 100
+    creates_per_minute: float = 60.0
+    """New tables per minute for the whole server (anyone may create one); more get
+    ``protocol/rate_limited``. A burst of the same size is allowed."""
     ping_interval_s: float | None = 20.0
     ping_timeout_s: float | None = 20.0
     shutdown_grace_s: float = 10.0
@@ -201,6 +204,8 @@ class _Connection:
                     )
                 )
             case CreateTable(ruleset=rs, name=name, options=options, gm_name=gm_name):
+                if not self.server.creates.take():
+                    raise RateLimited("too many new tables on this server right now; try again in a minute")
                 c = await hub.create_table(ruleset=rs, name=name, options=options, gm_name=gm_name)
                 self.members[c.table_id] = c.member_id
                 await self.send(
@@ -331,6 +336,7 @@ class TakuServer:
         self.config = config or ServerConfig()
         self.web_dir = (self.config.web_dir or default_web_dir()).resolve()
         self.in_flight = 0
+        self.creates = _Bucket(self.config.creates_per_minute / 60, max(int(self.config.creates_per_minute), 1))
         self.closing = False
         self.idle = asyncio.Event()
         self.idle.set()

@@ -120,3 +120,20 @@ async def test_http_side(taku_server: RunningServer) -> None:
         await asyncio.to_thread(get, "/../../etc/passwd")
     assert e.value.code == 404
     e.value.close()
+
+
+async def test_new_tables_are_rate_limited_server_wide() -> None:
+    """Anyone may create a table, so the server caps new tables per minute across all connections."""
+    from taku.store import MemoryEventStore
+
+    running: RunningServer = await start_server(MemoryEventStore(), creates_per_minute=3)
+    try:
+        a, b = await Raw.connect(running.ws_url), await Raw.connect(running.ws_url)
+        replies = [await (a if i % 2 else b).request({"type": "create_table", "ruleset": "generic"}) for i in range(5)]
+        assert [r["type"] for r in replies] == ["created"] * 3 + ["error"] * 2
+        assert replies[-1]["code"] == "protocol/rate_limited"
+        assert (await a.request({"type": "hello"}))["type"] == "welcome"  # the connection goes on
+        await a.close()
+        await b.close()
+    finally:
+        await stop_server(running)
