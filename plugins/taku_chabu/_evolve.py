@@ -86,13 +86,23 @@ def evolve(game: ChabuState, event: Event, table: Any) -> ChabuState:  # noqa: C
         case CharacterCreated(character_id=cid):
             s = sheet_of(table, cid)
             cs = CharState(hp=s.hp, ingaoho=s.ingaoho, tatsujin=s.tatsujin, wazamae=s.wazamae)
+            # a starting インガオホー値 of 100 or more is 死亡 (CH-25); a sheet-less
+            # DL 0 HP 0 character is only 戦闘不能 until its sheet is filled in
+            cs = replace(cs, dead=should_die(s.dl, cs, hp=False) is not None)
             return replace(game, chars={**game.chars, cid: cs})
         case CharacterUpdated(character_id=cid, sheet=sheet):
             keys = [k for k in _VALUE_KEYS if k in sheet]
             if cid not in game.chars or not keys or game.combat is not None:
                 return game  # in a combat a sheet edit leaves the current values alone
             s = sheet_of(table, cid)
-            return _char(game, cid, **{k: getattr(s, k) for k in keys})
+            before = game.chars[cid]
+            game = _char(game, cid, **{k: getattr(s, k) for k in keys})
+            cs = game.chars[cid]
+            # the new values have their consequences, as after an override (CH-25):
+            # インガオホー値 100 or more, or a DL 0 character's HP becoming 0, is 死亡
+            if not cs.dead and should_die(s.dl, cs, hp="hp" in keys and before.hp > 0) is not None:
+                game = _char(game, cid, dead=True)
+            return game
         case CharacterRemoved(character_id=cid):
             chars = {k: v for k, v in game.chars.items() if k != cid}
             ranges = {a: {b: r for b, r in row.items() if b != cid} for a, row in game.ranges.items() if a != cid}
