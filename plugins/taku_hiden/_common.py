@@ -71,7 +71,7 @@ def _sake_tolerance(sheet: HidenSheet | None) -> int:
 
 
 def _anshi_level(sheet: HidenSheet | None) -> int:
-    """〈暗視〉: a 《特技》 level, else a trait's level (or CP) (G-HD-09)."""
+    """〈暗視〉: a 《特技》 level, else a trait's level (or CP), else an ability or 《技能》 of that name (G-HD-09)."""
     if sheet is None:
         return 0
     if found := _find(sheet.tokugi, "暗視"):
@@ -79,6 +79,11 @@ def _anshi_level(sheet: HidenSheet | None) -> int:
     if found := _find(sheet.traits, "暗視"):
         t = found[1]
         return t.level if t.level is not None else max(0, t.cp)
+    # written 〈暗視〉 in the text, so a sheet may keep it as an ability or a 《技能》 level
+    if found := _find(sheet.abilities, "暗視"):
+        return max(0, found[1])
+    if found := _find(sheet.skills, "暗視"):
+        return found[1]
     return 0
 
 

@@ -74,6 +74,8 @@ def lift(table: TableState, command: Lift, ctx: Context) -> DifficultyComputed:
     if (command.kan is None) == (command.kg is None):
         _reject("kan_or_kg", "重さを貫（kan）かキロ（kg）のどちらか一方で指定してください", S_VARIOUS)
     kan = _fraction(command.kan) if command.kan is not None else _fraction(command.kg or 0) / T.KAN_KG
+    if kan <= 0:
+        _reject("no_weight", "持ち上げる物の重さ（貫かキロ）を指定してください", S_VARIOUS)
     core = T.lift_difficulty(kan)
     shown = f"{command.kg:g}キロ = {float(kan):.2f}貫" if command.kg is not None else f"{_num(kan)}貫"
     parts = [Modifier(label=f"{shown}（{T.LIFT_BASE_KAN}貫が難易度0、端数切り捨て）", value=core)]
@@ -98,7 +100,8 @@ def visibility(table: TableState, command: Visibility) -> DifficultyComputed:
         key = T.lookup(T.VISIBILITY, c)
         if key is None:
             _reject("unknown_visibility", f"視界の修正「{c}」は表にありません", S_VARIOUS)
-        keys.append(key)
+        if key not in keys:  # the same weather named twice counts once
+            keys.append(key)
     level = command.anshi_level if command.anshi_level is not None else _anshi_level(sheet)
     mods = [T.VISIBILITY[k][1] for k in keys]
     cancelled, remaining = T.visibility_modifier(mods, level)
@@ -127,7 +130,7 @@ def condition_key(name: str) -> str:
 def fatigue(table: TableState, command: Fatigue) -> DifficultyComputed:
     """疲労などによる修正 (五ノ七; HD-18, HD-19): they add up; 酒の耐性 lowers drink, never below 0."""
     sheet = _optional_sheet(table, command.character_id)
-    keys = [condition_key(c) for c in command.conditions]
+    keys = list(dict.fromkeys(condition_key(c) for c in command.conditions))  # once each, as set_conditions
     tol = command.sake_tolerance if command.sake_tolerance is not None else _sake_tolerance(sheet)
     parts = [Modifier(label="元の難易度", value=command.base)] if command.base else []
     for k in keys:

@@ -47,9 +47,11 @@ def side_text(side: Side) -> str:
         parts.append(f"《{side.skill}》{side.level}")
     elif side.skill_kind is not None:
         parts.append(f"技能{side.level}")
+    clamp = f"(→{side.ability_used})" if side.ability_used != side.ability_value else ""
     if side.ability is not None:
-        clamp = f"(→{side.ability_used})" if side.ability_used != side.ability_value else ""
         parts.append(f"〈{side.ability}〉{side.ability_value}{clamp}")
+    elif side.ability_value:
+        parts.append(f"能力値{side.ability_value}{clamp}")  # a check without a sheet (an NPC's bare numbers)
     parts += [f"「{t.name}」{t.value:+d}" for t in side.traits]
     if side.modifier or not parts:
         parts.append(f"{side.modifier:+d}" if parts else str(side.modifier))

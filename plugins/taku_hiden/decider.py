@@ -310,7 +310,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                     target=None,
                     simple=command.simple,
                     kind="seizure",
-                    label=f"「{trait}」{T.SEIZURE[situation][0]}",
+                    label=f"{trait}・{T.SEIZURE[situation][0]}",
                     situation=situation,
                     trait=trait,
                     turn=command.turn,

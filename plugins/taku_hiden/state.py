@@ -72,8 +72,9 @@ class HidenSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
         skills: 《技能》 levels by name; a skill pairs with any fitting ability (HD-04).
         tokugi: 《特技》 by name, each with its level and fixed ability (HD-04).
         traits: 特徴 by name with CP: 容貌, 声, 内気, 酒の耐性, 発作, 不治の病 …
-        zabuton: 座布団 held when the character is created; setting it later
-            through ``update_character`` sets the count in play.
+        zabuton: 座布団 held when the character is created; editing it later
+            changes the sheet only (the count in play changes by the GM's
+            awards, rerolls, conversion or an ``override``).
         extra: anything else the table keeps on the sheet.
     """
 
