@@ -240,7 +240,14 @@ def _declare_attack(
     modifier: int,
     is_action: bool,
     hold: bool,
+    after_cost_death: bool = False,
 ) -> None:
+    """Open the attack; unless held, roll its 命中判定 at once.
+
+    ``after_cost_death``: the 特技's cost killed the attacker and the option
+    ``effect_after_cost_death`` lets the effect resolve anyway: the attack is
+    rolled at once (no 刹那 window for a dead attacker) and is not void.
+    """
     decl = out.ctx.new_id("d")
     out.emit(
         AttackDeclared(
@@ -253,11 +260,11 @@ def _declare_attack(
             power=power,
             modifier=modifier,
             is_action=is_action,
-            held=_held(out, hold),
+            held=not after_cost_death and _held(out, hold),
         )
     )
-    if not _held(out, hold):
-        _resolve_hit(out, 0)
+    if after_cost_death or not _held(out, hold):
+        _resolve_hit(out, 0, void_if_down=not after_cost_death)
 
 
 def _close(out: _Out, outcome: str, *, lasting: bool = False) -> None:
@@ -295,11 +302,11 @@ def _damage(out: _Out, target: str, *, doubled: bool = False, self_hit: bool = F
     )
 
 
-def _resolve_hit(out: _Out, modifier: int) -> None:
+def _resolve_hit(out: _Out, modifier: int, *, void_if_down: bool = True) -> None:
     """命中判定 (CH-19, CH-20); ウカツ! hits the attacker (CH-08, G-CH-10)."""
     p = out.game.pending
     assert p is not None and p.kind == "attack"
-    if out.char(p.actor).dead or out.char(p.actor).hp <= 0:
+    if void_if_down and (out.char(p.actor).dead or out.char(p.actor).hp <= 0):
         _close(out, "void")  # a 刹那 struck the attacker down before the attack resolved
         return
     r = _roll_check(out, p.actor, p.check + p.modifier + modifier, purpose="hit", label=p.label, declaration=p.id)
@@ -470,6 +477,7 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
         modifier=cmd.modifier,
         is_action=katsugeki,
         hold=cmd.hold,
+        after_cost_death=dies,
     )
 
 

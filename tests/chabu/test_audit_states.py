@@ -33,3 +33,24 @@ async def test_a_sheet_edit_to_ingaoho_100_or_dl0_hp0_is_death(t: Any, kit: Any)
     await t.h.send(t.gm, UpdateCharacter(character_id=c, sheet=kit.sheet(dl=1, hp=0)))
     assert t.char(c).hp == 0 and not t.char(c).dead  # DL 1: 戦闘不能, not 死亡
     await t.h.assert_replay_matches()
+
+
+async def test_effect_after_cost_death_lets_an_attacking_tokugi_resolve(kit: Any) -> None:
+    """CH-30, CH-EX-02 edge (option effect_after_cost_death = true): the deadly cost is paid, and the attack still resolves."""
+    from taku_chabu.commands import Evade, UseTokugi
+    from taku_chabu.events import DamageRolled, DeclarationClosed, Died
+
+    tsuki = {"name": "ツキ", "range": "short", "targets": 1, "check": {"ability": "精神"}, "power": 7, "cost": {"ingaoho": 4}}
+    t = await kit.make_table({"effect_after_cost_death": True, "always_hold": True})
+    a = await t.pc(t.pl1, "A", ingaoho=97, dl=1, tokugi=[tsuki])
+    b = await t.npc("B", hp=25)
+    t.roll(20, 90)
+    t.d10(3)
+    events = await t.h.send(t.pl1, UseTokugi(character_id=a, tokugi="ツキ", targets=[b]))
+    assert any(isinstance(e, Died) for e in events) and t.char(a).dead
+    assert events[-1].purpose == "hit" and events[-1].success
+    events = await t.h.send(t.gm, Evade(character_id=b))
+    dmg = next(e for e in events if isinstance(e, DamageRolled))
+    assert dmg.total == 7 + 3 and t.char(b).hp == 15
+    assert isinstance(events[-1], DeclarationClosed) and events[-1].outcome == "hit"
+    await t.h.assert_replay_matches()
