@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
+from taku.core.events import CharacterCreated, CharacterRemoved, Event
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 from taku.errors import InvalidCommand
