@@ -122,7 +122,9 @@ def evolve(game: ChabuState, event: Event, table: Any) -> ChabuState:  # noqa: C
             if p is None or p.id != decl:
                 return game
             if purpose == "hit" and event.success and not event.ukatsu:
-                return _pending(game, decl, stage="evasion", awaiting=list(p.targets))
+                # a 死亡 target is out of the game (CH-25): nothing to evade, nothing to hit
+                alive = [t for t in p.targets if t in game.chars and not game.chars[t].dead]
+                return _pending(game, decl, stage="evasion", awaiting=alive)
             if purpose == "evasion" and cid is not None:
                 awaiting = [t for t in p.awaiting if t != cid]
                 if event.success:
@@ -140,6 +142,9 @@ def evolve(game: ChabuState, event: Event, table: Any) -> ChabuState:  # noqa: C
         case DamageRolled(target=target, hp_after=hp_after):
             return _char(game, target, hp=hp_after)
         case Died(character_id=cid):
+            p = game.pending
+            if p is not None and cid in p.awaiting:  # a 死亡 target evades no more (CH-25)
+                game = replace(game, pending=replace(p, awaiting=[t for t in p.awaiting if t != cid]))
             return _char(game, cid, dead=True)
         case ValueAdjusted(character_id=cid, key=key, after=after):
             return _char(game, cid, **{key: after}) if key in _VALUE_KEYS else game

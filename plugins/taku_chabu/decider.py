@@ -320,7 +320,7 @@ def _resolve_hit(out: _Out, modifier: int, *, void_if_down: bool = True) -> None
         _close(out, "missed")
         return
     if out.options.auto_evade:
-        for t in list(p.targets):
+        for t in list(out.game.pending.awaiting if out.game.pending is not None else ()):
             _evade(out, t, 0)
     _maybe_damage(out)
 
@@ -619,6 +619,7 @@ def _holds(out: _Out, cond: Condition) -> bool:
 def _finish(out: _Out) -> None:
     """After every command: the combat ends the moment a condition holds (CH-10);
     when everyone is 行動完了, the エンドフェイズ ends the round and the next begins (CH-17)."""
+    _maybe_damage(out)  # the last target awaiting a 回避判定 may have died (CH-25)
     combat = out.game.combat
     if combat is None:
         return

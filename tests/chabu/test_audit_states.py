@@ -54,3 +54,34 @@ async def test_effect_after_cost_death_lets_an_attacking_tokugi_resolve(kit: Any
     assert dmg.total == 7 + 3 and t.char(b).hp == 15
     assert isinstance(events[-1], DeclarationClosed) and events[-1].outcome == "hit"
     await t.h.assert_replay_matches()
+
+
+async def test_a_target_that_dies_before_evading_is_out_of_the_attack(t: Any) -> None:
+    """CH-25 with CH-21/CH-27: a 死亡 target "二度とゲームに使用することは出来無い": it is not
+    awaited for a 回避判定 and takes no damage; when the last awaited target dies the attack closes."""
+    from taku_chabu.commands import Adjust, Attack, Evade, Proceed, UseTokugi
+    from taku_chabu.events import DamageRolled, DeclarationClosed
+
+    kiai = {"name": "キアイ", "timing": "setsuna", "cost": {"ingaoho": 3}}
+    gun = {"name": "ガン", "category": "銃", "check": {"ability": "肉体"}, "power": 4, "range": "long", "targets": 3}
+    a = await t.pc(t.pl1, "A", dl=1, equipment=[gun])
+    b = await t.npc("B", ingaoho=98, tokugi=[kiai])
+    c = await t.npc("C", hp=20)
+    d = await t.npc("D", hp=20)
+    await t.h.send(t.pl1, Attack(character_id=a, equipment="ガン", targets=[b, c, d], hold=True))
+    await t.h.send(t.gm, UseTokugi(character_id=b, tokugi="キアイ"))  # 98 + 3 = 101: 死亡
+    assert t.char(b).dead
+    t.roll(12)
+    await t.h.send(t.pl1, Proceed())
+    assert t.h.game.pending.awaiting == [c, d]
+    err = await t.h.rejected(t.gm, Evade(character_id=b))
+    assert err.code == "rule/chabu/not_targeted"
+    t.roll(80)
+    await t.h.send(t.gm, Evade(character_id=c))  # fails: C is hit
+    t.d10(6)  # the damage roll for C
+    events = await t.h.send(t.gm, Adjust(character_id=d, key="ingaoho", value=100))  # D dies while awaited
+    dmg = [e for e in events if isinstance(e, DamageRolled)]
+    closed = [e for e in events if isinstance(e, DeclarationClosed)]
+    assert [e.target for e in dmg] == [c] and t.char(c).hp == 20 - (4 + 6) and t.char(d).hp == 20
+    assert closed and closed[0].outcome == "hit" and t.h.game.pending is None
+    await t.h.assert_replay_matches()
