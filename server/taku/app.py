@@ -22,11 +22,13 @@ lock through its append, and a pump task folds what other nodes append.
 from __future__ import annotations
 
 import asyncio
+import collections
 import datetime as dt
+import functools
 import hashlib
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +98,20 @@ class Joined:
     member_token: str | None
 
 
+@dataclass(eq=False, slots=True)
+class _InFlight:
+    """A pipelined command: decided, its append handed to the store, not yet answered."""
+
+    recs: list[Recorded]
+    events: list[Event]
+    after: TableState
+    generation: int
+    actor: str | None
+    future: asyncio.Future[tuple[int, int]]
+    stored: bool = False
+    error: BaseException | None = None
+
+
 @dataclass(eq=False)
 class Subscription:
     """One viewer's feed of a table: frames go to ``sink`` in seq order."""
@@ -134,9 +150,10 @@ class TableService:
         """The state new commands are decided on: ``state`` plus appends still in flight."""
         self.acks: dict[str, tuple[int, int]] = {}
         self._ack_actor: dict[str, str | None] = {}
-        self._in_flight: dict[str, asyncio.Future[tuple[int, int]]] = {}
-        self._in_flight_actor: dict[str, str | None] = {}
-        self._tail: asyncio.Future[tuple[int, int]] | None = None
+        self._in_flight: dict[str, _InFlight] = {}
+        """Pipelined commands whose append the store has not answered, by command id."""
+        self._queue: collections.deque[_InFlight] = collections.deque()
+        """The same, in seq order: they are published (or fail) in this order."""
         self._generation = 0
         self.lock = asyncio.Lock()
         self.subscriptions: set[Subscription] = set()
@@ -404,80 +421,59 @@ class TableService:
         """One process owns the table: decide on the state including appends still in
         flight, so a table's next command needs not wait for the last one's fsync and
         the store's group commit can write both in one transaction. Publishing and acks
-        still wait for durability, and happen in seq order."""
-        loop = asyncio.get_running_loop()
-        async with self.lock:
-            if command_id in self.acks:
-                return self._repeat(command_id, actor)
-            earlier = self._in_flight.get(command_id)
-            if earlier is not None and self._in_flight_actor.get(command_id) != actor:
+        still wait for durability, and happen in seq order.
+
+        Nothing here awaits between deciding and handing the append to the store, so
+        commands are decided one at a time without taking ``lock``; the store's
+        completion publishes directly (:meth:`_stored`): no task per command.
+        """
+        if command_id in self.acks:
+            return self._repeat(command_id, actor)
+        pending = self._in_flight.get(command_id)
+        if pending is not None:
+            if pending.actor != actor:
                 raise _id_taken(command_id)
-            if earlier is None:
-                base = self._decided
-                recs, events = self._decide(base, decider, actor, command_id, expected_seq)
-                after = self._fold(base, recs, events)
-                self._decided = after
-                append = self.hub.store.append(self.table_id, recs, expected_seq=base.seq)
-                done: asyncio.Future[tuple[int, int]] = loop.create_future()
-                previous, self._tail = self._tail, done
-                self._in_flight[command_id] = done
-                self._in_flight_actor[command_id] = actor
-                # runs to the end even when the caller goes away, so the chain never stalls;
-                # tasks start in the order they are made, so the appends reach the store in seq order
-                finish = asyncio.ensure_future(
-                    self._finish(append, previous, done, recs, events, after, self._generation, command_id)
-                )
-        if earlier is not None:
-            first, last = await asyncio.shield(earlier)
+            first, last = await asyncio.shield(pending.future)
             return first, last, True
-        first, last = await asyncio.shield(finish)
+        base = self._decided
+        recs, events = self._decide(base, decider, actor, command_id, expected_seq)
+        after = self._fold(base, recs, events)
+        self._decided = after
+        pending = _InFlight(recs, events, after, self._generation, actor, asyncio.get_running_loop().create_future())
+        self._in_flight[command_id] = pending
+        self._queue.append(pending)
+        self.hub.store.append_nowait(
+            self.table_id, recs, expected_seq=base.seq, done=functools.partial(self._stored, pending)
+        )
+        first, last = await asyncio.shield(pending.future)
         return first, last, False
 
-    async def _finish(
-        self,
-        append: Awaitable[None],
-        previous: asyncio.Future[tuple[int, int]] | None,
-        done: asyncio.Future[tuple[int, int]],
-        recs: list[Recorded],
-        events: list[Event],
-        after: TableState,
-        generation: int,
-        command_id: str,
-    ) -> tuple[int, int]:
-        try:
-            error: BaseException | None = None
-            try:
-                await append
-            except BaseException as e:  # noqa: BLE001 - handed to the caller below
-                error = e
-            if previous is not None:
-                if not previous.done():
-                    await asyncio.wait([previous])  # publish in seq order, whatever became of it
-            if error is not None:
-                if generation == self._generation:
-                    # nothing of this command is durable, and the commands decided after it
-                    # built on it: they fail too; new commands start from the published state
-                    self._generation += 1
-                    self._decided = self.state
-                    raise error
-                raise StoreError(
+    def _stored(self, pending: _InFlight, error: BaseException | None) -> None:
+        """The store's answer for one pipelined append; publishes what is durable, in seq order."""
+        pending.stored, pending.error = True, error
+        queue = self._queue
+        while queue and queue[0].stored:
+            p = queue.popleft()
+            command_id = p.recs[0].command_id
+            del self._in_flight[command_id]
+            if p.error is None:
+                self._publish(p.after, p.recs, p.events)
+                p.future.set_result((p.recs[0].seq, p.recs[-1].seq))
+                continue
+            if p.generation == self._generation:
+                # nothing of this command is durable, and the commands decided after it
+                # built on it: they fail too; new commands start from the published state
+                self._generation += 1
+                self._decided = self.state
+                err = p.error
+            else:
+                err = StoreError(
                     "an earlier command on this table failed to be stored; send this one again",
                     code="store/retry",
-                ) from error
-            self._publish(after, recs, events)
-            result = (recs[0].seq, recs[-1].seq)
-            done.set_result(result)
-            return result
-        except BaseException as e:
-            if not done.done():
-                done.set_exception(e)
-                done.exception()  # retrieved: the caller gets it from this task
-            raise
-        finally:
-            self._in_flight.pop(command_id, None)
-            self._in_flight_actor.pop(command_id, None)
-            if self._tail is done:
-                self._tail = None
+                )
+                err.__cause__ = p.error
+            p.future.set_exception(err)
+            p.future.exception()  # retrieved: a caller that went away leaves no warning
 
     def _records(
         self, emitted: Sequence[Emitted], actor: str | None, command_id: str, seq: int, draws: int

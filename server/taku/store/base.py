@@ -24,7 +24,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 import msgspec
 
@@ -69,6 +69,8 @@ class EventStore(abc.ABC):
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[asyncio.Queue[int]]] = {}
+        self._running: set[asyncio.Task[None]] = set()  # append_nowait's tasks, kept from the GC
+        self._tails: dict[str, asyncio.Task[None]] = {}  # each table's last append_nowait task
 
     # ------------------------------------------------------------ lifecycle
 
@@ -115,6 +117,49 @@ class EventStore(abc.ABC):
             DuplicateCommand: the command id is already in the table; nothing written.
             TableNotFound: no such table.
         """
+
+    def append_nowait(
+        self,
+        table_id: str,
+        events: Sequence[Recorded],
+        *,
+        expected_seq: int,
+        done: Callable[[BaseException | None], None],
+    ) -> None:
+        """Start :meth:`append` and return at once; ``done`` gets its outcome on the event loop.
+
+        ``done(None)`` once the events are durable, ``done(error)`` with what
+        :meth:`append` would have raised. Appends started one after another on
+        one table reach the store in that order. This is the application
+        service's hot path: a backend that batches (SQLite) calls ``done``
+        straight from its batch's completion, with no task per append. The
+        default runs :meth:`append` in a task that waits for the table's previous one.
+        """
+
+        previous = self._tails.get(table_id)
+
+        async def run() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])  # in order on the table, whatever became of it
+            try:
+                await self.append(table_id, events, expected_seq=expected_seq)
+            except BaseException as e:  # noqa: BLE001 - handed to done
+                done(e)
+                if not isinstance(e, Exception):
+                    raise
+            else:
+                done(None)
+
+        task = asyncio.ensure_future(run())
+        self._tails[table_id] = task
+        self._running.add(task)
+
+        def finished(t: asyncio.Task[None]) -> None:
+            self._running.discard(t)
+            if self._tails.get(table_id) is t:
+                del self._tails[table_id]
+
+        task.add_done_callback(finished)
 
     @abc.abstractmethod
     async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:

@@ -16,17 +16,20 @@ import asyncio
 import queue
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 
 import msgspec
+import structlog
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
 __all__ = ["SQLiteEventStore"]
+
+log = structlog.get_logger("taku.store")
 
 SCHEMA_VERSION = 1
 
@@ -69,19 +72,8 @@ class _Append(msgspec.Struct):
     table_id: str
     events: Sequence[Recorded]
     expected_seq: int
-    future: asyncio.Future[None]
+    done: Callable[[BaseException | None], None]
     new_table: TableRecord | None = None
-
-
-def _resolve(results: list[tuple[_Append, BaseException | None]]) -> None:
-    """On the event loop: tell each append of a committed (or failed) batch how it went."""
-    for item, err in results:
-        if item.future.done():  # the caller was cancelled; what was written stays written
-            continue
-        if err is None:
-            item.future.set_result(None)
-        else:
-            item.future.set_exception(err)
 
 
 class SQLiteEventStore(EventStore):
@@ -195,7 +187,7 @@ class SQLiteEventStore(EventStore):
         self.appends += sum(1 for _, err in results if err is None)
         # one wake-up of the event loop for the whole batch, not one per append
         assert self._loop is not None, "open() set the loop"
-        self._loop.call_soon_threadsafe(_resolve, results)
+        self._loop.call_soon_threadsafe(self._resolve, results)
 
     def _known_last(self, conn: sqlite3.Connection, tid: str, pending: dict[str, int]) -> int:
         """The table's last seq: from this transaction, the writer's cache, or the file."""
@@ -243,16 +235,36 @@ class SQLiteEventStore(EventStore):
         conn.executemany("INSERT INTO events VALUES (?, ?, ?)", [(tid, e.seq, _encode(e)) for e in item.events])
         return item.events[-1].seq
 
-    def _future(self) -> asyncio.Future[None]:
-        return asyncio.get_running_loop().create_future()
+    def _resolve(self, results: list[tuple[_Append, BaseException | None]]) -> None:
+        """On the event loop: tell each append of a committed (or failed) batch how it went, in order."""
+        for item, err in results:
+            if err is None and item.events:
+                self._published(item.table_id, item.events[-1].seq)
+            try:
+                item.done(err)
+            except Exception:  # one caller's bug must not keep the others waiting
+                log.exception("append_callback_failed", table_id=item.table_id)
 
-    async def _submit(self, item: _Append) -> None:
+    def _submit(self, item: _Append) -> None:
         if self._writer is None:
             raise StoreError("the store is not open", code="store/closed")
         self._queue.put(item)
-        await item.future
-        if item.events:
-            self._published(item.table_id, item.events[-1].seq)
+
+    async def _wait(
+        self, table_id: str, events: Sequence[Recorded], expected_seq: int, new_table: TableRecord | None = None
+    ) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def done(err: BaseException | None) -> None:
+            if future.done():  # the caller was cancelled; what was written stays written
+                return
+            if err is None:
+                future.set_result(None)
+            else:
+                future.set_exception(err)
+
+        self._submit(_Append(table_id, events, expected_seq, done, new_table=new_table))
+        await future
 
     # ------------------------------------------------------------ reads
 
@@ -268,7 +280,7 @@ class SQLiteEventStore(EventStore):
     # ------------------------------------------------------------ the contract
 
     async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
-        await self._submit(_Append(table.table_id, events, 0, self._future(), new_table=table))
+        await self._wait(table.table_id, events, 0, new_table=table)
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         rows = await self._query("SELECT table_id, ruleset, name, created, seed FROM tables WHERE table_id=?", (table_id,))
@@ -306,7 +318,17 @@ class SQLiteEventStore(EventStore):
         return TokenRecord(token_hash=h, table_id=t, role=r, member_id=m)  # type: ignore[arg-type]
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
-        await self._submit(_Append(table_id, events, expected_seq, self._future()))
+        await self._wait(table_id, events, expected_seq)
+
+    def append_nowait(
+        self,
+        table_id: str,
+        events: Sequence[Recorded],
+        *,
+        expected_seq: int,
+        done: Callable[[BaseException | None], None],
+    ) -> None:
+        self._submit(_Append(table_id, events, expected_seq, done))
 
     async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
         if to_seq is None:

@@ -114,6 +114,33 @@ class EventStoreContract:
         assert await store.find_command(tid, "nope") is None
         assert await store.last_seq(tid) == 3
 
+    async def test_append_nowait_answers_each_append_in_order(self, store: EventStore) -> None:
+        """append_nowait: appends started back to back are written in order, and each
+        ``done`` hears its own outcome (None once durable, else the append's error)."""
+        tid = await new_table(store)
+        answers: list[tuple[int, BaseException | None]] = []
+        finished = asyncio.Event()
+
+        def done_for(i: int):  # type: ignore[no-untyped-def]
+            def done(err: BaseException | None) -> None:
+                answers.append((i, err))
+                if len(answers) == 4:
+                    finished.set()
+
+            return done
+
+        store.append_nowait(tid, make_events(tid, 2, 2, command_id="a"), expected_seq=1, done=done_for(0))
+        store.append_nowait(tid, make_events(tid, 4, 1, command_id="b"), expected_seq=3, done=done_for(1))
+        store.append_nowait(tid, make_events(tid, 4, 1, command_id="c"), expected_seq=3, done=done_for(2))
+        store.append_nowait(tid, make_events(tid, 5, 1, command_id="a"), expected_seq=4, done=done_for(3))
+        await asyncio.wait_for(finished.wait(), 10)
+        by_index = dict(answers)
+        assert by_index[0] is None and by_index[1] is None
+        assert isinstance(by_index[2], SeqConflict)
+        assert isinstance(by_index[3], DuplicateCommand)
+        assert [e.seq for e in await store.read(tid)] == [1, 2, 3, 4]
+        assert await store.find_command(tid, "b") == (4, 4)
+
     async def test_command_ids_are_per_table(self, store: EventStore) -> None:
         """The same command id may be used on two tables."""
         a, b = await new_table(store), await new_table(store)
