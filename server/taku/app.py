@@ -1,9 +1,9 @@
 """The application service: where the clock, ids, the store and the rules meet.
 
 :class:`Hub` holds one :class:`TableService` per open table. A table service
-runs one command at a time (an ``asyncio.Lock``): fold state -> ``decide`` ->
-append with the expected seq -> fold the new events -> publish to subscribers
--> ack. Nothing is published or acknowledged before the store made it durable.
+decides one command at a time: fold state -> ``decide`` -> append with the
+expected seq -> fold the new events -> publish to subscribers -> ack. Nothing
+is published or acknowledged before the store made it durable.
 
 Subscriptions catch up from the store and then switch to live events with no
 gap and no repeat: a subscription is registered at the published seq, reads
@@ -15,6 +15,9 @@ a busy table's commands share the store's group commit instead of waiting one
 fsync each; events are still published, and commands acknowledged, only once
 durable and in seq order. If an append fails, the commands decided after it
 fail too (``store/retry``) and deciding restarts from the published state.
+Deciding is synchronous up to the store's ``append_nowait``, and the store's
+answer publishes from its own callback: a command costs no task of its own
+and no extra turn of the event loop.
 On a shared store (PostgreSQL, several nodes) each command holds the table's
 lock through its append, and a pump task folds what other nodes append.
 """
