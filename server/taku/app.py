@@ -30,7 +30,6 @@ import datetime as dt
 import functools
 import hashlib
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,7 +59,7 @@ from taku.plugins import Registry
 from taku.protocol import EventMsg, classify, encode
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
-__all__ = ["CreatedTable", "DiceFactory", "Hub", "Joined", "Subscription", "TableService", "hash_token", "timed"]
+__all__ = ["CreatedTable", "DiceFactory", "Hub", "Joined", "Subscription", "TableService", "hash_token"]
 
 log = structlog.get_logger("taku.app")
 
@@ -110,7 +109,9 @@ class _InFlight:
     after: TableState
     generation: int
     actor: str | None
-    future: asyncio.Future[tuple[int, int]]
+    future: asyncio.Future[tuple[int, int, bool]]
+    followers: list[asyncio.Future[tuple[int, int, bool]]] = field(default_factory=list)
+    """The same command id sent again while this one is in flight: they get its ack."""
     stored: bool = False
     error: BaseException | None = None
 
@@ -328,11 +329,29 @@ class TableService:
             StaleSeq: ``expected_seq`` is not the table's seq (nothing written).
             TakuError: the rejection of ``decide`` (nothing written).
         """
+        return await self.submit(actor, command, command_id=command_id, expected_seq=expected_seq)
+
+    def submit(
+        self,
+        actor: str,
+        command: Command,
+        *,
+        command_id: str,
+        expected_seq: int | None = None,
+    ) -> asyncio.Future[tuple[int, int, bool]]:
+        """:meth:`execute` in two steps: on a store this process owns, the command is
+        decided now (a rejection raises here) and the returned future completes once
+        its events are durable and published. On a shared store everything happens
+        in the future. The server's command path; nothing else differs."""
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
 
-        return await self.commit(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+        if self.hub.store.shared:
+            return asyncio.ensure_future(
+                self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+            )
+        return self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
 
     async def commit(
         self,
@@ -343,16 +362,25 @@ class TableService:
         expected_seq: int | None = None,
     ) -> tuple[int, int, bool]:
         """Run ``decider`` on the current state and append its events; see :meth:`execute`."""
-        if not command_id or len(command_id) > 128:
-            raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
+        if self.hub.store.shared:
+            return await self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+        return await self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+
+    async def _commit_locked(
+        self,
+        decider: Callable[[TableState, Context], list[Emitted]],
+        *,
+        actor: str | None,
+        command_id: str,
+        expected_seq: int | None,
+    ) -> tuple[int, int, bool]:
+        """A shared store: the table lock orders this node's commands, ``store.exclusive``
+        orders the nodes'; a conflict (another node appended) decides again on fresh state."""
+        _check_command_id(command_id)
         store = self.hub.store
-        if not store.shared:
-            return await self._commit_pipelined(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
-        # the table lock orders this node's commands; store.exclusive orders the nodes'
         async with self.lock, store.exclusive(self.table_id):
             for _attempt in range(MAX_CONFLICT_RETRIES):
-                if store.shared:
-                    await self._catch_up_locked()
+                await self._catch_up_locked()
                 if command_id in self.acks:
                     return self._repeat(command_id, actor)
                 state = self.state
@@ -413,43 +441,47 @@ class TableService:
         recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - start)
         return recs, [e.event if isinstance(e, Private) else e for e in emitted]
 
-    async def _commit_pipelined(
+    def _pipeline(
         self,
         decider: Callable[[TableState, Context], list[Emitted]],
         *,
         actor: str | None,
         command_id: str,
         expected_seq: int | None,
-    ) -> tuple[int, int, bool]:
+    ) -> asyncio.Future[tuple[int, int, bool]]:
         """One process owns the table: decide on the state including appends still in
         flight, so a table's next command needs not wait for the last one's fsync and
         the store's group commit can write both in one transaction. Publishing and acks
         still wait for durability, and happen in seq order.
 
-        Nothing here awaits between deciding and handing the append to the store, so
-        commands are decided one at a time without taking ``lock``; the store's
-        completion publishes directly (:meth:`_stored`): no task per command.
+        Synchronous up to handing the append to the store, so commands are decided
+        one at a time without taking ``lock``; the store's answer publishes directly
+        (:meth:`_stored`): no task per command.
         """
+        _check_command_id(command_id)
+        loop = asyncio.get_running_loop()
         if command_id in self.acks:
-            return self._repeat(command_id, actor)
+            done = loop.create_future()
+            done.set_result(self._repeat(command_id, actor))
+            return done
         pending = self._in_flight.get(command_id)
         if pending is not None:
             if pending.actor != actor:
                 raise _id_taken(command_id)
-            first, last = await asyncio.shield(pending.future)
-            return first, last, True
+            follower: asyncio.Future[tuple[int, int, bool]] = loop.create_future()
+            pending.followers.append(follower)
+            return follower
         base = self._decided
         recs, events = self._decide(base, decider, actor, command_id, expected_seq)
         after = self._fold(base, recs, events)
         self._decided = after
-        pending = _InFlight(recs, events, after, self._generation, actor, asyncio.get_running_loop().create_future())
+        pending = _InFlight(recs, events, after, self._generation, actor, loop.create_future())
         self._in_flight[command_id] = pending
         self._queue.append(pending)
         self.hub.store.append_nowait(
             self.table_id, recs, expected_seq=base.seq, done=functools.partial(self._stored, pending)
         )
-        first, last = await asyncio.shield(pending.future)
-        return first, last, False
+        return pending.future
 
     def _stored(self, pending: _InFlight, error: BaseException | None) -> None:
         """The store's answer for one pipelined append; publishes what is durable, in seq order."""
@@ -461,7 +493,10 @@ class TableService:
             del self._in_flight[command_id]
             if p.error is None:
                 self._publish(p.after, p.recs, p.events)
-                p.future.set_result((p.recs[0].seq, p.recs[-1].seq))
+                first, last = p.recs[0].seq, p.recs[-1].seq
+                _settle(p.future, (first, last, False))
+                for f in p.followers:
+                    _settle(f, (first, last, True))
                 continue
             if p.generation == self._generation:
                 # nothing of this command is durable, and the commands decided after it
@@ -475,8 +510,8 @@ class TableService:
                     code="store/retry",
                 )
                 err.__cause__ = p.error
-            p.future.set_exception(err)
-            p.future.exception()  # retrieved: a caller that went away leaves no warning
+            for f in (p.future, *p.followers):
+                _settle(f, err)
 
     def _records(
         self, emitted: Sequence[Emitted], actor: str | None, command_id: str, seq: int, draws: int
@@ -550,6 +585,22 @@ class TableService:
         limit = max(1, min(limit, 5000))
         recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=after_seq + limit)
         return self.viewer_frames(recs, member_id)
+
+
+def _check_command_id(command_id: str) -> None:
+    if not command_id or len(command_id) > 128:
+        raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
+
+
+def _settle(future: asyncio.Future[Any], outcome: Any) -> None:
+    """Complete ``future`` with a result or an exception, unless its waiter went away."""
+    if future.done():
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+        future.exception()  # retrieved: a waiter that went away leaves no warning
+    else:
+        future.set_result(outcome)
 
 
 def _id_taken(command_id: str) -> InvalidCommand:
@@ -699,10 +750,3 @@ class Hub:
             TokenRecord(token_hash=hash_token(member_token), table_id=table_id, role=found.role, member_id=mid)
         )
         return Joined(table_id, mid, found.role, table.state.seq, member_token)
-
-
-def timed() -> Callable[[], float]:
-    """A stopwatch: call the result for milliseconds since it was made."""
-    t0 = time.perf_counter()
-    return lambda: round((time.perf_counter() - t0) * 1000, 3)
-

@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from taku import __version__
-from taku.app import Hub, Subscription, timed
+from taku.app import Hub, Subscription
 from taku.core.commands import CORE_COMMANDS, Chat
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
 from taku.protocol import (
@@ -123,6 +123,8 @@ class _Connection:
         self.members: dict[str, str] = {}  # table_id -> member_id
         self.subs: dict[str, Subscription] = {}
         self.bucket = _Bucket(server.config.rate_per_s, server.config.rate_burst)
+        self.log = log.bind()
+        """A bound logger, resolved once: the module's lazy proxy costs a lookup per call."""
 
     def push(self, frame: bytes) -> None:
         broadcast((self.ws,), frame, text=True)
@@ -264,23 +266,41 @@ class _Connection:
                 raise AssertionError(f"unhandled message {msg!r}")
 
     async def _execute(self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None) -> None:
-        elapsed = timed()
-        # the command's context goes into its one canonical line as keys (binding contextvars
-        # for each command costs more than the rest of the line on a busy server)
-        where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
+        t0 = time.perf_counter()
         try:
-            first, last, dup = await table.execute(mid, command, command_id=cid, expected_seq=exp)
+            first, last, dup = await table.submit(mid, command, command_id=cid, expected_seq=exp)
         except TakuError as e:
-            log.info("command_rejected", code=e.code, command=type(command).__name__, duration_ms=elapsed(), **where)
+            self.log.info(
+                "command_rejected",
+                code=e.code,
+                command=type(command).__name__,
+                duration_ms=_ms_since(t0),
+                table_id=table.table_id,
+                member_id=mid,
+                command_id=cid,
+            )
             self.push(
                 encode(ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details), command_id=cid))
             )
             return
-        log.info(
-            "command_done", command=type(command).__name__, seqs=[first, last], duplicate=dup, duration_ms=elapsed(), **where
-        )
         # small replies go out like events: written at once, in order with them
         self.push(encode(Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup)))
+        # the command's context goes into its one canonical line as keys (binding contextvars
+        # for each command costs more than the rest of the line on a busy server)
+        self.log.info(
+            "command_done",
+            command=type(command).__name__,
+            seqs=[first, last],
+            duplicate=dup,
+            duration_ms=_ms_since(t0),
+            table_id=table.table_id,
+            member_id=mid,
+            command_id=cid,
+        )
+
+
+def _ms_since(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 3)
 
 
 def _peek_id(frame: str | bytes) -> Any:

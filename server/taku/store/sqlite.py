@@ -13,6 +13,7 @@ writer.
 from __future__ import annotations
 
 import asyncio
+import functools
 import queue
 import sqlite3
 import threading
@@ -64,6 +65,29 @@ CREATE TABLE IF NOT EXISTS tokens (
 ) WITHOUT ROWID;
 """
 
+_APPENDED = """
+CREATE TEMP VIEW IF NOT EXISTS appended AS
+    SELECT e.table_id, e.seq, e.envelope, c.command_id, c.first_seq, c.last_seq
+    FROM events e JOIN commands c ON 0;
+CREATE TEMP TRIGGER IF NOT EXISTS appended_insert INSTEAD OF INSERT ON appended BEGIN
+    INSERT INTO events VALUES (NEW.table_id, NEW.seq, NEW.envelope);
+    INSERT INTO commands SELECT NEW.table_id, NEW.command_id, NEW.first_seq, NEW.last_seq
+        WHERE NEW.seq = NEW.first_seq;
+END;
+"""
+"""The writer's one-statement append (a view of the writer's connection only): each
+row is an event with its command's id and seq range; the command's row is written
+with its first event."""
+
+_MAX_PLAIN_ROWS = 2000
+"""Events in one plain statement (6 parameters each, well under SQLite's 32766)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _plain_insert(rows: int) -> str:
+    return "INSERT INTO appended VALUES " + ",".join(["(?,?,?,?,?,?)"] * rows)
+
+
 _encode = msgspec.json.Encoder().encode
 _decode_recorded = msgspec.json.Decoder(Recorded).decode
 
@@ -100,7 +124,7 @@ class SQLiteEventStore(EventStore):
     # ------------------------------------------------------------ lifecycle
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, cached_statements=512)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA busy_timeout=10000")
@@ -135,6 +159,7 @@ class SQLiteEventStore(EventStore):
         try:
             conn = self._connect()
             conn.executescript(_SCHEMA)
+            conn.executescript(_APPENDED)
             row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             if row is None:
                 conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -160,6 +185,63 @@ class SQLiteEventStore(EventStore):
         conn.close()
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
+        results = self._write_plain(conn, batch)
+        if results is None:
+            results = self._write_checked(conn, batch)
+        self.appends += sum(1 for _, err in results if err is None)
+        # one wake-up of the event loop for the whole batch, not one per append
+        assert self._loop is not None, "open() set the loop"
+        self._loop.call_soon_threadsafe(self._resolve, results)
+
+    def _write_plain(
+        self, conn: sqlite3.Connection, batch: list[_Append]
+    ) -> list[tuple[_Append, BaseException | None]] | None:
+        """The common batch in one statement: every append continues its table as the
+        writer's cache says, so the batch is a single ``INSERT`` into the ``appended``
+        view (its trigger fills ``events`` and ``commands``), committed on its own.
+
+        One statement means the writer thread asks for the GIL back a few times per
+        batch, not several times per append: under load the event loop holds the GIL
+        and each of those waits is long. Returns None, having written nothing, when
+        the batch needs :meth:`_write_checked` (a new table, a table not cached yet, a
+        stale expected seq, a duplicate command id, or a batch too big for one statement).
+        """
+        rows: list[object] = []
+        pending: dict[str, int] = {}
+        for item in batch:
+            tid, events = item.table_id, item.events
+            if item.new_table is not None or not events:
+                return None
+            last = pending.get(tid)
+            if last is None:
+                last = self._last.get(tid)
+            if last is None or last != item.expected_seq:
+                return None
+            first_seq, last_seq, command_id = events[0].seq, events[-1].seq, events[0].command_id
+            for i, e in enumerate(events):
+                if e.seq != last + 1 + i or e.table_id != tid or e.command_id != command_id:
+                    return None
+                rows += (tid, e.seq, _encode(e), command_id, first_seq, last_seq)
+            pending[tid] = last_seq
+        n = len(rows) // 6
+        if n > _MAX_PLAIN_ROWS:
+            return None
+        try:
+            conn.execute(_plain_insert(n), rows)
+        except sqlite3.IntegrityError:
+            # a duplicate command id: the statement was undone whole; sort it out append by append
+            return None
+        except sqlite3.Error as e:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return [(item, StoreError(f"commit failed: {e}", code="store/commit_failed")) for item in batch]
+        self.commits += 1
+        self._last.update(pending)
+        return [(item, None) for item in batch]
+
+    def _write_checked(self, conn: sqlite3.Connection, batch: list[_Append]) -> list[tuple[_Append, BaseException | None]]:
+        """Any batch: one transaction, a savepoint per append, so one append's error
+        (conflict, duplicate, unknown table) does not undo another's."""
         results: list[tuple[_Append, BaseException | None]] = []
         pending: dict[str, int] = {}  # last seqs this transaction writes, cached once it commits
         try:
@@ -184,10 +266,7 @@ class SQLiteEventStore(EventStore):
             except sqlite3.Error:
                 pass
             results = [(item, StoreError(f"commit failed: {e}", code="store/commit_failed")) for item in batch]
-        self.appends += sum(1 for _, err in results if err is None)
-        # one wake-up of the event loop for the whole batch, not one per append
-        assert self._loop is not None, "open() set the loop"
-        self._loop.call_soon_threadsafe(self._resolve, results)
+        return results
 
     def _known_last(self, conn: sqlite3.Connection, tid: str, pending: dict[str, int]) -> int:
         """The table's last seq: from this transaction, the writer's cache, or the file."""
