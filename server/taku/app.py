@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -59,12 +60,15 @@ from taku.plugins import Registry
 from taku.protocol import EventMsg, classify, encode
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
-__all__ = ["CreatedTable", "DiceFactory", "Hub", "Joined", "Subscription", "TableService", "hash_token"]
+__all__ = ["CreatedTable", "DiceFactory", "Hub", "Joined", "Reply", "Subscription", "TableService", "hash_token"]
 
 log = structlog.get_logger("taku.app")
 
 DiceFactory = Callable[[str, bytes, int], DiceSource]
 """``(table_id, seed, cursor) -> DiceSource`` for one command. Tests pass scripted dice."""
+
+Reply = Callable[[tuple[int, int, bool] | BaseException], None]
+"""How a submitted command is answered: ``(first_seq, last_seq, duplicate)`` or the error."""
 
 MAX_CONFLICT_RETRIES = 20
 
@@ -109,8 +113,8 @@ class _InFlight:
     after: TableState
     generation: int
     actor: str | None
-    future: asyncio.Future[tuple[int, int, bool]]
-    followers: list[asyncio.Future[tuple[int, int, bool]]] = field(default_factory=list)
+    reply: Reply
+    followers: list[Reply] = field(default_factory=list)
     """The same command id sent again while this one is in flight: they get its ack."""
     stored: bool = False
     error: BaseException | None = None
@@ -329,7 +333,11 @@ class TableService:
             StaleSeq: ``expected_seq`` is not the table's seq (nothing written).
             TakuError: the rejection of ``decide`` (nothing written).
         """
-        return await self.submit(actor, command, command_id=command_id, expected_seq=expected_seq)
+
+        def decider(state: TableState, ctx: Context) -> list[Emitted]:
+            return core_table.decide(state, command, ctx, self.ruleset)
+
+        return await self.commit(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
 
     def submit(
         self,
@@ -338,20 +346,21 @@ class TableService:
         *,
         command_id: str,
         expected_seq: int | None = None,
-    ) -> asyncio.Future[tuple[int, int, bool]]:
-        """:meth:`execute` in two steps: on a store this process owns, the command is
-        decided now (a rejection raises here) and the returned future completes once
-        its events are durable and published. On a shared store everything happens
-        in the future. The server's command path; nothing else differs."""
+        reply: Reply,
+    ) -> None:
+        """:meth:`execute` for the server's command path: ``reply`` is called once with
+        what :meth:`execute` would return or raise (an exception is passed, not raised).
+
+        On a store this process owns, the command is decided now (a rejection is
+        replied at once) and the ack is replied from the store's answer, right after
+        the command's events went to the subscribers and inside ``hub.publishing``,
+        so a connection's event and ack can leave in one write.
+        """
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
 
-        if self.hub.store.shared:
-            return asyncio.ensure_future(
-                self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
-            )
-        return self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+        self._submit(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=reply)
 
     async def commit(
         self,
@@ -364,7 +373,36 @@ class TableService:
         """Run ``decider`` on the current state and append its events; see :meth:`execute`."""
         if self.hub.store.shared:
             return await self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
-        return await self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+        future: asyncio.Future[tuple[int, int, bool]] = asyncio.get_running_loop().create_future()
+        self._pipeline(
+            decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=functools.partial(_settle, future)
+        )
+        return await future
+
+    def _submit(
+        self,
+        decider: Callable[[TableState, Context], list[Emitted]],
+        *,
+        actor: str | None,
+        command_id: str,
+        expected_seq: int | None,
+        reply: Reply,
+    ) -> None:
+        if not self.hub.store.shared:
+            self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=reply)
+            return
+        task = asyncio.ensure_future(
+            self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+        )
+
+        def answered(t: asyncio.Task[tuple[int, int, bool]]) -> None:
+            if t.cancelled():
+                reply(asyncio.CancelledError())
+            else:
+                exc = t.exception()
+                reply(exc if exc is not None else t.result())
+
+        task.add_done_callback(answered)
 
     async def _commit_locked(
         self,
@@ -448,70 +486,72 @@ class TableService:
         actor: str | None,
         command_id: str,
         expected_seq: int | None,
-    ) -> asyncio.Future[tuple[int, int, bool]]:
+        reply: Reply,
+    ) -> None:
         """One process owns the table: decide on the state including appends still in
         flight, so a table's next command needs not wait for the last one's fsync and
         the store's group commit can write both in one transaction. Publishing and acks
         still wait for durability, and happen in seq order.
 
         Synchronous up to handing the append to the store, so commands are decided
-        one at a time without taking ``lock``; the store's answer publishes directly
-        (:meth:`_stored`): no task per command.
+        one at a time without taking ``lock``; the store's answer publishes and replies
+        directly (:meth:`_stored`): no task per command.
         """
-        _check_command_id(command_id)
-        loop = asyncio.get_running_loop()
-        if command_id in self.acks:
-            done = loop.create_future()
-            done.set_result(self._repeat(command_id, actor))
-            return done
-        pending = self._in_flight.get(command_id)
-        if pending is not None:
-            if pending.actor != actor:
-                raise _id_taken(command_id)
-            follower: asyncio.Future[tuple[int, int, bool]] = loop.create_future()
-            pending.followers.append(follower)
-            return follower
-        base = self._decided
-        recs, events = self._decide(base, decider, actor, command_id, expected_seq)
-        after = self._fold(base, recs, events)
+        try:
+            _check_command_id(command_id)
+            if command_id in self.acks:
+                reply(self._repeat(command_id, actor))
+                return
+            pending = self._in_flight.get(command_id)
+            if pending is not None:
+                if pending.actor != actor:
+                    raise _id_taken(command_id)
+                pending.followers.append(reply)
+                return
+            base = self._decided
+            recs, events = self._decide(base, decider, actor, command_id, expected_seq)
+            after = self._fold(base, recs, events)
+        except Exception as e:  # noqa: BLE001 - a rejection (or a ruleset's bug) goes to the caller
+            reply(e)
+            return
         self._decided = after
-        pending = _InFlight(recs, events, after, self._generation, actor, loop.create_future())
+        pending = _InFlight(recs, events, after, self._generation, actor, reply)
         self._in_flight[command_id] = pending
         self._queue.append(pending)
         self.hub.store.append_nowait(
             self.table_id, recs, expected_seq=base.seq, done=functools.partial(self._stored, pending)
         )
-        return pending.future
 
     def _stored(self, pending: _InFlight, error: BaseException | None) -> None:
         """The store's answer for one pipelined append; publishes what is durable, in seq order."""
         pending.stored, pending.error = True, error
         queue = self._queue
-        while queue and queue[0].stored:
-            p = queue.popleft()
-            command_id = p.recs[0].command_id
-            del self._in_flight[command_id]
-            if p.error is None:
-                self._publish(p.after, p.recs, p.events)
-                first, last = p.recs[0].seq, p.recs[-1].seq
-                _settle(p.future, (first, last, False))
-                for f in p.followers:
-                    _settle(f, (first, last, True))
-                continue
-            if p.generation == self._generation:
-                # nothing of this command is durable, and the commands decided after it
-                # built on it: they fail too; new commands start from the published state
-                self._generation += 1
-                self._decided = self.state
-                err = p.error
-            else:
-                err = StoreError(
-                    "an earlier command on this table failed to be stored; send this one again",
-                    code="store/retry",
-                )
-                err.__cause__ = p.error
-            for f in (p.future, *p.followers):
-                _settle(f, err)
+        with self.hub.publishing:
+            while queue and queue[0].stored:
+                p = queue.popleft()
+                del self._in_flight[p.recs[0].command_id]
+                if p.error is None:
+                    self._publish(p.after, p.recs, p.events)
+                    first, last = p.recs[0].seq, p.recs[-1].seq
+                    _answer(p.reply, (first, last, False))
+                    for follower in p.followers:
+                        _answer(follower, (first, last, True))
+                    continue
+                if p.generation == self._generation:
+                    # nothing of this command is durable, and the commands decided after it
+                    # built on it: they fail too; new commands start from the published state
+                    self._generation += 1
+                    self._decided = self.state
+                    err = p.error
+                else:
+                    err = StoreError(
+                        "an earlier command on this table failed to be stored; send this one again",
+                        code="store/retry",
+                    )
+                    err.__cause__ = p.error
+                _answer(p.reply, err)
+                for follower in p.followers:
+                    _answer(follower, err)
 
     def _records(
         self, emitted: Sequence[Emitted], actor: str | None, command_id: str, seq: int, draws: int
@@ -592,6 +632,14 @@ def _check_command_id(command_id: str) -> None:
         raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
 
 
+def _answer(reply: Reply, outcome: tuple[int, int, bool] | BaseException) -> None:
+    """Call a reply; one caller's failure must not stop the table's publication."""
+    try:
+        reply(outcome)
+    except Exception:
+        log.exception("reply_failed")
+
+
 def _settle(future: asyncio.Future[Any], outcome: Any) -> None:
     """Complete ``future`` with a result or an exception, unless its waiter went away."""
     if future.done():
@@ -638,6 +686,10 @@ class Hub:
         self.clock = clock
         self.core_commands = CORE_COMMANDS
         self.core_events = CORE_EVENTS
+        self.publishing: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        """Entered around each publication of durable events and their acks: the
+        server sets it to hold each connection's frames until it is left, then
+        write them together (one write, not one per frame)."""
         self._tables: dict[str, TableService] = {}
         self._loading: dict[str, asyncio.Future[TableService]] = {}
 

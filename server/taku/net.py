@@ -25,6 +25,7 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from taku import __version__
 from taku.app import Hub, Subscription
@@ -114,6 +115,65 @@ class _Bucket:
         return False
 
 
+class _Outbox:
+    """Frames held per connection while the hub publishes (``hub.publishing``).
+
+    A publication sends a command's events to every subscriber, then its ack to
+    the sender; held, the sender's event and ack leave in one write. On loopback
+    and LANs a server spends much of its time in ``send`` calls, one per write.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.held: dict[_Connection, list[bytes]] = {}
+
+    def hold(self, conn: _Connection, frame: bytes) -> None:
+        frames = self.held.get(conn)
+        if frames is None:
+            self.held[conn] = [frame]
+        else:
+            frames.append(frame)
+
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+        if self.depth or not self.held:
+            return
+        held, self.held = self.held, {}
+        for conn, frames in held.items():
+            if len(frames) == 1:
+                broadcast((conn.ws,), frames[0], text=True)
+            else:
+                _write_frames(conn.ws, frames)
+
+
+def _write_frames(ws: ServerConnection, frames: list[bytes]) -> None:
+    """Several text frames to one connection in one socket write.
+
+    What :func:`websockets.asyncio.server.broadcast` does for one frame (the
+    connection's Sans-I/O ``protocol`` makes the frames, its ``transport``
+    writes them), with the frames' bytes joined into one write. Like broadcast,
+    a connection that is not open is skipped and a failed write is dropped.
+    """
+    protocol = ws.protocol
+    if protocol.state is not State.OPEN:
+        return
+    try:
+        for frame in frames:
+            protocol.send_text(frame)
+        chunks = protocol.data_to_send()
+        ws.transport.write(b"".join(chunks))
+        if b"" in chunks:  # the protocol ended the stream meanwhile, as websockets' send_data does
+            if ws.transport.can_write_eof():
+                ws.transport.write_eof()
+            else:
+                ws.transport.close()
+    except Exception as e:  # noqa: BLE001 - a broken connection must not stop a publication
+        log.warning("write_failed", error=repr(e))
+
+
 class _Connection:
     def __init__(self, server: TakuServer, ws: ServerConnection) -> None:
         self.server = server
@@ -123,11 +183,18 @@ class _Connection:
         self.members: dict[str, str] = {}  # table_id -> member_id
         self.subs: dict[str, Subscription] = {}
         self.bucket = _Bucket(server.config.rate_per_s, server.config.rate_burst)
-        self.log = log.bind()
-        """A bound logger, resolved once: the module's lazy proxy costs a lookup per call."""
+        self.log = log.bind(conn_id=self.id)
+        """A bound logger, resolved once (the module's lazy proxy costs a lookup per call);
+        a command's lines are written from the table's publication, outside this
+        connection's task and its contextvars, so the connection id is bound here."""
 
     def push(self, frame: bytes) -> None:
-        broadcast((self.ws,), frame, text=True)
+        """Write one frame now, or when the hub's publication ends (see :class:`_Outbox`)."""
+        outbox = self.server.outbox
+        if outbox.depth:
+            outbox.hold(self, frame)
+        else:
+            broadcast((self.ws,), frame, text=True)
 
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg), text=True)
@@ -266,37 +333,35 @@ class _Connection:
                 raise AssertionError(f"unhandled message {msg!r}")
 
     async def _execute(self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None) -> None:
+        """Submit a command; its ack (or error) is written when the table answers, and
+        the connection reads its next message after that (in order, one at a time)."""
         t0 = time.perf_counter()
-        try:
-            first, last, dup = await table.submit(mid, command, command_id=cid, expected_seq=exp)
-        except TakuError as e:
-            self.log.info(
-                "command_rejected",
-                code=e.code,
-                command=type(command).__name__,
-                duration_ms=_ms_since(t0),
-                table_id=table.table_id,
-                member_id=mid,
-                command_id=cid,
-            )
-            self.push(
-                encode(ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details), command_id=cid))
-            )
-            return
-        # small replies go out like events: written at once, in order with them
-        self.push(encode(Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup)))
+        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        name = type(command).__name__
         # the command's context goes into its one canonical line as keys (binding contextvars
         # for each command costs more than the rest of the line on a busy server)
-        self.log.info(
-            "command_done",
-            command=type(command).__name__,
-            seqs=[first, last],
-            duplicate=dup,
-            duration_ms=_ms_since(t0),
-            table_id=table.table_id,
-            member_id=mid,
-            command_id=cid,
-        )
+        where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
+
+        def reply(outcome: tuple[int, int, bool] | BaseException) -> None:
+            if not answered.done():
+                answered.set_result(None)
+            if isinstance(outcome, TakuError):
+                self.log.info("command_rejected", code=outcome.code, command=name, duration_ms=_ms_since(t0), **where)
+                self.push(encode(ErrorMsg(re=rid, code=outcome.code, message=outcome.message, details=_jsonable(outcome.details), command_id=cid)))
+            elif isinstance(outcome, BaseException):
+                if isinstance(outcome, Exception):
+                    self.log.error("internal_error", command=name, exc_info=outcome, **where)
+                self.push(encode(ErrorMsg(re=rid, code="internal/error", message="internal error", command_id=cid)))
+            else:
+                first, last, dup = outcome
+                # written with the command's own event when this connection is subscribed
+                self.push(encode(Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup)))
+                self.log.info(
+                    "command_done", command=name, seqs=[first, last], duplicate=dup, duration_ms=_ms_since(t0), **where
+                )
+
+        table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
+        await answered
 
 
 def _ms_since(t0: float) -> float:
@@ -360,6 +425,8 @@ class TakuServer:
         self.closing = False
         self.idle = asyncio.Event()
         self.idle.set()
+        self.outbox = _Outbox()
+        hub.publishing = self.outbox
         self._server: WSServer | None = None
         self.port = self.config.port
 

@@ -137,3 +137,25 @@ async def test_new_tables_are_rate_limited_server_wide() -> None:
         await b.close()
     finally:
         await stop_server(running)
+
+
+async def test_a_ruleset_bug_fails_only_that_command(table: tuple[Raw, Raw, str], monkeypatch) -> None:
+    """An exception inside a ruleset's decide (a bug, not a rejection) answers that
+    command with internal/error and its command id, writes nothing, and the table
+    and the connection go on."""
+    from taku.core import table as core_table
+
+    gm, _pl, tid = table
+    real = core_table.decide
+
+    def buggy(state, command, ctx, ruleset):  # type: ignore[no-untyped-def]
+        if getattr(command, "text", "") == "boom":
+            raise ZeroDivisionError("a bug")
+        return real(state, command, ctx, ruleset)
+
+    monkeypatch.setattr(core_table, "decide", buggy)
+    before = await gm.request({"type": "get_state", "table_id": tid})
+    err = await gm.request({"type": "chat", "table_id": tid, "text": "boom", "command_id": "bug-1"})
+    assert err["type"] == "error" and err["code"] == "internal/error" and err["command_id"] == "bug-1"
+    ack = await gm.request({"type": "chat", "table_id": tid, "text": "fine", "command_id": "ok-1"})
+    assert ack["type"] == "ack" and ack["first_seq"] == before["seq"] + 1
