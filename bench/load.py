@@ -14,11 +14,15 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 
 class _Seen(msgspec.Struct):
@@ -61,15 +65,78 @@ class Result:
         )
 
 
+class _Wire(asyncio.Protocol):
+    """One WebSocket client connection on websockets' Sans-I/O protocol.
+
+    The load generator drives 500 connections, each receiving every broadcast of
+    its table: with the asyncio client each message wakes a task, and the
+    generator (one Python thread on the same 2 cores as the server) saturates
+    before the servers do. Here a received message is a plain callback.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.transport: asyncio.Transport | None = None
+        self.open: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self.on_message: Callable[[bytes], None] = self.inbox.put_nowait
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if isinstance(event, Response):
+                if not self.open.done():
+                    if self.protocol.handshake_exc is not None:
+                        self.open.set_exception(self.protocol.handshake_exc)
+                    else:
+                        self.open.set_result(None)
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                self.on_message(event.data)
+        self._flush()  # pongs, close frames
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.open.done():
+            self.open.set_exception(exc or ConnectionError("closed during the handshake"))
+
+    def _flush(self) -> None:
+        data = self.protocol.data_to_send()
+        if self.transport is not None and data:
+            self.transport.write(b"".join(data))
+
+    def send(self, text: str) -> None:
+        self.protocol.send_text(text.encode())
+        self._flush()
+
+    async def recv(self) -> bytes:
+        return await self.inbox.get()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def _connect(url: str) -> _Wire:
+    uri = parse_uri(url)
+    _, wire = await asyncio.get_running_loop().create_connection(lambda: _Wire(url), uri.host, uri.port)
+    await wire.open
+    return wire
+
+
 class Client:
     """One connection, sending its own chat commands and timing their broadcasts."""
 
-    def __init__(self, ws: ClientConnection, table: str, name: str, taku: bool) -> None:
+    def __init__(self, ws: _Wire, table: str, name: str, taku: bool) -> None:
         self.ws, self.table, self.name, self.taku = ws, table, name, taku
         self.sent: dict[str, float] = {}
         self.lat: list[float] = []
         self.n = 0
         self.done: asyncio.Event = asyncio.Event()
+        ws.on_message = self.received
 
     def frame(self) -> tuple[str, str]:
         self.n += 1
@@ -80,39 +147,42 @@ class Client:
             msg = {"cid": cid, "text": "bench " + cid}
         return cid, json.dumps(msg)
 
-    async def reader(self) -> None:
-        async for raw in self.ws:
-            msg = _seen(raw)
-            cid = msg.command_id if self.taku else msg.cid
-            if self.taku and msg.type != "event":
-                continue
-            t0 = self.sent.pop(cid, None) if cid else None
-            if t0 is not None:
-                self.lat.append((time.perf_counter() - t0) * 1000)
-                self.done.set()
+    def received(self, raw: bytes) -> None:
+        msg = _seen(raw)
+        cid = msg.command_id if self.taku else msg.cid
+        if self.taku and msg.type != "event":
+            return
+        t0 = self.sent.pop(cid, None) if cid else None
+        if t0 is not None:
+            self.lat.append((time.perf_counter() - t0) * 1000)
+            self.done.set()
 
-    async def send(self) -> None:
+    def send(self) -> None:
         cid, frame = self.frame()
         self.done.clear()
         self.sent[cid] = time.perf_counter()
-        await self.ws.send(frame)
+        self.ws.send(frame)
+
+
+async def _request(ws: _Wire, msg: dict[str, Any], until: str) -> dict[str, Any]:
+    ws.send(json.dumps(msg))
+    while True:
+        reply = json.loads(await ws.recv())
+        if reply["type"] == until:
+            return reply
 
 
 async def _setup_taku(url: str, tables: int, clients: int) -> list[Client]:
     out: list[Client] = []
     for t in range(tables):
-        gm = await connect(url, max_size=2**22, ping_interval=None)
-        await gm.send(json.dumps({"type": "create_table", "ruleset": "generic", "name": f"bench{t}"}))
-        created = json.loads(await gm.recv())
+        gm = await _connect(url)
+        created = await _request(gm, {"type": "create_table", "ruleset": "generic", "name": f"bench{t}"}, "created")
         tid = created["table_id"]
-        conns = [gm] + [await connect(url, max_size=2**22, ping_interval=None) for _ in range(clients - 1)]
+        conns = [gm] + [await _connect(url) for _ in range(clients - 1)]
         for i, ws in enumerate(conns):
             if i:
-                await ws.send(json.dumps({"type": "join", "table_id": tid, "token": created["player_token"], "name": f"p{i}"}))
-                await ws.recv()
-            await ws.send(json.dumps({"type": "subscribe", "table_id": tid, "after_seq": 10**9}))
-            while json.loads(await ws.recv())["type"] != "subscribed":
-                pass
+                await _request(ws, {"type": "join", "table_id": tid, "token": created["player_token"], "name": f"p{i}"}, "joined")
+            await _request(ws, {"type": "subscribe", "table_id": tid, "after_seq": 10**9}, "subscribed")
             out.append(Client(ws, tid, f"t{t}c{i}", True))
     return out
 
@@ -121,8 +191,8 @@ async def _setup_bare(url: str, tables: int, clients: int) -> list[Client]:
     out = []
     for t in range(tables):
         for i in range(clients):
-            ws = await connect(url, max_size=2**22, ping_interval=None)
-            await ws.send(json.dumps({"join": f"t{t}"}))
+            ws = await _connect(url)
+            ws.send(json.dumps({"join": f"t{t}"}))
             out.append(Client(ws, f"t{t}", f"t{t}c{i}", False))
     return out
 
@@ -130,12 +200,11 @@ async def _setup_bare(url: str, tables: int, clients: int) -> list[Client]:
 async def run(url: str, *, taku: bool, tables: int, clients: int, seconds: float, rate: float | None = None) -> Result:
     """Drive the server; ``rate`` (commands/s, all clients together) makes it open loop."""
     cs = await (_setup_taku if taku else _setup_bare)(url, tables, clients)
-    readers = [asyncio.create_task(c.reader()) for c in cs]
     stop = time.perf_counter() + seconds
 
     async def closed_loop(c: Client) -> None:
         while time.perf_counter() < stop:
-            await c.send()
+            c.send()
             try:
                 await asyncio.wait_for(c.done.wait(), 10)
             except TimeoutError:
@@ -145,7 +214,7 @@ async def run(url: str, *, taku: bool, tables: int, clients: int, seconds: float
         await asyncio.sleep(random.random() * interval)
         nxt = time.perf_counter()
         while time.perf_counter() < stop:
-            await c.send()
+            c.send()
             nxt += interval
             await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
 
@@ -156,11 +225,9 @@ async def run(url: str, *, taku: bool, tables: int, clients: int, seconds: float
         await asyncio.gather(*(open_loop(c, len(cs) / rate) for c in cs))
     await asyncio.sleep(0.5)
     elapsed = time.perf_counter() - t0
-    for r in readers:
-        r.cancel()
     lat = [x for c in cs for x in c.lat]
     for c in cs:
-        await c.ws.close()
+        c.ws.close()
     return Result(commands=len(lat), seconds=elapsed - 0.5, latencies_ms=lat)
 
 
