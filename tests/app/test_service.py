@@ -14,6 +14,7 @@ from taku.core.events import Recorded
 from taku.errors import StoreError
 from taku.plugins import load_registry
 from taku.store import MemoryEventStore, SQLiteEventStore
+from taku.store.base import EventStore
 
 
 async def _table(store) -> tuple[Hub, object, str]:  # type: ignore[no-untyped-def]
@@ -59,6 +60,7 @@ class FailingStore(MemoryEventStore):
     """Fails the append of one chosen command id (an I/O error), after a delay."""
 
     fail_id = ""
+    append_nowait = EventStore.append_nowait  # through append(), as any store that does not batch
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
         await asyncio.sleep(0.01)

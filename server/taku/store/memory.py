@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
@@ -44,10 +44,33 @@ class MemoryEventStore(EventStore):
         return self._tokens.get((table_id, token_hash))
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
+        if table_id not in self._events:
+            raise TableNotFound(f"no table {table_id}")
+        await asyncio.sleep(0)  # an append is a suspension point in every real backend
+        self._append_now(table_id, events, expected_seq)
+
+    def append_nowait(
+        self,
+        table_id: str,
+        events: Sequence[Recorded],
+        *,
+        expected_seq: int,
+        done: Callable[[BaseException | None], None],
+    ) -> None:
+        def later() -> None:
+            try:
+                self._append_now(table_id, events, expected_seq)
+            except Exception as e:  # noqa: BLE001 - handed to done
+                done(e)
+            else:
+                done(None)
+
+        asyncio.get_running_loop().call_soon(later)  # in order, like every append of one table
+
+    def _append_now(self, table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
         stream = self._events.get(table_id)
         if stream is None:
             raise TableNotFound(f"no table {table_id}")
-        await asyncio.sleep(0)  # an append is a suspension point in every real backend
         if not events:
             return
         key = (table_id, events[0].command_id)
