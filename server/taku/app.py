@@ -698,6 +698,10 @@ class Hub:
             await t.stop()
         self._tables.clear()
 
+    def loaded(self, table_id: str) -> TableService | None:
+        """The table if it is open already (no wait), else None: see :meth:`table`."""
+        return self._tables.get(table_id)
+
     async def table(self, table_id: str) -> TableService:
         """The open table, loaded (folded from the store) on first use.
 

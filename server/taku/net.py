@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import logging
 import mimetypes
 import os
 import time
@@ -183,10 +184,15 @@ class _Connection:
         self.members: dict[str, str] = {}  # table_id -> member_id
         self.subs: dict[str, Subscription] = {}
         self.bucket = _Bucket(server.config.rate_per_s, server.config.rate_burst)
+        self.unanswered = 0
+        """Commands submitted on this connection and not answered yet."""
+        self.all_answered = asyncio.Event()
+        self.all_answered.set()
         self.log = log.bind(conn_id=self.id)
         """A bound logger, resolved once (the module's lazy proxy costs a lookup per call);
         a command's lines are written from the table's publication, outside this
         connection's task and its contextvars, so the connection id is bound here."""
+        self.log_commands = self.log.is_enabled_for(logging.INFO)
 
     def push(self, frame: bytes) -> None:
         """Write one frame now, or when the hub's publication ends (see :class:`_Outbox`)."""
@@ -212,7 +218,7 @@ class _Connection:
         limit = self.server.config.max_frame_bytes
         try:
             async for frame in self.ws:
-                if self.server.closing or self.ws.close_code is not None:
+                if self.server.closing or self.ws.protocol.state is not State.OPEN:
                     # shutting down: frames not started yet are dropped unanswered (the client
                     # resends them with the same command id); reading on lets the close
                     # handshake through even when more frames than max_queue are buffered
@@ -225,14 +231,17 @@ class _Connection:
                         raise RateLimited("too many messages; slow down")
                     msg = decode_client(frame)
                     rid = msg.id
-                    self.server.in_flight += 1
-                    self.server.idle.clear()
+                    if isinstance(msg, CommandMsg | ChatMsg) and self.submit(msg):
+                        continue  # answered when the table has published it
+                    if self.unanswered:
+                        # messages are handled in the order they came: a get_state after a
+                        # command sees the command's events
+                        await self.all_answered.wait()
+                    self.server.begin()
                     try:
                         await self.dispatch(msg)
                     finally:
-                        self.server.in_flight -= 1
-                        if self.server.in_flight == 0:
-                            self.server.idle.set()
+                        self.server.end()
                 except TakuError as e:
                     if rid is None and len(frame) <= self.server.config.hard_max_frame_bytes:
                         rid = _peek_id(frame)
@@ -312,12 +321,12 @@ class _Connection:
                 mid = self.member(tid)
                 table = await hub.table(tid)
                 command = table.decode_command(raw)
-                await self._execute(msg.id, table, mid, command, cid, exp)
+                await self._execute(msg.id, table, mid, command, cid, exp).wait()
             case ChatMsg(table_id=tid, text=text, command_id=cid, character_id=char):
                 mid = self.member(tid)
                 table = await hub.table(tid)
                 cid = cid or f"chat-{self.id}-{time.monotonic_ns()}"
-                await self._execute(msg.id, table, mid, Chat(text=text, character_id=char), cid, None)
+                await self._execute(msg.id, table, mid, Chat(text=text, character_id=char), cid, None).wait()
             case GetState(table_id=tid, at_seq=at):
                 mid = self.member(tid)
                 table = await hub.table(tid)
@@ -332,36 +341,66 @@ class _Connection:
             case _:  # pragma: no cover - decode_client only yields the types above
                 raise AssertionError(f"unhandled message {msg!r}")
 
-    async def _execute(self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None) -> None:
-        """Submit a command; its ack (or error) is written when the table answers, and
-        the connection reads its next message after that (in order, one at a time)."""
+    def submit(self, msg: CommandMsg | ChatMsg) -> bool:
+        """A command to a table this process has loaded: submitted at once, without
+        holding up the next message. False for a table still to be loaded (then
+        :meth:`dispatch` awaits it).
+
+        Raises:
+            TakuError: not joined, or a command that does not decode.
+        """
+        table = self.hub.loaded(msg.table_id)
+        if table is None:
+            return False
+        mid = self.member(msg.table_id)
+        if isinstance(msg, CommandMsg):
+            self._execute(msg.id, table, mid, table.decode_command(msg.command), msg.command_id, msg.expected_seq)
+        else:
+            cid = msg.command_id or f"chat-{self.id}-{time.monotonic_ns()}"
+            self._execute(msg.id, table, mid, Chat(text=msg.text, character_id=msg.character_id), cid, None)
+        return True
+
+    def _execute(self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None) -> asyncio.Event:
+        """Submit a command; its ack (or error) is written when the table answers.
+        Returns :attr:`all_answered`, set once this connection has no command unanswered."""
         t0 = time.perf_counter()
-        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         name = type(command).__name__
-        # the command's context goes into its one canonical line as keys (binding contextvars
-        # for each command costs more than the rest of the line on a busy server)
-        where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
+        server = self.server
+        server.begin()
+        self.unanswered += 1
+        self.all_answered.clear()
 
         def reply(outcome: tuple[int, int, bool] | BaseException) -> None:
-            if not answered.done():
-                answered.set_result(None)
+            self.unanswered -= 1
+            if not self.unanswered:
+                self.all_answered.set()
+            server.end()
             if isinstance(outcome, TakuError):
-                self.log.info("command_rejected", code=outcome.code, command=name, duration_ms=_ms_since(t0), **where)
-                self.push(encode(ErrorMsg(re=rid, code=outcome.code, message=outcome.message, details=_jsonable(outcome.details), command_id=cid)))
+                self.push(
+                    encode(ErrorMsg(re=rid, code=outcome.code, message=outcome.message, details=_jsonable(outcome.details), command_id=cid))
+                )
+                if self.log_commands:
+                    self.log.info(
+                        "command_rejected", code=outcome.code, command=name, duration_ms=_ms_since(t0),
+                        table_id=table.table_id, member_id=mid, command_id=cid,
+                    )
             elif isinstance(outcome, BaseException):
                 if isinstance(outcome, Exception):
-                    self.log.error("internal_error", command=name, exc_info=outcome, **where)
+                    self.log.error("internal_error", command=name, exc_info=outcome, table_id=table.table_id, command_id=cid)
                 self.push(encode(ErrorMsg(re=rid, code="internal/error", message="internal error", command_id=cid)))
             else:
                 first, last, dup = outcome
                 # written with the command's own event when this connection is subscribed
                 self.push(encode(Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup)))
-                self.log.info(
-                    "command_done", command=name, seqs=[first, last], duplicate=dup, duration_ms=_ms_since(t0), **where
-                )
+                if self.log_commands:
+                    # the command's context goes into its one canonical line as keys
+                    self.log.info(
+                        "command_done", command=name, seqs=[first, last], duplicate=dup, duration_ms=_ms_since(t0),
+                        table_id=table.table_id, member_id=mid, command_id=cid,
+                    )
 
         table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
-        await answered
+        return self.all_answered
 
 
 def _ms_since(t0: float) -> float:
@@ -421,6 +460,7 @@ class TakuServer:
         self.config = config or ServerConfig()
         self.web_dir = (self.config.web_dir or default_web_dir()).resolve()
         self.in_flight = 0
+        """Messages being handled and commands submitted but not answered yet."""
         self.creates = _Bucket(self.config.creates_per_minute / 60, max(int(self.config.creates_per_minute), 1))
         self.closing = False
         self.idle = asyncio.Event()
@@ -429,6 +469,15 @@ class TakuServer:
         hub.publishing = self.outbox
         self._server: WSServer | None = None
         self.port = self.config.port
+
+    def begin(self) -> None:
+        self.in_flight += 1
+        self.idle.clear()
+
+    def end(self) -> None:
+        self.in_flight -= 1
+        if self.in_flight == 0:
+            self.idle.set()
 
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0)."""
