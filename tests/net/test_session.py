@@ -229,3 +229,27 @@ async def test_rulesets_describe_their_commands_and_sheets(connect) -> None:
     assert {"chat", "roll", "override", "create_character"} <= core_tags
     assert {"override", "set_role", "reveal_seed"} <= set(nstrpg["gm_commands"])
     assert "roll" not in nstrpg["gm_commands"]
+
+
+async def test_commands_in_flight_together_are_answered_in_order(connect) -> None:
+    """A client may send commands without waiting for acks: on one table they are
+    written, broadcast and acknowledged in the order sent, the sender's event before
+    its ack; a get_state sent right after them sees all of them."""
+    gm = await connect()
+    created = await new_table(gm)
+    tid = created["table_id"]
+    assert (await gm.request({"type": "subscribe", "table_id": tid, "after_seq": 10**6}))["type"] == "subscribed"
+    n = 30
+    for i in range(n):
+        await gm.send_raw(json.dumps({"type": "chat", "table_id": tid, "text": f"line {i}", "command_id": f"burst-{i}", "id": 100 + i}))
+    await gm.send_raw(json.dumps({"type": "get_state", "table_id": tid, "id": 999}))
+    order: list[tuple[str, str]] = []
+    state = None
+    while state is None:
+        msg = await gm._read(10)
+        if msg["type"] == "state":
+            state = msg
+        elif msg["type"] in ("event", "ack"):
+            order.append((msg["type"], msg["command_id"]))
+    assert order == [(kind, f"burst-{i}") for i in range(n) for kind in ("event", "ack")]
+    assert state["seq"] == 2 + n
