@@ -375,28 +375,30 @@ class _Connection:
             if not self.unanswered:
                 self.all_answered.set()
             server.end()
+            where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
             if isinstance(outcome, TakuError):
+                details = _jsonable(outcome.details)
                 self.push(
-                    encode(ErrorMsg(re=rid, code=outcome.code, message=outcome.message, details=_jsonable(outcome.details), command_id=cid))
+                    encode(ErrorMsg(re=rid, code=outcome.code, message=outcome.message, details=details, command_id=cid))
                 )
                 if self.log_commands:
                     self.log.info(
-                        "command_rejected", code=outcome.code, command=name, duration_ms=_ms_since(t0),
-                        table_id=table.table_id, member_id=mid, command_id=cid,
+                        "command_rejected", code=outcome.code, command=name, duration_ms=_ms_since(t0), **where
                     )
             elif isinstance(outcome, BaseException):
                 if isinstance(outcome, Exception):
-                    self.log.error("internal_error", command=name, exc_info=outcome, table_id=table.table_id, command_id=cid)
+                    self.log.error("internal_error", command=name, exc_info=outcome, **where)
                 self.push(encode(ErrorMsg(re=rid, code="internal/error", message="internal error", command_id=cid)))
             else:
                 first, last, dup = outcome
                 # written with the command's own event when this connection is subscribed
-                self.push(encode(Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup)))
+                ack = Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup)
+                self.push(encode(ack))
                 if self.log_commands:
                     # the command's context goes into its one canonical line as keys
                     self.log.info(
-                        "command_done", command=name, seqs=[first, last], duplicate=dup, duration_ms=_ms_since(t0),
-                        table_id=table.table_id, member_id=mid, command_id=cid,
+                        "command_done", command=name, seqs=[first, last], duplicate=dup,
+                        duration_ms=_ms_since(t0), **where,
                     )
 
         table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
