@@ -279,6 +279,11 @@ class TableService:
         else:
             data = rec.redacted_form() or msgspec.Raw(encode(Redacted(of=rec.type)))
             shown = self.decoder.decode(data)
+        try:
+            text = render(shown, self.state, self.ruleset, rec.actor)
+        except Exception:  # a ruleset's render bug must not stop the event reaching anyone
+            log.exception("render_failed", table_id=self.table_id, seq=rec.seq, type=rec.type)
+            text = rec.type
         return encode(
             EventMsg(
                 table_id=rec.table_id,
@@ -289,7 +294,7 @@ class TableService:
                 command_id=rec.command_id,
                 redacted=shown is not event,
                 draws=rec.draws,
-                text=render(shown, self.state, self.ruleset, rec.actor),
+                text=text,
             )
         )
 
@@ -497,30 +502,33 @@ class TableService:
         one at a time without taking ``lock``; the store's answer publishes and replies
         directly (:meth:`_stored`): no task per command.
         """
+        outcome: tuple[int, int, bool] | Exception
         try:
             _check_command_id(command_id)
-            if command_id in self.acks:
-                reply(self._repeat(command_id, actor))
-                return
             pending = self._in_flight.get(command_id)
-            if pending is not None:
+            if command_id in self.acks:
+                outcome = self._repeat(command_id, actor)
+            elif pending is not None:
                 if pending.actor != actor:
                     raise _id_taken(command_id)
                 pending.followers.append(reply)
                 return
-            base = self._decided
-            recs, events = self._decide(base, decider, actor, command_id, expected_seq)
-            after = self._fold(base, recs, events)
+            else:
+                base = self._decided
+                recs, events = self._decide(base, decider, actor, command_id, expected_seq)
+                after = self._fold(base, recs, events)
+                pending = _InFlight(recs, events, after, self._generation, actor, reply)
+                self.hub.store.append_nowait(
+                    self.table_id, recs, expected_seq=base.seq, done=functools.partial(self._stored, pending)
+                )
+                # after append_nowait: a store that refuses at once (closed) leaves nothing half-done
+                self._decided = after
+                self._in_flight[command_id] = pending
+                self._queue.append(pending)
+                return
         except Exception as e:  # noqa: BLE001 - a rejection (or a ruleset's bug) goes to the caller
-            reply(e)
-            return
-        self._decided = after
-        pending = _InFlight(recs, events, after, self._generation, actor, reply)
-        self._in_flight[command_id] = pending
-        self._queue.append(pending)
-        self.hub.store.append_nowait(
-            self.table_id, recs, expected_seq=base.seq, done=functools.partial(self._stored, pending)
-        )
+            outcome = e
+        reply(outcome)
 
     def _stored(self, pending: _InFlight, error: BaseException | None) -> None:
         """The store's answer for one pipelined append; publishes what is durable, in seq order."""
@@ -531,7 +539,10 @@ class TableService:
                 p = queue.popleft()
                 del self._in_flight[p.recs[0].command_id]
                 if p.error is None:
-                    self._publish(p.after, p.recs, p.events)
+                    try:
+                        self._publish(p.after, p.recs, p.events)
+                    except Exception:  # durable all the same: the acks still go out
+                        log.exception("publish_failed", table_id=self.table_id, seq=p.recs[0].seq)
                     first, last = p.recs[0].seq, p.recs[-1].seq
                     _answer(p.reply, (first, last, False))
                     for follower in p.followers:

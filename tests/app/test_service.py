@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -90,3 +91,50 @@ async def test_a_failed_append_fails_the_commands_built_on_it_and_nothing_else()
     with pytest.raises(StoreError):
         await table.execute(gm, Chat(text="bad"), command_id="bad")
     assert [r.seq for r in await store.read(table.table_id)] == [1, 2, 3, 4]
+
+
+class RefusingStore(MemoryEventStore):
+    """Refuses one append at once (as a closed store does), then works again."""
+
+    refuse = False
+
+    def append_nowait(self, table_id, events, *, expected_seq, done):  # type: ignore[no-untyped-def]
+        if self.refuse:
+            self.refuse = False
+            raise StoreError("the store is not open", code="store/closed")
+        super().append_nowait(table_id, events, expected_seq=expected_seq, done=done)
+
+
+async def test_an_append_refused_at_once_leaves_nothing_half_done() -> None:
+    """A store that refuses an append when it is handed over: that command fails, the
+    table's next command continues the stream without a gap."""
+    store = RefusingStore()
+    hub, table, gm = await _table(store)
+    store.refuse = True
+    with pytest.raises(StoreError) as e:
+        await table.execute(gm, Chat(text="lost"), command_id="r1")
+    assert e.value.code == "store/closed"
+    assert await table.execute(gm, Chat(text="kept"), command_id="r2") == (3, 3, False)
+    assert await table.execute(gm, Chat(text="lost"), command_id="r1") == (4, 4, False)
+    assert [r.seq for r in await store.read(table.table_id)] == [1, 2, 3, 4]
+
+
+async def test_a_render_bug_does_not_stop_the_event(monkeypatch) -> None:
+    """When a ruleset's text rendering raises, subscribers still get the event (its
+    text falls back to the event type) and the command is acknowledged."""
+    import taku.app as app_module
+
+    real = app_module.render
+
+    def buggy(event, state, ruleset, actor):  # type: ignore[no-untyped-def]
+        if getattr(event, "text", "") == "boom":
+            raise KeyError("a bug")
+        return real(event, state, ruleset, actor)
+
+    monkeypatch.setattr(app_module, "render", buggy)
+    hub, table, gm = await _table(MemoryEventStore())
+    frames: list[bytes] = []
+    await table.subscribe(gm, frames.append, 2)
+    assert await table.execute(gm, Chat(text="boom"), command_id="b1") == (3, 3, False)
+    assert await table.execute(gm, Chat(text="fine"), command_id="b2") == (4, 4, False)
+    assert [json.loads(f)["text"] for f in frames] == ["chat_posted", "GM: fine"]
