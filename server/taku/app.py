@@ -114,10 +114,20 @@ class _InFlight:
     generation: int
     actor: str | None
     reply: Reply
-    followers: list[Reply] = field(default_factory=list)
-    """The same command id sent again while this one is in flight: they get its ack."""
     stored: bool = False
     error: BaseException | None = None
+    outcome: tuple[int, int, bool] | BaseException | None = None
+    """Set for an answer known at once (a repeat, a rejection) that waits its turn."""
+    same_as: _InFlight | None = None
+    """Set for a command id sent again while the first is in flight: its answer repeats the first's."""
+
+    @classmethod
+    def answered(cls, reply: Reply, outcome: tuple[int, int, bool] | BaseException) -> _InFlight:
+        return cls([], [], TableState(table_id=""), -1, None, reply, stored=True, outcome=outcome)
+
+    @classmethod
+    def repeating(cls, first: _InFlight, reply: Reply) -> _InFlight:
+        return cls([], [], TableState(table_id=""), -1, None, reply, stored=True, same_as=first)
 
 
 @dataclass(eq=False)
@@ -511,7 +521,7 @@ class TableService:
             elif pending is not None:
                 if pending.actor != actor:
                     raise _id_taken(command_id)
-                pending.followers.append(reply)
+                self._queue.append(_InFlight.repeating(pending, reply))  # the queue holds `pending`
                 return
             else:
                 base = self._decided
@@ -528,7 +538,12 @@ class TableService:
                 return
         except Exception as e:  # noqa: BLE001 - a rejection (or a ruleset's bug) goes to the caller
             outcome = e
-        reply(outcome)
+        if self._queue:
+            # answered now, but after the table's commands still in flight: a table's
+            # answers go out in the order its commands came
+            self._queue.append(_InFlight.answered(reply, outcome))
+        else:
+            reply(outcome)
 
     def _stored(self, pending: _InFlight, error: BaseException | None) -> None:
         """The store's answer for one pipelined append; publishes what is durable, in seq order."""
@@ -537,16 +552,23 @@ class TableService:
         with self.hub.publishing:
             while queue and queue[0].stored:
                 p = queue.popleft()
+                if p.same_as is not None:
+                    first = p.same_as
+                    if first.error is None:
+                        _answer(p.reply, (first.recs[0].seq, first.recs[-1].seq, True))
+                    else:
+                        _answer(p.reply, first.outcome if first.outcome is not None else first.error)
+                    continue
+                if p.outcome is not None:
+                    _answer(p.reply, p.outcome)
+                    continue
                 del self._in_flight[p.recs[0].command_id]
                 if p.error is None:
                     try:
                         self._publish(p.after, p.recs, p.events)
                     except Exception:  # durable all the same: the acks still go out
                         log.exception("publish_failed", table_id=self.table_id, seq=p.recs[0].seq)
-                    first, last = p.recs[0].seq, p.recs[-1].seq
-                    _answer(p.reply, (first, last, False))
-                    for follower in p.followers:
-                        _answer(follower, (first, last, True))
+                    _answer(p.reply, (p.recs[0].seq, p.recs[-1].seq, False))
                     continue
                 if p.generation == self._generation:
                     # nothing of this command is durable, and the commands decided after it
@@ -560,9 +582,8 @@ class TableService:
                         code="store/retry",
                     )
                     err.__cause__ = p.error
+                p.outcome = err  # what a repeat of this command id is answered
                 _answer(p.reply, err)
-                for follower in p.followers:
-                    _answer(follower, err)
 
     def _records(
         self, emitted: Sequence[Emitted], actor: str | None, command_id: str, seq: int, draws: int
@@ -634,7 +655,12 @@ class TableService:
 
     async def log_frames(self, member_id: str | None, after_seq: int, limit: int) -> list[bytes]:
         limit = max(1, min(limit, 5000))
-        recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=after_seq + limit)
+        # up to the published seq: an event already durable but not yet sent to the
+        # subscribers is not shown here before it is there
+        to_seq = min(after_seq + limit, self.state.seq)
+        if to_seq <= after_seq:
+            return []
+        recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=to_seq)
         return self.viewer_frames(recs, member_id)
 
 

@@ -138,3 +138,64 @@ async def test_a_render_bug_does_not_stop_the_event(monkeypatch) -> None:
     assert await table.execute(gm, Chat(text="boom"), command_id="b1") == (3, 3, False)
     assert await table.execute(gm, Chat(text="fine"), command_id="b2") == (4, 4, False)
     assert [json.loads(f)["text"] for f in frames] == ["chat_posted", "GM: fine"]
+
+
+class HeldStore(MemoryEventStore):
+    """Writes each append at once but answers only when the test releases it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[tuple[object, BaseException | None]] = []
+        self.holding = False
+
+    def append_nowait(self, table_id, events, *, expected_seq, done):  # type: ignore[no-untyped-def]
+        if not self.holding:
+            return super().append_nowait(table_id, events, expected_seq=expected_seq, done=done)
+        try:
+            self._append_now(table_id, events, expected_seq)
+        except Exception as e:  # noqa: BLE001
+            self.held.append((done, e))
+        else:
+            self.held.append((done, None))
+
+    def release(self) -> None:
+        held, self.held = self.held, []
+        for done, err in held:
+            done(err)  # type: ignore[operator]
+
+
+async def test_a_tables_answers_come_in_the_order_of_its_commands() -> None:
+    """Answers known at once (a repeat of an acknowledged id, a rejection, a repeat of an
+    id still in flight) wait behind the table's commands in flight."""
+    store = HeldStore()
+    hub, table, gm = await _table(store)
+    assert (await table.execute(gm, Chat(text="y"), command_id="Y"))[:2] == (3, 3)
+    store.holding = True
+    answers: list[tuple[str, object]] = []
+
+    def reply(name: str):  # type: ignore[no-untyped-def]
+        return lambda outcome: answers.append((name, outcome))
+
+    table.submit(gm, Chat(text="x"), command_id="X", reply=reply("X"))
+    table.submit(gm, Chat(text="b"), command_id="B", reply=reply("B"))
+    table.submit(gm, Chat(text="x"), command_id="X", reply=reply("X again"))
+    table.submit(gm, Chat(text="y"), command_id="Y", reply=reply("Y again"))
+    table.submit(gm, Chat(text="s"), command_id="S", expected_seq=3, reply=reply("stale"))
+    assert answers == []  # nothing is answered before the commands in flight
+    store.release()
+    assert [name for name, _ in answers] == ["X", "B", "X again", "Y again", "stale"]
+    assert answers[0][1] == (4, 4, False) and answers[1][1] == (5, 5, False)
+    assert answers[2][1] == (4, 4, True) and answers[3][1] == (3, 3, True)
+    assert getattr(answers[4][1], "code", None) == "command/stale_seq"
+
+
+async def test_get_log_shows_only_what_was_published() -> None:
+    """An event durable in the store but not yet sent to the subscribers is not in a log reply."""
+    store = HeldStore()
+    hub, table, gm = await _table(store)
+    store.holding = True
+    table.submit(gm, Chat(text="x"), command_id="X", reply=lambda outcome: None)
+    assert await store.last_seq(table.table_id) == 3  # written
+    assert [json.loads(f)["seq"] for f in await table.log_frames(gm, 0, 100)] == [1, 2]
+    store.release()
+    assert [json.loads(f)["seq"] for f in await table.log_frames(gm, 0, 100)] == [1, 2, 3]
