@@ -91,6 +91,10 @@ class ServerConfig:
     ``protocol/rate_limited``. A burst of the same size is allowed."""
     ping_interval_s: float | None = 20.0
     ping_timeout_s: float | None = 20.0
+    max_backlog_bytes: int = 16 * 1024 * 1024
+    """Frames written to a connection but not yet taken by its peer: past this the
+    connection is dropped (a client that stopped reading must not fill the server's
+    memory; events and acks are pushed, not awaited)."""
     shutdown_grace_s: float = 10.0
     web_dir: Path | None = None
     compression: bool = False
@@ -148,6 +152,7 @@ class _Outbox:
                 broadcast((conn.ws,), frames[0], text=True)
             else:
                 _write_frames(conn.ws, frames)
+            conn.check_backlog()
 
 
 def _write_frames(ws: ServerConnection, frames: list[bytes]) -> None:
@@ -201,6 +206,14 @@ class _Connection:
             outbox.hold(self, frame)
         else:
             broadcast((self.ws,), frame, text=True)
+            self.check_backlog()
+
+    def check_backlog(self) -> None:
+        """Drop the connection when its peer has stopped reading (see ``max_backlog_bytes``)."""
+        transport = self.ws.transport
+        if transport.get_write_buffer_size() > self.server.config.max_backlog_bytes and not transport.is_closing():
+            self.log.warning("connection_dropped_backlog", buffered_bytes=transport.get_write_buffer_size())
+            transport.abort()
 
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg), text=True)

@@ -159,3 +159,41 @@ async def test_a_ruleset_bug_fails_only_that_command(table: tuple[Raw, Raw, str]
     assert err["type"] == "error" and err["code"] == "internal/error" and err["command_id"] == "bug-1"
     ack = await gm.request({"type": "chat", "table_id": tid, "text": "fine", "command_id": "ok-1"})
     assert ack["type"] == "ack" and ack["first_seq"] == before["seq"] + 1
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_the_rest_go_on() -> None:
+    """A subscriber whose frames pile up unread past ``max_backlog_bytes`` is dropped;
+    the server keeps its memory and goes on serving the table's other members."""
+    import socket
+
+    from structlog.testing import capture_logs
+    from websockets.asyncio.client import connect as ws_connect
+
+    from taku.store import MemoryEventStore
+
+    running = await start_server(MemoryEventStore(), max_backlog_bytes=64 * 1024, rate_per_s=100_000.0, rate_burst=100_000)
+    sleeper = None
+    try:
+        gm = await Raw.connect(running.ws_url)
+        created = await new_table(gm)
+        tid = created["table_id"]
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", running.server.port))
+        sleeper = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
+        await sleeper.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "zzz"})
+        await sleeper.request({"type": "subscribe", "table_id": tid, "after_seq": 10**6})
+        with capture_logs() as logs:
+            for i in range(3000):  # the sleeper never reads again
+                ack = await gm.request({"type": "chat", "table_id": tid, "text": "x" * 1000, "command_id": f"c{i}"})
+                assert ack["type"] == "ack"
+                if any(e["event"] == "connection_dropped_backlog" for e in logs):
+                    break
+        assert any(e["event"] == "connection_dropped_backlog" for e in logs), "the sleeper is still connected"
+        ack = await gm.request({"type": "chat", "table_id": tid, "text": "still here", "command_id": "after"})
+        assert ack["type"] == "ack"
+        await gm.close()
+    finally:
+        if sleeper is not None:
+            sleeper.ws.transport.abort()  # type: ignore[attr-defined]
+        await stop_server(running)
