@@ -538,9 +538,13 @@ class TableService:
                 return
         except Exception as e:  # noqa: BLE001 - a rejection (or a ruleset's bug) goes to the caller
             outcome = e
+        self.answer(reply, outcome)
+
+    def answer(self, reply: Reply, outcome: tuple[int, int, bool] | BaseException) -> None:
+        """Answer a command whose answer is known at once (a repeat, a rejection, a
+        command that does not decode), after the table's commands still in flight:
+        a table's answers go out in the order its commands came."""
         if self._queue:
-            # answered now, but after the table's commands still in flight: a table's
-            # answers go out in the order its commands came
             self._queue.append(_InFlight.answered(reply, outcome))
         else:
             reply(outcome)

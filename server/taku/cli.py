@@ -48,6 +48,7 @@ async def _serve(args: argparse.Namespace) -> int:
     from taku.store import open_store
 
     taku_log.configure(json=None if not args.json_logs else True, level=args.log_level)
+    lock = _claim(args.db)  # held while this process runs  # noqa: F841
     store = open_store(args.db)
     await store.open()
     hub = Hub(store, _registry())
@@ -80,6 +81,27 @@ async def _serve(args: argparse.Namespace) -> int:
     await hub.close()
     await store.close()
     return 0
+
+
+def _claim(db: str) -> Any:
+    """Refuse to serve a SQLite file another ``taku serve`` is serving: its writer
+    keeps the tables' last seqs in memory, so two would refuse each other's appends.
+    Returns the lock (a file kept open); None for other stores or without ``fcntl``."""
+    if db in ("memory:", ":memory:") or db.startswith(("postgresql://", "postgres://")):
+        return None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        return None
+    path = Path(db.removeprefix("sqlite:///"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = open(path.with_name(path.name + ".lock"), "w")  # noqa: SIM115 - kept open on purpose
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise SystemExit(f"taku: another taku serve is serving {db}; stop it first (or use PostgreSQL for several nodes)") from None
+    return lock
 
 
 def _shown(db: str) -> str:

@@ -15,6 +15,7 @@ import logging
 import mimetypes
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,9 @@ class ServerConfig:
     ``protocol/rate_limited``. A burst of the same size is allowed."""
     ping_interval_s: float | None = 20.0
     ping_timeout_s: float | None = 20.0
+    max_unanswered: int = 256
+    """Commands one connection may have in flight; past it the connection's next message
+    waits (nothing is read from it meanwhile, so TCP slows the client down)."""
     max_backlog_bytes: int = 16 * 1024 * 1024
     """Frames written to a connection but not yet taken by its peer: past this the
     connection is dropped (a client that stopped reading must not fill the server's
@@ -148,11 +152,7 @@ class _Outbox:
             return
         held, self.held = self.held, {}
         for conn, frames in held.items():
-            if len(frames) == 1:
-                broadcast((conn.ws,), frames[0], text=True)
-            else:
-                _write_frames(conn.ws, frames)
-            conn.check_backlog()
+            conn.write(frames)
 
 
 def _write_frames(ws: ServerConnection, frames: list[bytes]) -> None:
@@ -205,8 +205,18 @@ class _Connection:
         if outbox.depth:
             outbox.hold(self, frame)
         else:
-            broadcast((self.ws,), frame, text=True)
-            self.check_backlog()
+            self.write((frame,))
+
+    def write(self, frames: Sequence[bytes]) -> None:
+        """Write frames now (one write for several); a connection already lost is skipped,
+        so a burst of events to a dropped peer does not log asyncio's warning for each."""
+        if self.ws.transport.is_closing():
+            return
+        if len(frames) == 1:
+            broadcast((self.ws,), frames[0], text=True)
+        else:
+            _write_frames(self.ws, frames)
+        self.check_backlog()
 
     def check_backlog(self) -> None:
         """Drop the connection when its peer has stopped reading (see ``max_backlog_bytes``)."""
@@ -244,8 +254,11 @@ class _Connection:
                         raise RateLimited("too many messages; slow down")
                     msg = decode_client(frame)
                     rid = msg.id
-                    if isinstance(msg, CommandMsg | ChatMsg) and self.submit(msg):
-                        continue  # answered when the table has published it
+                    if isinstance(msg, CommandMsg | ChatMsg):
+                        if self.unanswered >= self.server.config.max_unanswered:
+                            await self.all_answered.wait()  # the client outruns the table: slow it down
+                        if self.submit(msg):
+                            continue  # answered when the table has published it
                     if self.unanswered:
                         # messages are handled in the order they came: a get_state after a
                         # command sees the command's events
@@ -367,17 +380,25 @@ class _Connection:
             return False
         mid = self.member(msg.table_id)
         if isinstance(msg, CommandMsg):
-            self._execute(msg.id, table, mid, table.decode_command(msg.command), msg.command_id, msg.expected_seq)
+            try:
+                command = table.decode_command(msg.command)
+            except TakuError as e:  # answered in its turn, naming the command id
+                self._execute(msg.id, table, mid, None, msg.command_id, None, failure=e)
+                return True
+            self._execute(msg.id, table, mid, command, msg.command_id, msg.expected_seq)
         else:
             cid = msg.command_id or f"chat-{self.id}-{time.monotonic_ns()}"
             self._execute(msg.id, table, mid, Chat(text=msg.text, character_id=msg.character_id), cid, None)
         return True
 
-    def _execute(self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None) -> asyncio.Event:
-        """Submit a command; its ack (or error) is written when the table answers.
-        Returns :attr:`all_answered`, set once this connection has no command unanswered."""
+    def _execute(
+        self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None, *, failure: TakuError | None = None
+    ) -> asyncio.Event:
+        """Submit a command (or, with ``failure``, one that did not decode); its ack (or
+        error) is written when the table answers. Returns :attr:`all_answered`, set once
+        this connection has no command unanswered."""
         t0 = time.perf_counter()
-        name = type(command).__name__
+        name = type(command).__name__ if command is not None else "?"
         server = self.server
         server.begin()
         self.unanswered += 1
@@ -414,7 +435,10 @@ class _Connection:
                         duration_ms=_ms_since(t0), **where,
                     )
 
-        table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
+        if failure is not None:
+            table.answer(reply, failure)
+        else:
+            table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
         return self.all_answered
 
 

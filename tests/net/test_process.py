@@ -218,3 +218,23 @@ async def test_verify_refuses_before_the_seed_is_revealed(serve: Serve) -> None:
     await serve.kill(signal.SIGTERM)
     code, out = await run("verify", "--db", str(serve.db), tid)
     assert code == 1 and "not been revealed" in out
+
+
+async def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """Two `taku serve` on one SQLite file would refuse each other's appends: the
+    second one exits at once with a message saying so; the first goes on."""
+    first = Serve(tmp_path / "one.db")
+    await first.start()
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "taku.cli", "serve", "--db", str(first.db), "--port", str(free_port())],
+            capture_output=True,
+            timeout=60,
+        )
+        assert second.returncode != 0
+        assert b"another taku serve is serving" in second.stderr
+        gm = await Raw.connect(first.ws_url)
+        assert (await new_table(gm))["type"] == "created"
+        await gm.close()
+    finally:
+        await first.kill(signal.SIGTERM)

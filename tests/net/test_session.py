@@ -253,3 +253,24 @@ async def test_commands_in_flight_together_are_answered_in_order(connect) -> Non
             order.append((msg["type"], msg["command_id"]))
     assert order == [(kind, f"burst-{i}") for i in range(n) for kind in ("event", "ack")]
     assert state["seq"] == 2 + n
+
+
+async def test_an_undecodable_command_in_a_burst_is_answered_in_its_turn(connect) -> None:
+    """Among commands in flight, one that does not decode (unknown command type) gets its
+    error in the order it was sent, naming its command id."""
+    gm = await connect()
+    created = await new_table(gm)
+    tid = created["table_id"]
+    for i in range(20):
+        if i == 10:
+            msg = {"type": "command", "table_id": tid, "command_id": "bad", "command": {"type": "fly"}}
+        else:
+            msg = {"type": "chat", "table_id": tid, "text": f"l{i}", "command_id": f"ok-{i}"}
+        await gm.send_raw(json.dumps(msg))
+    answers = []
+    while len(answers) < 20:
+        msg = await gm._read(10)
+        if msg["type"] in ("ack", "error"):
+            answers.append((msg["type"], msg["command_id"], msg.get("code")))
+    expected = [("ack", f"ok-{i}", None) for i in range(10)] + [("error", "bad", "protocol/unknown_type")]
+    assert answers == expected + [("ack", f"ok-{i}", None) for i in range(11, 20)]

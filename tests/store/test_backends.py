@@ -54,3 +54,30 @@ class TestSQLiteStore(EventStoreContract):
         await asyncio.gather(*(store.append(t, make_events(t, 2), expected_seq=1) for t in tables))
         assert all([await store.last_seq(t) == 2 for t in tables])
         assert store.commits - commits_before < 50
+
+    async def test_big_batches_are_written_whole(self, store: SQLiteEventStore) -> None:
+        """A batch of more events than one plain statement holds (many appends at once,
+        and one command of many events) is written whole and in order, and a duplicate
+        inside such a batch fails only its own append."""
+        import asyncio
+
+        tables = [await new_table(store) for _ in range(120)]
+        commits = store.commits
+        big = make_events(tables[0], 2, 75, command_id="big")
+        results = await asyncio.gather(
+            store.append(tables[0], big, expected_seq=1),
+            *(store.append(t, make_events(t, 2, 2), expected_seq=1) for t in tables[1:]),
+        )
+        assert all(r is None for r in results) and store.commits - commits < 10
+        assert [e.seq for e in await store.read(tables[0])] == list(range(1, 77))
+        assert await store.find_command(tables[0], "big") == (2, 76)
+        assert all([await store.last_seq(t) == 3 for t in tables[1:]])
+        # a duplicate among many: only its own append fails
+        dup = make_events(tables[1], 4, 1, command_id=(await store.read(tables[1]))[1].command_id)
+        results = await asyncio.gather(
+            store.append(tables[1], dup, expected_seq=3),
+            *(store.append(t, make_events(t, 4, 2), expected_seq=3) for t in tables[2:]),
+            return_exceptions=True,
+        )
+        assert type(results[0]).__name__ == "DuplicateCommand" and all(r is None for r in results[1:])
+        assert await store.last_seq(tables[1]) == 3 and all([await store.last_seq(t) == 5 for t in tables[2:]])

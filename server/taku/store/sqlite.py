@@ -82,11 +82,12 @@ END;
 row is an event with its command's id and seq range; the command's row is written
 with its first event."""
 
-_MAX_PLAIN_ROWS = 2000
-"""Events in one plain statement (6 parameters each, well under SQLite's 32766)."""
+_PLAIN_ROWS = 32
+"""Events in one plain statement. Each row count is its own prepared statement in
+the connection's cache (about 0.7 KB per row), so the counts are kept few and small."""
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=_PLAIN_ROWS)
 def _plain_insert(rows: int) -> str:
     return "INSERT INTO appended VALUES " + ",".join(["(?,?,?,?,?,?)"] * rows)
 
@@ -127,7 +128,7 @@ class SQLiteEventStore(EventStore):
     # ------------------------------------------------------------ lifecycle
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, cached_statements=512)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA busy_timeout=10000")
@@ -194,13 +195,25 @@ class SQLiteEventStore(EventStore):
         conn.close()
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
-        results = self._write_plain(conn, batch)
-        if results is None:
-            results = self._write_checked(conn, batch)
+        try:
+            results = self._write_plain(conn, batch)
+            if results is None:
+                results = self._write_checked(conn, batch)
+        except Exception as e:  # a bug must not end the writer thread: this batch fails, the next may not
+            log.exception("write_batch_failed", appends=len(batch))
+            try:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            results = [(item, StoreError(f"write failed: {e}", code="store/commit_failed")) for item in batch]
         self.appends += sum(1 for _, err in results if err is None)
         # one wake-up of the event loop for the whole batch, not one per append
         assert self._loop is not None, "open() set the loop"
-        self._loop.call_soon_threadsafe(self._resolve, results)
+        try:
+            self._loop.call_soon_threadsafe(self._resolve, results)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            pass
 
     def _write_plain(
         self, conn: sqlite3.Connection, batch: list[_Append]
@@ -213,7 +226,9 @@ class SQLiteEventStore(EventStore):
         batch, not several times per append: under load the event loop holds the GIL
         and each of those waits is long. Returns None, having written nothing, when
         the batch needs :meth:`_write_checked` (a new table, a table not cached yet, a
-        stale expected seq, a duplicate command id, or a batch too big for one statement).
+        stale expected seq, a duplicate command id). A batch of more than
+        ``_PLAIN_ROWS`` events is written ``_PLAIN_ROWS`` at a time in one transaction,
+        so the connection caches at most ``_PLAIN_ROWS`` such statements.
         """
         rows: list[object] = []
         pending: dict[str, int] = {}
@@ -233,12 +248,20 @@ class SQLiteEventStore(EventStore):
                 rows += (tid, e.seq, _encode(e), command_id, first_seq, last_seq)
             pending[tid] = last_seq
         n = len(rows) // 6
-        if n > _MAX_PLAIN_ROWS:
-            return None
         try:
-            conn.execute(_plain_insert(n), rows)
+            if n <= _PLAIN_ROWS:
+                conn.execute(_plain_insert(n), rows)  # autocommit: the statement is the transaction
+            else:
+                conn.execute("BEGIN IMMEDIATE")
+                step = 6 * _PLAIN_ROWS
+                for at in range(0, len(rows), step):
+                    chunk = rows[at : at + step]
+                    conn.execute(_plain_insert(len(chunk) // 6), chunk)
+                conn.execute("COMMIT")
         except sqlite3.IntegrityError:
-            # a duplicate command id: the statement was undone whole; sort it out append by append
+            # a duplicate command id: nothing of the batch is written; sort it out append by append
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             return None
         except sqlite3.Error as e:
             if conn.in_transaction:
