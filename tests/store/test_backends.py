@@ -56,9 +56,9 @@ class TestSQLiteStore(EventStoreContract):
         assert store.commits - commits_before < 50
 
     async def test_big_batches_are_written_whole(self, store: SQLiteEventStore) -> None:
-        """A batch of more events than one plain statement holds (many appends at once,
-        and one command of many events) is written whole and in order, and a duplicate
-        inside such a batch fails only its own append."""
+        """Batches of many appends at once, and a command of more events than one
+        statement holds, are written whole and in order; a duplicate inside a batch
+        fails only its own append."""
         import asyncio
 
         tables = [await new_table(store) for _ in range(120)]
@@ -81,3 +81,8 @@ class TestSQLiteStore(EventStoreContract):
         )
         assert type(results[0]).__name__ == "DuplicateCommand" and all(r is None for r in results[1:])
         assert await store.last_seq(tables[1]) == 3 and all([await store.last_seq(t) == 5 for t in tables[2:]])
+        # past one statement's rows: several statements in one transaction
+        huge = make_events(tables[2], 6, 2100, command_id="huge")
+        await store.append(tables[2], huge, expected_seq=5)
+        assert [e.seq for e in await store.read(tables[2])] == list(range(1, 2106))
+        assert await store.find_command(tables[2], "huge") == (6, 2105)

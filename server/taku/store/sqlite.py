@@ -72,7 +72,8 @@ _APPENDED = """
 CREATE TEMP VIEW IF NOT EXISTS appended AS
     SELECT e.table_id, e.seq, e.envelope, c.command_id, c.first_seq, c.last_seq
     FROM events e JOIN commands c ON 0;
-CREATE TEMP TRIGGER IF NOT EXISTS appended_insert INSTEAD OF INSERT ON appended BEGIN
+CREATE TEMP TRIGGER IF NOT EXISTS appended_insert INSTEAD OF INSERT ON appended
+WHEN NEW.table_id IS NOT NULL BEGIN
     INSERT INTO events VALUES (NEW.table_id, NEW.seq, NEW.envelope);
     INSERT INTO commands SELECT NEW.table_id, NEW.command_id, NEW.first_seq, NEW.last_seq
         WHERE NEW.seq = NEW.first_seq;
@@ -82,13 +83,26 @@ END;
 row is an event with its command's id and seq range; the command's row is written
 with its first event."""
 
-_PLAIN_ROWS = 32
-"""Events in one plain statement. Each row count is its own prepared statement in
-the connection's cache (about 0.7 KB per row), so the counts are kept few and small."""
+_PLAIN_ROWS = 2048
+"""Events in one plain statement at most (6 parameters each, under SQLite's 32,766)."""
+
+_NO_ROW = (None,) * 6
 
 
-@functools.lru_cache(maxsize=_PLAIN_ROWS)
-def _plain_insert(rows: int) -> str:
+def _plain_insert(rows: list[object]) -> tuple[str, list[object]]:
+    """The statement and parameters for ``rows`` (6 values per event).
+
+    Each row count is its own prepared statement in the connection's cache (about
+    0.7 KB per row), so the rows are padded with empty ones (which the trigger
+    skips) up to a power of two: a dozen statements at most, whatever the batches.
+    """
+    n = len(rows) // 6
+    size = 1 << (n - 1).bit_length()
+    return _plain_sql(size), rows + list(_NO_ROW * (size - n))
+
+
+@functools.lru_cache(maxsize=16)
+def _plain_sql(rows: int) -> str:
     return "INSERT INTO appended VALUES " + ",".join(["(?,?,?,?,?,?)"] * rows)
 
 
@@ -227,8 +241,7 @@ class SQLiteEventStore(EventStore):
         and each of those waits is long. Returns None, having written nothing, when
         the batch needs :meth:`_write_checked` (a new table, a table not cached yet, a
         stale expected seq, a duplicate command id). A batch of more than
-        ``_PLAIN_ROWS`` events is written ``_PLAIN_ROWS`` at a time in one transaction,
-        so the connection caches at most ``_PLAIN_ROWS`` such statements.
+        ``_PLAIN_ROWS`` events is written ``_PLAIN_ROWS`` at a time in one transaction.
         """
         rows: list[object] = []
         pending: dict[str, int] = {}
@@ -250,13 +263,12 @@ class SQLiteEventStore(EventStore):
         n = len(rows) // 6
         try:
             if n <= _PLAIN_ROWS:
-                conn.execute(_plain_insert(n), rows)  # autocommit: the statement is the transaction
+                conn.execute(*_plain_insert(rows))  # autocommit: the statement is the transaction
             else:
                 conn.execute("BEGIN IMMEDIATE")
                 step = 6 * _PLAIN_ROWS
                 for at in range(0, len(rows), step):
-                    chunk = rows[at : at + step]
-                    conn.execute(_plain_insert(len(chunk) // 6), chunk)
+                    conn.execute(*_plain_insert(rows[at : at + step]))
                 conn.execute("COMMIT")
         except sqlite3.IntegrityError:
             # a duplicate command id: nothing of the batch is written; sort it out append by append
