@@ -375,7 +375,21 @@ class TableService:
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
 
-        self._submit(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=reply)
+        if not self.hub.store.shared:
+            self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=reply)
+            return
+        task = asyncio.ensure_future(
+            self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+        )
+
+        def answered(t: asyncio.Task[tuple[int, int, bool]]) -> None:
+            if t.cancelled():
+                reply(asyncio.CancelledError())
+            else:
+                exc = t.exception()
+                reply(exc if exc is not None else t.result())
+
+        task.add_done_callback(answered)
 
     async def commit(
         self,
@@ -393,31 +407,6 @@ class TableService:
             decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=functools.partial(_settle, future)
         )
         return await future
-
-    def _submit(
-        self,
-        decider: Callable[[TableState, Context], list[Emitted]],
-        *,
-        actor: str | None,
-        command_id: str,
-        expected_seq: int | None,
-        reply: Reply,
-    ) -> None:
-        if not self.hub.store.shared:
-            self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=reply)
-            return
-        task = asyncio.ensure_future(
-            self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
-        )
-
-        def answered(t: asyncio.Task[tuple[int, int, bool]]) -> None:
-            if t.cancelled():
-                reply(asyncio.CancelledError())
-            else:
-                exc = t.exception()
-                reply(exc if exc is not None else t.result())
-
-        task.add_done_callback(answered)
 
     async def _commit_locked(
         self,
