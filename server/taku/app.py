@@ -500,6 +500,11 @@ class TableService:
         Synchronous up to handing the append to the store, so commands are decided
         one at a time without taking ``lock``; the store's answer publishes and replies
         directly (:meth:`_stored`): no task per command.
+
+        A rejection is decided on that state too, and stands even when an append it
+        saw later fails (only the commands built on a failed append get
+        ``store/retry``): the client sees the same rejection it would have seen had
+        the earlier command been refused a moment later.
         """
         outcome: tuple[int, int, bool] | Exception
         try:
