@@ -22,12 +22,12 @@ RULESET = Ruleset(
     events=EVENTS,
     initial_state=initial_state,
     decide=decide,
-    evolve=evolve,
-    view=view,
+    evolve=lambda game, event, table, options: evolve(game, event, table),  # (transitional: options unused)
+    view=lambda table, viewer, options: view(table, viewer),  # (transitional)
     options=ChabuOptions,
     sheet=ChabuSheet,
     chat=chat,
-    render=render,
+    render=lambda event, table, options: render(event, table),  # (transitional)
     summary="1d100 判定、タツジン！／ウカツ！、対抗判定、ラウンド進行、命中・回避・ダメージ、特技",
 )
 

@@ -23,12 +23,12 @@ RULESET = Ruleset(
     events=EVENTS,
     initial_state=initial_state,
     decide=decide,
-    evolve=evolve,
-    view=view,
+    evolve=lambda game, event, table, options: evolve(game, event, table),  # (transitional: options unused)
+    view=lambda table, viewer, options: view(table, viewer),  # (transitional)
     options=HidenOptions,
     sheet=HidenSheet,
     chat=chat,
-    render=render,
+    render=lambda event, table, options: render(event, table),  # (transitional)
     summary="秘伝の声 第五章 行動判定: 2D+技能+能力値 対 難易度+2D、6ゾロ・1ゾロ、特徴修正、座布団、対抗判定、跳躍・持ち上げ・視界・疲労・発作の表",
 )
 

@@ -24,12 +24,12 @@ RULESET = Ruleset(
     events=EVENTS,
     initial_state=lambda options: NsGame(),
     decide=decide,
-    evolve=evolve,
-    view=view,
+    evolve=lambda game, event, table, options: evolve(game, event, table),  # (transitional: options unused)
+    view=lambda table, viewer, options: view(table, viewer),  # (transitional)
     options=NsOptions,
     sheet=NsSheet,
     chat=chat,
-    render=render,
+    render=lambda event, table, options: render(event, table),  # (transitional)
     summary="判定(KIDS〜UHn, 【】出目指定), NinjaSlayer2互換ダイス, 攻撃・回避・カウンターカラテ・サツバツ!・DKKとWasshoi!",
 )
 

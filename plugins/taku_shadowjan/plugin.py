@@ -24,12 +24,12 @@ RULESET = Ruleset(
     events=EVENTS,
     initial_state=lambda options: SjGame(),
     decide=decide,
-    evolve=evolve,
-    view=view,
+    evolve=lambda game, event, table, options: evolve(game, event, table),  # (transitional: options unused)
+    view=lambda table, viewer, options: view(table, viewer),  # (transitional)
     options=SjOptions,
     sheet=SjSheet,
     chat=chat,
-    render=render,
+    render=lambda event, table, options: render(event, table),  # (transitional)
     summary="NSTRPGの判定と攻撃で打つ麻雀: 配牌からテンホー・チーホー戦、リーチ棒、振り込み、ロン回避判定、流局、ニンジャ殺すべし、最終順位まで自動進行",
 )
 

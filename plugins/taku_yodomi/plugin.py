@@ -23,12 +23,12 @@ RULESET = Ruleset(
     events=ALL_EVENTS,
     initial_state=initial_state,
     decide=decide,
-    evolve=evolve,
-    view=view,
+    evolve=lambda game, event, table, options: evolve(game, event, table),  # (transitional: options unused)
+    view=lambda table, viewer, options: view(table, viewer),  # (transitional)
     options=YodomiOptions,
     sheet=YodomiSheet,
     chat=chat,
-    render=render,
+    render=lambda event, table, options: render(event, table),  # (transitional)
     summary="2D9 / D99 checks, the 流れ card deck with hidden hands, パス, scenes and engagement combat.",
     hidden_paths=(("deck",), ("hands",), ("discards",)),
 )

@@ -41,7 +41,8 @@ import structlog
 from taku.core import table as core_table
 from taku.core.commands import Command
 from taku.core.dice import DiceSource, SeededDice, seed_hash
-from taku.core.events import Event, Private, Recorded, Redacted
+from taku.core.events import Event, Private, Recorded, Redacted, TableSettings
+from taku.core.play import Affordance, Turn
 from taku.core.render import render
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
 from taku.core.table import TableState
@@ -84,6 +85,15 @@ def _seeded(table_id: str, seed: bytes, cursor: int) -> DiceSource:
 
 def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class StateView:
+    """What a ``state`` message carries: the viewer's view, affordances and the turn."""
+
+    state: dict[str, Any]
+    affordances: list[Affordance]
+    turn: Turn | None
 
 
 @dataclass(frozen=True)
@@ -640,16 +650,26 @@ class TableService:
         self.subscriptions.discard(sub)
 
     async def state_at(self, viewer: Viewer, at_seq: int | None = None) -> dict[str, Any]:
-        """The table as ``viewer`` may see it, now or folded up to ``at_seq``."""
+        """The table as ``viewer`` may see it, now or folded up to ``at_seq`` (the ``state`` of :meth:`view_at`)."""
+        return (await self.view_at(viewer, at_seq)).state
+
+    async def view_at(self, viewer: Viewer, at_seq: int | None = None) -> StateView:
+        """The table as ``viewer`` may see it, now or folded up to ``at_seq``, with the
+        viewer's affordances (none at an earlier seq) and the turn."""
         state = self.state
-        if at_seq is not None and at_seq < state.seq:
+        past = at_seq is not None and at_seq < state.seq
+        if past:
             state = core_table.fold(
                 TableState(table_id=self.table_id),
-                await self.hub.store.read(self.table_id, to_seq=max(at_seq, 0)),
+                await self.hub.store.read(self.table_id, to_seq=max(at_seq or 0, 0)),
                 self.ruleset,
                 self.decoder,
             )
-        return core_table.view(state, viewer, self.ruleset)
+        return StateView(
+            state=core_table.view(state, viewer, self.ruleset),
+            affordances=[] if past else core_table.affordances(state, viewer, self.ruleset),
+            turn=core_table.turn(state, self.ruleset),
+        )
 
     async def log_frames(self, member_id: str | None, after_seq: int, limit: int) -> list[bytes]:
         limit = max(1, min(limit, 5000))
@@ -767,7 +787,13 @@ class Hub:
             del self._loading[table_id]
 
     async def create_table(
-        self, *, ruleset: str, name: str = "", options: dict[str, Any] | None = None, gm_name: str = "GM"
+        self,
+        *,
+        ruleset: str,
+        name: str = "",
+        options: dict[str, Any] | None = None,
+        gm_name: str = "GM",
+        settings: TableSettings | None = None,
     ) -> CreatedTable:
         """A new table with its GM. Returns the GM's token and the two invite tokens.
 
@@ -780,7 +806,13 @@ class Hub:
         seed = secrets.token_bytes(32)
         gm_id = "m2"  # the GM's member_joined is the table's second event
         events = core_table.creation_events(
-            name=name, ruleset=rs, options=options or {}, seed_hash=seed_hash(seed), gm_id=gm_id, gm_name=gm_name
+            name=name,
+            ruleset=rs,
+            options=options or {},
+            seed_hash=seed_hash(seed),
+            gm_id=gm_id,
+            gm_name=gm_name,
+            settings=settings,
         )
         now = self.clock()
         command_id = "create-" + table_id

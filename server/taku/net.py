@@ -30,6 +30,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from taku import __version__
+from taku import codes
 from taku.app import Hub, Subscription
 from taku.core.commands import CORE_COMMANDS, Chat
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
@@ -271,14 +272,12 @@ class _Connection:
                 except TakuError as e:
                     if rid is None and len(frame) <= self.server.config.hard_max_frame_bytes:
                         rid = _peek_id(frame)
-                    await self._send_quietly(
-                        ErrorMsg(re=rid, code=e.code, message=e.message, details=_jsonable(e.details))
-                    )
+                    await self._send_quietly(error_frame(e, rid))
                 except ConnectionClosed:
                     continue
                 except Exception:
                     log.exception("internal_error")
-                    await self._send_quietly(ErrorMsg(re=rid, code="internal/error", message="internal error"))
+                    await self._send_quietly(error_frame(None, rid))
         except ConnectionClosed:
             pass  # the peer went away without a closing handshake: nothing to answer
         finally:
@@ -307,10 +306,10 @@ class _Connection:
                         core_command_schema=_core_command_schema(),
                     )
                 )
-            case CreateTable(ruleset=rs, name=name, options=options, gm_name=gm_name):
+            case CreateTable(ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings):
                 if not self.server.creates.take():
                     raise RateLimited("too many new tables on this server right now; try again in a minute")
-                c = await hub.create_table(ruleset=rs, name=name, options=options, gm_name=gm_name)
+                c = await hub.create_table(ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings)
                 self.members[c.table_id] = c.member_id
                 await self.send(
                     Created(
@@ -356,8 +355,12 @@ class _Connection:
             case GetState(table_id=tid, at_seq=at):
                 mid = self.member(tid)
                 table = await hub.table(tid)
-                state = await table.state_at(table.state.viewer(mid), at)
-                await self.send(StateMsg(re=msg.id, table_id=tid, seq=state["seq"], state=state))
+                sv = await table.view_at(table.state.viewer(mid), at)
+                await self.send(
+                    StateMsg(
+                        re=msg.id, table_id=tid, seq=sv.state["seq"], state=sv.state, affordances=sv.affordances, turn=sv.turn
+                    )
+                )
             case GetLog(table_id=tid, after_seq=after, limit=limit):
                 mid = self.member(tid)
                 table = await hub.table(tid)
@@ -411,10 +414,7 @@ class _Connection:
             server.end()
             where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
             if isinstance(outcome, TakuError):
-                details = _jsonable(outcome.details)
-                self.push(
-                    encode(ErrorMsg(re=rid, code=outcome.code, message=outcome.message, details=details, command_id=cid))
-                )
+                self.push(encode(error_frame(outcome, rid, cid)))
                 if self.log_commands:
                     self.log.info(
                         "command_rejected", code=outcome.code, command=name, duration_ms=_ms_since(t0), **where
@@ -422,7 +422,7 @@ class _Connection:
             elif isinstance(outcome, BaseException):
                 if isinstance(outcome, Exception):
                     self.log.error("internal_error", command=name, exc_info=outcome, **where)
-                self.push(encode(ErrorMsg(re=rid, code="internal/error", message="internal error", command_id=cid)))
+                self.push(encode(error_frame(None, rid, cid)))
             else:
                 first, last, dup = outcome
                 # written with the command's own event when this connection is subscribed
@@ -464,7 +464,7 @@ def ruleset_info(r: Any) -> RulesetInfo:
     options: dict[str, Any] = {}
     if r.options is not None:
         options = msgspec.to_builtins(msgspec.convert({}, r.options))
-    from taku.schema import union_schema
+    from taku.schema import type_schema, union_schema
 
     return RulesetInfo(
         id=r.id,
@@ -475,7 +475,27 @@ def ruleset_info(r: Any) -> RulesetInfo:
         options=options,
         command_schema=union_schema(f"{r.id} commands", tuple(r.commands)) if r.commands else {},
         sheet_schema=msgspec.json.schema(r.sheet) if r.sheet is not None else {},
-        gm_commands=sorted(t.__struct_config__.tag for t in CORE_COMMANDS + tuple(r.commands) if t.gm_only),
+        gm_commands=sorted(t.__struct_config__.tag for t in CORE_COMMANDS + tuple(r.commands) if t.permit.gm_only),
+        permissions={t.__struct_config__.tag: t.permit.describe() for t in CORE_COMMANDS + tuple(r.commands)},
+        options_schema=type_schema(r.options) if r.options is not None else {},
+        state_schema=type_schema(r.state) if r.state is not None else {},
+        errors={f"rule/{r.id}/{reason}": meaning for reason, meaning in r.errors.items()},
+    )
+
+
+def error_frame(e: TakuError | None, rid: Any, command_id: str | None = None) -> ErrorMsg:
+    """The ``error`` message of ``e`` (``None``: an internal error): the code, its Japanese
+    message from the catalogue (taku.codes) and the params."""
+    if e is None:
+        return ErrorMsg(re=rid, code="internal/error", message=codes.message("internal/error", {}), command_id=command_id)
+    params = _jsonable(e.details)
+    return ErrorMsg(
+        re=rid,
+        code=e.code,
+        message=codes.message(e.code, params, fallback=e.message),
+        params=params,
+        details=params,
+        command_id=command_id,
     )
 
 

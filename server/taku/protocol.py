@@ -21,6 +21,8 @@ from typing import Annotated, Any, Union
 
 import msgspec
 
+from taku.core.events import TableSettings
+from taku.core.play import Affordance, Turn
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
 
 __all__ = [
@@ -83,6 +85,7 @@ class CreateTable(ClientMessage, frozen=True, kw_only=True, tag="create_table"):
     name: str = ""
     options: dict[str, Any] = {}
     gm_name: str = "GM"
+    settings: TableSettings = TableSettings()
 
 
 class Join(ClientMessage, frozen=True, kw_only=True, tag="join"):
@@ -177,6 +180,14 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
     """JSON Schema of the ruleset's character sheet (``create_character.sheet``), if it checks one."""
     gm_commands: list[str] = []
     """Tags of the commands only a GM may send (core ones included)."""
+    permissions: dict[str, dict[str, Any]] = {}
+    """Each command's declared permit (core ones included): ``{tag: {roles, owner_field, label}}``."""
+    options_schema: dict[str, Any] = {}
+    """JSON Schema of the ruleset's table options (Japanese titles, defaults)."""
+    state_schema: dict[str, Any] = {}
+    """JSON Schema of the ruleset's game state (labels for state values), if it declares one."""
+    errors: dict[str, str] = {}
+    """The ruleset's rejection reasons: ``rule/<id>/<reason>`` code -> Japanese meaning."""
 
 
 class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
@@ -231,10 +242,13 @@ class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
 
 
 class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
-    """A stable ``code`` (see taku.errors) and a human ``message``; nothing was changed."""
+    """A stable ``code`` (the catalogue, taku.codes), a Japanese ``message`` made from the
+    code's template and ``params``; nothing was changed. ``details`` is the same
+    as ``params`` (its name before params existed)."""
 
     code: str
     message: str
+    params: dict[str, Any] = {}
     details: dict[str, Any] = {}
     command_id: str | None = None
 
@@ -254,9 +268,15 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
 
 
 class StateMsg(ServerMessage, frozen=True, kw_only=True, tag="state"):
+    """The table as the receiver may see it at ``seq``, with what the receiver may do now
+    (``affordances``) and whose turn it is (``turn``, absent for games without turns).
+    At an earlier seq (``get_state`` with ``at_seq``) ``affordances`` is empty."""
+
     table_id: str
     seq: int
     state: dict[str, Any]
+    affordances: list[Affordance] = []
+    turn: Turn | None = None
 
 
 class LogMsg(ServerMessage, frozen=True, kw_only=True, tag="log"):
@@ -295,8 +315,8 @@ def classify(exc: msgspec.ValidationError, frame: bytes | str, tags: set[str]) -
         raw = None
     if not isinstance(raw, dict) or raw.get("type") not in tags:
         t = raw.get("type") if isinstance(raw, dict) else None
-        return UnknownMessageType(f"unknown message type {t!r}", known=sorted(tags))
-    return InvalidFields(str(exc))
+        return UnknownMessageType(f"unknown message type {t!r}", known=sorted(tags), type=str(t))
+    return InvalidFields(str(exc), detail=str(exc))
 
 
 def decode_client(frame: bytes | str) -> ClientMessage:

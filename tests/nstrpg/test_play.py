@@ -270,7 +270,7 @@ async def test_every_event_renders_in_japanese(ns: Make) -> None:
     t.roll(1)
     await t.gm_do(Inflict(target=me, damage=1, reason="落下"))
     for e in await t.h.events():
-        line = t.h.table.ruleset.render(e, t.h.state)
+        line = t.h.table.ruleset.render(e, t.h.state, t.h.state.rules)
         if type(e).__module__.startswith("taku_nstrpg"):
             assert line and any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in line), e
 

@@ -85,5 +85,5 @@ async def _render_game(seed: int, sheets: list) -> list:
     out = []
     for e in await h.events():
         if type(e).__struct_config__.tag.startswith("shadowjan."):
-            out.append((e, rs.render(e, h.state)))
+            out.append((e, rs.render(e, h.state, h.state.rules)))
     return out

@@ -7,4 +7,4 @@ from taku.plugins import load_registry
 
 
 def test_no_shadowjan_command_is_gm_only() -> None:
-    assert [t.__struct_config__.tag for t in load_registry().get("shadowjan").commands if t.gm_only] == []
+    assert [t.__struct_config__.tag for t in load_registry().get("shadowjan").commands if getattr(t, "gm_only", False)] == []

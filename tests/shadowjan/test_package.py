@@ -73,7 +73,7 @@ def test_schema_files_are_fresh() -> None:
         if name.startswith("shadowjan-"):
             found += 1
             assert json.loads((docs / name).read_text(encoding="utf-8")) == json.loads(text), name
-    assert found == 2
+    assert found >= 2
 
 
 def test_bad_options_are_rejected() -> None:

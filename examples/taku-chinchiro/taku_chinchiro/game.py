@@ -96,7 +96,7 @@ def decide(table: Any, command: Command, ctx: Context) -> list[Event]:
     raise AssertionError(f"not a chinchiro command: {command!r}")
 
 
-def evolve(game: Game, event: Event, table: Any) -> Game:
+def evolve(game: Game, event: Event, table: Any, options: Options) -> Game:
     replace = msgspec.structs.replace
     match event:
         case Rolled(member_id=m, hand=hand, try_no=n):
@@ -111,7 +111,7 @@ def evolve(game: Game, event: Event, table: Any) -> Game:
     return game
 
 
-def view(table: Any, viewer: Viewer) -> Game:
+def view(table: Any, viewer: Viewer, options: Options) -> Game:
     return table.game  # nothing is hidden in this game
 
 
@@ -122,7 +122,7 @@ def chat(text: str, table: Any, ctx: Context) -> list[Event] | None:
     return None
 
 
-def render(event: Event, table: Any) -> str | None:
+def render(event: Event, table: Any, options: Options) -> str | None:
     def who(m: str) -> str:
         member = table.members.get(m)
         return member.name if member else m

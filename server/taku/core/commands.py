@@ -8,13 +8,23 @@ silent default.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
 __all__ = [
     "CORE_COMMANDS",
+    "GM",
+    "MEMBER",
+    "PLAYER",
+    "Permit",
+    "owner_of",
+    "CharacterRef",
     "Chat",
+    "MemberRef",
+    "Text",
+    "field",
     "Command",
     "CreateCharacter",
     "Leave",
@@ -28,15 +38,72 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True)
+class Permit:
+    """Who may send a command: declared once on the command class, enforced by the core.
+
+    The core's dispatch checks the declaration before any ``decide`` runs and
+    refuses with ``command/forbidden`` (params ``command``, ``role``, ``reason``).
+
+    Attributes:
+        roles: the roles that may send it (:class:`~taku.core.ruleset.Role` strings).
+        owner_field: when set, the command's field naming the acting character
+            (a character id, a list of them, or ``None`` for none); each named
+            character must exist (``command/unknown_character``) and belong to the
+            sender, unless the sender is a GM.
+        label: who may send it, for people (``"GMのみ"``).
+    """
+
+    roles: frozenset[str]
+    owner_field: str | None = None
+    label: str = ""
+
+    @property
+    def gm_only(self) -> bool:
+        return self.roles == frozenset({"gm"})
+
+    def describe(self) -> dict[str, Any]:
+        """The declaration as JSON (``list_rulesets``' ``permissions``)."""
+        return {"roles": sorted(self.roles), "owner_field": self.owner_field, "label": self.label}
+
+
+GM = Permit(frozenset({"gm"}), label="GMのみ")
+"""Only a GM."""
+PLAYER = Permit(frozenset({"gm", "player"}), label="プレイヤーとGM")
+"""Any player or GM (never a spectator)."""
+MEMBER = Permit(frozenset({"gm", "player", "spectator"}), label="全員（観戦者を含む）")
+"""Any member, spectators included: only for membership itself (leave, rename oneself)."""
+
+
+def owner_of(field: str = "character_id") -> Permit:
+    """The owner of the character named by ``field``, or a GM (never a spectator)."""
+    return Permit(frozenset({"gm", "player"}), owner_field=field, label="キャラクターの持ち主とGM")
+
+
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
     """Base of every command, core and ruleset.
 
-    A command only a GM may send sets the class variable ``gm_only = True``; clients
-    learn it from ``list_rulesets`` (and hide such commands from players). The
-    decider still checks the role: this is a description, not the permission.
+    ``permit`` (a class variable, default :data:`PLAYER`) declares who may send
+    it: :data:`GM`, :data:`PLAYER`, :data:`MEMBER` or :func:`owner_of`. The core
+    enforces it before ``decide``; clients learn it from ``list_rulesets``
+    (``permissions``, ``gm_commands``). A ruleset does not check it again.
     """
 
-    gm_only: ClassVar[bool] = False
+    permit: ClassVar[Permit] = PLAYER
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta()
+    """The Japanese ``title`` and ``description`` for people (forms, the JSON Schema's
+    ``title``/``description``); the docstring stays for developers."""
+
+
+def field(title: str, description: str = "", **constraints: Any) -> msgspec.Meta:
+    """A field's ``msgspec.Meta`` with its Japanese title (use in ``Annotated[T, field(...)]``)."""
+    return msgspec.Meta(title=title, description=description or None, **constraints)
+
+
+Text = Annotated[str, field("本文", "チャットの一行。ダイスコマンド（BCDice形式）も書ける", max_length=4000)]
+CharacterRef = Annotated[str, field("キャラクター", "キャラクターのID")]
+MemberRef = Annotated[str, field("メンバー", "卓のメンバーのID")]
+RoleName = Annotated[Literal["gm", "player", "spectator"], field("役割", "gm（GM）、player（プレイヤー）、spectator（観戦者）")]
 
 
 class Chat(Command, frozen=True, kw_only=True, tag="chat"):
@@ -44,58 +111,80 @@ class Chat(Command, frozen=True, kw_only=True, tag="chat"):
     ``2D6>=7 attack`` or ``S1D100<=50``); otherwise it is posted as text.
     ``character_id`` speaks as one of the member's characters."""
 
-    text: str
-    character_id: str | None = None
+    permit = owner_of()
+    meta = msgspec.Meta(title="チャット", description="発言する。ダイスコマンドは振られる（先頭にSでシークレット）")
+
+    text: Text
+    character_id: Annotated[str | None, field("発言キャラクター", "このキャラクターとして発言する")] = None
 
 
 class RollDice(Command, frozen=True, kw_only=True, tag="roll"):
     """A generic dice roll in BCDice notation (``3D6+2>=10``, ``D66``, ``4B6>=4``)."""
 
-    expression: str
-    secret: bool = False
-    comment: str = ""
+    meta = msgspec.Meta(title="ダイスを振る", description="BCDice形式のダイス（3D6+2>=10、D66、4B6>=4）")
+
+    expression: Annotated[str, field("ダイス式", "例: 2D6+1>=8、1D100<=50", max_length=200)]
+    secret: Annotated[bool, field("シークレット", "振った本人とGMだけが結果を見る")] = False
+    comment: Annotated[str, field("コメント", max_length=500)] = ""
 
 
 class RenameMember(Command, frozen=True, kw_only=True, tag="rename"):
     """Rename oneself, or (GM) ``member_id``."""
 
-    name: str
-    member_id: str | None = None
+    permit = MEMBER
+    meta = msgspec.Meta(title="名前を変える", description="自分の名前を変える（GMは他のメンバーも）")
+
+    name: Annotated[str, field("名前", max_length=64)]
+    member_id: Annotated[str | None, field("メンバー", "名前を変えるメンバー（GMのみ。空なら自分）")] = None
 
 
 class SetRole(Command, frozen=True, kw_only=True, tag="set_role"):
     """GM only: make ``member_id`` a ``gm``, ``player`` or ``spectator``."""
 
-    gm_only = True
+    permit = GM
+    meta = msgspec.Meta(title="役割を変える", description="メンバーをGM・プレイヤー・観戦者にする")
 
-    member_id: str
-    role: str
+    member_id: MemberRef
+    role: RoleName
 
 
 class Leave(Command, frozen=True, kw_only=True, tag="leave"):
     """Leave the table. Characters stay; the member may come back with their token."""
+
+    permit = MEMBER
+    meta = msgspec.Meta(title="退出する", description="卓を離れる。キャラクターは残り、トークンで戻れる")
 
 
 class CreateCharacter(Command, frozen=True, kw_only=True, tag="create_character"):
     """Create a character. A player owns what they create; the GM may name an
     ``owner`` or none (an NPC). ``sheet`` is checked by the ruleset."""
 
-    name: str
-    owner: str | None = None
-    sheet: dict[str, Any] = {}
+    meta = msgspec.Meta(title="キャラクターを作る", description="キャラクターを作る。GMは持ち主を選べる（なしならNPC）")
+
+    name: Annotated[str, field("名前", max_length=64)]
+    owner: Annotated[str | None, field("持ち主", "キャラクターを持つメンバー（GMのみ。空ならNPC）")] = None
+    sheet: Annotated[dict[str, Any], field("シート", "ルールごとのキャラクターシート")] = {}
 
 
 class UpdateCharacter(Command, frozen=True, kw_only=True, tag="update_character"):
     """Change a character's name, owner (GM) or sheet keys (the ruleset checks them)."""
 
-    character_id: str
-    name: str | None = None
-    owner: str | None = None
-    sheet: dict[str, Any] = {}
+    permit = owner_of()
+    meta = msgspec.Meta(title="キャラクターを編集する", description="名前・持ち主（GMのみ）・シートの値を変える")
+
+    character_id: CharacterRef
+    name: Annotated[Annotated[str, msgspec.Meta(max_length=64)] | None, field("名前")] = None
+    owner: Annotated[str | None, field("持ち主", "新しい持ち主（GMのみ）")] = None
+    sheet: Annotated[dict[str, Any], field("シート", "変えるシートの値")] = {}
 
 
 class RemoveCharacter(Command, frozen=True, kw_only=True, tag="remove_character"):
-    character_id: str
+    """Remove a character (its owner or a GM)."""
+
+    permit = owner_of()
+    meta = msgspec.Meta(title="キャラクターを削除する", description="キャラクターを卓から消す")
+
+    character_id: CharacterRef
 
 
 class Override(Command, frozen=True, kw_only=True, tag="override"):
@@ -106,17 +195,19 @@ class Override(Command, frozen=True, kw_only=True, tag="override"):
     The result must still be a valid state; otherwise ``command/invalid``.
     """
 
-    gm_only = True
+    permit = GM
+    meta = msgspec.Meta(title="値を上書きする", description="GMが状態の任意の値を理由つきで書き換える")
 
-    path: list[str | int]
-    value: Any = None
-    reason: str = ""
+    path: Annotated[list[str | int], field("場所", "書き換える値の場所（characters… または game…）")]
+    value: Annotated[Any, field("値", "新しい値")] = None
+    reason: Annotated[str, field("理由", max_length=500)] = ""
 
 
 class RevealSeed(Command, frozen=True, kw_only=True, tag="reveal_seed"):
     """GM only: publish the table's dice seed so anyone can ``taku verify`` the log."""
 
-    gm_only = True
+    permit = GM
+    meta = msgspec.Meta(title="シードを公開する", description="ダイスのシードを公開し、誰でも taku verify でログを検証できるようにする")
 
 
 CORE_COMMANDS: tuple[type[Command], ...] = (

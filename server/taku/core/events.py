@@ -13,7 +13,7 @@ with the table's union (:func:`taku.core.table.event_decoder`).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
@@ -45,7 +45,10 @@ GM = "@gm"
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
-    """Base of every event, core and ruleset. Subclasses set an explicit ``tag``."""
+    """Base of every event, core and ruleset. Subclasses set an explicit ``tag``, and
+    ``meta`` (a class variable): the Japanese ``title`` and ``description`` for people."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta()
 
 
 class Private(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,14 +104,28 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
 # --------------------------------------------------------------------------- core events
 
 
+class TableSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The core's own table options, whatever the ruleset (``create_table.settings``)."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="卓の設定", description="ルールによらない卓の設定")
+
+    spectator_chat: Annotated[
+        bool, msgspec.Meta(title="観戦者の発言", description="観戦者が観戦チャンネルで発言できる（ダイスは振れない）")
+    ] = False
+
+
 class TableCreated(Event, frozen=True, kw_only=True, tag="table_created"):
-    """The first event of every table. ``seed_hash`` commits to the dice seed."""
+    """The first event of every table. ``seed_hash`` commits to the dice seed.
+
+    ``settings`` came after the first logs: an older ``table_created`` decodes with the defaults.
+    """
 
     name: str
     ruleset: str
     ruleset_version: str
     options: dict[str, Any] = {}
     seed_hash: str = ""
+    settings: TableSettings = TableSettings()
 
 
 class MemberJoined(Event, frozen=True, kw_only=True, tag="member_joined"):
@@ -132,10 +149,12 @@ class RoleChanged(Event, frozen=True, kw_only=True, tag="role_changed"):
 
 
 class ChatPosted(Event, frozen=True, kw_only=True, tag="chat_posted"):
-    """A line of chat. ``character_id`` when spoken as a character."""
+    """A line of chat. ``character_id`` when spoken as a character; ``channel`` ``""``
+    is the main channel (``"観戦"``: a spectator's line, when the table allows it)."""
 
     text: str
     character_id: str | None = None
+    channel: str = ""
 
 
 class DiceRolled(Event, frozen=True, kw_only=True, tag="dice_rolled"):

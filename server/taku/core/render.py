@@ -54,7 +54,7 @@ def render(event: Event, state: TableState, ruleset: Ruleset, actor: str | None)
     back to the lines below.
     """
     if ruleset.render is not None:
-        line = ruleset.render(event, state)
+        line = ruleset.render(event, state, state.rules)
         if line is not None:
             return line
     who = _who(state, actor)

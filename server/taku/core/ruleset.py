@@ -1,24 +1,33 @@
 """The ruleset API: what a game plugin hands the core, and what the core hands it.
 
-A ruleset is a decider (DESIGN.md, STYLE.md §1)::
+A ruleset is a decider (DESIGN.md, STYLE.md §1), generic over its game state
+``G`` and its options Struct ``O``::
 
-    initial_state(options) -> game
-    decide(table, command, ctx) -> list[Event | Private]     # pure; raises Rejected
-    evolve(game, event, table) -> game                       # pure; never rejects, never rolls
+    initial_state(options: O) -> G
+    decide(table, command, ctx: Context[O]) -> list[Event | Private]  # pure; raises Rejected
+    evolve(game: G, event, table, options: O) -> G                   # pure; never rejects, never rolls
+    view(table, viewer, options: O) -> G as that viewer may see it
+    render(event, table, options: O) -> str | None
+    affordances(table, viewer, options: O) -> list[Affordance]       # taku.core.play
+    turn(table, options: O) -> Turn | None
 
 ``table`` is the whole :class:`~taku.core.table.TableState` (members,
-characters, the ruleset's ``game`` state, the table's seq); ``ctx`` is a
-:class:`Context` (acting member, dice source, options, id maker). ``evolve`` is
-called for every event of the table, core events included (``character_created``
-…), after the core has applied it, so a ruleset can keep its own projection of
-characters. Nothing here does I/O.
+characters, the ruleset's ``game`` state, the table's seq, and ``rules``: the
+parsed options); ``ctx`` is a :class:`Context` (acting member, dice source,
+options, id maker). ``evolve`` is called for every event of the table, core
+events included (``character_created`` …), after the core has applied it, so a
+ruleset can keep its own projection of characters. Nothing here does I/O.
+
+Who may send each command is declared on the command class
+(:class:`~taku.core.commands.Permit`) and enforced by the core before
+``decide``; :mod:`taku.core.kit` is the toolkit every ruleset shares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
 
@@ -28,9 +37,15 @@ from taku.core.events import Event, Private
 from taku.errors import Forbidden, InvalidCommand
 
 if TYPE_CHECKING:
+    from taku.core.play import Affordance, Turn
     from taku.core.table import Character, TableState
 
 __all__ = ["Context", "Emitted", "Role", "Ruleset", "Viewer"]
+
+G = TypeVar("G")
+"""The ruleset's game state type."""
+O = TypeVar("O")  # noqa: E741 (the options type)
+"""The ruleset's options type (a Struct, or ``None`` for a ruleset without options)."""
 
 Emitted = Event | Private
 """What a decider returns, one per event: an :class:`Event`, or a :class:`Private` one."""
@@ -66,7 +81,7 @@ class Viewer:
 
 
 @dataclass
-class Context:
+class Context(Generic[O]):
     """What ``decide`` may use besides the state: never the clock, never global randomness.
 
     Attributes:
@@ -78,15 +93,18 @@ class Context:
         seed: the table's secret dice seed; only the core's ``reveal_seed`` reads it.
         character_id: the character a chat line is spoken as (``chat`` with
             ``character_id``), already checked to be the actor's; ``None`` otherwise.
+        secret: the chat line had the ``S`` prefix (the core strips it and makes
+            whatever the ruleset returns secret: roller and GM only).
     """
 
     actor: str | None
     role: str
     dice: DiceSource
-    options: Any = None
+    options: O = None  # type: ignore[assignment]
     next_seq: int = 1
     seed: bytes | None = field(default=None, repr=False)
     character_id: str | None = None
+    secret: bool = False
     _ids: int = field(default=0, repr=False)
 
     @property
@@ -98,69 +116,82 @@ class Context:
         self._ids += 1
         return f"{prefix}{self.next_seq}" if self._ids == 1 else f"{prefix}{self.next_seq}-{self._ids}"
 
+    # -- transitional: the rulesets' hand-written checks, until each declares its permits
     def require_gm(self, what: str = "this") -> None:
-        """Raise ``command/forbidden`` unless the actor is a GM."""
         if not self.is_gm:
-            raise Forbidden(f"GM only: {what}")
+            raise Forbidden(f"GM only: {what}", reason="GMだけができる操作です")
 
     def require_player(self) -> None:
-        """Raise ``command/forbidden`` for spectators."""
         if self.role == Role.SPECTATOR:
-            raise Forbidden("spectators cannot act at the table")
+            raise Forbidden("spectators cannot act at the table", reason="観戦者は操作できません")
 
     def require_control(self, table: TableState, character_id: str) -> Character:
-        """The character, if the actor owns it or is a GM.
-
-        Raises:
-            InvalidCommand: ``command/invalid`` for an unknown character.
-            Forbidden: ``command/forbidden`` when a player acts for another's character.
-        """
         ch = table.characters.get(character_id)
         if ch is None:
-            raise InvalidCommand(f"no character {character_id!r}", code="command/unknown_character")
+            raise InvalidCommand(f"no character {character_id!r}", code="command/unknown_character", character_id=character_id)
         if not self.is_gm and ch.owner != self.actor:
-            raise Forbidden(f"{ch.name} is not your character")
+            raise Forbidden(f"{ch.name} is not your character", reason=f"{ch.name}はあなたのキャラクターではありません")
         return ch
 
+    def controls(self, table: TableState, character_id: str) -> bool:
+        """Whether the actor owns ``character_id`` or is a GM (for rules that depend on it,
+        beyond the command's declared :class:`~taku.core.commands.Permit`)."""
+        ch = table.characters.get(character_id)
+        return ch is not None and (self.is_gm or (ch.owner is not None and ch.owner == self.actor))
 
-def _no_decide(table: Any, command: Command, ctx: Context) -> list[Emitted]:
-    raise InvalidCommand(f"unknown command {type(command).__name__}")
+
+def _no_decide(table: Any, command: Command, ctx: Context[Any]) -> list[Emitted]:
+    raise InvalidCommand(f"unknown command {type(command).__name__}", code="command/unknown_command")
 
 
-def _keep(game: Any, event: Event, table: Any) -> Any:
+def _keep(game: Any, event: Event, table: Any, options: Any) -> Any:
     return game
 
 
-def _whole(table: Any, viewer: Viewer) -> Any:
+def _whole(table: Any, viewer: Viewer, options: Any) -> Any:
     return table.game
 
 
+def _none(options: Any) -> Any:
+    return None
+
+
 @dataclass(frozen=True)
-class Ruleset:
+class Ruleset(Generic[G, O]):
     """Everything the core needs of a game. Returned by the ``taku_ruleset`` hook.
 
     Attributes:
         id: short stable id (``"nstrpg"``); prefixes the ruleset's tags and error codes.
         name: the game's name for people (``"ニンジャスレイヤーTRPG 2版"``).
         version: the ruleset's version string, written into ``table_created``.
-        commands: the ruleset's command Structs (tags ``<id>.<verb>``).
+        commands: the ruleset's command Structs (tags ``<id>.<verb>``), each with its
+            ``permit`` and Japanese ``meta``.
         events: the ruleset's event Structs (tags ``<id>.<fact>``).
         initial_state: ``options -> game``; ``options`` is an ``options`` Struct or ``None``.
         decide: ``(table, command, ctx) -> list[Event | Private]``; raises
             :class:`~taku.errors.Rejected` with the rule's section, never returns part.
-        evolve: ``(game, event, table) -> game``; every stored event, core ones included.
-        view: ``(table, viewer) -> game as that viewer may see it`` (hide hands, decks).
-        options: a Struct of house rules and gap defaults, all with defaults.
+            The command's ``permit`` has already been enforced.
+        evolve: ``(game, event, table, options) -> game``; every stored event, core ones included.
+        view: ``(table, viewer, options) -> game as that viewer may see it`` (hide hands, decks).
+        options: a Struct of house rules and gap defaults, all with defaults and Japanese titles.
         sheet: a Struct checking character sheets (``create_character.sheet``), or ``None``.
+        state: the game state's type (for its JSON Schema: labels of state values), or ``None``.
         chat: ``(text, table, ctx) -> list[Event | Private] | None``: reads the
             ruleset's own chat commands (BCDice style); ``None`` falls back to the
-            generic dice of :mod:`taku.core.chatdice`, then to plain chat.
-        render: ``(event, table) -> str | None``: one readable line of a ruleset event.
-        summary: one line about the game for ``taku rulesets`` and clients.
+            generic dice of :mod:`taku.core.chatdice`, then to plain chat. The core
+            strips a leading ``S`` (secret) before asking and, if the ruleset reads
+            the rest, makes the result secret (``ctx.secret`` is then true).
+        render: ``(event, table, options) -> str | None``: one readable Japanese line.
+        affordances: ``(table, viewer, options) -> list[Affordance]``: what the
+            viewer may do now (:mod:`taku.core.play`).
+        turn: ``(table, options) -> Turn | None``: whose turn it is, for games with turns.
+        summary: one line about the game in Japanese, for ``taku rulesets`` and clients.
         hidden_paths: paths inside ``game`` that hold hidden information (a deck's
             order, hands), e.g. ``(("deck",), ("hands",))``. A GM override that
             touches one (or a path above one, such as the whole ``game``) is logged
             with its values for nobody; everyone receives it without them.
+        errors: the ruleset's rejection reasons, ``reason -> Japanese meaning``; every
+            ``rule/<id>/<reason>`` it raises is listed here (the error catalogue).
     """
 
     id: str
@@ -168,16 +199,20 @@ class Ruleset:
     version: str
     commands: tuple[type[Command], ...] = ()
     events: tuple[type[Event], ...] = ()
-    initial_state: Callable[[Any], Any] = lambda options: None
-    decide: Callable[[Any, Any, Context], Sequence[Emitted]] = _no_decide
-    evolve: Callable[[Any, Event, Any], Any] = _keep
-    view: Callable[[Any, Viewer], Any] = _whole
-    options: type[msgspec.Struct] | None = None
+    initial_state: Callable[[O], G] = _none
+    decide: Callable[[TableState, Any, Context[O]], Sequence[Emitted]] = _no_decide
+    evolve: Callable[[G, Event, TableState, O], G] = _keep
+    view: Callable[[TableState, Viewer, O], Any] = _whole
+    options: type[O] | None = None
     sheet: type[msgspec.Struct] | None = None
-    chat: Callable[[str, Any, Context], Sequence[Emitted] | None] | None = None
-    render: Callable[[Event, Any], str | None] | None = None
+    state: type[Any] | None = None
+    chat: Callable[[str, TableState, Context[O]], Sequence[Emitted] | None] | None = None
+    render: Callable[[Event, TableState, O], str | None] | None = None
+    affordances: Callable[[TableState, Viewer, O], Sequence[Affordance]] | None = None
+    turn: Callable[[TableState, O], Turn | None] | None = None
     summary: str = ""
     hidden_paths: tuple[tuple[str | int, ...], ...] = ()
+    errors: Mapping[str, str] = field(default_factory=dict)
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""
@@ -194,7 +229,7 @@ class Ruleset:
                 if not isinstance(tag, str) or not tag.startswith(prefix):
                     raise ValueError(f"{self.id}: {kind} {t.__name__} needs a tag starting with {prefix!r}")
 
-    def make_options(self, raw: dict[str, Any] | None) -> Any:
+    def make_options(self, raw: dict[str, Any] | None) -> O:
         """The options Struct from a table's options dict (defaults filled in).
 
         Raises:
@@ -203,11 +238,11 @@ class Ruleset:
         if self.options is None:
             if raw:
                 raise InvalidCommand(f"{self.id} takes no options", code="command/invalid_options")
-            return None
+            return None  # type: ignore[return-value]
         try:
             return msgspec.convert(raw or {}, self.options)
         except msgspec.ValidationError as e:
-            raise InvalidCommand(f"bad options: {e}", code="command/invalid_options") from None
+            raise InvalidCommand(f"bad options: {e}", code="command/invalid_options", detail=str(e)) from None
 
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         """The sheet as the ruleset reads it (defaults filled in), as plain JSON data.
@@ -221,4 +256,4 @@ class Ruleset:
             # through JSON, so the stored sheet is exactly what a replay reads back (lists, not tuples)
             return msgspec.json.decode(msgspec.json.encode(msgspec.convert(sheet, self.sheet)))
         except msgspec.ValidationError as e:
-            raise InvalidCommand(f"bad character sheet: {e}", code="command/invalid_sheet") from None
+            raise InvalidCommand(f"bad character sheet: {e}", code="command/invalid_sheet", detail=str(e)) from None

@@ -22,6 +22,7 @@ from taku.core.commands import (
     CORE_COMMANDS,
     Chat,
     Command,
+    Permit,
     CreateCharacter,
     Leave,
     Override,
@@ -51,7 +52,9 @@ from taku.core.events import (
     RoleChanged,
     SeedRevealed,
     TableCreated,
+    TableSettings,
 )
+from taku.core.play import Affordance, Choice, Turn
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
 from taku.errors import Forbidden, InvalidCommand
 
@@ -59,6 +62,8 @@ __all__ = [
     "Character",
     "Member",
     "TableState",
+    "affordances",
+    "check_permit",
     "command_decoder",
     "creation_events",
     "decide",
@@ -66,6 +71,7 @@ __all__ = [
     "evolve",
     "fold",
     "join_event",
+    "turn",
     "view",
 ]
 
@@ -91,7 +97,9 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """A table at one seq: the fold of its events up to ``seq``.
 
     ``game`` is the ruleset's own state; ``dice_cursor`` the next face index of
-    the table's dice stream; ``seed`` is set once the GM revealed it.
+    the table's dice stream; ``seed`` is set once the GM revealed it; ``rules``
+    the ruleset's options Struct parsed from ``options`` (what the ruleset's
+    callables receive as ``options``); ``settings`` the core's own options.
     """
 
     table_id: str
@@ -106,6 +114,8 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     characters: dict[str, Character] = {}
     game: Any = None
     dice_cursor: int = 0
+    rules: Any = None
+    settings: TableSettings = TableSettings()
 
     def role_of(self, member_id: str | None) -> str:
         m = self.members.get(member_id) if member_id else None
@@ -118,13 +128,13 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
 # --------------------------------------------------------------------------- codecs
 
 
-def event_decoder(ruleset: Ruleset) -> msgspec.json.Decoder:
+def event_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder:
     """One typed decoder for the core events plus ``ruleset``'s (build once, reuse)."""
     types = CORE_EVENTS + tuple(ruleset.events)
     return msgspec.json.Decoder(_union(types))
 
 
-def command_decoder(ruleset: Ruleset) -> msgspec.json.Decoder:
+def command_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder:
     """One typed decoder for the core commands plus ``ruleset``'s."""
     return msgspec.json.Decoder(_union(CORE_COMMANDS + tuple(ruleset.commands)))
 
@@ -139,7 +149,14 @@ def _union(types: Sequence[type]) -> Any:
 
 
 def creation_events(
-    *, name: str, ruleset: Ruleset, options: dict[str, Any], seed_hash: str, gm_id: str, gm_name: str
+    *,
+    name: str,
+    ruleset: Ruleset[Any, Any],
+    options: dict[str, Any],
+    seed_hash: str,
+    gm_id: str,
+    gm_name: str,
+    settings: TableSettings | None = None,
 ) -> list[Event]:
     """The first events of a table: ``table_created`` and the GM's ``member_joined``.
 
@@ -154,6 +171,7 @@ def creation_events(
             ruleset_version=ruleset.version,
             options=dict(options),
             seed_hash=seed_hash,
+            settings=settings or TableSettings(),
         ),
         MemberJoined(member_id=gm_id, name=_name(gm_name or "GM"), role=Role.GM),
     ]
@@ -190,52 +208,88 @@ def _clean_text(text: str) -> str:
 # --------------------------------------------------------------------------- decide
 
 
-def decide(state: TableState, command: Command, ctx: Context, ruleset: Ruleset) -> list[Emitted]:
-    """The events of ``command`` at ``state``, or one raised error with nothing written.
-
-    Core commands are decided here; the ruleset's go to ``ruleset.decide``.
+def check_permit(state: TableState, command: Command, ctx: Context[Any]) -> None:
+    """Enforce ``command``'s declared :class:`~taku.core.commands.Permit` for ``ctx.actor``.
 
     Raises:
-        Forbidden: ``command/forbidden`` (role or ownership).
+        Forbidden: ``command/forbidden`` (params ``command``, ``role``, ``reason``).
+        InvalidCommand: ``command/unknown_character`` for a named character that does not exist.
+    """
+    permit: Permit = type(command).permit
+    tag = type(command).__struct_config__.tag
+    if ctx.role not in permit.roles:
+        if ctx.role == Role.SPECTATOR:
+            reason = "観戦者は操作できません"
+        elif permit.gm_only:
+            reason = "GMだけができる操作です"
+        else:
+            reason = f"この操作ができるのは{permit.label}です"
+        raise Forbidden(f"{tag}: not for a {ctx.role}", command=tag, role=ctx.role, reason=reason)
+    if permit.owner_field is None:
+        return
+    named = getattr(command, permit.owner_field, None)
+    ids = [] if named is None else [named] if isinstance(named, str) else list(named)
+    for cid in ids:
+        ch = state.characters.get(cid)
+        if ch is None:
+            raise InvalidCommand(f"no character {cid!r}", code="command/unknown_character", character_id=cid)
+        if not ctx.is_gm and (ch.owner is None or ch.owner != ctx.actor):
+            raise Forbidden(
+                f"{tag}: {cid} is not the sender's",
+                command=tag,
+                role=ctx.role,
+                reason=f"{ch.name}はあなたのキャラクターではありません",
+            )
+
+
+def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Ruleset[Any, Any]) -> list[Emitted]:
+    """The events of ``command`` at ``state``, or one raised error with nothing written.
+
+    The command's declared ``permit`` is enforced first (:func:`check_permit`);
+    core commands are decided here, the ruleset's go to ``ruleset.decide``.
+
+    Raises:
+        Forbidden: ``command/forbidden`` (the declared permission).
         InvalidCommand: ``command/invalid`` and friends.
         Rejected: ``rule/<ruleset>/<reason>`` from the ruleset.
         DiceError: ``dice/*`` for a bad dice expression.
     """
     if ctx.actor is None or ctx.actor not in state.members or not state.members[ctx.actor].present:
-        raise Forbidden("join the table first")
+        raise Forbidden("join the table first", reason="先に卓に参加してください")
+    if isinstance(command, Chat) and ctx.role == Role.SPECTATOR and state.settings.spectator_chat and command.character_id is None:
+        return [ChatPosted(text=_chat_text(command.text), channel=SPECTATOR_CHANNEL)]
+    check_permit(state, command, ctx)
     match command:
         case Chat(text=text, character_id=cid):
             return _chat(state, ctx, ruleset, text, cid)
         case RollDice(expression=expr, secret=secret, comment=comment):
-            ctx.require_player()
             parsed = chatdice.parse_strict(expr if not comment else f"{expr} {comment}")
             if secret and not parsed.secret:
                 parsed = chatdice.ParsedRoll(**{**parsed.__dict__, "secret": True})
             return [_roll_event(parsed.roll(ctx.dice), ctx)]
         case RenameMember(name=name, member_id=mid):
             target = mid or ctx.actor
-            if target != ctx.actor:
-                ctx.require_gm("renaming another member")
+            if target != ctx.actor and not ctx.is_gm:
+                raise Forbidden("renaming another member", command="rename", role=ctx.role, reason="他のメンバーの名前を変えられるのはGMだけです")
             if target not in state.members:
-                raise InvalidCommand(f"no member {target!r}", code="command/unknown_member")
+                raise InvalidCommand(f"no member {target!r}", code="command/unknown_member", member_id=target)
             return [MemberRenamed(member_id=target, name=_name(name))]
         case SetRole(member_id=mid, role=role):
-            ctx.require_gm("changing roles")
             if mid not in state.members:
-                raise InvalidCommand(f"no member {mid!r}", code="command/unknown_member")
-            if role not in Role.ALL:
-                raise InvalidCommand(f"unknown role {role!r}")
+                raise InvalidCommand(f"no member {mid!r}", code="command/unknown_member", member_id=mid)
             if mid == ctx.actor and role != Role.GM and _gm_count(state) == 1:
                 raise InvalidCommand("the last GM cannot step down", code="command/last_gm")
             return [RoleChanged(member_id=mid, role=role)]
         case Leave():
             return [MemberLeft(member_id=ctx.actor)]
         case CreateCharacter(name=name, owner=owner, sheet=sheet):
-            ctx.require_player()
-            if owner is not None and owner != ctx.actor:
-                ctx.require_gm("creating a character for another member")
+            if owner is not None and owner != ctx.actor and not ctx.is_gm:
+                raise Forbidden(
+                    "creating a character for another member", command="create_character", role=ctx.role,
+                    reason="他のメンバーのキャラクターを作れるのはGMだけです",
+                )
             if owner is not None and owner not in state.members:
-                raise InvalidCommand(f"no member {owner!r}", code="command/unknown_member")
+                raise InvalidCommand(f"no member {owner!r}", code="command/unknown_member", member_id=owner)
             if owner is None and not ctx.is_gm:
                 owner = ctx.actor
             return [
@@ -247,11 +301,15 @@ def decide(state: TableState, command: Command, ctx: Context, ruleset: Ruleset) 
                 )
             ]
         case UpdateCharacter(character_id=cid, name=name, owner=owner, sheet=sheet):
-            ch = ctx.require_control(state, cid)
+            ch = state.characters[cid]  # the permit checked it exists and is the sender's
             if owner is not None:
-                ctx.require_gm("giving a character to another member")
+                if not ctx.is_gm:
+                    raise Forbidden(
+                        "giving a character to another member", command="update_character", role=ctx.role,
+                        reason="キャラクターの持ち主を変えられるのはGMだけです",
+                    )
                 if owner not in state.members:
-                    raise InvalidCommand(f"no member {owner!r}", code="command/unknown_member")
+                    raise InvalidCommand(f"no member {owner!r}", code="command/unknown_member", member_id=owner)
             ruleset.check_sheet({**ch.sheet, **sheet})
             return [
                 CharacterUpdated(
@@ -259,10 +317,8 @@ def decide(state: TableState, command: Command, ctx: Context, ruleset: Ruleset) 
                 )
             ]
         case RemoveCharacter(character_id=cid):
-            ctx.require_control(state, cid)
             return [CharacterRemoved(character_id=cid)]
         case Override(path=path, value=value, reason=reason):
-            ctx.require_gm("overriding values")
             previous = _read_path(state, path)
             event = GMOverridden(path=tuple(path), value=value, previous=previous, reason=reason[:500])
             _apply_override(state, event, ruleset)  # raises InvalidCommand when the result is invalid
@@ -271,7 +327,6 @@ def decide(state: TableState, command: Command, ctx: Context, ruleset: Ruleset) 
                 return [Private(event=event, audience=(), redacted=GMOverridden(path=event.path, reason=event.reason))]
             return [event]
         case RevealSeed():
-            ctx.require_gm("revealing the dice seed")
             if ctx.seed is None:
                 raise InvalidCommand("this table has no seed to reveal", code="command/no_seed")
             if state.seed is not None:
@@ -279,9 +334,12 @@ def decide(state: TableState, command: Command, ctx: Context, ruleset: Ruleset) 
             return [SeedRevealed(seed=ctx.seed.hex())]
         case _:
             if type(command) in ruleset.commands:
-                ctx.require_player()
                 return list(ruleset.decide(state, command, ctx))
-            raise InvalidCommand(f"{type(command).__name__} is not a command of {ruleset.id}")
+            raise InvalidCommand(f"{type(command).__name__} is not a command of {ruleset.id}", code="command/unknown_command")
+
+
+SPECTATOR_CHANNEL = "観戦"
+"""The channel of spectators' lines (when ``settings.spectator_chat`` allows them)."""
 
 
 def _gm_count(state: TableState) -> int:
@@ -299,24 +357,66 @@ def _roll_event(event: DiceRolled, ctx: Context) -> Emitted:
     )
 
 
-def _chat(state: TableState, ctx: Context, ruleset: Ruleset, text: str, cid: str | None) -> list[Emitted]:
+def _chat_text(text: str) -> str:
     text = _clean_text(text).strip()
     if not text:
         raise InvalidCommand("empty chat line", code="command/empty")
     if len(text) > MAX_CHAT:
         raise InvalidCommand(f"a chat line has at most {MAX_CHAT} characters", code="command/too_long")
-    if cid is not None:
-        ctx.require_control(state, cid)
-        ctx.character_id = cid
-    if ctx.role != Role.SPECTATOR:
-        if ruleset.chat is not None:
-            out = ruleset.chat(text, state, ctx)
-            if out is not None:
-                return list(out)
-        parsed = chatdice.parse(text)
-        if parsed is not None:
-            return [_roll_event(parsed.roll(ctx.dice, character_id=cid), ctx)]
-    return [ChatPosted(text=text, character_id=cid)]
+    return text
+
+
+def _secret_prefix(text: str) -> str | None:
+    """The line without its secret prefix ``S`` (half- or full-width), or ``None`` when it has none."""
+    head = unicodedata.normalize("NFKC", text[:1]).upper()
+    rest = text[1:].lstrip()
+    return rest if head == "S" and rest else None
+
+
+def _chat(state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text: str, cid: str | None) -> list[Emitted]:
+    """A chat line: a ruleset's chat command, else the generic dice, else plain chat.
+
+    The secret prefix is the core's: for ``S<command>`` the core asks the ruleset
+    (then the generic dice) about ``<command>`` with ``ctx.secret`` set, and makes
+    every event of the answer secret (the actor and the GM see it, the others a
+    ``redacted`` stand-in). A line the ruleset does not read with the prefix
+    stripped is read as it is (``Sorry`` stays chat).
+    """
+    text = _chat_text(text)
+    ctx.character_id = cid
+    stripped = _secret_prefix(text)
+    if stripped is not None:
+        ctx.secret = True
+        out = _chat_command(state, ctx, ruleset, stripped, cid)
+        ctx.secret = False
+        if out is not None:
+            return [_as_secret(e, ctx) for e in out]
+    out = _chat_command(state, ctx, ruleset, text, cid)
+    return out if out is not None else [ChatPosted(text=text, character_id=cid)]
+
+
+def _chat_command(state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text: str, cid: str | None) -> list[Emitted] | None:
+    if ruleset.chat is not None:
+        out = ruleset.chat(text, state, ctx)
+        if out is not None:
+            return list(out)
+    parsed = chatdice.parse(text)
+    if parsed is not None:
+        return [_roll_event(parsed.roll(ctx.dice, character_id=cid), ctx)]
+    return None
+
+
+def _as_secret(emitted: Emitted, ctx: Context[Any]) -> Emitted:
+    """``emitted`` seen only by the actor and the GM (a hidden event keeps the narrower of the two audiences)."""
+    assert ctx.actor is not None
+    allowed = (ctx.actor, GM)
+    if isinstance(emitted, Private):
+        audience = tuple(a for a in emitted.audience if a in allowed)
+        return Private(event=emitted.event, audience=audience, redacted=emitted.redacted)
+    if isinstance(emitted, DiceRolled) and not emitted.secret:
+        emitted = msgspec.structs.replace(emitted, secret=True)
+    tag = type(emitted).__struct_config__.tag
+    return Private(event=emitted, audience=allowed, redacted=Redacted(of=str(tag), note="シークレットダイス"))
 
 
 # --------------------------------------------------------------------------- overrides
@@ -341,7 +441,7 @@ def _override_root(state: TableState, path: Sequence[str | int]) -> Any:
     return msgspec.to_builtins(state.game)
 
 
-def _apply_override(state: TableState, event: GMOverridden, ruleset: Ruleset) -> TableState:
+def _apply_override(state: TableState, event: GMOverridden, ruleset: Ruleset[Any, Any]) -> TableState:
     """The state with ``event`` applied; raises InvalidCommand when that is no valid state."""
     path = event.path
     root = copy.deepcopy(_override_root(state, path))
@@ -370,7 +470,7 @@ def _apply_override(state: TableState, event: GMOverridden, ruleset: Ruleset) ->
             game = msgspec.convert(root, type(state.game)) if state.game is not None else root
             new = msgspec.structs.replace(state, game=game)
     except msgspec.ValidationError as e:
-        raise InvalidCommand(f"that value does not fit: {e}", code="command/invalid_value") from None
+        raise InvalidCommand(f"that value does not fit: {e}", code="command/invalid_value", detail=str(e)) from None
     if _read_path(new, path) != msgspec.to_builtins(event.value):
         # e.g. a key the state does not have: the override would log a change that never happened
         raise InvalidCommand(f"no value at {list(path)} takes {event.value!r}", code="command/invalid_path")
@@ -380,21 +480,22 @@ def _apply_override(state: TableState, event: GMOverridden, ruleset: Ruleset) ->
 # --------------------------------------------------------------------------- evolve and fold
 
 
-def evolve(state: TableState, event: Event, ruleset: Ruleset) -> TableState:
+def evolve(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) -> TableState:
     """Apply one event: the core's part, then ``ruleset.evolve``. Never rejects."""
     core = _evolve_core(state, event, ruleset)
-    game = ruleset.evolve(core.game, event, core)
+    game = ruleset.evolve(core.game, event, core, core.rules)
     if game is not core.game:
         core = msgspec.structs.replace(core, game=game)
     return core
 
 
-def _evolve_core(state: TableState, event: Event, ruleset: Ruleset) -> TableState:
+def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) -> TableState:
     replace = msgspec.structs.replace
     match event:
         case ChatPosted() | DiceRolled() | Redacted():
             return state
         case TableCreated():
+            rules = ruleset.make_options(event.options)
             return replace(
                 state,
                 name=event.name,
@@ -402,7 +503,9 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset) -> TableStat
                 ruleset_version=event.ruleset_version,
                 options=event.options,
                 seed_hash=event.seed_hash,
-                game=ruleset.initial_state(ruleset.make_options(event.options)),
+                settings=event.settings,
+                rules=rules,
+                game=ruleset.initial_state(rules),
             )
         case MemberJoined():
             m = Member(id=event.member_id, name=event.name, role=event.role)
@@ -470,7 +573,7 @@ def fold(
 # --------------------------------------------------------------------------- view
 
 
-def view(state: TableState, viewer: Viewer, ruleset: Ruleset) -> dict[str, Any]:
+def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
     """The table as ``viewer`` may see it: the ruleset's ``view`` of the game, no secrets.
 
     Returns a JSON-ready dict: ``table_id, seq, name, ruleset, options, seed_hash,
@@ -487,6 +590,42 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset) -> dict[str, Any]:
         "seed": state.seed,
         "members": msgspec.to_builtins(state.members),
         "characters": msgspec.to_builtins(state.characters),
-        "game": msgspec.to_builtins(ruleset.view(state, viewer)),
+        "game": msgspec.to_builtins(ruleset.view(state, viewer, state.rules)),
         "you": {"member_id": viewer.member_id, "role": viewer.role},
     }
+
+
+def affordances(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> list[Affordance]:
+    """What ``viewer`` may do now: the core's own actions, then the ruleset's.
+
+    A spectator gets none (spectators never act). Every affordance names a
+    command whose declared permit the viewer passes.
+    """
+    if viewer.member_id is None or viewer.role == Role.SPECTATOR or viewer.member_id not in state.members:
+        return []
+    out: list[Affordance] = [Affordance(command="chat", label="発言する")]
+    own = [c for c in state.characters.values() if viewer.is_gm or c.owner == viewer.member_id]
+    if own:
+        out.append(
+            Affordance(
+                command="chat",
+                label="キャラクターとして発言する",
+                choices={"character_id": [Choice(value=c.id, label=c.name) for c in own]},
+            )
+        )
+    out.append(Affordance(command="roll", label="ダイスを振る"))
+    out.append(Affordance(command="create_character", label="キャラクターを作る"))
+    if own:
+        chars = [Choice(value=c.id, label=c.name) for c in own]
+        out.append(Affordance(command="update_character", label="キャラクターを編集する", choices={"character_id": chars}))
+        out.append(Affordance(command="remove_character", label="キャラクターを削除する", choices={"character_id": chars}))
+    if viewer.is_gm and state.seed is None:
+        out.append(Affordance(command="reveal_seed", label="シードを公開する"))
+    if ruleset.affordances is not None:
+        out.extend(ruleset.affordances(state, viewer, state.rules))
+    return out
+
+
+def turn(state: TableState, ruleset: Ruleset[Any, Any]) -> Turn | None:
+    """Whose turn it is, for rulesets with turns (``None`` otherwise)."""
+    return ruleset.turn(state, state.rules) if ruleset.turn is not None else None
