@@ -113,7 +113,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     traits: Annotated[tuple[TraitApplied, ...], field("特徴", "GMが判定に加えた特徴（五ノ四）")] = ()
     modifier: Annotated[int, field("修正", "その他の修正")] = 0
     base: Annotated[int, field("固定値", "ダイス以外の合計")] = 0
-    roll: Annotated[Roll, field("2D", "判定の2D")]
+    roll: Annotated[Roll, field("出目", "判定の2D")]
     bonus: Annotated[Roll | None, field("6ゾロの2D", "6ゾロで加えた2D（そのゾロ目は意味を持たない。五ノ三）")] = None
     value: Annotated[int, field("判定値", "固定値 + 2D（+ 6ゾロの2D）")]
     effect: Annotated[Effect, _EFFECT] = ""
@@ -289,7 +289,7 @@ class ZabutonConverted(Event, frozen=True, kw_only=True, tag="hiden.zabuton_conv
 
     character_id: Annotated[str, field("キャラクター", "変換したキャラクター")]
     zabuton: Annotated[int, field("座布団", "変換した座布団の数")]
-    cp: Annotated[int, field("CP", "得たCP")]
+    cp: Annotated[int, field("得たCP", "変換で得たCP")]
     cp_total: Annotated[int, field("CPの合計", "座布団から得たCPの合計")]
 
 

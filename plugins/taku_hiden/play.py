@@ -156,6 +156,8 @@ def _rerolls(game: HidenState, viewer: Viewer, mine: dict[str, Character]) -> li
             cid = side.character_id
             if cid is None or cid not in mine:
                 continue
+            if sum(s.character_id == cid for s in oc.sides) > 1:
+                continue  # a character on both sides: ``hiden.reroll`` cannot say which (which_side)
             held = game.characters.get(cid)
             if held is None or held.zabuton < 1:
                 continue
