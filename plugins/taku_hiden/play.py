@@ -214,6 +214,17 @@ def _gm_tools(table: TableState, game: HidenState, options: HidenOptions) -> lis
         for c in table.characters.values()
         if c.id in game.characters and game.characters[c.id].zabuton > 0
     ]
+    for c in table.characters.values():
+        if c.id in game.characters and game.characters[c.id].incapacitated:
+            # 五ノ七: 行動不能 is the GM's to lift (the next turn's 発作 check may also clear it)
+            out.append(
+                Affordance(
+                    command="override",
+                    label=f"{c.name}の行動不能を解く",
+                    args={"path": ["game", "characters", c.id, "incapacitated"], "value": False, "reason": "行動不能を解く"},
+                    group=c.name,
+                )
+            )
     if options.zabuton_to_cp and holding:
         out.append(Affordance(command="hiden.convert_zabuton", label="座布団をCPに変換する（全員）"))
         out.append(Affordance(command="hiden.convert_zabuton", label="座布団をCPに変換する（一人）", choices={"character_id": holding}))

@@ -164,3 +164,18 @@ async def test_every_offered_action_is_accepted_with_its_first_choices(make_tabl
             events = await send(t, member, a)
             assert events, a.label
     await t.h.assert_replay_matches()
+
+
+async def test_the_gm_is_offered_to_lift_incapacitation(make_table: MakeTable) -> None:
+    """五ノ七: a failed 発作 check leaves 甲 行動不能; the GM (only) is offered to lift it."""
+    t = await make_table()
+    (seizure,) = find(ours(t, t.pl), "hiden.seizure_check", character_id=t.kou)
+    t.h.roll(6, 6, 1, 1)  # the GM's 2D, then 甲's 1ゾロ: failure whatever the sum
+    await send(t, t.pl, seizure, situation="親玉戦闘")
+    assert t.h.game.characters[t.kou].incapacitated
+    assert not [a for a in offered(t, t.pl) if a.command == "override"]
+    (lift,) = [a for a in offered(t, t.h.gm) if a.command == "override"]
+    assert lift.label == "甲の行動不能を解く"
+    await send(t, t.h.gm, lift)
+    assert not t.h.game.characters[t.kou].incapacitated
+    assert not [a for a in offered(t, t.h.gm) if a.command == "override"]
