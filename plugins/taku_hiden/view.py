@@ -28,7 +28,14 @@ def sees(viewer: Viewer, check: OpenCheck) -> bool:
 
 def view(table: TableState, viewer: Viewer, options: HidenOptions) -> dict[str, Any]:
     """The game as ``viewer`` sees it: ``{"characters": {id: CharState}, "checks": {id: OpenCheck},
-    "tables": …}`` (JSON data), without the secret checks of other members."""
+    "tables": …}`` (JSON data), without the secret checks of other members (``secret_to``
+    appears only on a secret check)."""
     game = table.game if isinstance(table.game, HidenState) else HidenState()
-    checks = {k: c for k, c in game.checks.items() if sees(viewer, c)}
-    return {**msgspec.to_builtins(msgspec.structs.replace(game, checks=checks)), "tables": tables()}
+    out: dict[str, Any] = msgspec.to_builtins(game)
+    # a secret check names its roller; an open one shows as it always has (no ``secret_to``)
+    out["checks"] = {
+        k: {f: v for f, v in c.items() if f != "secret_to" or v is not None}
+        for k, c in out["checks"].items()
+        if sees(viewer, game.checks[k])
+    }
+    return {**out, "tables": tables()}
