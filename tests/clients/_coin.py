@@ -60,7 +60,7 @@ def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
     raise AssertionError(command)
 
 
-def evolve(game: CoinGame, event: Event, table: Any) -> CoinGame:
+def evolve(game: CoinGame, event: Event, table: Any, options: None) -> CoinGame:
     match event:
         case CharacterCreated(character_id=cid):
             return msgspec.structs.replace(game, chips={**game.chips, cid: 10}, flips={**game.flips, cid: 0})
@@ -71,7 +71,7 @@ def evolve(game: CoinGame, event: Event, table: Any) -> CoinGame:
     return game
 
 
-def view(table: Any, viewer: Viewer) -> dict[str, Any]:
+def view(table: Any, viewer: Viewer, options: None) -> dict[str, Any]:
     out: dict[str, Any] = msgspec.to_builtins(table.game)
     out["legal_moves"] = [
         {"label": f"{ch.name}: コインを投げる", "command": {"type": "coin.flip", "character_id": cid}}
@@ -81,7 +81,7 @@ def view(table: Any, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-def render(event: Event, table: Any) -> str | None:
+def render(event: Event, table: Any, options: None) -> str | None:
     match event:
         case Flipped(character_id=cid, heads=heads):
             return f"{table.characters[cid].name}: コイン → {'表' if heads else '裏'}"
