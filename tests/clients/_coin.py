@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from taku.core.commands import Command
+from taku.core.commands import Command, owner_of
 from taku.core.dice import Roll
 from taku.core.events import CharacterCreated, Event
 from taku.core.ruleset import Context, Ruleset, Viewer
@@ -18,11 +18,15 @@ from taku.errors import Rejected
 class Flip(Command, frozen=True, kw_only=True, tag="coin.flip"):
     """Flip a coin for a character."""
 
+    permit = owner_of()
+
     character_id: str
 
 
 class Bet(Command, frozen=True, kw_only=True, tag="coin.bet"):
     """Bet chips on a side."""
+
+    permit = owner_of()
 
     character_id: str
     amount: int
@@ -47,7 +51,6 @@ class CoinGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
-    ctx.require_control(table, command.character_id)
     match command:
         case Flip():
             roll = ctx.dice.roll(1, 2)
