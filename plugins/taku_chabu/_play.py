@@ -234,15 +234,16 @@ def _pending(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions
     return out
 
 
-def _anytime(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions) -> list[Affordance]:
-    """判定, 対抗判定 and counters of the viewer's characters (no turn needed)."""
+def _anytime(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions, *, checks: bool) -> list[Affordance]:
+    """判定 (``checks``: not while a declaration is open and every check is held), 対抗判定
+    and counters of the viewer's characters (no turn needed)."""
     out: list[Affordance] = []
     mine = [cid for cid in game.chars if _controls(table, viewer, cid)]
     for cid in mine:
         cs = game.chars[cid]
         sheet = sheet_of(table, cid)
         group = _name(table, cid)
-        if not cs.dead and sheet.abilities:
+        if checks and not cs.dead and sheet.abilities:
             out.append(Affordance(command="chabu.check", label="判定", args={"character_id": cid}, choices=_check_choices(sheet), group=group))
         descension = cs.dead and sheet.dl == 0
         for counter, held, ja in (("tatsujin", cs.tatsujin, "タツジン"), ("wazamae", cs.wazamae, "ワザマエ")):
@@ -355,7 +356,7 @@ def affordances(table: Any, viewer: Viewer, options: ChabuOptions | None) -> lis
             if in_round and cid != actor:
                 continue
             out += _katsugeki(table, viewer, game, opts, cid, in_round=in_round)
-    out += _anytime(table, viewer, game, opts)
+    out += _anytime(table, viewer, game, opts, checks=p is None or not opts.always_hold)
     if viewer.is_gm:
         out += _gm(table, game)
     return out

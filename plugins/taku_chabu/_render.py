@@ -6,8 +6,6 @@ from typing import Any
 
 from taku.core import kit
 from taku.core.events import Event
-from taku_chabu.options import RANGE_JA, ChabuOptions
-from taku_chabu.state import TIMING_JA
 from taku_chabu.events import (
     ActionPassed,
     AttackDeclared,
@@ -30,6 +28,8 @@ from taku_chabu.events import (
     ValueAdjusted,
     Waited,
 )
+from taku_chabu.options import RANGE_JA, ChabuOptions
+from taku_chabu.state import TIMING_JA
 
 __all__ = ["render"]
 

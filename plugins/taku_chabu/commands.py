@@ -196,7 +196,7 @@ class PassAction(Command, frozen=True, kw_only=True, tag="chabu.pass"):
 class StartCombat(Command, frozen=True, kw_only=True, tag="chabu.start_combat"):
     """GM: start ラウンド進行 with the victory and defeat conditions (CH-10).
 
-    ``participants`` defaults to every character not 死亡, in creation order;
+    ``participants`` (empty: every character not 死亡, in creation order);
     ``agreed_order`` is the players' agreed order for the last ties (CH-12).
     """
 
@@ -205,7 +205,7 @@ class StartCombat(Command, frozen=True, kw_only=True, tag="chabu.start_combat"):
 
     victory: Annotated[Condition, field("勝利条件")]
     defeat: Annotated[Condition, field("敗北条件")]
-    participants: Annotated[list[str] | None, field("参加キャラクター", "空なら死亡していない全員（作成順）")] = None
+    participants: Annotated[list[str], field("参加キャラクター", "空なら死亡していない全員（作成順）")] = []
     agreed_order: Annotated[list[str], field("相談した行動順", "同順位のときのPLの相談による順")] = []
 
 

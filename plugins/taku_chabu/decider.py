@@ -11,7 +11,7 @@ ends if a condition holds (CH-10) or the round moves on when everyone is
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from typing import assert_never
 
 import msgspec
 
@@ -620,7 +620,7 @@ def _opposed(out: _Out, cmd: OpposedCheck) -> None:
 def _start(out: _Out, cmd: StartCombat) -> None:
     if out.game.combat is not None:
         reject("combat_running", "ラウンド進行中です", S_FLOW)
-    ids = cmd.participants if cmd.participants is not None else [c for c in out.table.characters if not out.char(c).dead]
+    ids = cmd.participants or [c for c in out.table.characters if not out.char(c).dead]
     if not ids or len(set(ids)) != len(ids):
         raise _invalid("参加キャラクターを重複なく一人以上指定してください")
     for cid in [*ids, *cmd.agreed_order, *cmd.victory.characters, *cmd.defeat.characters]:

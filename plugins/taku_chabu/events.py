@@ -138,7 +138,7 @@ class DamageRolled(Event, frozen=True, kw_only=True, tag="chabu.damage_rolled"):
     attacker: Annotated[str | None, field("攻撃者", _CHAR)] = None
     target: Annotated[str | None, field("対象", "ダメージを受けたキャラクター（チャットのダメージなら空）")] = None
     power: Annotated[int, field("威力")]
-    dl: Annotated[int, field("DL", "振ったD10の数")]
+    dl: Annotated[int, field("ＤＬ（ダイス数）", "振ったD10の数（攻撃者のDL）")]
     roll: Annotated[Roll, field("出目", "D10の出目")]
     doubled: Annotated[bool, field("2倍", "回避判定がウカツ！だった")] = False
     self_hit: Annotated[bool, field("自分に命中", "命中判定がウカツ！で攻撃者自身に当たった")] = False

@@ -123,7 +123,7 @@ class Cost(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="コスト", description="特技のコスト。効果の解決より先に支払う")
 
     ingaoho: Annotated[int, field("インガオホー値", "上がるインガオホー値（「インガオホー値＋５」なら5）")] = 0
-    hp: Annotated[int, field("HP", "支払うHP")] = 0
+    hp: Annotated[int, field("消費ＨＰ", "支払うHP")] = 0
     wazamae: Annotated[int, field("ワザマエカウンター", "使うワザマエカウンターの数")] = 0
     tatsujin: Annotated[int, field("タツジンカウンター", "使うタツジンカウンターの数")] = 0
     text: Annotated[str, field("その他のコスト", "書かれたとおりのその他のコスト（GMが適用する）")] = ""
@@ -195,14 +195,14 @@ class ChabuSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
     abilities: Annotated[dict[str, int], field("能力値", "名前ごとの能力値（回避判定は「反応」）")] = {}
     skills: Annotated[dict[str, int], field("技能", "名前ごとの技能")] = {}
-    dl: Annotated[int, field("DL", "イニシアティヴ、ダメージのダイス数。DL0でHP0なら死亡", ge=0)] = 0
-    hp: Annotated[int, field("HP", "最大かつ開始時のHP", ge=0)] = 0
+    dl: Annotated[int, field("ＤＬ", "イニシアティヴ、ダメージのダイス数。DL0でHP0なら死亡", ge=0)] = 0
+    hp: Annotated[int, field("ＨＰ", "最大かつ開始時のHP", ge=0)] = 0
     ingaoho: Annotated[int, field("インガオホー値", "開始時のインガオホー値（100以上で死亡）", ge=0)] = 0
     tatsujin: Annotated[int, field("タツジンカウンター", "開始時のタツジンカウンター", ge=0)] = 0
     wazamae: Annotated[int, field("ワザマエカウンター", "開始時のワザマエカウンター", ge=0)] = 0
     equipment: Annotated[list[Equipment], field("装備")] = []
     tokugi: Annotated[list[Tokugi], field("特技")] = []
-    pc: Annotated[bool | None, field("PC", "イニシアティヴの同順位でPCを優先する。空ならプレイヤーが持つキャラクターがPC")] = None
+    pc: Annotated[bool | None, field("PC（プレイヤーキャラクター）", "イニシアティヴの同順位でPCを優先する。空ならプレイヤーが持つキャラクターがPC")] = None
     notes: Annotated[str, field("メモ")] = ""
 
     def __post_init__(self) -> None:
@@ -237,7 +237,7 @@ class CharState(msgspec.Struct, frozen=True, kw_only=True):
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターの現在値", description="HP・インガオホー値・カウンター・死亡")
 
-    hp: Annotated[int, field("HP", "現在のHP（0で戦闘不能）")] = 0
+    hp: Annotated[int, field("現在のＨＰ", "0で戦闘不能")] = 0
     ingaoho: Annotated[int, field("インガオホー値", "現在のインガオホー値（100以上で死亡）")] = 0
     tatsujin: Annotated[int, field("タツジンカウンター")] = 0
     wazamae: Annotated[int, field("ワザマエカウンター")] = 0
