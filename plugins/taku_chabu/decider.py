@@ -132,12 +132,20 @@ def _invalid(detail: str) -> InvalidCommand:
     return InvalidCommand(detail, code="command/invalid", detail=detail)
 
 
-def _require_control(out: _Out, cid: str) -> None:
-    """The sender owns ``cid`` or is a GM (checks beyond the command's declared permit)."""
+def _require_control(out: _Out, cid: str, command: str) -> None:
+    """The sender owns ``cid`` or is a GM (checks beyond the command's declared permit).
+
+    Raises:
+        InvalidCommand: ``command/unknown_character``.
+        Forbidden: ``command/forbidden`` (params ``command``, ``role``, ``reason``).
+    """
     ch = kit.character(out.table, cid)
     if not out.ctx.controls(out.table, cid):
         raise Forbidden(
-            f"{cid} is not the sender's", role=out.ctx.role, reason=f"{ch.name}はあなたのキャラクターではありません"
+            f"{command}: {cid} is not the sender's",
+            command=command,
+            role=out.ctx.role,
+            reason=f"{ch.name}はあなたのキャラクターではありません",
         )
 
 
@@ -550,7 +558,7 @@ def _proceed(out: _Out, cmd: Proceed) -> None:
     p = out.game.pending
     if p is None or p.stage != "declared":
         reject("nothing_to_proceed", "解決を待つ宣言がありません", S_TOKUGI)
-    _require_control(out, p.actor)  # the declarer or a GM
+    _require_control(out, p.actor, "chabu.proceed")  # the declarer or a GM
     match p.kind:
         case "attack":
             _resolve_hit(out, cmd.modifier)
@@ -606,7 +614,7 @@ def _side(out: _Out, side: OpposedSide) -> int:
 def _opposed(out: _Out, cmd: OpposedCheck) -> None:
     # side a is the sender's character (a GM's may be any, or a bare value)
     if cmd.a.character_id is not None:
-        _require_control(out, cmd.a.character_id)
+        _require_control(out, cmd.a.character_id, "chabu.opposed_check")
     elif not out.ctx.is_gm:
         raise _invalid("自分の側（a）には自分のキャラクターを指定してください")
     for side in (cmd.a, cmd.b):
