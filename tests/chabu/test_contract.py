@@ -41,6 +41,8 @@ class TestChabuContract(RulesetContract):
     ]
     options = {"always_hold": True}
     seeds = (1, 2, 3)
+    # chabu's own closed sets: タイミング, 射程, カウンター, adjusted values, 死亡の原因, winners, stages
+    closed_fields = frozenset({"timing", "range", "default_range", "counter", "key", "cause", "winner", "stage"})
 
 
 class TestChabuContractAtOnce(RulesetContract):
