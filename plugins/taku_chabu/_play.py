@@ -91,7 +91,7 @@ def _check_choices(sheet: ChabuSheet) -> dict[str, list[Choice]]:
     }
 
 
-def _sides(table: Any, game: ChabuState, cid: str) -> list[Choice]:
+def _sides(table: Any, cid: str) -> list[Choice]:
     """One 対抗判定 side per 能力値 (+ 技能) of ``cid``."""
     sheet = sheet_of(table, cid)
     name = _name(table, cid)
@@ -256,8 +256,8 @@ def _anytime(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions
             out.append(
                 Affordance(command="chabu.spend_counter", label=label, args={"character_id": cid, "counter": counter}, group=group)
             )
-    mine_sides = [s for cid in mine if not game.chars[cid].dead for s in _sides(table, game, cid)]
-    others = [s for cid, cs in game.chars.items() if not cs.dead and cid in table.characters for s in _sides(table, game, cid)]
+    mine_sides = [s for cid in mine if not game.chars[cid].dead for s in _sides(table, cid)]
+    others = [s for cid, cs in game.chars.items() if not cs.dead and cid in table.characters for s in _sides(table, cid)]
     if mine_sides:
         out.append(Affordance(command="chabu.opposed_check", label="対抗判定", choices={"a": mine_sides, "b": others}))
     return out
