@@ -80,10 +80,10 @@ class OpposedSide(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 class OpposedCheck(Command, frozen=True, kw_only=True, tag="chabu.opposed_check"):
     """A 対抗判定 (チャブ ■対抗判定, CH-09): both sides roll with their own 【判定値】 (G-CH-05).
 
-    Side ``a`` names the sender's character (a GM may name any, or a bare value);
-    that check is the decider's, since the character is inside ``a``.
+    Side ``a`` names the sender's character (a GM may name any, or a bare value).
     """
 
+    permit = owner_of("a.character_id")
     meta = msgspec.Meta(title="対抗判定", description="両者が判定し、成功が失敗に勝つ。両者成功なら出目の低い方が勝つ")
 
     a: Annotated[OpposedSide, field("自分の側", "判定を仕掛ける側（自分のキャラクター）")]

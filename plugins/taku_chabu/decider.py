@@ -612,10 +612,8 @@ def _side(out: _Out, side: OpposedSide) -> int:
 
 
 def _opposed(out: _Out, cmd: OpposedCheck) -> None:
-    # side a is the sender's character (a GM's may be any, or a bare value)
-    if cmd.a.character_id is not None:
-        _require_control(out, cmd.a.character_id, "chabu.opposed_check")
-    elif not out.ctx.is_gm:
+    # side a is the sender's character (its permit), or for a GM a bare value
+    if cmd.a.character_id is None and not out.ctx.is_gm:
         raise _invalid("自分の側（a）には自分のキャラクターを指定してください")
     for side in (cmd.a, cmd.b):
         if side.character_id is not None:
