@@ -421,7 +421,12 @@ def _is_list_field(cls: type[Command], name: str) -> bool:
     for f in info.fields:
         if f.name == name:
             t = f.type.type if isinstance(f.type, mi.Metadata) else f.type
-            return isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType))
+            options = t.types if isinstance(t, mi.UnionType) else (t,)  # list[...] | None
+            for u in options:
+                u = u.type if isinstance(u, mi.Metadata) else u
+                if isinstance(u, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)):
+                    return True
+            return False
     return False
 
 
