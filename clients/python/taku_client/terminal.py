@@ -25,7 +25,7 @@ from rich.text import Text
 
 from taku.protocol import EventMsg
 from taku_client.client import CommandError, TakuClient, TakuClientError, event_data
-from taku_client.links import invite_link, parse_link
+from taku_client.links import Link, invite_link, parse_link
 
 __all__ = ["Terminal", "event_line", "main_new", "main_play", "parse_override", "state_summary"]
 
@@ -400,9 +400,24 @@ def remember_token(base: str, table_id: str, invite: str, member_token: str) -> 
         pass  # not remembering is no reason to stop playing
 
 
+def _link(command: str, url: str) -> Link | None:
+    """The parsed ``url``, or ``None`` having said on stderr, in one line, why it is not one."""
+    try:
+        return parse_link(url)
+    except ValueError:
+        print(
+            f"taku {command}: {url!r} is not a taku link: give the server's URL (http://host:8765/) "
+            "or an invite link (http://host:8765/#table=…&token=…)",
+            file=sys.stderr,
+        )
+        return None
+
+
 async def main_play(args: Any) -> int:
     """``taku play URL [--token TOKEN] [--table ID] [--name NAME]``: join a table and play."""
-    link = parse_link(args.url)
+    link = _link("play", args.url)
+    if link is None:
+        return 2
     table_id = args.table or link.table_id
     token = args.token or link.token
     if not table_id or not token:
@@ -439,7 +454,9 @@ async def main_play(args: Any) -> int:
 
 async def main_new(args: Any) -> int:
     """``taku new URL [--ruleset ID] [--name NAME] [--gm-name NAME] [--no-play]``: create a table."""
-    link = parse_link(args.url)
+    link = _link("new", args.url)
+    if link is None:
+        return 2
     try:
         client = await TakuClient.connect(link.base, client_name="taku-terminal")
     except OSError as e:
