@@ -74,7 +74,8 @@ class _HandshakeNoise(logging.Filter):
     "unexpected internal error" with an ``AssertionError`` traceback from
     ``send_eof`` and drops the connection, the server unharmed. That record becomes
     taku's one ``bad_handshake`` line (info: a scanner's junk is no server fault);
-    every other record of websockets passes unchanged.
+    every other record of websockets (that error on an open connection included)
+    passes unchanged.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -82,6 +83,8 @@ class _HandshakeNoise(logging.Filter):
         if not (isinstance(exc, AssertionError) and record.msg == "unexpected internal error"):
             return True
         conn = getattr(record, "websocket", None)
+        if getattr(getattr(conn, "protocol", None), "state", None) is not State.CONNECTING:
+            return True  # after the handshake: not this, keep the traceback
         peer = getattr(conn, "remote_address", None)
         log.info("bad_handshake", peer=f"{peer[0]}:{peer[1]}" if peer else None, error="the peer's handshake was garbled")
         return False
