@@ -8,6 +8,7 @@ silent default.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -35,6 +36,7 @@ __all__ = [
     "RollDice",
     "SetRole",
     "UpdateCharacter",
+    "fingerprint",
 ]
 
 
@@ -229,3 +231,16 @@ CORE_COMMANDS: tuple[type[Command], ...] = (
     Override,
     RevealSeed,
 )
+
+
+_canonical = msgspec.json.Encoder(order="deterministic").encode
+
+
+def fingerprint(command: Command) -> str:
+    """What makes two commands "the same command": 32 hex digits of a BLAKE2b hash
+    of the command's canonical JSON (its ``type`` tag and every field, defaults
+    included, object keys sorted), so key order, whitespace and an omitted default
+    do not count. The application service keeps it with the command's events and
+    refuses a ``command_id`` sent again with a different fingerprint
+    (``command/id_reused``)."""
+    return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()
