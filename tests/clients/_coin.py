@@ -1,6 +1,6 @@
 """A tiny "third-party" ruleset for the client tests: the web client must give it a
 working panel without knowing it (state from its view, forms from its command
-schema, its legal moves as buttons). It is registered only in these tests."""
+schema, its affordances as buttons). It is registered only in these tests."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import Any, Literal
 
 import msgspec
 
-from taku.core.commands import Command
+from taku.core.commands import Command, owner_of
 from taku.core.dice import Roll
 from taku.core.events import CharacterCreated, Event
+from taku.core.play import Affordance
 from taku.core.ruleset import Context, Ruleset, Viewer
 from taku.errors import Rejected
 
@@ -18,11 +19,15 @@ from taku.errors import Rejected
 class Flip(Command, frozen=True, kw_only=True, tag="coin.flip"):
     """Flip a coin for a character."""
 
+    permit = owner_of("character_id")
+
     character_id: str
 
 
 class Bet(Command, frozen=True, kw_only=True, tag="coin.bet"):
     """Bet chips on a side."""
+
+    permit = owner_of("character_id")
 
     character_id: str
     amount: int
@@ -47,7 +52,6 @@ class CoinGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
-    ctx.require_control(table, command.character_id)
     match command:
         case Flip():
             roll = ctx.dice.roll(1, 2)
@@ -60,7 +64,7 @@ def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
     raise AssertionError(command)
 
 
-def evolve(game: CoinGame, event: Event, table: Any) -> CoinGame:
+def evolve(game: CoinGame, event: Event, table: Any, options: Any) -> CoinGame:
     match event:
         case CharacterCreated(character_id=cid):
             return msgspec.structs.replace(game, chips={**game.chips, cid: 10}, flips={**game.flips, cid: 0})
@@ -71,17 +75,15 @@ def evolve(game: CoinGame, event: Event, table: Any) -> CoinGame:
     return game
 
 
-def view(table: Any, viewer: Viewer) -> dict[str, Any]:
-    out: dict[str, Any] = msgspec.to_builtins(table.game)
-    out["legal_moves"] = [
-        {"label": f"{ch.name}: コインを投げる", "command": {"type": "coin.flip", "character_id": cid}}
+def affordances(table: Any, viewer: Viewer, options: Any) -> list[Affordance]:
+    return [
+        Affordance(command="coin.flip", label=f"{ch.name}: コインを投げる", args={"character_id": cid}, primary=True)
         for cid, ch in table.characters.items()
         if viewer.is_gm or ch.owner == viewer.member_id
     ]
-    return out
 
 
-def render(event: Event, table: Any) -> str | None:
+def render(event: Event, table: Any, options: Any) -> str | None:
     match event:
         case Flipped(character_id=cid, heads=heads):
             return f"{table.characters[cid].name}: コイン → {'表' if heads else '裏'}"
@@ -99,7 +101,7 @@ COIN = Ruleset(
     initial_state=lambda options: CoinGame(),
     decide=decide,
     evolve=evolve,
-    view=view,
     render=render,
+    affordances=affordances,
     summary="a ruleset the web client does not know",
 )
