@@ -73,7 +73,7 @@ class Seated(Event, frozen=True, kw_only=True, tag="shadowjan.seated"):
     character_id: Annotated[str, field("キャラクター", "着席したキャラクター")]
     tairyoku: Annotated[int, field("【体力】", "開始時の【体力】")]
     seishin: Annotated[int, field("【精神力】", "開始時の【精神力】")]
-    dkk: Annotated[int, field("【DKK】", "開始時の【DKK】", ge=0, le=12)] = 0
+    dkk: Annotated[int, field("ダークカラテ・カルマ", "開始時の【DKK】", ge=0, le=12)] = 0
 
 
 class SeatRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -373,7 +373,7 @@ class DkkGained(Event, frozen=True, kw_only=True, tag="shadowjan.dkk_gained"):
     character_id: Annotated[str, field("キャラクター", "DKKを得たキャラクター")]
     roll: Annotated[Roll, field("出目", "1d3として読む1d6")]
     gained: Annotated[int, field("獲得", "得たDKK", ge=0, le=3)]
-    dkk: Annotated[int, field("【DKK】", "獲得後の【DKK】", ge=0, le=12)]
+    dkk: Annotated[int, field("ダークカラテ・カルマ", "獲得後の【DKK】", ge=0, le=12)]
 
 
 class Move(msgspec.Struct, frozen=True, kw_only=True):

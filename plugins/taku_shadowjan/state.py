@@ -107,7 +107,7 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     status: Annotated[Status, field("状態", STATUS_JP)] = "active"
     ability_damage: Annotated[dict[str, int], field("能力値ダメージ", "能力値ごとのダメージ（karate/neuron/wazamae…）")] = {}
     evasion_dice: Annotated[int, field("回避ダイス", "残りの回避ダイス", ge=0)] = 0
-    dkk: Annotated[int, field("【DKK】", "ダークカラテ・カルマ", ge=0, le=12)] = 0
+    dkk: Annotated[int, field("ダークカラテ・カルマ", "【DKK】", ge=0, le=12)] = 0
     out: Annotated[bool, field("戦闘不能", "戦闘不能で敗北した（持ち点は分配済み）")] = False
     slayer: Annotated[bool, field("ニンジャスレイヤー", "ニンジャスレイヤーとなった")] = False
 
@@ -131,7 +131,7 @@ class SjHit(msgspec.Struct, frozen=True, kw_only=True):
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="命中", description="回避判定を待っている命中")
 
-    id: Annotated[str, field("ID", "命中のID")]
+    id: Annotated[str, field("命中のID", "卓で一意のID")]
     attacker: Annotated[str, field("攻撃者", "攻撃したキャラクター")]
     target: Annotated[str, field("対象", "回避判定をするキャラクター")]
     kind: Annotated[HitKind, field("攻撃の種類", HIT_KIND_JP)] = "melee"
