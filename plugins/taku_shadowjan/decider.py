@@ -1,7 +1,7 @@
 """``decide`` of シャドー・ジャン2: one player's move, then the table runs on by itself.
 
-Each handler checks that the move is the one the rules allow now (the same list
-the view shows as ``legal_moves``), rolls through ``ctx.dice``, and hands over to
+Each handler checks that the move is the one the rules allow now (the moves
+:func:`moves` lists, offered to clients as the ruleset's affordances), rolls through ``ctx.dice``, and hands over to
 :mod:`taku_shadowjan._flow`, which carries the game on until a player must move
 again. A move that is not legal now is rejected with ``rule/shadowjan/<reason>``
 and writes nothing.
@@ -215,7 +215,7 @@ def _must_move(acc: Acc, cid: str, *steps: str) -> None:
         reject("game_over", "対局は終了している", section("◆ゲームの終了"))
     who, step = waiting_for(g)
     if cid != who:
-        reject("not_your_move", f"いまは {_name(acc, who)} の番({_STEP_JP[step]})", section("◆手番の処理"))
+        reject("not_your_move", f"いまは {kit.character_name(acc.table, who)} の番({_STEP_JP[step]})", section("◆手番の処理"))
     if step not in steps:
         reject(f"expected_{step}", f"いまは{_STEP_JP[step]}の番", section(_STEP_SECTION[step]))
 
@@ -230,11 +230,6 @@ _STEP_SECTION = {
     "sit": "ゲームの流れ",
     "ended": "◆ゲームの終了",
 }
-
-
-def _name(acc: Acc, cid: str) -> str:
-    ch = acc.table.characters.get(cid)
-    return ch.name if ch else cid
 
 
 # --------------------------------------------------------------------------- lobby
@@ -476,7 +471,7 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
     allowed = _targets(acc, cid)
     for s in splits:
         if s.target not in allowed:
-            reject("bad_target", f"{_name(acc, s.target)} は攻撃の対象ではない", S)
+            reject("bad_target", f"{kit.character_name(acc.table, s.target)} は攻撃の対象ではない", S)
     if cmd.area:
         if len({s.target for s in splits}) != len(splits):
             reject("bad_split", "範囲攻撃は対象ごとに1回", S)
