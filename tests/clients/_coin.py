@@ -19,7 +19,7 @@ from taku.errors import Rejected
 class Flip(Command, frozen=True, kw_only=True, tag="coin.flip"):
     """Flip a coin for a character."""
 
-    permit = owner_of("character_id")
+    permit = owner_of()
 
     character_id: str
 
@@ -27,7 +27,7 @@ class Flip(Command, frozen=True, kw_only=True, tag="coin.flip"):
 class Bet(Command, frozen=True, kw_only=True, tag="coin.bet"):
     """Bet chips on a side."""
 
-    permit = owner_of("character_id")
+    permit = owner_of()
 
     character_id: str
     amount: int
@@ -64,7 +64,7 @@ def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
     raise AssertionError(command)
 
 
-def evolve(game: CoinGame, event: Event, table: Any, options: Any) -> CoinGame:
+def evolve(game: CoinGame, event: Event, table: Any, options: None) -> CoinGame:
     match event:
         case CharacterCreated(character_id=cid):
             return msgspec.structs.replace(game, chips={**game.chips, cid: 10}, flips={**game.flips, cid: 0})
@@ -75,7 +75,7 @@ def evolve(game: CoinGame, event: Event, table: Any, options: Any) -> CoinGame:
     return game
 
 
-def affordances(table: Any, viewer: Viewer, options: Any) -> list[Affordance]:
+def affordances(table: Any, viewer: Viewer, options: None) -> list[Affordance]:
     return [
         Affordance(command="coin.flip", label=f"{ch.name}: コインを投げる", args={"character_id": cid}, primary=True)
         for cid, ch in table.characters.items()
@@ -83,7 +83,7 @@ def affordances(table: Any, viewer: Viewer, options: Any) -> list[Affordance]:
     ]
 
 
-def render(event: Event, table: Any, options: Any) -> str | None:
+def render(event: Event, table: Any, options: None) -> str | None:
     match event:
         case Flipped(character_id=cid, heads=heads):
             return f"{table.characters[cid].name}: コイン → {'表' if heads else '裏'}"
