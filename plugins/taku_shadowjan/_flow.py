@@ -9,15 +9,12 @@ the 振り込み判定, scoring, the next hand …) until a player must move aga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NoReturn
-
 import msgspec
 
 from taku.core.dice import Roll
-from taku.core.events import Event
+from taku.core.kit import Emit, rejecter
 from taku.core.ruleset import Context
 from taku.core.table import TableState
-from taku.errors import Rejected
 from taku_nstrpg import checks as ck
 from taku_nstrpg import combat as cb
 from taku_nstrpg import damage as dmg
@@ -30,30 +27,29 @@ from taku_shadowjan._evolve import evolve
 from taku_shadowjan.options import SjOptions
 from taku_shadowjan.state import BATTLE, Battle, Player, SjGame, SjHit
 
-__all__ = ["Acc", "reject"]
+__all__ = ["Acc", "reject", "section"]
 
 RULES = "シャドー・ジャン2"
 _NS_SHEET = msgspec.convert(nsdkk.NINJA_SLAYER, NsSheet)
 
 
-def reject(reason: str, message: str, section: str) -> NoReturn:
-    """Raise the rule's rejection: ``rule/shadowjan/<reason>``."""
-    raise Rejected("shadowjan", reason, message, section=f"{RULES} {section}")
+reject = rejecter("shadowjan")
+"""``reject(reason, message, section)``: ``rule/shadowjan/<reason>``; sections are :func:`section`'s."""
 
 
-class Acc:
-    """The events of one command, applied as they are added."""
+def section(where: str) -> str:
+    """The rulebook section a rejection cites: ``"シャドー・ジャン2 <where>"``."""
+    return f"{RULES} {where}"
 
-    def __init__(self, table: TableState, ctx: Context, opts: SjOptions) -> None:
-        self.table = table
+
+class Acc(Emit[SjGame, SjOptions]):
+    """The events of one command, applied as they are added (:class:`taku.core.kit.Emit`),
+    with the reading helpers the rules need (a player, a sheet, an attribute now …)."""
+
+    def __init__(self, table: TableState, ctx: Context[SjOptions], opts: SjOptions) -> None:
+        super().__init__(table, evolve, opts, table.game if isinstance(table.game, SjGame) else SjGame())
         self.ctx = ctx
         self.opts = opts
-        self.game: SjGame = table.game if isinstance(table.game, SjGame) else SjGame()
-        self.events: list[Event] = []
-
-    def add(self, event: Event) -> None:
-        self.events.append(event)
-        self.game = evolve(self.game, event, self.table)
 
     # ------------------------------------------------------------------ reading
 
@@ -372,7 +368,7 @@ def advance_battle(acc: Acc) -> None:
             continue
         b = acc.game.battle
         assert b is not None, "battle_waiting returned a step"
-        if b.kind == "ikusa" and step == "attack" and who == b.fighters[0] and acc.events and not isinstance(acc.events[-1], ev.EvasionDiceTaken):
+        if b.kind == "ikusa" and step == "attack" and who == b.fighters[0] and acc.out and not isinstance(acc.out[-1], ev.EvasionDiceTaken):
             # a new round of the イクサ: 回避ダイス again (NSTRPG 2-3)
             acc.add(ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in b.fighters if c in acc.active()}, reason="ikusa"))
         return

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from taku.core import kit
 from taku.core.events import Event
+from taku.core.table import TableState
 from taku_nstrpg.checks import difficulty_name
 from taku_shadowjan import events as ev
 
@@ -30,13 +32,11 @@ def _f(faces: tuple[int, ...]) -> str:
     return "[" + ",".join(map(str, faces)) + "]"
 
 
-def render(event: Event, table: Any) -> str | None:  # noqa: C901 - one match
-    """The line for ``event``, or ``None`` for events of other rulesets."""
-    chars = getattr(table, "characters", {}) or {}
+def render(event: Event, table: TableState, options: Any = None) -> str | None:  # noqa: C901 - one match
+    """The line for ``event``, or ``None`` for events of other rulesets (``options`` unused)."""
 
     def n(cid: str) -> str:
-        ch = chars.get(cid)
-        return ch.name if ch is not None else cid
+        return kit.character_name(table, cid)
 
     def pts(d: dict[str, int]) -> str:
         return " ".join(f"{n(c)}{v:+d}" for c, v in d.items())

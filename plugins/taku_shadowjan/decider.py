@@ -1,7 +1,7 @@
 """``decide`` of シャドー・ジャン2: one player's move, then the table runs on by itself.
 
-Each handler checks that the move is the one the rules allow now (the same list
-the view shows as ``legal_moves``), rolls through ``ctx.dice``, and hands over to
+Each handler checks that the move is the one the rules allow now (the moves
+:func:`moves` lists, offered to clients as the ruleset's affordances), rolls through ``ctx.dice``, and hands over to
 :mod:`taku_shadowjan._flow`, which carries the game on until a player must move
 again. A move that is not legal now is rejected with ``rule/shadowjan/<reason>``
 and writes nothing.
@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from taku.core import kit
+from taku.core.play import Affordance, Choice
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 from taku.errors import InvalidCommand
@@ -23,28 +25,27 @@ from taku_shadowjan import _flow as flow
 from taku_shadowjan import _rules as rules
 from taku_shadowjan import commands as c
 from taku_shadowjan import events as ev
-from taku_shadowjan._flow import Acc, reject
+from taku_shadowjan._flow import Acc, reject, section
 from taku_shadowjan.options import SjOptions
 from taku_shadowjan.state import BATTLE, DECLARE, ENDED, LOBBY, TURN, SjGame, SjHit
 
-__all__ = ["decide", "legal_moves", "waiting_for"]
+__all__ = ["decide", "moves", "waiting_for"]
 
 MAX_PLAYERS = 4
 
 
-def _opts(ctx: Context) -> SjOptions:
-    return ctx.options if isinstance(ctx.options, SjOptions) else SjOptions()
+def decide(table: TableState, command: Any, ctx: Context[SjOptions]) -> list[Emitted]:
+    """The events of ``command`` and of every automatic step after it, then a
+    ``shadowjan.to_move`` naming whose move it is now and the moves legal then.
 
-
-def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
-    """The events of ``command`` and of every automatic step after it.
+    Who may send each command is its declared ``permit`` (the character's owner or a GM),
+    enforced by the core before this runs.
 
     Raises:
-        Rejected: ``rule/shadowjan/<reason>`` when the rules do not allow the move now.
-        Forbidden: ``command/forbidden`` when acting for another player's character.
+        Rejected: ``rule/shadowjan/<reason>`` (listed in ``RULESET.errors``) when the rules
+            do not allow the move now.
     """
-    acc = Acc(table, ctx, _opts(ctx))
-    ctx.require_player()
+    acc = Acc(table, ctx, ctx.options if isinstance(ctx.options, SjOptions) else kit.options(table, SjOptions))
     match command:
         case c.Sit():
             _sit(acc, command)
@@ -59,14 +60,13 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case c.Evade():
             _evade(acc, command)
         case _:
-            raise InvalidCommand(f"unknown command {type(command).__name__}")
+            raise InvalidCommand(f"unknown command {type(command).__name__}", code="command/unknown_command")
     if acc.game.phase not in (LOBBY, ENDED):
-        # tell every client whose move it is now and what is legal (issue: the server drives the game)
+        # tell every client whose move it is now and what is legal (the server drives the game)
         who, step = waiting_for(acc.game)
         now = msgspec.structs.replace(table, game=acc.game)
-        moves = tuple(ev.Move(label=m["label"], character_id=m["character_id"], command=m["command"]) for m in legal_moves(now, acc.game, acc.opts))
-        acc.events.append(ev.ToMove(character_id=who, step=step, moves=moves))
-    return list(acc.events)
+        acc.add(ev.ToMove(character_id=who, step=step, moves=tuple(_moves(now, acc.opts))))
+    return list(acc.out)
 
 
 # --------------------------------------------------------------------------- whose move
@@ -116,60 +116,93 @@ def _targets(acc: Acc, cid: str) -> list[str]:
     return [d for d in b.defenders if d in live]
 
 
-def legal_moves(table: TableState, game: SjGame, opts: SjOptions) -> list[dict[str, Any]]:
-    """The moves legal now as ``{"label", "command"}`` (clients show them as buttons)."""
-    acc = Acc(table, Context(actor=None, role="player", dice=None), opts)  # type: ignore[arg-type]  # reads only
-    who, step = waiting_for(game)
-    name = lambda cid: table.characters[cid].name if cid in table.characters else cid  # noqa: E731
-    out: list[dict[str, Any]] = []
+_ATTACK_JP = {"melee": "近接攻撃", "shuriken": "スリケン（遠隔攻撃）", "jitsu": "ジツ", "gun": "銃撃"}
+_STAT_JP = {"karate": "【カラテ】", "wazamae": "【ワザマエ】", "neuron": "【ニューロン】"}
 
-    def add(label: str, cmd: dict[str, Any]) -> None:
-        out.append({"label": label, "character_id": cmd.get("character_id", ""), "command": cmd})
+
+def moves(table: TableState, game: SjGame, opts: SjOptions) -> list[Affordance]:
+    """Every move legal now, whoever's it is, as affordances (◆手番の処理).
+
+    Each names its command, a Japanese label, ``args`` with the acting
+    ``character_id`` (none for ``shadowjan.start``), ``group`` the character's name,
+    and ``choices`` for the open arguments (the ワザマエ 強化, the ツモ判定's attribute,
+    the リーチ棒's target, the attack's kind and target, the 回避ダイス). Sending the
+    args with one choice per key is a legal move. All are ``primary``: the table waits
+    for exactly these. Nothing in a shadowjan table is hidden, so no label is.
+    """
+    acc = Acc(table, Context(actor=None, role="player", dice=None), opts)  # type: ignore[arg-type]  # reads only
+    try:
+        who, step = waiting_for(game)
+    except (AssertionError, KeyError, IndexError):
+        return []  # a replay stopped between two events of one command: nobody moves at that seq
+    name = lambda cid: kit.character_name(table, cid)  # noqa: E731
+    out: list[Affordance] = []
+
+    def add(command: str, label: str, cid: str = "", choices: dict[str, list[Choice]] | None = None, **args: Any) -> None:
+        out.append(
+            Affordance(
+                command=f"shadowjan.{command}", label=label, args={"character_id": cid, **args} if cid else dict(args),
+                choices=choices or {}, group=name(cid) if cid else "", primary=True,
+            )
+        )
 
     if step == "sit":
         seated = set(game.players)
-        for cid, ch in table.characters.items():
-            if cid not in seated and len(seated) < MAX_PLAYERS:
-                add(f"{ch.name} で着席", {"type": "shadowjan.sit", "character_id": cid})
+        if len(seated) < MAX_PLAYERS:
+            for cid, ch in table.characters.items():
+                if cid not in seated:
+                    add("sit", f"{ch.name}で着席", cid)
         if len(seated) >= 2:
-            add("対局開始", {"type": "shadowjan.start"})
+            add("start", "対局開始")
         return out
-    if step == "ended":
+    if step in ("ended", "resolving"):
         return out
     p = game.players[who]
     if step == "action":
         if p.tenho_ok and p.turns == 1:
-            add("テンホー・チーホー", {"type": "shadowjan.tenho", "character_id": who})
+            add("tenho", "テンホー・チーホー", who)
         if acc.stat(who, "karate") >= (2 if p.karate_uses == 0 else 3):
-            add("カラテ(ゴーモーパイ)", {"type": "shadowjan.karate", "character_id": who})
+            add("karate", "カラテ判定（ゴーモーパイ）", who)
         base = _ikasama_base(p.ikasama_uses)
-        for e in range(0, ck.UH3 - base + 1):
-            add(f"ワザマエ(イカサマ{ck.difficulty_name(base + e)})", {"type": "shadowjan.wazamae", "character_id": who, "enhance": e})
-        add("ニューロン", {"type": "shadowjan.neuron", "character_id": who})
+        enhance = [
+            Choice(value=e, label=f"強化+{e}（{ck.difficulty_name(base + e)}、メンツ+{1 + e}）" if e else f"{ck.difficulty_name(base)}（メンツ+1）")
+            for e in range(0, ck.UH3 - base + 1)
+        ]
+        add("wazamae", "ワザマエ判定（イカサマ）", who, {"enhance": enhance})
+        add("neuron", "ニューロン判定", who)
         if p.mentsu >= 2:
-            add("ベタオリ", {"type": "shadowjan.betaori", "character_id": who})
+            add("betaori", "ベタオリ", who)
     elif step == "tsumo":
-        for stat, jp in (("karate", "カラテ"), ("wazamae", "ワザマエ"), ("neuron", "ニューロン")):
-            add(f"ツモ判定({jp})", {"type": "shadowjan.tsumo", "character_id": who, "stat": stat})
+        add("tsumo", "ツモ判定", who, {"stat": [Choice(value=k, label=v) for k, v in _STAT_JP.items()]})
     elif step == "declare":
-        add("リーチ", {"type": "shadowjan.declare", "character_id": who, "kind": "riichi"})
-        for t in acc.active():
-            if t != who:
-                add(f"リーチ(リーチ棒を{name(t)}へ)", {"type": "shadowjan.declare", "character_id": who, "kind": "riichi", "stick_target": t})
-        add("ダマテン", {"type": "shadowjan.declare", "character_id": who, "kind": "dama"})
+        sticks = [Choice(value=None, label="リーチ棒を投げない")]
+        sticks += [Choice(value=t, label=f"リーチ棒を{name(t)}へ") for t in acc.active() if t != who]
+        add("declare", "リーチ", who, {"stick_target": sticks}, kind="riichi")
+        add("declare", "ダマテン", who, kind="dama")
     elif step == "attack":
-        labels = {"melee": "近接攻撃", "shuriken": "スリケン", "jitsu": "ジツ", "gun": "銃撃"}
         b = game.battle
         assert b is not None, "attack step inside a battle"
         targets = _targets(acc, who)
         if b.kind == "ron" and b.uncovered:
             targets = [t for t in targets if t in b.uncovered] or targets
-        for kind in _attack_kinds(acc, who):
-            for t in targets:
-                add(f"{labels[kind]}→{name(t)}", {"type": "shadowjan.attack", "character_id": who, "kind": kind, "target": t})
+        kinds = [Choice(value=k, label=_ATTACK_JP[k]) for k in _attack_kinds(acc, who)]
+        add("attack", "攻撃", who, {"kind": kinds, "target": [Choice(value=t, label=name(t)) for t in targets]})
     elif step == "evade":
-        for n in range(0, p.evasion_dice + 1):
-            add(f"回避({n}ダイス)" if n else "回避しない", {"type": "shadowjan.evade", "character_id": who, "dice": n})
+        dice = [Choice(value=n, label=f"{n}ダイス" if n else "回避しない") for n in range(0, p.evasion_dice + 1)]
+        add("evade", "回避判定", who, {"dice": dice})
+    return out
+
+
+def _moves(table: TableState, opts: SjOptions) -> list[ev.Move]:
+    """The legal moves of ``table`` spelled out for ``shadowjan.to_move``: one per choice."""
+    out: list[ev.Move] = []
+    for a in moves(table, table.game, opts):
+        combos: list[tuple[str, dict[str, Any]]] = [("", {})]
+        for key, choices in a.choices.items():
+            combos = [(f"{lab}・{c.label}" if lab else c.label, {**args, key: c.value}) for lab, args in combos for c in choices]
+        for lab, args in combos:
+            command = {"type": a.command, **a.args, **{k: v for k, v in args.items() if v is not None}}
+            out.append(ev.Move(label=f"{a.label} {lab}" if lab else a.label, character_id=a.args.get("character_id", ""), command=command))
     return out
 
 
@@ -177,15 +210,14 @@ def _must_move(acc: Acc, cid: str, *steps: str) -> None:
     """The command's character must be the one the table waits for, at one of ``steps``."""
     g = acc.game
     if g.phase == LOBBY:
-        reject("not_started", "対局はまだ始まっていない", "ゲームの流れ")
+        reject("not_started", "対局はまだ始まっていない", section("ゲームの流れ"))
     if g.phase == ENDED:
-        reject("game_over", "対局は終了している", "◆ゲームの終了")
-    acc.ctx.require_control(acc.table, cid)
+        reject("game_over", "対局は終了している", section("◆ゲームの終了"))
     who, step = waiting_for(g)
     if cid != who:
-        reject("not_your_move", f"いまは {_name(acc, who)} の番({_STEP_JP[step]})", "◆手番の処理")
+        reject("not_your_move", f"いまは {kit.character_name(acc.table, who)} の番({_STEP_JP[step]})", section("◆手番の処理"))
     if step not in steps:
-        reject(f"expected_{step}", f"いまは{_STEP_JP[step]}の番", _STEP_SECTION[step])
+        reject(f"expected_{step}", f"いまは{_STEP_JP[step]}の番", section(_STEP_SECTION[step]))
 
 
 _STEP_JP = {"action": "手番の行動", "tsumo": "ツモ判定", "declare": "リーチ/ダマテン宣言", "attack": "攻撃", "evade": "回避判定", "sit": "着席", "ended": "終了"}
@@ -200,11 +232,6 @@ _STEP_SECTION = {
 }
 
 
-def _name(acc: Acc, cid: str) -> str:
-    ch = acc.table.characters.get(cid)
-    return ch.name if ch else cid
-
-
 # --------------------------------------------------------------------------- lobby
 
 
@@ -212,19 +239,18 @@ def _sit(acc: Acc, cmd: c.Sit) -> None:
     """SJ-02, SJ-03: a seat for an NSTRPG character that keeps to the equipment rules."""
     g = acc.game
     if g.phase != LOBBY:
-        reject("already_started", "対局中は着席できない", "ゲームの流れ")
-    acc.ctx.require_control(acc.table, cmd.character_id)
+        reject("already_started", "対局中は着席できない", section("ゲームの流れ"))
     if cmd.character_id in g.players:
-        reject("already_seated", "すでに着席している", "ゲームの流れ")
+        reject("already_seated", "すでに着席している", section("ゲームの流れ"))
     if len(g.players) >= MAX_PLAYERS:
-        reject("table_full", "卓は4人まで", "推奨人数")
+        reject("table_full", "卓は4人まで", section("推奨人数"))
     try:
         sheet = flow.sheet_of(acc.table, cmd.character_id)
     except Exception:
-        reject("bad_sheet", "ニンジャスレイヤーTRPGのキャラクターシートが必要", "基本ルール")
+        reject("bad_sheet", "ニンジャスレイヤーTRPGのキャラクターシートが必要", section("基本ルール"))
     why = rules.equipment_problem(sheet)
     if why is not None:
-        reject("forbidden_equipment", why, "基本ルール")
+        reject("forbidden_equipment", why, section("基本ルール"))
     acc.add(ev.Seated(character_id=cmd.character_id, tairyoku=sheet.tairyoku, seishin=sheet.seishin, dkk=sheet.dkk))
 
 
@@ -232,11 +258,11 @@ def _start(acc: Acc) -> None:
     """SJ-04, SJ-05: seat order by 1d100, 25000 each, then the first deal."""
     g = acc.game
     if g.phase != LOBBY:
-        reject("already_started", "対局はもう始まっている", "ゲームの流れ")
+        reject("already_started", "対局はもう始まっている", section("ゲームの流れ"))
     if len(g.players) < 2:
-        reject("not_enough_players", "2人以上で遊ぶ", "推奨人数")
+        reject("not_enough_players", "2人以上で遊ぶ", section("推奨人数"))
     if not acc.ctx.is_gm and not any(acc.table.characters[cid].owner == acc.ctx.actor for cid in g.players):
-        reject("not_seated", "着席したプレイヤーだけが開始できる", "ゲームの流れ")
+        reject("not_seated", "着席したプレイヤーだけが開始できる", section("ゲームの流れ"))
     rolls: list[ev.SeatRoll] = []
     seats = flow.seat_order(acc, list(g.players), rolls)
     acc.add(ev.GameStarted(rolls=tuple(rolls), seats=tuple(seats), score=acc.opts.start_score))
@@ -257,14 +283,14 @@ def _turn_action(acc: Acc, cmd: Any) -> None:
     p = acc.p(cid)
     if isinstance(cmd, c.Tenho):
         if not (p.tenho_ok and p.turns == 1):
-            reject("no_tenho", "テンホー・チーホーは配牌で5メンツの者が最初の手番にだけ宣言できる", "◆配牌")
+            reject("no_tenho", "テンホー・チーホーは配牌で5メンツの者が最初の手番にだけ宣言できる", section("◆配牌"))
         acc.add(ev.TenhoDeclared(character_id=cid))
         others = [o for o in acc.order_from(cid) if o != cid]
         acc.add(ev.BattleStarted(battle=flow.Battle(kind="tenho", defenders=(cid,), attackers=tuple(others))))
         flow.advance_battle(acc)
         return
     if isinstance(cmd, c.Betaori) and p.mentsu < 2 and not p.tenho_ok:
-        reject("betaori_below_zero", "メンツが0を下回るベタオリはできない", "ベタオリ")
+        reject("betaori_below_zero", "メンツが0を下回るベタオリはできない", section("ベタオリ"))
     if p.tenho_ok:
         # SJ-08, G-SJ-06: no テンホー・チーホー declared: the メンツ becomes 2
         acc.add(ev.TenhoDeclared(character_id=cid, declared=False, mentsu=2))
@@ -291,11 +317,11 @@ def _goumoupai(acc: Acc, cmd: c.Goumoupai) -> None:
     pool = acc.stat(cid, "karate")
     split = list(cmd.split) if cmd.split is not None else [pool // n + (1 if i < pool % n else 0) for i in range(n)]
     if len(split) != n:
-        reject("bad_split", f"ゴーモーパイは{n}回の判定に分ける", "カラテ判定――ゴーモーパイ")
+        reject("bad_split", f"ゴーモーパイは{n}回の判定に分ける", section("カラテ判定――ゴーモーパイ"))
     if pool < n or any(d < 1 for d in split):
-        reject("pool_too_small", f"カラテ{pool}を{n}つに分けられない", "カラテ判定――ゴーモーパイ")
+        reject("pool_too_small", f"カラテ{pool}を{n}つに分けられない", section("カラテ判定――ゴーモーパイ"))
     if sum(split) > pool:
-        reject("too_many_dice", f"ダイスが足りない(カラテ{pool})", "カラテ判定――ゴーモーパイ")
+        reject("too_many_dice", f"ダイスが足りない(カラテ{pool})", section("カラテ判定――ゴーモーパイ"))
     rolls, succ = [], []
     for d in split:
         r, res = ck.roll_check(acc.ctx.dice, d, ck.NORMAL)
@@ -318,7 +344,7 @@ def _ikasama(acc: Acc, cmd: c.Ikasama) -> None:
     base = _ikasama_base(p.ikasama_uses)
     level = base + cmd.enhance
     if level > ck.UH3:
-        reject("ikasama_cap", f"強化イカサマの難易度はUH3まで({ck.difficulty_name(base)}+{cmd.enhance})", "ワザマエ判定――イカサマ")
+        reject("ikasama_cap", f"強化イカサマの難易度はUH3まで({ck.difficulty_name(base)}+{cmd.enhance})", section("ワザマエ判定――イカサマ"))
     r, res = ck.roll_check(acc.ctx.dice, acc.stat(cid, "wazamae"), level)
     gained = 1 + cmd.enhance if res.success else 0
     acc.add(
@@ -352,8 +378,6 @@ def _neuron(acc: Acc, cmd: c.Neuron) -> None:
 
 def _tsumo(acc: Acc, cmd: c.Tsumo) -> None:
     """SJ-21: U-HARD; 6s accumulate; then ニンジャ殺すべし (SJ-28) on a failure."""
-    if cmd.stat not in ("karate", "wazamae", "neuron"):
-        reject("bad_stat", "ツモ判定はカラテ・ワザマエ・ニューロンのいずれか", "ツモ判定")
     cid = cmd.character_id
     p = acc.p(cid)
     r, _ = ck.roll_check(acc.ctx.dice, acc.stat(cid, cmd.stat), ck.UH)
@@ -374,13 +398,11 @@ def _declare(acc: Acc, cmd: c.Declare) -> None:
     """SJ-18, SJ-19, SJ-36: リーチ or ダマテン; a リーチ may throw the stick at once."""
     cid = cmd.character_id
     _must_move(acc, cid, "declare")
-    if cmd.kind not in ("riichi", "dama"):
-        reject("bad_declaration", "宣言はリーチかダマテン", "◆手番の処理")
     if cmd.stick_target is not None:
         if cmd.kind != "riichi":
-            reject("stick_needs_riichi", "リーチ棒を投げられるのはリーチ宣言の時だけ", "◆手番の処理")
+            reject("stick_needs_riichi", "リーチ棒を投げられるのはリーチ宣言の時だけ", section("◆手番の処理"))
         if cmd.stick_target == cid or cmd.stick_target not in acc.active():
-            reject("bad_stick_target", "リーチ棒は卓についている他のキャラクターへ", "◆手番の処理")
+            reject("bad_stick_target", "リーチ棒は卓についている他のキャラクターへ", section("◆手番の処理"))
     acc.add(ev.Declared(character_id=cid, kind=cmd.kind))
     if cmd.stick_target is None:
         flow.after_declaration(acc)
@@ -402,12 +424,10 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
     """An attack (SJ-09, SJ-14, SJ-22, SJ-23) with the NSTRPG profiles of taku_nstrpg.combat."""
     cid = cmd.character_id
     _must_move(acc, cid, "attack")
-    S = "ロン回避判定"
+    S = section("ロン回避判定")
     sheet = acc.sheet(cid)
     b = acc.game.battle
     assert b is not None, "attack step inside a battle"
-    if cmd.kind not in ("melee", "shuriken", "jitsu", "gun"):
-        reject("bad_attack_kind", "攻撃は『近接攻撃』『遠隔攻撃』『ジツ』", S)
     if cmd.kind not in _attack_kinds(acc, cid):
         if cmd.kind == "gun":
             reject("no_guns", "銃火器はロン回避判定(放銃)でだけ、持っていれば使える", S)
@@ -418,7 +438,7 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
         if cmd.weapon is not None:
             w = sheet.weapon(cmd.weapon)
             if w is None or w.kind != "melee" or not rules.is_bio(w.id, w.name):
-                reject("forbidden_weapon", "近接武器は使えない(バイオサイバネのみ)", "基本ルール")
+                reject("forbidden_weapon", "近接武器は使えない(バイオサイバネのみ)", section("基本ルール"))
             weapon = w
         assert weapon is not None, "素手 is built in"
         prof = cb.attack_profile(kind="melee", weapon=weapon, style=None, skills=sheet.auto(), ninja=ninja_crit,
@@ -451,7 +471,7 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
     allowed = _targets(acc, cid)
     for s in splits:
         if s.target not in allowed:
-            reject("bad_target", f"{_name(acc, s.target)} は攻撃の対象ではない", S)
+            reject("bad_target", f"{kit.character_name(acc.table, s.target)} は攻撃の対象ではない", S)
     if cmd.area:
         if len({s.target for s in splits}) != len(splits):
             reject("bad_split", "範囲攻撃は対象ごとに1回", S)

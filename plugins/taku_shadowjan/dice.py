@@ -18,10 +18,11 @@ import unicodedata
 from typing import Any
 
 from taku.core.ruleset import Context, Emitted
-from taku.core.table import TableState
+from taku.core.table import TableState, check_permit
 from taku_nstrpg.dice import dice_chat
 from taku_shadowjan import commands as c
 from taku_shadowjan.decider import decide, waiting_for
+from taku_shadowjan.options import SjOptions
 from taku_shadowjan.state import SjGame
 
 __all__ = ["chat", "parse"]
@@ -102,10 +103,18 @@ def parse(text: str, table: TableState, actor: str | None, speaking_as: str | No
     return None
 
 
-def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
-    """The events of a chat move (the same as its command), or of a NinjaSlayer2
-    dice command (a ``dice_rolled`` event), or ``None``."""
-    cmd = parse(text, table, ctx.actor, getattr(ctx, "character_id", None))
+def chat(text: str, table: TableState, ctx: Context[SjOptions]) -> list[Emitted] | None:
+    """The events of a chat move (the same as its command, under the same declared
+    ``permit``), or of a NinjaSlayer2 dice command (a ``dice_rolled`` event), or
+    ``None``. The core handles the ``S`` (secret) prefix.
+
+    Raises:
+        Forbidden: ``command/forbidden`` for another player's character.
+        InvalidCommand: ``command/unknown_character`` when the speaker has no character.
+        Rejected: ``rule/shadowjan/<reason>`` as the command would.
+    """
+    cmd = parse(text, table, ctx.actor, ctx.character_id)
     if cmd is None:
         return dice_chat(text, ctx)
+    check_permit(table, cmd, ctx)
     return decide(table, cmd, ctx)

@@ -1,6 +1,6 @@
 """A tiny "third-party" ruleset for the client tests: the web client must give it a
 working panel without knowing it (state from its view, forms from its command
-schema, its legal moves as buttons). It is registered only in these tests."""
+schema, its affordances as buttons). It is registered only in these tests."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import msgspec
 from taku.core.commands import Command, owner_of
 from taku.core.dice import Roll
 from taku.core.events import CharacterCreated, Event
+from taku.core.play import Affordance
 from taku.core.ruleset import Context, Ruleset, Viewer
 from taku.errors import Rejected
 
@@ -74,14 +75,12 @@ def evolve(game: CoinGame, event: Event, table: Any, options: None) -> CoinGame:
     return game
 
 
-def view(table: Any, viewer: Viewer, options: None) -> dict[str, Any]:
-    out: dict[str, Any] = msgspec.to_builtins(table.game)
-    out["legal_moves"] = [
-        {"label": f"{ch.name}: コインを投げる", "command": {"type": "coin.flip", "character_id": cid}}
+def affordances(table: Any, viewer: Viewer, options: None) -> list[Affordance]:
+    return [
+        Affordance(command="coin.flip", label=f"{ch.name}: コインを投げる", args={"character_id": cid}, primary=True)
         for cid, ch in table.characters.items()
         if viewer.is_gm or ch.owner == viewer.member_id
     ]
-    return out
 
 
 def render(event: Event, table: Any, options: None) -> str | None:
@@ -102,7 +101,7 @@ COIN = Ruleset(
     initial_state=lambda options: CoinGame(),
     decide=decide,
     evolve=evolve,
-    view=view,
     render=render,
+    affordances=affordances,
     summary="a ruleset the web client does not know",
 )

@@ -14,6 +14,13 @@ from taku.core.dice import ScriptedDice
 from taku_client import TakuClient, event_data
 
 
+def _without_times(html: str) -> str:
+    """The page without its timestamps (a time's microseconds may hold any digits)."""
+    import re
+
+    return re.sub(r'<time datetime="[^"]*">[^<]*</time>', "", html)
+
+
 async def create_table(open_page: Any, url: str, ruleset: str = "generic", name: str = "テスト卓") -> Any:
     """The GM's page after creating a table through the home form."""
     gm = await open_page(url)
@@ -90,12 +97,12 @@ async def test_secret_roll_never_reaches_the_player_page(
     hidden = pl.locator("#log li[data-seq='4']")
     assert "redacted" in (await hidden.get_attribute("class") or "")
     assert await hidden.locator(".die").count() == 0
-    html = await pl.content()
+    html = _without_times(await pl.content())
     assert "112" not in html and "闇の取引" not in html and "[6,4,2]" not in html
     # nor in anything the player's page can ask for: its replay of the log
     await pl.click("#replay-toggle")
     await pl.wait_for_selector("#replay[data-seq='5']")
-    html = await pl.content()
+    html = _without_times(await pl.content())
     assert "112" not in html and "闇の取引" not in html
 
 
@@ -198,7 +205,7 @@ async def test_yodomi_hand_stays_with_its_owner(scripted_server: Any, open_page:
 
 
 async def test_unknown_ruleset_gets_a_working_generic_panel(open_page: Any) -> None:
-    """A ruleset the client has never heard of: state from its view, its legal moves as
+    """A ruleset the client has never heard of: state from its view, its affordances as
     buttons, forms from its command schema, its rejections shown with their code."""
     from taku.core.dice import ScriptedDice as Dice
     from taku.plugins import Registry, load_registry
@@ -215,7 +222,7 @@ async def test_unknown_ruleset_gets_a_working_generic_panel(open_page: Any) -> N
         await gm.click("#create-character button[type=submit]")
         card = gm.locator("#state-panels .card:has-text('ギャンブラー')")
         await card.wait_for()
-        # the legal move from the view is a button; pressing it flips the coin (face 1: 表)
+        # the affordance is a button; pressing it flips the coin (face 1: 表)
         await gm.click(".legal-moves button:has-text('ギャンブラー: コインを投げる')")
         await wait_seq(gm, 4)
         assert "ギャンブラー: コイン → 表" in await gm.inner_text("#log li[data-seq='4']")
@@ -265,8 +272,9 @@ async def test_page_resumes_after_the_server_drops_it(scripted_server: Any, open
 
 
 async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(taku_server: Any, open_page: Any) -> None:
-    """shadowjan: seating and starting are buttons; then only the player whose move it is
-    gets move buttons, and pressing one moves the game on. Both see the scoreboard."""
+    """shadowjan: seating and starting are buttons (from the state message's affordances);
+    then only the player whose move it is gets move buttons, and pressing one moves the
+    game on. Both see the scoreboard, with the hand and whose move it is (its turn)."""
     gm = await create_table(open_page, taku_server.http_url, ruleset="shadowjan", name="シャドー・ジャン卓")
     link = await gm.input_value("#invite-player")
     a = await join_as(open_page, link, "あきら")
@@ -275,11 +283,12 @@ async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(taku_s
         await page.click("#actions details[data-command='create_character'] > summary")
         await page.fill("#cc-name", name)
         await page.click("#create-character button[type=submit]")
-        await page.click(f".legal-moves button:has-text('{name} で着席')")
+        await page.click(f".legal-moves button:has-text('{name}で着席')")
         await page.wait_for_selector(f".ruleset-panel tr:has-text('{name}')")
     await b.click(".legal-moves button:has-text('対局開始')")
     for page in (a, b, gm):
         await page.wait_for_selector(".ruleset-panel .score")
+        await page.wait_for_selector(".ruleset-panel p:has-text('東1局'):has-text('手番')")
     seq = int(await b.evaluate("window.taku.state.seq"))
     await a.wait_for_selector(f"body[data-seq='{seq}']")
     counts = [await p.locator(".legal-moves button").count() for p in (a, b)]

@@ -25,7 +25,8 @@ from taku.plugins import load_registry
 FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "logs-0.1").glob("*.json"))
 
 VIEW_CHANGES: dict[str, set[str]] = {
-    "shadowjan": {"legal_moves"},  # legal moves moved to the state message's affordances
+    # legal moves moved to the state message's affordances; whose move and the step to its turn
+    "shadowjan": {"legal_moves", "all_moves", "to_move", "step"},
 }
 
 

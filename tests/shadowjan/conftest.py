@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from taku.core.commands import Command, CreateCharacter
+from taku.core.play import Affordance
+from taku.core.ruleset import Viewer
 from taku.testing.harness import TableHarness
 from taku_shadowjan import commands as C
 
@@ -80,6 +82,29 @@ async def make_game(
         h.roll(*(deal or (4,) * n))
         await h.send(members[0], C.Start())
     return game
+
+
+def moves(h: TableHarness, member: str | None) -> list[dict[str, Any]]:
+    """The ruleset's affordances for ``member`` (``None``: the public), spelt out by :func:`spell`."""
+    from taku.core.table import affordances
+
+    return spell(affordances(h.state, h.state.viewer(member) if member else Viewer(None), h.table.ruleset))
+
+
+def spell(affordances: Sequence[Affordance]) -> list[dict[str, Any]]:
+    """The shadowjan affordances spelt out one per choice as ``{"label", "character_id",
+    "command"}`` (the command a client would send)."""
+    out: list[dict[str, Any]] = []
+    for a in affordances:
+        if not a.command.startswith("shadowjan."):
+            continue
+        combos: list[tuple[str, dict[str, Any]]] = [("", {})]
+        for key, choices in a.choices.items():
+            combos = [(f"{lab} {ch.label}".strip(), {**args, key: ch.value}) for lab, args in combos for ch in choices]
+        for lab, args in combos:
+            command = {"type": a.command, **a.args, **args}
+            out.append({"label": f"{a.label} {lab}".strip(), "character_id": a.args.get("character_id", ""), "command": command})
+    return out
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from taku_nstrpg import checks as ck
 from taku_shadowjan import commands as C
 from taku_shadowjan import events as ev
 
-from .conftest import make_game, ninja
+from .conftest import make_game, moves, ninja
 
 
 def _action(events: list) -> ev.ActionRolled:
@@ -63,8 +63,8 @@ async def test_enhanced_ikasama_gains_more_and_is_capped_at_uh3() -> None:
     john, _ = g.cids
     err = await g.rejected(john, C.Ikasama(character_id=john, enhance=4))
     assert err.code == "rule/shadowjan/ikasama_cap"
-    labels = [m["label"] for m in g.h.view(g.by_cid[john])["game"]["legal_moves"]]
-    assert "ワザマエ(イカサマUH3)" in labels and not any("UH4" in x for x in labels)
+    enhance = {m["command"]["enhance"]: m["label"] for m in moves(g.h, g.by_cid[john]) if m["command"]["type"] == "shadowjan.wazamae"}
+    assert sorted(enhance) == [0, 1, 2, 3] and "UH3" in enhance[3] and not any("UH4" in x for x in enhance.values())
     g.h.roll(6, 6, 6, 1)
     a = _action(await g.send(john, C.Ikasama(character_id=john, enhance=3)))
     assert a.difficulties == (ck.UH3,) and a.gained == 4 and g.p(john).mentsu == 5

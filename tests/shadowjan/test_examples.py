@@ -6,7 +6,7 @@ from taku.errors import Rejected
 from taku_shadowjan import commands as C
 from taku_shadowjan import events as ev
 
-from .conftest import make_game, ninja
+from .conftest import make_game, moves, ninja
 
 
 async def test_sj_ex_01_tenho_battle_hit_is_chombo() -> None:
@@ -18,7 +18,7 @@ async def test_sj_ex_01_tenho_battle_hit_is_chombo() -> None:
     john, steph, ken, yumi = g.cids
     assert g.p(john).mentsu == 5 and g.p(john).tenho_ok
     assert g.waiting() == (john, "action")
-    labels = [m["label"] for m in g.h.view(g.members[0])["game"]["legal_moves"]]
+    labels = [m["label"] for m in moves(g.h, g.members[0])]
     assert "テンホー・チーホー" in labels
     await g.send(john, C.Tenho(character_id=john))
     # every other player attacks, in seat order from the declarer
@@ -95,10 +95,11 @@ async def test_sj_ex_02_ron_cannot_be_declined() -> None:
     furi = [e for e in events if isinstance(e, ev.FurikomiRolled)][0]
     assert not furi.success and furi.ron_by == (x,) and furi.difficulty == 5
     # the only moves now: Y's attacks on X; nothing else, no decline
-    view = g.h.view(g.by_cid[y])["game"]
-    assert (view["to_move"], view["step"]) == (y, "attack")
-    assert view["legal_moves"] and all(m["command"]["type"] == "shadowjan.attack" for m in view["legal_moves"])
-    assert all(m["command"]["target"] == x for m in view["legal_moves"])
+    turn = g.h.table.ruleset.turn(g.h.state, g.h.state.rules)
+    assert (turn.actor, turn.phase) == (y, "attack")
+    legal = moves(g.h, g.by_cid[y])
+    assert legal and all(m["command"]["type"] == "shadowjan.attack" for m in legal)
+    assert all(m["command"]["target"] == x for m in legal)
     err = await g.rejected(y, C.Betaori(character_id=y))
     assert isinstance(err, Rejected) and err.code == "rule/shadowjan/expected_attack"
     err = await g.rejected(ken, C.Neuron(character_id=ken))

@@ -9,7 +9,7 @@ from taku.core.commands import Override
 from taku_shadowjan import commands as C
 from taku_shadowjan import events as ev
 
-from .conftest import Game, make_game, ninja
+from .conftest import Game, make_game, moves, ninja
 
 MISS = (1, 1, 1, 1)
 PASS = (5, 1, 1, 1)  # a HARD 振り込み判定 that succeeds
@@ -59,7 +59,7 @@ async def test_ron_answered_by_two_declarers_with_a_split() -> None:
     for seq in range(1, g.h.state.seq + 1):
         for viewer in (Viewer(None), g.h.state.viewer(g.members[0]), g.h.state.viewer(g.h.gm)):
             state = await g.h.table.state_at(viewer, seq)
-            assert state["seq"] == seq and "legal_moves" in state["game"]
+            assert state["seq"] == seq and "players" in state["game"]
 
 
 async def test_ron_by_two_without_renzoku_needs_an_attack_on_each() -> None:
@@ -79,7 +79,7 @@ async def test_ron_by_two_without_renzoku_needs_an_attack_on_each() -> None:
     g.h.roll(*MISS)
     await g.send(ken, C.Attack(character_id=ken, kind="melee", target=john))
     assert g.waiting() == (ken, "attack")
-    targets = {m["command"]["target"] for m in g.h.view(g.by_cid[ken])["game"]["legal_moves"]}
+    targets = {m["command"]["target"] for m in moves(g.h, g.by_cid[ken])}
     assert targets == {steph}
     g.h.roll(*MISS, *([4] * 4))
     events = await g.send(ken, C.Attack(character_id=ken, kind="shuriken", target=steph))
@@ -225,7 +225,7 @@ async def test_game_ends_after_four_hands_with_a_ranking() -> None:
     assert end.reason == "hands" and end.ranking == (b, a)
     # マンガン 12000 ×3 (a, b, a), then b's ハネマン 18000 (two players: from the one opponent)
     assert end.scores == {a: 25000 + 12000 - 12000 + 12000 - 18000, b: 25000 - 12000 + 12000 - 12000 + 18000}
-    assert g.g.phase == "ended" and g.h.view(g.members[0])["game"]["legal_moves"] == []
+    assert g.g.phase == "ended" and moves(g.h, g.members[0]) == []
 
 
 async def test_tie_for_first_is_fought_out() -> None:

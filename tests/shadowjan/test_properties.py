@@ -23,7 +23,7 @@ from taku_shadowjan import commands as C
 from taku_shadowjan import events as ev
 from taku_shadowjan.commands import COMMANDS
 
-from .conftest import NAMES, ninja
+from .conftest import NAMES, moves, ninja
 
 _CMD = {t.__struct_config__.tag: t for t in COMMANDS}
 
@@ -73,17 +73,18 @@ async def _play_and_return(seed: int, n: int, sheets: list[dict[str, Any]], opti
         view = h.view(h.gm)["game"]
         if view["phase"] == "ended":
             break
-        moves = view["legal_moves"]
-        assert moves, f"nothing legal at {view['step']}"
-        # every listed move belongs to the player the table waits for
-        assert {m["character_id"] for m in moves} == {view["to_move"]}
-        m = pick.choice(moves)
+        legal = moves(h, h.gm)
+        turn = h.table.ruleset.turn(h.state, h.state.rules)
+        assert legal, f"nothing legal at {turn.phase}"
+        # every offered move belongs to the player the table waits for
+        assert {m["character_id"] for m in legal} == {turn.actor}
+        m = pick.choice(legal)
         cmd = msgspec.convert(m["command"], _CMD[m["command"]["type"]])
         try:
             await h.send(owner[m["character_id"]], cmd)
         except Exception:
             for e in (await h.events())[-25:]:
-                print(h.table.ruleset.render(e, h.state) if h.table.ruleset.render else e)
+                print(h.table.ruleset.render(e, h.state, h.state.rules) if h.table.ruleset.render else e)
             print("MOVE", m)
             raise
     # points: the payments are zero-sum; only a knock-out's rounding loses any

@@ -42,8 +42,11 @@ class Seat:
         return await self.command({"type": f"shadowjan.{verb}", "character_id": self.cid, **fields})
 
     async def state(self) -> dict[str, Any]:
-        reply = await self.peer.request({"type": "get_state", "table_id": self.tid})
-        return reply["state"]
+        return (await self.message())["state"]
+
+    async def message(self) -> dict[str, Any]:
+        """The whole ``state`` message: ``state``, ``affordances``, ``turn``."""
+        return await self.peer.request({"type": "get_state", "table_id": self.tid})
 
 
 async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice: ScriptedDice) -> None:
@@ -74,11 +77,11 @@ async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice
         scripted_dice.extend([50, 90, 90, 10, 30, 70])  # seat order: ボブ and チカ tie at 90 and reroll
         scripted_dice.extend([1, 4, 4, 4])  # hand 1, dealer チカ: チカ 5 メンツ, the rest 2
         await a.command({"type": "shadowjan.start"})
-        st = await c.state()
-        assert st["game"]["seats"] == [c.cid, b.cid, a.cid, d.cid]
-        assert st["game"]["to_move"] == c.cid and st["game"]["step"] == "action"
-        assert any(m["command"]["type"] == "shadowjan.tenho" for m in st["game"]["legal_moves"])
-        assert (await a.state())["game"]["legal_moves"] == []  # not アキラ's move
+        msg = await c.message()
+        assert msg["state"]["game"]["seats"] == [c.cid, b.cid, a.cid, d.cid]
+        assert msg["turn"]["actor"] == c.cid and msg["turn"]["phase"] == "action" and msg["turn"]["round_label"] == "東1局"
+        assert any(m["command"] == "shadowjan.tenho" for m in msg["affordances"])
+        assert not any(m["command"].startswith("shadowjan.") for m in (await a.message())["affordances"])  # not アキラ's move
 
         # hand 1: テンホー・チーホー; ボブ hits, チカ dodges with more successes: カウンターカラテ
         await c.move("tenho")
@@ -152,7 +155,7 @@ async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice
             data = e["event"]
             t = _TYPES.get(data["type"])
             if t is not None:
-                replayed = evolve(replayed, msgspec.convert(data, t), None)
+                replayed = evolve(replayed, msgspec.convert(data, t))
         assert {cid: p.score for cid, p in replayed.players.items()} == want
         assert replayed.ranking == tuple(game["ranking"])
         assert isinstance(msgspec.convert(moves[-1], _TYPES[moves[-1]["type"]]), ev.GameEnded)

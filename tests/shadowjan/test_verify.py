@@ -14,7 +14,7 @@ from taku.verify import LogEntry, verify
 from taku_shadowjan import commands as C
 from taku_shadowjan.commands import COMMANDS
 
-from .conftest import NAMES, ninja
+from .conftest import NAMES, ninja, spell
 
 _CMD = {t.__struct_config__.tag: t for t in COMMANDS}
 
@@ -35,13 +35,12 @@ async def test_seeded_game_verifies() -> None:
         await table.execute(m, C.Sit(character_id=cid), command_id=f"v{next(n)}")
     await table.execute(owner[cid], C.Start(), command_id=f"v{next(n)}")
     pick = random.Random(7)
-    from taku.core.table import view
+    from taku.core.table import affordances
 
     for _ in range(200):
-        g = view(table.state, table.state.viewer(created.member_id), table.ruleset)["game"]
-        if g["phase"] == "ended":
+        if table.state.game.phase == "ended":
             break
-        m = pick.choice(g["legal_moves"])
+        m = pick.choice(spell(affordances(table.state, table.state.viewer(created.member_id), table.ruleset)))
         cmd = msgspec.convert(m["command"], _CMD[m["command"]["type"]])
         await table.execute(owner[m["character_id"]], cmd, command_id=f"v{next(n)}")
     await table.execute(created.member_id, RevealSeed(), command_id="reveal")

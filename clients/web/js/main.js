@@ -5,7 +5,7 @@
 
 import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm } from "./forms.js";
-import { rulesetPanel, legalMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
+import { rulesetPanel, affordanceMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
 import { h, clear, eventItem, valueTree, exportText, exportHtml, download, errorNodes } from "./render.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -17,6 +17,8 @@ const app = {
   tableId: null,
   me: null, // {member_id, role}
   state: null,
+  affordances: [], // the state message's: what I may do now
+  turn: null, // the state message's: whose turn it is (null for games without turns)
   events: [], // event messages, in seq order
   replay: null, // {seq, token}
   refreshing: false,
@@ -186,6 +188,8 @@ async function refreshState() {
       app.dirty = false;
       const m = await app.conn.getState(app.tableId);
       app.state = m.state;
+      app.affordances = m.affordances || [];
+      app.turn = m.turn || null;
       app.me = m.state.you;
       renderLive();
     } while (app.dirty);
@@ -245,12 +249,12 @@ function renderLive() {
 function renderState(s, root, { live }) {
   const ctx = panelCtx(s, live);
   const parts = [];
-  // the moves the view lists as legal now: buttons, first thing on the side (live only)
-  const moves = live && s.you.role !== "spectator" ? legalMoves(s.game) : [];
+  // the ruleset's moves now (the state message's affordances): buttons, first thing on the side (live only)
+  const moves = live && s.you.role !== "spectator" ? affordanceMoves(app.affordances) : [];
   if (moves.length) {
     parts.push(h("section", { class: "panel legal-moves", role: "group", "aria-label": "今できる手" },
       h("h2", { text: "今できる手" }),
-      moves.map((mv) => h("button", { type: "button", class: "move", "data-command": mv.command.type,
+      moves.map((mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
         onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label }))));
   }
   const special = rulesetPanel(s.ruleset, s, ctx);
@@ -287,6 +291,7 @@ function panelCtx(s, live) {
   return {
     live,
     me: s.you,
+    turn: live ? app.turn : null,
     name: (cid) => (s.characters[cid] || {}).name || memberName(cid),
     memberName,
     send: live ? (cmd) => sendCommand(cmd) : null,

@@ -149,30 +149,30 @@ export function characterExtras(s, cid, ctx) {
   return parts.length ? h("div", { class: "extras" }, parts) : null;
 }
 
-// The moves a view lists as legal now, as {label, command}: `legal_moves`,
-// `legal` or `moves` lists of commands (objects with a "type").
-export function legalMoves(game) {
-  const list = get(game, "legal_moves", "legal", "moves", "available");
-  if (!Array.isArray(list)) return [];
-  return list.filter((m) => isObj(m)).map((m) => {
-    const command = isObj(m.command) ? m.command : m;
-    if (typeof command.type !== "string") return null;
-    const label = m.label || command.label || moveLabel(command);
-    const { label: _l, ...cmd } = command;
-    return { label, command: cmd };
-  }).filter(Boolean);
+// The ruleset's moves now, from the state message's `affordances` (the server's own
+// description: command, label, decided args, choices for the open ones), as
+// {label, command}: one per combination of choices, at most `max` per affordance.
+// The core's own actions (chat, roll, characters …, tags without a ".") have forms.
+export function affordanceMoves(affordances, max = 48) {
+  if (!Array.isArray(affordances)) return [];
+  const out = [];
+  for (const a of affordances) {
+    if (!isObj(a) || typeof a.command !== "string" || !a.command.includes(".")) continue;
+    let combos = [{ label: "", args: {} }];
+    for (const [key, choices] of Object.entries(a.choices || {})) {
+      if (!Array.isArray(choices) || !choices.length) continue;
+      combos = combos.flatMap((c) => choices.map((ch) => ({
+        label: c.label ? `${c.label}・${ch.label}` : String(ch.label),
+        args: { ...c.args, [key]: ch.value },
+      })));
+    }
+    for (const c of combos.slice(0, max)) {
+      const args = Object.fromEntries(Object.entries({ ...(a.args || {}), ...c.args }).filter(([, v]) => v !== null));
+      out.push({ label: c.label ? `${a.label}（${c.label}）` : a.label, command: { type: a.command, ...args }, primary: !!a.primary });
+    }
+  }
+  return out;
 }
-
-function moveLabel(cmd) {
-  const verb = cmd.type.split(".").pop();
-  const args = Object.entries(cmd).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`);
-  return `${VERBS[verb] || verb}${args.length ? " " + args.join(" ") : ""}`;
-}
-
-const VERBS = {
-  draw: "ツモ", discard: "打牌", riichi: "リーチ", ron: "ロン", tsumo: "ツモ和了", pass: "パス",
-  play: "出す", declare: "宣言", attack: "攻撃", evade: "回避", end_turn: "ターン終了",
-};
 
 // Japanese labels for common state keys (anything else shows its key).
 export const LABELS = {
@@ -352,24 +352,25 @@ const PANELS = {
   },
 
   shadowjan(s, ctx) {
-    // taku_shadowjan.view: players{cid: Player}, seats, scores, dealer, turn, to_move,
-    // step, multiplier, phase, hand; legal_moves are the buttons (drawn by main.js).
+    // taku_shadowjan.view: players{cid: Player}, seats, scores, dealer, turn, multiplier,
+    // phase, hand; whose move it is comes from the state message's `turn` (ctx.turn), the
+    // moves from its `affordances` (buttons drawn by main.js).
     const g = s.game || {};
     const players = perCharacter(g, "players");
     const scores = perCharacter(g, "scores");
     const seats = Array.isArray(g.seats) && g.seats.length ? g.seats : Object.keys(players);
     const DECL = { riichi: "リーチ", dama: "ダマテン", damaten: "ダマテン", "": "—" };
     const PHASE = { lobby: "対局前", turn: "対局中", declare: "宣言", battle: "戦闘", ended: "終局" };
-    const STEP = { action: "手番の行動", tsumo: "ツモ判定", declare: "リーチ/ダマテン宣言", attack: "攻撃", evade: "回避判定", sit: "着席", ended: "終了", resolving: "処理中" };
+    const t = ctx.turn || {};
     const rows = seats.filter((cid) => players[cid] || scores[cid] !== undefined)
       .map((cid) => [
-        `${ctx.name(cid)}${cid === g.dealer ? "（親）" : ""}${cid === g.to_move || cid === g.turn ? " ◀" : ""}`,
+        `${ctx.name(cid)}${cid === g.dealer ? "（親）" : ""}${cid === t.actor || (!t.actor && cid === g.turn) ? " ◀" : ""}`,
         { ...(players[cid] || {}), _score: scores[cid] ?? (players[cid] || {}).score }, cid]);
     return h("div", {},
       h("p", {},
-        h("strong", { text: `${PHASE[g.phase] ?? g.phase ?? ""}${g.hand ? ` 第${g.hand}局` : ""}` }),
+        h("strong", { text: `${PHASE[g.phase] ?? g.phase ?? ""}${t.round_label ? ` ${t.round_label}` : g.hand ? ` 第${g.hand}局` : ""}` }),
         g.multiplier > 1 ? h("span", { class: "chip bad", text: ` ×${g.multiplier}` }) : null,
-        g.to_move ? h("span", { text: ` 手番: ${ctx.name(g.to_move)}${g.step ? `（${STEP[g.step] ?? g.step}）` : ""}` }) : null),
+        t.actor ? h("span", { text: ` 手番: ${t.actor_label || ctx.name(t.actor)}${t.phase_label ? `（${t.phase_label}）` : ""}` }) : null),
       charTable(rows, [
         ["点数", (p) => h("span", { class: "big score", text: String(p._score ?? "—") })],
         ["メンツ", (p) => h("span", { class: "mentsu", "aria-label": `メンツ ${p.mentsu ?? 0}` },
