@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from taku.core.commands import Command
+from taku.core.commands import GM, Command, owner_of
 
 __all__ = [
     "COMMANDS",
@@ -63,6 +63,8 @@ class Check(Command, frozen=True, kw_only=True, tag="nstrpg.check"):
         label: what the check is for (``"交渉判定"``).
     """
 
+    permit = owner_of("character_id")
+
     character_id: str
     stat: str = "karate"
     difficulty: str = "NORMAL"
@@ -86,7 +88,7 @@ class OpposedCheck(Command, frozen=True, kw_only=True, tag="nstrpg.opposed_check
     """GM: an opposed check [対抗判定] (NS-11): the most successes wins; with
     ``damage_difference`` the loser takes the difference as damage (no evasion)."""
 
-    gm_only = True
+    permit = GM
 
     sides: list[OpposedSide]
     difficulty: str = "NORMAL"
@@ -125,6 +127,8 @@ class Attack(Command, frozen=True, kw_only=True, tag="nstrpg.attack"):
         difficulty: GM: the attack difficulty, replacing the computed one.
     """
 
+    permit = owner_of("attacker")
+
     attacker: str
     kind: str = "melee"
     splits: list[Split] = []
@@ -159,6 +163,8 @@ class Evade(Command, frozen=True, kw_only=True, tag="nstrpg.evade"):
         difficulty: GM: the evasion difficulty, replacing the computed one.
     """
 
+    permit = owner_of("defender")
+
     defender: str
     hits: list[str]
     dice: Dice = 0
@@ -174,7 +180,7 @@ class Evade(Command, frozen=True, kw_only=True, tag="nstrpg.evade"):
 class DeclareBarrage(Command, frozen=True, kw_only=True, tag="nstrpg.barrage"):
     """GM: 弾幕発生 on pending mob shooting hits, before the evasion choice (NS-76)."""
 
-    gm_only = True
+    permit = GM
 
     hits: list[str]
     divisor: int
@@ -186,7 +192,7 @@ class Inflict(Command, frozen=True, kw_only=True, tag="nstrpg.inflict"):
     ``evadable`` makes it a pending hit at ``evasion`` difficulty; otherwise it lands.
     """
 
-    gm_only = True
+    permit = GM
 
     target: str
     damage: Annotated[int, msgspec.Meta(ge=0)] = 1
@@ -201,7 +207,7 @@ class Inflict(Command, frozen=True, kw_only=True, tag="nstrpg.inflict"):
 class OverrideHit(Command, frozen=True, kw_only=True, tag="nstrpg.override_hit"):
     """GM: cancel a pending hit, or change its damage or evasion difficulty, with a reason."""
 
-    gm_only = True
+    permit = GM
 
     hit: str
     cancel: bool = False
@@ -216,6 +222,8 @@ class Kaishaku(Command, frozen=True, kw_only=True, tag="nstrpg.kaishaku"):
     ``adjacent``: whether the target is adjacent (カイシャク needs it, as a melee attack does).
     """
 
+    permit = owner_of("attacker")
+
     attacker: str
     target: str
     adjacent: bool = True
@@ -224,12 +232,16 @@ class Kaishaku(Command, frozen=True, kw_only=True, tag="nstrpg.kaishaku"):
 class Reroll(Command, frozen=True, kw_only=True, tag="nstrpg.reroll"):
     """●ニンジャ第六感: reroll one's latest check, or one shot of the latest attack (NS-70)."""
 
+    permit = owner_of("character_id")
+
     character_id: str
     index: int = 0
 
 
 class BeginTurnOf(Command, frozen=True, kw_only=True, tag="nstrpg.begin_turn_of"):
     """A character's 手番開始 (2-4): 崩れ ends; ``shuchu`` declares 集中状態 (skipping movement)."""
+
+    permit = owner_of("character_id")
 
     character_id: str
     shuchu: bool = False
@@ -239,31 +251,33 @@ class BeginTurnOf(Command, frozen=True, kw_only=True, tag="nstrpg.begin_turn_of"
 class EndTurnOf(Command, frozen=True, kw_only=True, tag="nstrpg.end_turn_of"):
     """A character's 手番終了 (2-7): 集中 and 連続側転's penalty end."""
 
+    permit = owner_of("character_id")
+
     character_id: str
 
 
 class EndPhase(Command, frozen=True, kw_only=True, tag="nstrpg.end_phase"):
     """GM: a phase ends (アドレナリン・ブースト's evasion −1 ends)."""
 
-    gm_only = True
+    permit = GM
 
 
 class StartCombat(Command, frozen=True, kw_only=True, tag="nstrpg.start_combat"):
     """GM: a combat sequence starts (turn 0, atmosphere normal)."""
 
-    gm_only = True
+    permit = GM
 
 
 class StartTurn(Command, frozen=True, kw_only=True, tag="nstrpg.start_turn"):
     """GM: ターン開始フェイズ: everyone's 回避ダイス reset first (NS-41)."""
 
-    gm_only = True
+    permit = GM
 
 
 class EndTurn(Command, frozen=True, kw_only=True, tag="nstrpg.end_turn"):
     """GM: ターン終了フェイズ; ``atmosphere`` raises it from the next turn (NS-42, 2-17)."""
 
-    gm_only = True
+    permit = GM
 
     atmosphere: str | None = None
 
@@ -271,25 +285,25 @@ class EndTurn(Command, frozen=True, kw_only=True, tag="nstrpg.end_turn"):
 class EndCombat(Command, frozen=True, kw_only=True, tag="nstrpg.end_combat"):
     """GM: the combat ends (2-10): revivals, 万札プール."""
 
-    gm_only = True
+    permit = GM
 
 
 class StartScenario(Command, frozen=True, kw_only=True, tag="nstrpg.start_scenario"):
     """GM: a scenario starts: 即応ダイス and 緊急回避ダイス set, ●部位損傷 penalties (NS-13, NS-21)."""
 
-    gm_only = True
+    permit = GM
 
 
 class EndScenario(Command, frozen=True, kw_only=True, tag="nstrpg.end_scenario"):
     """GM: the scenario ends (NS-111)."""
 
-    gm_only = True
+    permit = GM
 
 
 class GainDkk(Command, frozen=True, kw_only=True, tag="nstrpg.gain_dkk"):
     """GM: 【DKK】 gained (NS-25): a fixed ``amount`` or a guideline id (``vip_kill`` rolls 2D3)."""
 
-    gm_only = True
+    permit = GM
 
     character_id: str
     amount: int | None = None
@@ -303,7 +317,7 @@ class Wasshoi(Command, frozen=True, kw_only=True, tag="nstrpg.wasshoi"):
     ``present``: the ninjas present (default: every fighter able to act); ``target`` replaces the target value.
     """
 
-    gm_only = True
+    permit = GM
 
     present: list[str] | None = None
     target: int | None = None
@@ -312,7 +326,7 @@ class Wasshoi(Command, frozen=True, kw_only=True, tag="nstrpg.wasshoi"):
 class RerollEntry(Command, frozen=True, kw_only=True, tag="nstrpg.reroll_entry"):
     """GM: the entry is impossible on this map: reroll once, then choose (NS-100)."""
 
-    gm_only = True
+    permit = GM
 
     choose: int | None = None
 
@@ -320,7 +334,7 @@ class RerollEntry(Command, frozen=True, kw_only=True, tag="nstrpg.reroll_entry")
 class CreateMobs(Command, frozen=True, kw_only=True, tag="nstrpg.create_mobs"):
     """GM: a group of ``count`` mobs with one sheet, named ``name1`` … (2-1 モブ敵)."""
 
-    gm_only = True
+    permit = GM
 
     name: str
     count: Annotated[int, msgspec.Meta(ge=1, le=50)]
@@ -330,7 +344,7 @@ class CreateMobs(Command, frozen=True, kw_only=True, tag="nstrpg.create_mobs"):
 class CreateNinjaSlayer(Command, frozen=True, kw_only=True, tag="nstrpg.create_ninja_slayer"):
     """GM: Ninja Slayer from his stat block (NS-102)."""
 
-    gm_only = True
+    permit = GM
 
     name: str = "ニンジャスレイヤー"
 
@@ -338,7 +352,7 @@ class CreateNinjaSlayer(Command, frozen=True, kw_only=True, tag="nstrpg.create_n
 class AdjustValue(Command, frozen=True, kw_only=True, tag="nstrpg.adjust"):
     """GM: set a fighter's value (``tairyoku``, ``seishin``, ``dkk``, ``status``, ``quick_dice`` …) with a reason."""
 
-    gm_only = True
+    permit = GM
 
     character_id: str
     field: str

@@ -9,21 +9,22 @@ decider folds its own events through :func:`~taku_nstrpg._evolve.evolve`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 
-from taku.core.events import CharacterCreated, CharacterUpdated, Event
+from taku.core import kit
+from taku.core.events import CharacterCreated, CharacterUpdated
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import Character, TableState
-from taku.errors import InvalidCommand, Rejected
+from taku.errors import Forbidden, InvalidCommand
 from taku_nstrpg import checks as ck
 from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import events as ev
 from taku_nstrpg import satsubatsu as sb
-from taku_nstrpg._evolve import evolve, options_of, sheet_of
+from taku_nstrpg._evolve import evolve, sheet_of
 from taku_nstrpg._resolve import NARAKU, resolve_hit
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.options import NsOptions
@@ -34,28 +35,20 @@ __all__ = ["decide", "reject"]
 _replace = msgspec.structs.replace
 
 
-def reject(reason: str, message: str, section: str) -> NoReturn:
-    """Raise ``rule/nstrpg/<reason>`` with the rulebook ``section``."""
-    raise Rejected("nstrpg", reason, message, section=section)
+reject = kit.rejecter("nstrpg")
+"""``reject(reason, message, section)``: raise ``rule/nstrpg/<reason>`` with the rulebook section."""
+
+_Acc = kit.Emit[NsGame, NsOptions]
 
 
-class _Acc:
-    """The events of one command, with the game state as they leave it."""
-
-    def __init__(self, table: TableState) -> None:
-        self.table = table
-        self.game: NsGame = table.game or NsGame()
-        self.out: list[Emitted] = []
-
-    def add(self, event: Event) -> None:
-        self.out.append(event)
-        self.game = evolve(self.game, event, self.table)
+def _gm_field(ctx: Context[NsOptions], what: str) -> None:
+    """A field only a GM may set (the command itself is the owner's): ``command/forbidden``."""
+    if not ctx.is_gm:
+        raise Forbidden(f"GM only: {what}", role=ctx.role, reason=f"{what}はGMだけが指定できます")
 
 
 def _load(table: TableState, game: NsGame, cid: str) -> tuple[Character, NsSheet, Fighter]:
-    ch = table.characters.get(cid)
-    if ch is None:
-        raise InvalidCommand(f"no character {cid!r}", code="command/unknown_character")
+    ch = kit.character(table, cid)
     sheet = sheet_of(ch.sheet)
     return ch, sheet, game.fighters.get(cid) or fighter_from_sheet(sheet)
 
@@ -116,8 +109,8 @@ def _land_or_wait(acc: _Acc, hits: Sequence[Hit], ctx: Context, opts: NsOptions)
 
 def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
     """The events of ``command``; see :mod:`taku_nstrpg.commands` for each command."""
-    opts = ctx.options if isinstance(ctx.options, NsOptions) else options_of(table)
-    acc = _Acc(table)
+    opts = ctx.options if isinstance(ctx.options, NsOptions) else kit.options(table, NsOptions)
+    acc = _Acc(table, evolve, opts, table.game or NsGame())
     match command:
         case c.Check():
             _check(acc, command, ctx)
@@ -139,24 +132,19 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             _reroll(acc, command, ctx, opts)
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
             _, sheet, _f = _load(table, acc.game, cid)
-            ctx.require_control(table, cid)
             if equip is not None and equip not in _usable_weapons(sheet):
                 reject("weapon_not_carried", f"{equip} を持っていない", "NSTRPG 2-4 武器を切り替える")
             acc.add(ev.TurnBegan(character_id=cid, shuchu=shuchu, equip=equip))
         case c.EndTurnOf(character_id=cid):
             _load(table, acc.game, cid)
-            ctx.require_control(table, cid)
             acc.add(ev.TurnEndedFor(character_id=cid))
         case c.EndPhase():
-            ctx.require_gm("ending a phase")
             acc.add(ev.PhaseEnded())
         case c.StartCombat():
-            ctx.require_gm("starting a combat")
             if acc.game.combat:
                 reject("in_combat", "既に戦闘中", "NSTRPG 2-2 シーケンスとターン")
             acc.add(ev.CombatStarted())
         case c.StartTurn():
-            ctx.require_gm("starting a turn")
             evasion = {
                 k: evasion_per_turn(sheet_of(table.characters[k].sheet), f)
                 for k, f in acc.game.fighters.items()
@@ -164,7 +152,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             }
             acc.add(ev.TurnStarted(turn=acc.game.turn + 1, evasion=evasion))
         case c.EndTurn(atmosphere=atmosphere):
-            ctx.require_gm("ending a turn")
             level = atmosphere or acc.game.atmosphere
             if level not in cb.ATMOSPHERE_LEVELS:
                 raise InvalidCommand(f"atmosphere is one of {cb.ATMOSPHERE_LEVELS}", code="command/invalid_atmosphere")
@@ -173,7 +160,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             due = acc.game.wasshoi_due or acc.game.dkk_this_turn >= opts.wasshoi_dkk_per_turn
             acc.add(ev.TurnEnded(turn=acc.game.turn, atmosphere=level, wasshoi_due=due))
         case c.EndCombat():
-            ctx.require_gm("ending a combat")
             revived = tuple(k for k, f in acc.game.fighters.items() if f.status == FAINTED and f.seishin >= 1)
             money = sum(
                 sheet_of(table.characters[k].sheet).manken
@@ -182,7 +168,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             )
             acc.add(ev.CombatEnded(revived=revived, money=money))
         case c.StartScenario():
-            ctx.require_gm("starting a scenario")
             quick, emergency, penalty = {}, {}, {}
             for k, f in acc.game.fighters.items():
                 if k not in table.characters:
@@ -193,7 +178,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 penalty[k] = 2 if parts >= 2 else parts  # ●部位損傷 +1, two or more +2 (NS-21)
             acc.add(ev.ScenarioStarted(scenario=acc.game.scenario, quick_dice=quick, emergency_dice=emergency, injury_penalty=penalty))
         case c.EndScenario():
-            ctx.require_gm("ending a scenario")
             pcs = [k for k in acc.game.fighters if k in table.characters and sheet_of(table.characters[k].sheet).kind == "pc"]
             share = acc.game.money_pool // len(pcs) if pcs else 0
             shares = {k: share for k in pcs} if share else {}
@@ -206,7 +190,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case c.Wasshoi():
             _wasshoi(acc, command, ctx)
         case c.RerollEntry(choose=choose):
-            ctx.require_gm("the entry table")
             n = acc.game.entry_rerolls
             if n < 0:
                 reject("no_entry", "エントリー決定表を振っていない", "NSTRPG 2-15 どう考えても出現不能")
@@ -222,7 +205,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 r = ctx.dice.roll(1, 6)
                 acc.add(ev.EntryRerolled(row=r.faces[0], roll=r))
         case c.CreateMobs(name=name, count=count, sheet=raw):
-            ctx.require_gm("creating mobs")
             try:
                 sheet = msgspec.convert({**raw, "kind": "mob", "mob_type": raw.get("mob_type") or name}, NsSheet)
             except msgspec.ValidationError as e:
@@ -231,11 +213,9 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             for i in range(1, count + 1):
                 acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=f"{name}{i}"[:64], owner=None, sheet=data))
         case c.CreateNinjaSlayer(name=name):
-            ctx.require_gm("calling Ninja Slayer")
             data = msgspec.json.decode(msgspec.json.encode(msgspec.convert(dk.NINJA_SLAYER, NsSheet)))
             acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=name[:64] or "ニンジャスレイヤー", owner=None, sheet=data))
         case c.AdjustValue(character_id=cid, field=field, value=value, reason=reason):
-            ctx.require_gm("adjusting values")
             _, _, f = _load(table, acc.game, cid)
             if field not in Fighter.__struct_fields__:
                 raise InvalidCommand(f"no value {field!r}", code="command/invalid_path")
@@ -257,7 +237,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
 def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
     """NSTRPG 2-1: a pool of the attribute + bonus dice + 即応ダイス at the difficulty, modifiers summed."""
     ch, sheet, f = _load(acc.table, acc.game, cmd.character_id)
-    ctx.require_control(acc.table, cmd.character_id)
     if f.status != ACTIVE and cmd.purpose != "resistance":
         # 抵抗判定 happens even when the character cannot act (NS-10)
         reject("cannot_act", f"{ch.name} は行動できない({f.status})", "NSTRPG 2-12 気絶状態")
@@ -319,7 +298,6 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
 
 def _opposed(acc: _Acc, cmd: c.OpposedCheck, ctx: Context, opts: NsOptions) -> None:
     """NS-11 対抗判定: the most successes wins; a tie has no winner (G-NS-03)."""
-    ctx.require_gm("calling an opposed check")
     if len(cmd.sides) < 2:
         raise InvalidCommand("an opposed check needs two sides or more")
     level = _difficulty(cmd.difficulty)
@@ -357,7 +335,6 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     S = "NSTRPG 2-6 攻撃フェイズ"
     table, game = acc.table, acc.game
     ch, sheet, f = _load(table, game, cmd.attacker)
-    ctx.require_control(table, cmd.attacker)
     if f.status != ACTIVE:
         reject("cannot_act", f"{ch.name} は行動できない", "NSTRPG 2-12 気絶状態")
     if cmd.kind not in ("melee", "shoot"):
@@ -442,7 +419,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         reject(reason, msgs.get(reason, reason), "NSTRPG 2-16 ●連続攻撃 / ●連射")
     override = None
     if cmd.difficulty is not None:
-        ctx.require_gm("setting an attack difficulty")
+        _gm_field(ctx, "攻撃の難易度")
         override = _difficulty(cmd.difficulty)
     attack_id = ctx.new_id("a")
     per_target: dict[str, int] = {}
@@ -568,7 +545,6 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     S = "NSTRPG 2-11 回避判定"
     table = acc.table
     ch, sheet, f = _load(table, acc.game, cmd.defender)
-    ctx.require_control(table, cmd.defender)
     if not cmd.hits or len(set(cmd.hits)) != len(cmd.hits):
         raise InvalidCommand("name the pending hits once each", code="command/invalid")
     hits = []
@@ -604,7 +580,7 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
             reject("adrenaline_timing", "回避のアドレナリン・ブーストは自分以外の手番のみ", "NSTRPG 2-14 アドレナリン・ブースト")
         _adrenaline(sheet, f)
     if cmd.difficulty is not None:
-        ctx.require_gm("setting an evasion difficulty")
+        _gm_field(ctx, "回避の難易度")
         level = _difficulty(cmd.difficulty)
     else:
         # mixed difficulties in one group: the highest (NS-75)
@@ -692,7 +668,6 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
 
 def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) -> None:
     """NS-76 弾幕発生: GM only, mob shooting, declared before the evasion choice."""
-    ctx.require_gm("declaring 弾幕発生")
     S = "NSTRPG 2-11 オプションルール:弾幕発生"
     hits = [acc.game.pending.get(h) for h in cmd.hits]
     if not hits or any(h is None for h in hits) or len(set(cmd.hits)) != len(cmd.hits):
@@ -720,7 +695,6 @@ def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) ->
 
 
 def _inflict(acc: _Acc, cmd: c.Inflict, ctx: Context, opts: NsOptions) -> None:
-    ctx.require_gm("inflicting damage")
     ch, sheet, f = _load(acc.table, acc.game, cmd.target)
     if f.status not in (ACTIVE, FAINTED):
         reject("target_gone", f"{ch.name} はもういない", "NSTRPG 2-12")
@@ -757,7 +731,6 @@ def _inflicted_by_mob(table: TableState, cmd: c.Inflict) -> bool:
 
 
 def _override_hit(acc: _Acc, cmd: c.OverrideHit, ctx: Context) -> None:
-    ctx.require_gm("overriding a hit")
     h = acc.game.pending.get(cmd.hit)
     if h is None:
         reject("no_such_hit", "その攻撃は回避待ちではない", "NSTRPG 2-11")
@@ -776,7 +749,6 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     """NS-87 カイシャク: the サツバツ! row 6 on a 気絶 enemy, no check."""
     S = "NSTRPG 2-12 気絶状態の者に対する攻撃やカイシャク"
     ch, sheet, f = _load(acc.table, acc.game, cmd.attacker)
-    ctx.require_control(acc.table, cmd.attacker)
     if not sheet.ninja:
         reject("ninja_only", "カイシャクはニンジャのみ", S)
     if f.status != ACTIVE:
@@ -825,7 +797,6 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     """NS-70 ●ニンジャ第六感 under the reroll principle (NS-15): same dice, same difficulty, once."""
     S = "NSTRPG 2-16 ●ニンジャ第六感"
     ch, sheet, f = _load(acc.table, acc.game, cmd.character_id)
-    ctx.require_control(acc.table, cmd.character_id)
     _sixth_sense(sheet, f)
     last = acc.game.last_roll.get(cmd.character_id)
     if last is None:
@@ -894,7 +865,6 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
 
 def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
     """NS-25: 【DKK】 gains (GM), capped at 12; 3 or more in a turn calls for Wasshoi! (NS-97)."""
-    ctx.require_gm("giving DKK")
     _, sheet, f = _load(acc.table, acc.game, cmd.character_id)
     roll = None
     if cmd.guide is not None:
@@ -929,7 +899,6 @@ def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
 
 def _wasshoi(acc: _Acc, cmd: c.Wasshoi, ctx: Context) -> None:
     """NS-97 … NS-99: 2D6 at or below the highest 【DKK】 present; on success the entry d6."""
-    ctx.require_gm("the Wasshoi! check")
     table, game = acc.table, acc.game
     present = cmd.present
     if present is None:

@@ -315,6 +315,11 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         acting: whose 手番 it is (from ``begin_turn_of`` to ``end_turn_of``), ``None`` between 手番.
         entry_sokuten: 連続側転判定 difficulty added to every ninja with 【DKK】 1+ by the
             死神のエントリー (rows 4, 5: +1; row 6: +2) until the end of the turn ``entry_until`` (NS-99).
+        acted: who ended their 手番 this turn (``end_turn_of``), in that order (2-3).
+        step: where the acting character's 手番 is: ``move`` (移動フェイズ, after 手番開始),
+            ``attack`` (攻撃フェイズ: 集中状態 skips the move), ``attacked`` (an attack-phase
+            action done), ``""`` between 手番 (2-4 … 2-7).
+        turn_over: the turn's ターン終了フェイズ is done (``end_turn``); the next ``start_turn`` clears it.
     """
 
     fighters: dict[str, Fighter] = {}
@@ -333,6 +338,9 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     acting: str | None = None
     entry_sokuten: int = 0
     entry_until: int = 0
+    acted: tuple[str, ...] = ()
+    step: str = ""
+    turn_over: bool = False
 
 
 def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:

@@ -10,6 +10,7 @@ import msgspec
 from taku.core.ruleset import Viewer
 from taku.core.table import TableState
 from taku_nstrpg._evolve import sheet_of
+from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import NsGame, current, evasion_per_turn, initiative
 
 __all__ = ["derived", "view"]
@@ -31,8 +32,8 @@ def derived(table: TableState, cid: str) -> dict[str, Any]:
     }
 
 
-def view(table: TableState, viewer: Viewer) -> dict[str, Any]:
-    """The game state as builtins, with ``derived`` values per character."""
+def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) -> dict[str, Any]:
+    """The game state as builtins, with ``derived`` values per character (nothing is hidden)."""
     game = table.game or NsGame()
     out: dict[str, Any] = msgspec.to_builtins(game)
     out["derived"] = {cid: derived(table, cid) for cid in game.fighters if cid in table.characters}
