@@ -89,3 +89,17 @@ STATUSES = ("active", "fainted", "exploded", "removed", "dead")
 STATUS_DESC = "active（行動可能）/ fainted（気絶状態）/ exploded（爆発四散）/ removed（戦闘不能）/ dead（即死）"
 Status = Annotated[str, open_set("状態", STATUS_DESC, STATUSES)]
 CRITICAL_DESC = "\"\"（なし）/ satsubatsu（サツバツ!）/ namuamidabutsu（ナムアミダブツ!）"
+
+FighterField = Literal[
+    "tairyoku", "seishin", "status", "ability_damage", "injuries", "injury_penalty", "quick_dice", "emergency_dice",
+    "evasion_dice", "dkk", "kuzure", "shuchu", "sokuten", "adrenaline_used", "adrenaline_evasion", "sixth_sense_used",
+    "equipped", "looted", "boosts",
+]
+FIGHTER_FIELD_DESC = (
+    "tairyoku（【体力】）/ seishin（【精神力】）/ status（状態）/ ability_damage（能力値ダメージ）/ injuries（●部位損傷）/ "
+    "injury_penalty（部位損傷の修正）/ quick_dice（即応ダイス）/ emergency_dice（緊急回避ダイス）/ evasion_dice（回避ダイス）/ "
+    "dkk（【DKK】）/ kuzure（崩れ状態）/ shuchu（集中状態）/ sokuten（連続側転済み）/ adrenaline_used（アドレナリン使用済み）/ "
+    "adrenaline_evasion（アドレナリンの回避修正中）/ sixth_sense_used（第六感使用済み）/ equipped（装備中の武器）/ looted（万札回収済み）/ "
+    "boosts（一時的な能力値修正）"
+)
+FIGHTER_FIELDS: tuple[str, ...] = FighterField.__args__  # type: ignore[attr-defined]

@@ -21,7 +21,9 @@ from taku_nstrpg._labels import (
     AttackKind,
     CharacterId,
     DamageKind,
+    FIGHTER_FIELD_DESC,
     Difficulty,
+    FighterField,
     HitId,
     Purpose,
     Reason,
@@ -65,18 +67,6 @@ Quick = Annotated[int, field("即応ダイス", "判定の前に宣言して使�
 Modifiers = Annotated[int, field("難易度修正", "難易度の修正の合計（+1で1段階難しく、NS-03）", ge=-10, le=10)]
 Label = Annotated[str, field("判定の名前", "何のための判定か（例: 交渉判定）", max_length=200)]
 Adrenaline = Annotated[bool, field("アドレナリン・ブースト", "【精神力】1を消費して使う（戦闘中1回、ニンジャのみ、NS-96）")]
-FighterField = Literal[
-    "tairyoku", "seishin", "status", "ability_damage", "injuries", "injury_penalty", "quick_dice", "emergency_dice",
-    "evasion_dice", "dkk", "kuzure", "shuchu", "sokuten", "adrenaline_used", "adrenaline_evasion", "sixth_sense_used",
-    "equipped", "looted", "boosts",
-]
-FIGHTER_FIELD_DESC = (
-    "tairyoku（【体力】）/ seishin（【精神力】）/ status（状態）/ ability_damage（能力値ダメージ）/ injuries（●部位損傷）/ "
-    "injury_penalty（部位損傷の修正）/ quick_dice（即応ダイス）/ emergency_dice（緊急回避ダイス）/ evasion_dice（回避ダイス）/ "
-    "dkk（【DKK】）/ kuzure（崩れ状態）/ shuchu（集中状態）/ sokuten（連続側転済み）/ adrenaline_used（アドレナリン使用済み）/ "
-    "adrenaline_evasion（アドレナリンの回避修正中）/ sixth_sense_used（第六感使用済み）/ equipped（装備中の武器）/ looted（万札回収済み）/ "
-    "boosts（一時的な能力値修正）"
-)
 GuideId = Literal["kill", "kill_satsubatsu", "vip_torture", "vip_kill", "vip_instant_death"]
 GUIDE_DESC = (
     "kill（【カルマ:善】のNPCを殺害/拷問/金品強奪: 1）/ kill_satsubatsu（サツバツ!で殺害: D3）/ vip_torture（重要NPCを拷問/部位損傷: D3）/ "
@@ -136,7 +126,7 @@ class OpposedCheck(Command, frozen=True, kw_only=True, tag="nstrpg.opposed_check
     permit = GM
     meta = msgspec.Meta(title="対抗判定", description="成功数の多い側が勝つ（同数は勝者なし）。差分ダメージも選べる（NS-11）")
 
-    sides: Annotated[list[OpposedSide], field("判定する側", "2人以上", min_length=2)]
+    sides: Annotated[list[OpposedSide], field("判定する側", "2人以上")]
     difficulty: Difficulty = "NORMAL"
     damage_difference: Annotated[bool, field("差分ダメージ", "敗者が成功数の差をダメージとして受ける（回避不可）")] = False
     label: Label = ""
@@ -216,7 +206,7 @@ class Evade(Command, frozen=True, kw_only=True, tag="nstrpg.evade"):
     meta = msgspec.Meta(title="回避判定", description="回避待ちの攻撃に回避ダイスを使って回避する。0個ならダメージを受ける（2-11）")
 
     defender: Annotated[str, field("回避するキャラクター", "攻撃を受けたキャラクターのID")]
-    hits: Annotated[list[str], field("回避する攻撃", "回避待ちの攻撃のID（複数ならまとめて全弾回避）", min_length=1)]
+    hits: Annotated[list[str], field("回避する攻撃", "回避待ちの攻撃のID（複数ならまとめて全弾回避）")]
     dice: Annotated[int, field("回避ダイス", "使う回避ダイスの数（0でダメージを受ける）", ge=0, le=100)] = 0
     emergency_dice: Annotated[int, field("緊急回避ダイス", "使う緊急回避ダイスの数（NS-14）", ge=0, le=100)] = 0
     adrenaline: Annotated[bool, field("アドレナリン・ブースト", "自分以外の手番: このフェイズの回避難易度−1（NS-96）")] = False
@@ -233,7 +223,7 @@ class DeclareBarrage(Command, frozen=True, kw_only=True, tag="nstrpg.barrage"):
     permit = GM
     meta = msgspec.Meta(title="弾幕発生", description="モブ敵の射撃をまとめて1つの攻撃にする（÷3／÷6／÷12、オプションルール NS-76）")
 
-    hits: Annotated[list[str], field("攻撃", "まとめる回避待ちの射撃のID", min_length=1)]
+    hits: Annotated[list[str], field("攻撃", "まとめる回避待ちの射撃のID")]
     divisor: Annotated[Literal[3, 6, 12], field("割る数", "3（難易度+1）/ 6（+2）/ 12（+3）: ダメージ合計を割って切り捨て")]
 
 
