@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from taku.core.commands import Chat
 from taku.core.play import Affordance
 from taku.core.table import affordances, command_decoder, turn
 from taku_nstrpg import commands as c
@@ -207,3 +208,18 @@ async def test_gm_actions_are_well_formed_commands(ns: Make) -> None:
         except Exception as e:  # noqa: BLE001 (the code is what matters)
             code = getattr(e, "code", "")
             assert code.startswith("rule/nstrpg/"), (a, e)
+
+
+async def test_owner_commands_and_gm_only_fields(ns: Make) -> None:
+    """A player acts only for their own characters, also through a chat check; the GM-only
+    difficulty fields of an owner's attack and evasion stay the GM's."""
+    t, other, me, boss = await fight(ns)
+    assert await t.rejected(other, c.Check(character_id=me)) == "command/forbidden"
+    assert await t.rejected(t.pl, c.Attack(attacker=boss, target=me)) == "command/forbidden"
+    err = await t.h.rejected(other, Chat(text="カラテ判定 ヤモト"))
+    assert err.code == "command/forbidden"
+    assert await t.rejected(t.pl, c.Attack(attacker=me, target=boss, difficulty="KIDS")) == "command/forbidden"
+    t.roll(6, 5, 1, 1, 1, 1)
+    await t.gm_do(c.Attack(attacker=boss, target=me))
+    (hid,) = t.pending
+    assert await t.rejected(t.pl, c.Evade(defender=me, hits=[hid], dice=1, difficulty="KIDS")) == "command/forbidden"
