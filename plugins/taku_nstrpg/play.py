@@ -157,6 +157,21 @@ def _evasions(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f:
                 primary=True,
             )
         )
+    if can_roll and f.emergency_dice > 0:
+        for h in hits:
+            if h.evadable:
+                out.append(
+                    Affordance(
+                        command="nstrpg.evade",
+                        label=f"{_hit_label(table, h)}を緊急回避ダイスも使って回避する",
+                        args={"defender": ch.id, "hits": [h.id]},
+                        choices={
+                            "dice": dice,
+                            "emergency_dice": [Choice(value=n, label=f"緊急回避ダイス{n}個") for n in range(1, f.emergency_dice + 1)],
+                        },
+                        group=ch.name,
+                    )
+                )
     if len(hits) > 1 and sheet.ninja and can_roll and all(h.evadable for h in hits) and _group_ok(hits) is None:
         out.append(
             Affordance(

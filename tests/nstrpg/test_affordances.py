@@ -153,6 +153,7 @@ async def test_a_pending_hit_offers_its_defender_the_evasion_dice(ns: Make) -> N
     assert values(evade, "dice") == [5, 4, 3, 2, 1, 0]  # 回避ダイス: max(カラテ5, ニューロン4, ワザマエ3)
     assert evade.choices["dice"][-1].label == "回避しない（ダメージを受ける）"
     assert not find(offered(t, other), "evade")  # not their character
+    assert not [a for a in find(offered(t, t.pl), "evade") if "emergency_dice" in a.choices]  # none left
     t.roll(6, 6, 1)
     events = await send(t, t.pl, evade, dice=3)
     assert type(events[0]).__name__ == "EvasionRolled" and not t.pending
@@ -223,3 +224,16 @@ async def test_owner_commands_and_gm_only_fields(ns: Make) -> None:
     await t.gm_do(c.Attack(attacker=boss, target=me))
     (hid,) = t.pending
     assert await t.rejected(t.pl, c.Evade(defender=me, hits=[hid], dice=1, difficulty="KIDS")) == "command/forbidden"
+
+
+async def test_emergency_evasion_dice_are_offered_when_the_defender_has_them(ns: Make) -> None:
+    t = await ns()
+    me = await t.pc("ヤモト", **PC, emergency_dice=2)
+    boss = await t.npc("ソニックブーム", **BOSS)
+    t.roll(6, 5, 1, 1, 1, 1)
+    await t.gm_do(c.Attack(attacker=boss, target=me))
+    (em,) = [a for a in find(offered(t, t.pl), "evade", defender=me) if "emergency_dice" in a.choices]
+    assert values(em, "emergency_dice") == [1, 2]
+    t.roll(6, 6, 6)
+    await send(t, t.pl, em, dice=1, emergency_dice=2)
+    assert (t.f(me).evasion_dice, t.f(me).emergency_dice) == (4, 0) and not t.pending
