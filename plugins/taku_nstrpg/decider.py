@@ -41,10 +41,11 @@ reject = kit.rejecter("nstrpg")
 _Acc = kit.Emit[NsGame, NsOptions]
 
 
-def _gm_field(ctx: Context[NsOptions], what: str) -> None:
+def _gm_field(ctx: Context[NsOptions], command: Any, what: str) -> None:
     """A field only a GM may set (the command itself is the owner's): ``command/forbidden``."""
     if not ctx.is_gm:
-        raise Forbidden(f"GM only: {what}", role=ctx.role, reason=f"{what}はGMだけが指定できます")
+        tag = type(command).__struct_config__.tag
+        raise Forbidden(f"{tag}: GM only: {what}", command=tag, role=ctx.role, reason=f"{what}はGMだけが指定できます")
 
 
 def _load(table: TableState, game: NsGame, cid: str) -> tuple[Character, NsSheet, Fighter]:
@@ -197,7 +198,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 if n < 1:
                     reject("reroll_first", "まず1回だけ振り直すこと", "NSTRPG 2-15 どう考えても出現不能")
                 if not 1 <= choose <= 6:
-                    raise InvalidCommand("the entry table has rows 1-6")
+                    raise InvalidCommand("the entry table has rows 1-6", detail="エントリー決定表の出目は1〜6")
                 acc.add(ev.EntryRerolled(row=choose, chosen=True))
             else:
                 if n >= 1:
@@ -227,7 +228,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 reject("dkk_range", "【DKK】は0から12", "NSTRPG 2-15 DKKポイント")
             acc.add(ev.ValueAdjusted(character_id=cid, field=field, value=value, previous=getattr(f, field), reason=reason[:500]))
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not an nstrpg command")
+            raise InvalidCommand(f"{type(command).__name__} is not an nstrpg command", code="command/unknown_command")
     return acc.out
 
 
@@ -241,7 +242,7 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
         # 抵抗判定 happens even when the character cannot act (NS-10)
         reject("cannot_act", f"{ch.name} は行動できない({f.status})", "NSTRPG 2-12 気絶状態")
     if cmd.purpose not in ("check", "resistance", "sokuten", "attack_phase"):
-        raise InvalidCommand("purpose is check, resistance, sokuten or attack_phase")
+        raise InvalidCommand("purpose is check, resistance, sokuten or attack_phase", detail="判定の種類が正しくない")
     if cmd.purpose == "sokuten" and f.shuchu:
         # 集中状態 skips the whole move phase, so no movement style (NS-56)
         reject("shuchu_no_move", "集中状態では移動フェイズを飛ばすので連続側転できない", "NSTRPG 2-4 集中状態に入る")
@@ -299,7 +300,7 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
 def _opposed(acc: _Acc, cmd: c.OpposedCheck, ctx: Context, opts: NsOptions) -> None:
     """NS-11 対抗判定: the most successes wins; a tie has no winner (G-NS-03)."""
     if len(cmd.sides) < 2:
-        raise InvalidCommand("an opposed check needs two sides or more")
+        raise InvalidCommand("an opposed check needs two sides or more", detail="対抗判定には2人以上が必要")
     level = _difficulty(cmd.difficulty)
     sides = []
     for s in cmd.sides:
@@ -338,7 +339,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     if f.status != ACTIVE:
         reject("cannot_act", f"{ch.name} は行動できない", "NSTRPG 2-12 気絶状態")
     if cmd.kind not in ("melee", "shoot"):
-        raise InvalidCommand("kind is melee or shoot")
+        raise InvalidCommand("kind is melee or shoot", detail="攻撃の種類は近接攻撃か射撃")
     equipped = f.equipped or sheet.equipped
     equipped_w = sheet.weapon(equipped)
     if cmd.weapon is not None:
@@ -405,7 +406,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     splits = list(cmd.splits)
     if not splits:
         if cmd.target is None:
-            raise InvalidCommand("name a target or the splits", code="command/invalid")
+            raise InvalidCommand("name a target or the splits", detail="ターゲットか攻撃の割り振りを指定すること")
         splits = [c.Split(target=cmd.target, dice=pool)]
     if group and len(splits) != 1:
         reject("pool_single_attack", "まとめて振るモブの攻撃は1回", "NSTRPG 2-11")
@@ -419,7 +420,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         reject(reason, msgs.get(reason, reason), "NSTRPG 2-16 ●連続攻撃 / ●連射")
     override = None
     if cmd.difficulty is not None:
-        _gm_field(ctx, "攻撃の難易度")
+        _gm_field(ctx, cmd, "攻撃の難易度")
         override = _difficulty(cmd.difficulty)
     attack_id = ctx.new_id("a")
     per_target: dict[str, int] = {}
@@ -546,7 +547,7 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     table = acc.table
     ch, sheet, f = _load(table, acc.game, cmd.defender)
     if not cmd.hits or len(set(cmd.hits)) != len(cmd.hits):
-        raise InvalidCommand("name the pending hits once each", code="command/invalid")
+        raise InvalidCommand("name the pending hits once each", detail="回避する攻撃を1つ以上、重ねずに指定すること")
     hits = []
     for hid in cmd.hits:
         h = acc.game.pending.get(hid)
@@ -580,7 +581,7 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
             reject("adrenaline_timing", "回避のアドレナリン・ブーストは自分以外の手番のみ", "NSTRPG 2-14 アドレナリン・ブースト")
         _adrenaline(sheet, f)
     if cmd.difficulty is not None:
-        _gm_field(ctx, "回避の難易度")
+        _gm_field(ctx, cmd, "回避の難易度")
         level = _difficulty(cmd.difficulty)
     else:
         # mixed difficulties in one group: the highest (NS-75)
@@ -684,7 +685,7 @@ def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) ->
     try:
         damage, plus = cb.barrage(total, cmd.divisor)
     except ValueError:
-        raise InvalidCommand("弾幕発生 divides by 3, 6 or 12", code="command/invalid") from None
+        raise InvalidCommand("弾幕発生 divides by 3, 6 or 12", detail="弾幕発生は÷3、÷6、÷12") from None
     first = real[0]
     # hits of different evasion difficulties go together at the highest (NS-75), then +1/+2/+3
     base = max(h.evasion_base for h in real)
@@ -699,7 +700,7 @@ def _inflict(acc: _Acc, cmd: c.Inflict, ctx: Context, opts: NsOptions) -> None:
     if f.status not in (ACTIVE, FAINTED):
         reject("target_gone", f"{ch.name} はもういない", "NSTRPG 2-12")
     if cmd.damage_kind not in cb.DAMAGE_KINDS:
-        raise InvalidCommand(f"damage_kind is one of {cb.DAMAGE_KINDS}")
+        raise InvalidCommand(f"damage_kind is one of {cb.DAMAGE_KINDS}", detail="ダメージの区分が正しくない")
     hit = Hit(
         id=ctx.new_id("h"),
         attack_id=ctx.new_id("g"),
@@ -831,7 +832,7 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     if memo is None or memo.evaded or last.evaded:
         reject("already_evaded", "敵が既に回避判定を行った攻撃は振り直せない", S)
     if not 0 <= cmd.index < len(memo.rolls):
-        raise InvalidCommand(f"the attack has attacks 0-{len(memo.rolls) - 1}")
+        raise InvalidCommand(f"the attack has attacks 0-{len(memo.rolls) - 1}", detail=f"振り直せる攻撃は0〜{len(memo.rolls) - 1}回目")
     m = memo.rolls[cmd.index]
     if m.auto:
         reject("nothing_to_reroll", "自動成功した攻撃は振り直せない", S)
@@ -870,7 +871,7 @@ def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
     if cmd.guide is not None:
         g = dk.DKK_GUIDE.get(cmd.guide)
         if g is None:
-            raise InvalidCommand(f"DKK guide is one of {sorted(dk.DKK_GUIDE)}", code="command/invalid")
+            raise InvalidCommand(f"DKK guide is one of {sorted(dk.DKK_GUIDE)}", detail="DKK獲得の目安が正しくない")
         if g.dice == "D3":
             roll = ctx.dice.roll(1, 6)
             amount = dk.d3(roll.faces[0])
@@ -885,7 +886,7 @@ def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
     elif cmd.amount is not None:
         amount = cmd.amount
     else:
-        raise InvalidCommand("give an amount or a guide", code="command/invalid")
+        raise InvalidCommand("give an amount or a guide", detail="【DKK】の点数か目安を指定すること")
     after = dk.clamp_dkk(f.dkk + amount)
     total = acc.game.dkk_this_turn + max(amount, 0)
     due = acc.game.combat and total >= opts.wasshoi_dkk_per_turn
