@@ -52,28 +52,32 @@ def _fighters(table: TableState) -> list[tuple[Character, NsSheet, Fighter]]:
     return [(table.characters[k], sheet_of(table.characters[k].sheet), f) for k, f in game.fighters.items() if k in table.characters]
 
 
-def order(table: TableState) -> list[tuple[str, int]]:
+Fighters = list[tuple[Character, NsSheet, Fighter]]
+
+
+def order(table: TableState, fighters: Fighters | None = None) -> list[tuple[str, int]]:
     """The 手番 order of the fighters still on the map (active or 気絶), with each イニシアチブ値 (2-3)."""
-    entries = [(ch.id, initiative(sheet, f), sheet.kind == "pc") for ch, sheet, f in _fighters(table) if f.status in (ACTIVE, FAINTED)]
+    fs = _fighters(table) if fighters is None else fighters
+    entries = [(ch.id, initiative(sheet, f), sheet.kind == "pc") for ch, sheet, f in fs if f.status in (ACTIVE, FAINTED)]
     values = {cid: v for cid, v, _ in entries}
     return [(cid, values[cid]) for cid in cb.initiative_order(entries)]
 
 
-def _next(table: TableState, game: NsGame) -> str | None:
+def _next(table: TableState, game: NsGame, fighters: Fighters | None = None) -> str | None:
     """The first in order who is able to act and has not ended a 手番 this turn."""
-    for cid, _ in order(table):
+    for cid, _ in order(table, fighters):
         f = game.fighters[cid]
         if f.status == ACTIVE and cid not in game.acted:
             return cid
     return None
 
 
-def _phase(table: TableState, game: NsGame) -> tuple[str, str | None]:
+def _phase(table: TableState, game: NsGame, fighters: Fighters | None = None) -> tuple[str, str | None]:
     if game.turn == 0:
         return "combat_start", None
     if game.acting is not None:
         return ("move" if game.step == "move" else "attack"), game.acting
-    nxt = None if game.turn_over else _next(table, game)
+    nxt = None if game.turn_over else _next(table, game, fighters)
     return ("turn_begin", nxt) if nxt is not None else ("turn_end", None)
 
 
@@ -82,7 +86,8 @@ def turn(table: TableState, options: NsOptions | None = None) -> Turn | None:
     game: NsGame = table.game or NsGame()
     if not game.combat:
         return None
-    phase, actor = _phase(table, game)
+    fighters = _fighters(table)
+    phase, actor = _phase(table, game, fighters)
     label = PHASES[phase]
     if phase == "turn_end" and game.turn_over:
         label = "ターン終了（次のターン開始待ち）"
@@ -93,7 +98,7 @@ def turn(table: TableState, options: NsOptions | None = None) -> Turn | None:
             value=value,
             done=cid in game.acted or game.fighters[cid].status != ACTIVE or (game.turn_over and game.turn > 0),
         )
-        for cid, value in order(table)
+        for cid, value in order(table, fighters)
     ]
     return Turn(
         actor=actor,
@@ -114,11 +119,15 @@ def _side(sheet: NsSheet) -> int:
     return 0 if sheet.kind == "pc" else 1
 
 
-def _targets(table: TableState, me: Character, mine: NsSheet, *, fainted: bool) -> list[Choice]:
-    """Fighters who can be attacked: the other side first (the likely targets), then the rest."""
-    out = [(ch, sheet, f) for ch, sheet, f in _fighters(table) if ch.id != me.id and f.status in ((ACTIVE, FAINTED) if fainted else (FAINTED,))]
+def _targets(fighters: Fighters, me: Character, mine: NsSheet, *, fainted: bool) -> list[tuple[Character, NsSheet, Fighter]]:
+    """Fighters who can be attacked (``fainted=False``: only the 気絶): the other side first (the likely targets)."""
+    out = [(ch, sheet, f) for ch, sheet, f in fighters if ch.id != me.id and f.status in ((ACTIVE, FAINTED) if fainted else (FAINTED,))]
     out.sort(key=lambda t: _side(t[1]) == _side(mine))
-    return [Choice(value=ch.id, label=ch.name + ("（気絶）" if f.status == FAINTED else "")) for ch, _, f in out]
+    return out
+
+
+def _choices(targets: Fighters) -> list[Choice]:
+    return [Choice(value=ch.id, label=ch.name + ("（気絶）" if f.status == FAINTED else "")) for ch, _, f in targets]
 
 
 def _weapons(sheet: NsSheet, kind: str) -> list[Choice]:
@@ -185,8 +194,8 @@ def _evasions(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f:
     return out
 
 
-def _character(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f: Fighter) -> list[Affordance]:
-    """What the controller of ``ch`` may do with it now."""
+def _character(table: TableState, game: NsGame, fighters: Fighters, nxt: str | None, ch: Character, sheet: NsSheet, f: Fighter) -> list[Affordance]:
+    """What the controller of ``ch`` may do with it now (``nxt``: whose 手番 is due)."""
     out = _evasions(table, game, ch, sheet, f)
     if f.status != ACTIVE:
         if f.status == FAINTED:
@@ -210,7 +219,7 @@ def _character(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f
     may_act = not game.combat or acting  # in a combat, one attacks in one's own 手番 (2-6)
     if may_act:
         main = acting and game.step in ("move", "attack")
-        targets = _targets(table, ch, sheet, fainted=True)
+        targets = _choices(_targets(fighters, ch, sheet, fainted=True))
         for kind, label in (("melee", "近接攻撃する"), ("shoot", "射撃する")):
             weapons = _weapons(sheet, kind)
             if targets and weapons:
@@ -225,7 +234,7 @@ def _character(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f
                     )
                 )
         if sheet.ninja:
-            victims = [c for c in _targets(table, ch, sheet, fainted=False) if NARAKU not in sheet_of(table.characters[c.value].sheet).skills]
+            victims = _choices([v for v in _targets(fighters, ch, sheet, fainted=False) if NARAKU not in v[1].skills])
             if victims:
                 out.append(
                     Affordance(command="nstrpg.kaishaku", label="カイシャクする", args={"attacker": ch.id}, choices={"target": victims}, group=ch.name)
@@ -248,7 +257,7 @@ def _character(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f
                                    choices={"index": idx}, group=ch.name)
                     )
     if game.combat and game.turn > 0 and not game.turn_over:
-        if game.acting is None and _next(table, game) == ch.id:
+        if game.acting is None and nxt == ch.id:
             out.append(
                 Affordance(
                     command="nstrpg.begin_turn_of",
@@ -298,9 +307,8 @@ def _barrages(table: TableState, game: NsGame) -> list[Affordance]:
     return out
 
 
-def _gm(table: TableState, game: NsGame) -> list[Affordance]:
+def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]:
     """The GM's own actions: the sequence, damage, DKK and Wasshoi!, mobs."""
-    fighters = _fighters(table)
     on_map = [Choice(value=ch.id, label=ch.name) for ch, _, f in fighters if f.status in (ACTIVE, FAINTED)]
     ninjas = [Choice(value=ch.id, label=ch.name) for ch, sheet, f in fighters if sheet.ninja and f.status in (ACTIVE, FAINTED)]
     out: list[Affordance] = []
@@ -310,7 +318,7 @@ def _gm(table: TableState, game: NsGame) -> list[Affordance]:
         out.append(Affordance(command="nstrpg.start_scenario", label="シナリオを始める", group=G))
         out.append(Affordance(command="nstrpg.end_scenario", label="シナリオを終える", group=G))
     else:
-        phase, _ = _phase(table, game)
+        phase, _ = _phase(table, game, fighters)
         if game.turn == 0 or game.turn_over:
             out.append(Affordance(command="nstrpg.start_turn", label=f"ターン{game.turn + 1}を始める", group=G, primary=game.turn == 0))
         elif game.acting is None:
@@ -397,9 +405,11 @@ def affordances(table: TableState, viewer: Viewer, options: NsOptions | None = N
         return []
     game: NsGame = table.game or NsGame()
     out: list[Affordance] = []
-    for ch, sheet, f in _fighters(table):
+    fighters = _fighters(table)
+    nxt = _next(table, game, fighters) if game.combat and game.acting is None and not game.turn_over else None
+    for ch, sheet, f in fighters:
         if _controls(table, viewer, ch):
-            out.extend(_character(table, game, ch, sheet, f))
+            out.extend(_character(table, game, fighters, nxt, ch, sheet, f))
     if viewer.is_gm:
-        out.extend(_gm(table, game))
+        out.extend(_gm(table, game, fighters))
     return out
