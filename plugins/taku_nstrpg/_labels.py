@@ -21,7 +21,6 @@ __all__ = [
     "AttackKind",
     "CharacterId",
     "DamageKind",
-    "Dice",
     "Difficulty",
     "DifficultyLevel",
     "HIT_KINDS",
@@ -43,7 +42,6 @@ def open_set(title: str, description: str, values: tuple[str, ...]) -> msgspec.M
 
 CharacterId = Annotated[str, field("キャラクター", "キャラクターのID")]
 HitId = Annotated[str, field("回避待ちの攻撃", "回避待ちの攻撃（ヒット）のID")]
-Dice = Annotated[int, field("ダイス数", "ダイスの個数", ge=0, le=100)]
 Reason = Annotated[str, field("理由", "GMが記録する理由", max_length=500)]
 
 StatName = Literal["karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin"]
@@ -55,7 +53,6 @@ RollStat = Annotated[
     Literal["karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin", "dice"],
     field("能力値", _STAT_DESC + " / dice（固定ダイス数: 追加ダイスのみ）"),
 ]
-AttackStat = Annotated[Literal["karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin"], field("判定の能力値", _STAT_DESC)]
 
 Difficulty = Annotated[
     Literal["KIDS", "EASY", "NORMAL", "HARD", "ULTRA-HARD", "UH2", "UH3", "UH4", "UH5", "UH6"],
