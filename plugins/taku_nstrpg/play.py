@@ -140,6 +140,20 @@ def _weapons(sheet: NsSheet, kind: str) -> list[Choice]:
     return out
 
 
+def _styles(sheet: NsSheet, f: Fighter, weapon_id: str, kind: str) -> list[Choice]:
+    """The styles of a weapon usable now (2-6): 切断攻撃 only in 集中状態; none on a 咄嗟のスリケン投擲."""
+    w = sheet.weapon(weapon_id)
+    equipped = f.equipped or sheet.equipped
+    if w is None or (w.id == "shuriken" and equipped not in ("unarmed", "shuriken")):
+        return []
+    out = []
+    for sid in w.styles:
+        st = cb.STYLES.get(sid)
+        if st is not None and (f.shuchu or not st.needs_shuchu):
+            out.append(Choice(value=sid, label=st.name))
+    return out
+
+
 def _hit_label(table: TableState, h: Hit) -> str:
     who = table.characters[h.attacker].name if h.attacker in table.characters else "環境"
     return f"{who}の攻撃（ダメージ{h.damage}）"
@@ -233,6 +247,18 @@ def _character(table: TableState, game: NsGame, fighters: Fighters, nxt: str | N
                         primary=main and kind == "melee",
                     )
                 )
+                for w in weapons:
+                    styles = _styles(sheet, f, str(w.value), kind)
+                    if styles:
+                        out.append(
+                            Affordance(
+                                command="nstrpg.attack",
+                                label=f"{w.label}でスタイルを使って{label.removesuffix('する')}する",
+                                args={"attacker": ch.id, "kind": kind, "weapon": w.value},
+                                choices={"target": targets, "style": styles},
+                                group=ch.name,
+                            )
+                        )
         if sheet.ninja:
             victims = _choices([v for v in _targets(fighters, ch, sheet, fainted=False) if NARAKU not in v[1].skills])
             if victims:

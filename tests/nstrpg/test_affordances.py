@@ -237,3 +237,15 @@ async def test_emergency_evasion_dice_are_offered_when_the_defender_has_them(ns:
     t.roll(6, 6, 6)
     await send(t, t.pl, em, dice=1, emergency_dice=2)
     assert (t.f(me).evasion_dice, t.f(me).emergency_dice) == (4, 0) and not t.pending
+
+
+async def test_weapon_styles_are_offered_for_the_weapon_that_has_them(ns: Make) -> None:
+    t = await ns()
+    me = await t.pc("ヤモト", **PC, weapons=["katana", "chainsaw"], equipped="katana")
+    boss = await t.npc("ソニックブーム", **BOSS)
+    styled = [a for a in find(offered(t, t.pl), "attack", attacker=me) if "style" in a.choices]
+    assert {a.args["weapon"]: values(a, "style") for a in styled} == {"katana": ["kyougeki", "seimitsu"]}  # 切断攻撃 needs 集中状態
+    assert styled[0].label == "カタナでスタイルを使って近接攻撃する"
+    t.roll(6, 6, 1, 1, 1)
+    events = await send(t, t.pl, styled[0], target=boss, style="kyougeki")
+    assert type(events[0]).__name__ == "AttackRolled" and events[0].style == "kyougeki"
