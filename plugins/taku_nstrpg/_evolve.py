@@ -13,17 +13,10 @@ from taku_nstrpg.dkk import ENTRY_TABLE
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import AttackMemo, Fighter, Hit, LastRoll, MemoRoll, NsGame, NsSheet, fighter_from_sheet
 
-__all__ = ["evolve", "options_of", "sheet_of"]
+__all__ = ["evolve", "sheet_of"]
 
 _replace = msgspec.structs.replace
 GONE = (REMOVED, EXPLODED, DEAD)
-
-
-def options_of(table: Any) -> NsOptions:
-    try:
-        return msgspec.convert(getattr(table, "options", None) or {}, NsOptions)
-    except msgspec.ValidationError:
-        return NsOptions()
 
 
 def sheet_of(raw: dict[str, Any]) -> NsSheet:
@@ -45,13 +38,14 @@ def _all(game: NsGame, **changes: Any) -> NsGame:
     return _replace(game, fighters={k: _replace(f, **changes) for k, f in game.fighters.items()})
 
 
-def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
-    """The state after ``event`` (core events included)."""
+def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None) -> NsGame:
+    """The state after ``event`` (core events included); ``options`` the table's (defaults if ``None``)."""
     if game is None:
         game = NsGame()
+    opts = options if isinstance(options, NsOptions) else NsOptions()
     match event:
         case CharacterCreated(character_id=cid, sheet=sheet):
-            f = fighter_from_sheet(sheet_of(sheet), options_of(table).quick_dice_base)
+            f = fighter_from_sheet(sheet_of(sheet), opts.quick_dice_base)
             return _replace(game, fighters={**game.fighters, cid: f})
         case CharacterUpdated(character_id=cid, sheet=sheet):
             if "dkk" in sheet and isinstance(sheet["dkk"], int):
@@ -63,7 +57,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             pending = {k: h for k, h in game.pending.items() if h.target != cid}
             return _replace(game, fighters=fighters, pending=pending)
         case ev.CheckRolled():
-            return _check(game, event)
+            return _did_act(_check(game, event), event.character_id, event.purpose == "attack_phase")
         case ev.OpposedRolled(sides=sides):
             for s in sides:
                 f = game.fighters.get(s.character_id)
@@ -71,7 +65,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
                     game = _f(game, s.character_id, quick_dice=f.quick_dice - s.quick_dice)
             return game
         case ev.AttackRolled():
-            return _attack(game, event)
+            return _did_act(_attack(game, event), event.attacker, True)
         case ev.AttackRerolled():
             memo = game.attacks.get(event.attack_id)
             pending = dict(game.pending)
@@ -119,7 +113,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
         case ev.CounterKarate(hit=hit) | ev.HitInflicted(hit=hit):
             return _replace(game, pending={**game.pending, hit.id: hit})
         case ev.DamageResolved():
-            return _damage(game, event)
+            return _did_act(_damage(game, event), event.source, event.note == "カイシャク")
         case ev.BarrageDeclared(replaced=replaced, hit=hit):
             pending = {k: h for k, h in game.pending.items() if k not in replaced}
             pending[hit.id] = hit
@@ -135,25 +129,32 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             changes = {"kuzure": False, "shuchu": shuchu, "sokuten": False}
             if equip is not None:
                 changes["equipped"] = equip
-            game = _replace(game, phase=game.phase + 1, acting=cid)
+            game = _replace(game, phase=game.phase + 1, acting=cid, step="attack" if shuchu else "move")
             return _f(_all(game, adrenaline_evasion=False), cid, **changes)
         case ev.TurnEndedFor(character_id=cid):
-            game = _replace(game, phase=game.phase + 1, acting=None if game.acting == cid else game.acting)
+            ending = game.acting == cid
+            game = _replace(
+                game, phase=game.phase + 1, acting=None if ending else game.acting, step="" if ending else game.step,
+                acted=game.acted if cid in game.acted else (*game.acted, cid),
+            )
             return _f(_all(game, adrenaline_evasion=False), cid, shuchu=False, sokuten=False)
         case ev.PhaseEnded():
             return _all(_replace(game, phase=game.phase + 1), adrenaline_evasion=False)
         case ev.CombatStarted():
-            return _replace(game, combat=True, turn=0, atmosphere="normal")
+            return _replace(game, combat=True, turn=0, atmosphere="normal", acted=(), step="", turn_over=False)
         case ev.TurnStarted(turn=turn, evasion=evasion):
             fighters = {
                 k: _replace(f, evasion_dice=evasion.get(k, f.evasion_dice), adrenaline_evasion=False)
                 for k, f in game.fighters.items()
             }
-            return _replace(game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False, phase=game.phase + 1, acting=None)
+            return _replace(
+                game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False, phase=game.phase + 1, acting=None,
+                acted=(), step="", turn_over=False,
+            )
         case ev.TurnEnded(turn=turn, atmosphere=atmosphere, wasshoi_due=due):
             if game.entry_sokuten and turn >= game.entry_until:
                 game = _replace(game, entry_sokuten=0)  # "次のターンの終了時まで" (NS-99)
-            return _replace(game, atmosphere=atmosphere, wasshoi_due=due, acting=None)
+            return _replace(game, atmosphere=atmosphere, wasshoi_due=due, acting=None, step="", turn_over=True)
         case ev.CombatEnded(revived=revived, money=money):
             fighters = {}
             for k, f in game.fighters.items():
@@ -169,7 +170,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             fighters = {k: _replace(f, looted=True) if k in looted and _is_enemy(table, k) else f for k, f in fighters.items()}
             return _replace(
                 game, fighters=fighters, combat=False, turn=0, atmosphere="normal", pending={}, money_pool=game.money_pool + money,
-                acting=None, entry_sokuten=0,
+                acting=None, entry_sokuten=0, acted=(), step="", turn_over=False,
             )
         case ev.ScenarioStarted():
             fighters = {}
@@ -185,7 +186,7 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             fighters = {}
             for k, f in game.fighters.items():
                 sheet = sheet_of(table.characters[k].sheet) if k in getattr(table, "characters", {}) else NsSheet()
-                fresh = fighter_from_sheet(sheet, options_of(table).quick_dice_base)
+                fresh = fighter_from_sheet(sheet, opts.quick_dice_base)
                 fighters[k] = _replace(
                     f,
                     ability_damage={},
@@ -216,6 +217,13 @@ def evolve(game: NsGame | None, event: Event, table: Any) -> NsGame:
             return _replace(game, fighters={**game.fighters, cid: nf})
         case _:
             return game
+
+
+def _did_act(game: NsGame, cid: str | None, attack_phase: bool) -> NsGame:
+    """An attack-phase action (攻撃, カイシャク, an attack-phase check) of the acting character (2-6)."""
+    if attack_phase and cid is not None and cid == game.acting and game.step in ("move", "attack"):
+        return _replace(game, step="attacked")
+    return game
 
 
 def _entry(game: NsGame, row: int) -> NsGame:

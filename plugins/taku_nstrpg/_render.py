@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from taku.core.events import Event
+from taku.core.kit import character_name
 from taku.core.table import TableState
 from taku_nstrpg import events as ev
 from taku_nstrpg.checks import difficulty_name
 from taku_nstrpg.combat import STYLES
+from taku_nstrpg.options import NsOptions
 from taku_nstrpg.satsubatsu import NAMU, SATSUBATSU
 from taku_nstrpg.state import STAT_NAMES
 
@@ -36,18 +38,15 @@ _ATM = {"normal": "通常", "hard": "ハードモード", "ultra_hard": "ウル�
 
 
 def _n(table: TableState, cid: str | None) -> str:
-    if cid is None:
-        return "環境"
-    ch = table.characters.get(cid)
-    return ch.name if ch else cid
+    return "環境" if cid is None else character_name(table, cid)
 
 
 def _faces(faces: tuple[int, ...]) -> str:
     return ",".join(map(str, faces)) or "-"
 
 
-def render(event: Event, table: TableState) -> str | None:
-    """One line for an nstrpg event, ``None`` for others."""
+def render(event: Event, table: TableState, options: NsOptions | None = None) -> str | None:
+    """One Japanese line for an nstrpg event, ``None`` for others (``options`` unused: no rule changes a line)."""
     n = lambda cid: _n(table, cid)  # noqa: E731
     match event:
         case ev.CheckRolled():

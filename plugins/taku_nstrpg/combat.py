@@ -8,10 +8,13 @@ any later ruleset can import them. Nothing here rolls dice.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated, ClassVar
 
 import msgspec
 
+from taku.core.commands import field
 from taku.core.dice import DiceSource, Roll
+from taku_nstrpg._labels import open_set
 from taku_nstrpg.checks import HARD, NORMAL, UH3, Pattern, count_successes, shift
 from taku_nstrpg.satsubatsu import critical_of
 
@@ -70,23 +73,26 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         evasion: the evasion difficulty of its hits (a sniper rifle: HARD; NS-75).
     """
 
-    id: str
-    name: str
-    kind: str = "melee"
-    damage: int = 1
-    attack_difficulty: int = NORMAL
-    attack_modifier: int = 0
-    bonus_dice: int = 0
-    styles: list[str] = []
-    rensha: int = 0
-    multi: bool = False
-    multi_builtin: bool = False
-    jisa: str = ""
-    renzoku_cap: int = 0
-    slots: int = 1
-    satsubatsu: str = ""
-    tsuda_on_six: int = 0
-    evasion: int = NORMAL
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="武器", description="武器のデータ（装備の章は基本ルールブックにないのでデータで与える、G-NS-18）")
+
+    id: Annotated[str, field("武器ID", "短いID（例: katana）")]
+    name: Annotated[str, field("名前", "例: カタナ")]
+    # open in stored sheets: earlier versions did not check it
+    kind: Annotated[str, open_set("種類", "melee（近接武器）/ shuriken（スリケン・ナガユミ）/ gun（銃）", ("melee", "shuriken", "gun"))] = "melee"
+    damage: Annotated[int, field("ダメージ", "命中1回のダメージ")] = 1
+    attack_difficulty: Annotated[int, field("攻撃難易度", "攻撃判定／射撃判定の基本難易度の段階（4=NORMAL、5=HARD）")] = NORMAL
+    attack_modifier: Annotated[int, field("難易度修正", "攻撃難易度への修正（即席の武器: +1）")] = 0
+    bonus_dice: Annotated[int, field("追加ダイス")] = 0
+    styles: Annotated[list[str], field("スタイル", "使える戦闘スタイル: kyougeki（強攻撃）/ seimitsu（精密攻撃）/ setsudan（切断攻撃）")] = []
+    rensha: Annotated[int, field("連射", "銃自身の連射（0なら連射1）")] = 0
+    multi: Annotated[bool, field("マルチ可")] = False
+    multi_builtin: Annotated[bool, field("マルチターゲット内蔵", "●マルチターゲットなしで複数のターゲットに割り振れる（スリケン）")] = False
+    jisa: Annotated[str, open_set("時間差", "\"\"（なし）/ capable（時間差可: ●時間差が必要）/ builtin（内蔵）", ("", "capable", "builtin"))] = ""
+    renzoku_cap: Annotated[int, field("連続攻撃上限", "0なら上限なし")] = 0
+    slots: Annotated[int, field("武器スロット", "シナリオ開始時に即応ダイス1つ分（NS-13）")] = 1
+    satsubatsu: Annotated[str, field("サツバツ!の出目", "武器自身の出目の組（空なら【6,6】）")] = ""
+    tsuda_on_six: Annotated[int, field("6の痛打", "出目に6がある命中の痛打（ニンジャスレイヤーの拳）")] = 0
+    evasion: Annotated[int, field("回避難易度", "この武器の攻撃の回避難易度の段階（狙撃銃: 5=HARD）")] = NORMAL
 
 
 BUILTIN_WEAPONS: dict[str, Weapon] = {

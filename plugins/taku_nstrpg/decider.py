@@ -9,21 +9,22 @@ decider folds its own events through :func:`~taku_nstrpg._evolve.evolve`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 
-from taku.core.events import CharacterCreated, CharacterUpdated, Event
+from taku.core import kit
+from taku.core.events import CharacterCreated, CharacterUpdated
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import Character, TableState
-from taku.errors import InvalidCommand, Rejected
+from taku.errors import Forbidden, InvalidCommand
 from taku_nstrpg import checks as ck
 from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import events as ev
 from taku_nstrpg import satsubatsu as sb
-from taku_nstrpg._evolve import evolve, options_of, sheet_of
+from taku_nstrpg._evolve import evolve, sheet_of
 from taku_nstrpg._resolve import NARAKU, resolve_hit
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.options import NsOptions
@@ -34,28 +35,21 @@ __all__ = ["decide", "reject"]
 _replace = msgspec.structs.replace
 
 
-def reject(reason: str, message: str, section: str) -> NoReturn:
-    """Raise ``rule/nstrpg/<reason>`` with the rulebook ``section``."""
-    raise Rejected("nstrpg", reason, message, section=section)
+reject = kit.rejecter("nstrpg")
+"""``reject(reason, message, section)``: raise ``rule/nstrpg/<reason>`` with the rulebook section."""
+
+_Acc = kit.Emit[NsGame, NsOptions]
 
 
-class _Acc:
-    """The events of one command, with the game state as they leave it."""
-
-    def __init__(self, table: TableState) -> None:
-        self.table = table
-        self.game: NsGame = table.game or NsGame()
-        self.out: list[Emitted] = []
-
-    def add(self, event: Event) -> None:
-        self.out.append(event)
-        self.game = evolve(self.game, event, self.table)
+def _gm_field(ctx: Context[NsOptions], command: Any, what: str) -> None:
+    """A field only a GM may set (the command itself is the owner's): ``command/forbidden``."""
+    if not ctx.is_gm:
+        tag = type(command).__struct_config__.tag
+        raise Forbidden(f"{tag}: GM only: {what}", command=tag, role=ctx.role, reason=f"{what}はGMだけが指定できます")
 
 
 def _load(table: TableState, game: NsGame, cid: str) -> tuple[Character, NsSheet, Fighter]:
-    ch = table.characters.get(cid)
-    if ch is None:
-        raise InvalidCommand(f"no character {cid!r}", code="command/unknown_character")
+    ch = kit.character(table, cid)
     sheet = sheet_of(ch.sheet)
     return ch, sheet, game.fighters.get(cid) or fighter_from_sheet(sheet)
 
@@ -116,8 +110,8 @@ def _land_or_wait(acc: _Acc, hits: Sequence[Hit], ctx: Context, opts: NsOptions)
 
 def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
     """The events of ``command``; see :mod:`taku_nstrpg.commands` for each command."""
-    opts = ctx.options if isinstance(ctx.options, NsOptions) else options_of(table)
-    acc = _Acc(table)
+    opts = ctx.options if isinstance(ctx.options, NsOptions) else kit.options(table, NsOptions)
+    acc = _Acc(table, evolve, opts, table.game or NsGame())
     match command:
         case c.Check():
             _check(acc, command, ctx)
@@ -139,24 +133,19 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             _reroll(acc, command, ctx, opts)
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
             _, sheet, _f = _load(table, acc.game, cid)
-            ctx.require_control(table, cid)
             if equip is not None and equip not in _usable_weapons(sheet):
                 reject("weapon_not_carried", f"{equip} を持っていない", "NSTRPG 2-4 武器を切り替える")
             acc.add(ev.TurnBegan(character_id=cid, shuchu=shuchu, equip=equip))
         case c.EndTurnOf(character_id=cid):
             _load(table, acc.game, cid)
-            ctx.require_control(table, cid)
             acc.add(ev.TurnEndedFor(character_id=cid))
         case c.EndPhase():
-            ctx.require_gm("ending a phase")
             acc.add(ev.PhaseEnded())
         case c.StartCombat():
-            ctx.require_gm("starting a combat")
             if acc.game.combat:
                 reject("in_combat", "既に戦闘中", "NSTRPG 2-2 シーケンスとターン")
             acc.add(ev.CombatStarted())
         case c.StartTurn():
-            ctx.require_gm("starting a turn")
             evasion = {
                 k: evasion_per_turn(sheet_of(table.characters[k].sheet), f)
                 for k, f in acc.game.fighters.items()
@@ -164,7 +153,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             }
             acc.add(ev.TurnStarted(turn=acc.game.turn + 1, evasion=evasion))
         case c.EndTurn(atmosphere=atmosphere):
-            ctx.require_gm("ending a turn")
             level = atmosphere or acc.game.atmosphere
             if level not in cb.ATMOSPHERE_LEVELS:
                 raise InvalidCommand(f"atmosphere is one of {cb.ATMOSPHERE_LEVELS}", code="command/invalid_atmosphere")
@@ -173,7 +161,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             due = acc.game.wasshoi_due or acc.game.dkk_this_turn >= opts.wasshoi_dkk_per_turn
             acc.add(ev.TurnEnded(turn=acc.game.turn, atmosphere=level, wasshoi_due=due))
         case c.EndCombat():
-            ctx.require_gm("ending a combat")
             revived = tuple(k for k, f in acc.game.fighters.items() if f.status == FAINTED and f.seishin >= 1)
             money = sum(
                 sheet_of(table.characters[k].sheet).manken
@@ -182,7 +169,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             )
             acc.add(ev.CombatEnded(revived=revived, money=money))
         case c.StartScenario():
-            ctx.require_gm("starting a scenario")
             quick, emergency, penalty = {}, {}, {}
             for k, f in acc.game.fighters.items():
                 if k not in table.characters:
@@ -193,7 +179,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 penalty[k] = 2 if parts >= 2 else parts  # ●部位損傷 +1, two or more +2 (NS-21)
             acc.add(ev.ScenarioStarted(scenario=acc.game.scenario, quick_dice=quick, emergency_dice=emergency, injury_penalty=penalty))
         case c.EndScenario():
-            ctx.require_gm("ending a scenario")
             pcs = [k for k in acc.game.fighters if k in table.characters and sheet_of(table.characters[k].sheet).kind == "pc"]
             share = acc.game.money_pool // len(pcs) if pcs else 0
             shares = {k: share for k in pcs} if share else {}
@@ -206,7 +191,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case c.Wasshoi():
             _wasshoi(acc, command, ctx)
         case c.RerollEntry(choose=choose):
-            ctx.require_gm("the entry table")
             n = acc.game.entry_rerolls
             if n < 0:
                 reject("no_entry", "エントリー決定表を振っていない", "NSTRPG 2-15 どう考えても出現不能")
@@ -214,7 +198,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 if n < 1:
                     reject("reroll_first", "まず1回だけ振り直すこと", "NSTRPG 2-15 どう考えても出現不能")
                 if not 1 <= choose <= 6:
-                    raise InvalidCommand("the entry table has rows 1-6")
+                    raise InvalidCommand("the entry table has rows 1-6", detail="エントリー決定表の出目は1〜6")
                 acc.add(ev.EntryRerolled(row=choose, chosen=True))
             else:
                 if n >= 1:
@@ -222,7 +206,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 r = ctx.dice.roll(1, 6)
                 acc.add(ev.EntryRerolled(row=r.faces[0], roll=r))
         case c.CreateMobs(name=name, count=count, sheet=raw):
-            ctx.require_gm("creating mobs")
             try:
                 sheet = msgspec.convert({**raw, "kind": "mob", "mob_type": raw.get("mob_type") or name}, NsSheet)
             except msgspec.ValidationError as e:
@@ -231,11 +214,9 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             for i in range(1, count + 1):
                 acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=f"{name}{i}"[:64], owner=None, sheet=data))
         case c.CreateNinjaSlayer(name=name):
-            ctx.require_gm("calling Ninja Slayer")
             data = msgspec.json.decode(msgspec.json.encode(msgspec.convert(dk.NINJA_SLAYER, NsSheet)))
             acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=name[:64] or "ニンジャスレイヤー", owner=None, sheet=data))
         case c.AdjustValue(character_id=cid, field=field, value=value, reason=reason):
-            ctx.require_gm("adjusting values")
             _, _, f = _load(table, acc.game, cid)
             if field not in Fighter.__struct_fields__:
                 raise InvalidCommand(f"no value {field!r}", code="command/invalid_path")
@@ -247,7 +228,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 reject("dkk_range", "【DKK】は0から12", "NSTRPG 2-15 DKKポイント")
             acc.add(ev.ValueAdjusted(character_id=cid, field=field, value=value, previous=getattr(f, field), reason=reason[:500]))
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not an nstrpg command")
+            raise InvalidCommand(f"{type(command).__name__} is not an nstrpg command", code="command/unknown_command")
     return acc.out
 
 
@@ -257,12 +238,11 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
 def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
     """NSTRPG 2-1: a pool of the attribute + bonus dice + 即応ダイス at the difficulty, modifiers summed."""
     ch, sheet, f = _load(acc.table, acc.game, cmd.character_id)
-    ctx.require_control(acc.table, cmd.character_id)
     if f.status != ACTIVE and cmd.purpose != "resistance":
         # 抵抗判定 happens even when the character cannot act (NS-10)
         reject("cannot_act", f"{ch.name} は行動できない({f.status})", "NSTRPG 2-12 気絶状態")
     if cmd.purpose not in ("check", "resistance", "sokuten", "attack_phase"):
-        raise InvalidCommand("purpose is check, resistance, sokuten or attack_phase")
+        raise InvalidCommand("purpose is check, resistance, sokuten or attack_phase", detail="判定の種類が正しくない")
     if cmd.purpose == "sokuten" and f.shuchu:
         # 集中状態 skips the whole move phase, so no movement style (NS-56)
         reject("shuchu_no_move", "集中状態では移動フェイズを飛ばすので連続側転できない", "NSTRPG 2-4 集中状態に入る")
@@ -319,9 +299,8 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
 
 def _opposed(acc: _Acc, cmd: c.OpposedCheck, ctx: Context, opts: NsOptions) -> None:
     """NS-11 対抗判定: the most successes wins; a tie has no winner (G-NS-03)."""
-    ctx.require_gm("calling an opposed check")
     if len(cmd.sides) < 2:
-        raise InvalidCommand("an opposed check needs two sides or more")
+        raise InvalidCommand("an opposed check needs two sides or more", detail="対抗判定には2人以上が必要")
     level = _difficulty(cmd.difficulty)
     sides = []
     for s in cmd.sides:
@@ -357,11 +336,10 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     S = "NSTRPG 2-6 攻撃フェイズ"
     table, game = acc.table, acc.game
     ch, sheet, f = _load(table, game, cmd.attacker)
-    ctx.require_control(table, cmd.attacker)
     if f.status != ACTIVE:
         reject("cannot_act", f"{ch.name} は行動できない", "NSTRPG 2-12 気絶状態")
     if cmd.kind not in ("melee", "shoot"):
-        raise InvalidCommand("kind is melee or shoot")
+        raise InvalidCommand("kind is melee or shoot", detail="攻撃の種類は近接攻撃か射撃")
     equipped = f.equipped or sheet.equipped
     equipped_w = sheet.weapon(equipped)
     if cmd.weapon is not None:
@@ -428,7 +406,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     splits = list(cmd.splits)
     if not splits:
         if cmd.target is None:
-            raise InvalidCommand("name a target or the splits", code="command/invalid")
+            raise InvalidCommand("name a target or the splits", detail="ターゲットか攻撃の割り振りを指定すること")
         splits = [c.Split(target=cmd.target, dice=pool)]
     if group and len(splits) != 1:
         reject("pool_single_attack", "まとめて振るモブの攻撃は1回", "NSTRPG 2-11")
@@ -442,7 +420,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         reject(reason, msgs.get(reason, reason), "NSTRPG 2-16 ●連続攻撃 / ●連射")
     override = None
     if cmd.difficulty is not None:
-        ctx.require_gm("setting an attack difficulty")
+        _gm_field(ctx, cmd, "攻撃の難易度")
         override = _difficulty(cmd.difficulty)
     attack_id = ctx.new_id("a")
     per_target: dict[str, int] = {}
@@ -568,9 +546,8 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     S = "NSTRPG 2-11 回避判定"
     table = acc.table
     ch, sheet, f = _load(table, acc.game, cmd.defender)
-    ctx.require_control(table, cmd.defender)
     if not cmd.hits or len(set(cmd.hits)) != len(cmd.hits):
-        raise InvalidCommand("name the pending hits once each", code="command/invalid")
+        raise InvalidCommand("name the pending hits once each", detail="回避する攻撃を1つ以上、重ねずに指定すること")
     hits = []
     for hid in cmd.hits:
         h = acc.game.pending.get(hid)
@@ -604,7 +581,7 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
             reject("adrenaline_timing", "回避のアドレナリン・ブーストは自分以外の手番のみ", "NSTRPG 2-14 アドレナリン・ブースト")
         _adrenaline(sheet, f)
     if cmd.difficulty is not None:
-        ctx.require_gm("setting an evasion difficulty")
+        _gm_field(ctx, cmd, "回避の難易度")
         level = _difficulty(cmd.difficulty)
     else:
         # mixed difficulties in one group: the highest (NS-75)
@@ -692,7 +669,6 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
 
 def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) -> None:
     """NS-76 弾幕発生: GM only, mob shooting, declared before the evasion choice."""
-    ctx.require_gm("declaring 弾幕発生")
     S = "NSTRPG 2-11 オプションルール:弾幕発生"
     hits = [acc.game.pending.get(h) for h in cmd.hits]
     if not hits or any(h is None for h in hits) or len(set(cmd.hits)) != len(cmd.hits):
@@ -709,7 +685,7 @@ def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) ->
     try:
         damage, plus = cb.barrage(total, cmd.divisor)
     except ValueError:
-        raise InvalidCommand("弾幕発生 divides by 3, 6 or 12", code="command/invalid") from None
+        raise InvalidCommand("弾幕発生 divides by 3, 6 or 12", detail="弾幕発生は÷3、÷6、÷12") from None
     first = real[0]
     # hits of different evasion difficulties go together at the highest (NS-75), then +1/+2/+3
     base = max(h.evasion_base for h in real)
@@ -720,12 +696,11 @@ def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) ->
 
 
 def _inflict(acc: _Acc, cmd: c.Inflict, ctx: Context, opts: NsOptions) -> None:
-    ctx.require_gm("inflicting damage")
     ch, sheet, f = _load(acc.table, acc.game, cmd.target)
     if f.status not in (ACTIVE, FAINTED):
         reject("target_gone", f"{ch.name} はもういない", "NSTRPG 2-12")
     if cmd.damage_kind not in cb.DAMAGE_KINDS:
-        raise InvalidCommand(f"damage_kind is one of {cb.DAMAGE_KINDS}")
+        raise InvalidCommand(f"damage_kind is one of {cb.DAMAGE_KINDS}", detail="ダメージの区分が正しくない")
     hit = Hit(
         id=ctx.new_id("h"),
         attack_id=ctx.new_id("g"),
@@ -757,7 +732,6 @@ def _inflicted_by_mob(table: TableState, cmd: c.Inflict) -> bool:
 
 
 def _override_hit(acc: _Acc, cmd: c.OverrideHit, ctx: Context) -> None:
-    ctx.require_gm("overriding a hit")
     h = acc.game.pending.get(cmd.hit)
     if h is None:
         reject("no_such_hit", "その攻撃は回避待ちではない", "NSTRPG 2-11")
@@ -776,7 +750,6 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     """NS-87 カイシャク: the サツバツ! row 6 on a 気絶 enemy, no check."""
     S = "NSTRPG 2-12 気絶状態の者に対する攻撃やカイシャク"
     ch, sheet, f = _load(acc.table, acc.game, cmd.attacker)
-    ctx.require_control(acc.table, cmd.attacker)
     if not sheet.ninja:
         reject("ninja_only", "カイシャクはニンジャのみ", S)
     if f.status != ACTIVE:
@@ -825,7 +798,6 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     """NS-70 ●ニンジャ第六感 under the reroll principle (NS-15): same dice, same difficulty, once."""
     S = "NSTRPG 2-16 ●ニンジャ第六感"
     ch, sheet, f = _load(acc.table, acc.game, cmd.character_id)
-    ctx.require_control(acc.table, cmd.character_id)
     _sixth_sense(sheet, f)
     last = acc.game.last_roll.get(cmd.character_id)
     if last is None:
@@ -860,7 +832,7 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     if memo is None or memo.evaded or last.evaded:
         reject("already_evaded", "敵が既に回避判定を行った攻撃は振り直せない", S)
     if not 0 <= cmd.index < len(memo.rolls):
-        raise InvalidCommand(f"the attack has attacks 0-{len(memo.rolls) - 1}")
+        raise InvalidCommand(f"the attack has attacks 0-{len(memo.rolls) - 1}", detail=f"振り直せる攻撃は0〜{len(memo.rolls) - 1}回目")
     m = memo.rolls[cmd.index]
     if m.auto:
         reject("nothing_to_reroll", "自動成功した攻撃は振り直せない", S)
@@ -894,13 +866,12 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
 
 def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
     """NS-25: 【DKK】 gains (GM), capped at 12; 3 or more in a turn calls for Wasshoi! (NS-97)."""
-    ctx.require_gm("giving DKK")
     _, sheet, f = _load(acc.table, acc.game, cmd.character_id)
     roll = None
     if cmd.guide is not None:
         g = dk.DKK_GUIDE.get(cmd.guide)
         if g is None:
-            raise InvalidCommand(f"DKK guide is one of {sorted(dk.DKK_GUIDE)}", code="command/invalid")
+            raise InvalidCommand(f"DKK guide is one of {sorted(dk.DKK_GUIDE)}", detail="DKK獲得の目安が正しくない")
         if g.dice == "D3":
             roll = ctx.dice.roll(1, 6)
             amount = dk.d3(roll.faces[0])
@@ -915,7 +886,7 @@ def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
     elif cmd.amount is not None:
         amount = cmd.amount
     else:
-        raise InvalidCommand("give an amount or a guide", code="command/invalid")
+        raise InvalidCommand("give an amount or a guide", detail="【DKK】の点数か目安を指定すること")
     after = dk.clamp_dkk(f.dkk + amount)
     total = acc.game.dkk_this_turn + max(amount, 0)
     due = acc.game.combat and total >= opts.wasshoi_dkk_per_turn
@@ -929,7 +900,6 @@ def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
 
 def _wasshoi(acc: _Acc, cmd: c.Wasshoi, ctx: Context) -> None:
     """NS-97 … NS-99: 2D6 at or below the highest 【DKK】 present; on success the entry d6."""
-    ctx.require_gm("the Wasshoi! check")
     table, game = acc.table, acc.game
     present = cmd.present
     if present is None:

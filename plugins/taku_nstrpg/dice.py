@@ -5,7 +5,7 @@ marks, each pool line ended by `` \n``) and BCDice's success/failure flag; BCDic
 test vectors are replayed in ``tests/nstrpg/test_bcdice_vectors.py``.
 
 Forms (case-insensitive, full-width folded; text after a space is a comment;
-a leading ``S`` makes any of them secret):
+a leading ``S`` makes any of them secret: the core's prefix, stripped before this module reads the line):
 
 - ``N5`` … a pool of 5 dice at NORMAL; letters ``K`` (KIDS 2+), ``E`` (EASY 3+),
   ``N`` (NORMAL 4+), ``H`` (HARD 5+), ``U`` / ``UH`` (ULTRA-HARD 6).
@@ -43,10 +43,10 @@ from dataclasses import dataclass
 
 from taku.core.chatdice import COMPARATORS, MAX_DICE, split_comment
 from taku.core.dice import DiceSource, Roll
-from taku.core.events import GM, DiceRolled, Private, Redacted
+from taku.core.events import DiceRolled
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-from taku.errors import DiceError, InvalidCommand
+from taku.errors import DiceError, Forbidden, InvalidCommand
 from taku_nstrpg import checks as ck
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import satsubatsu as sb
@@ -298,38 +298,33 @@ def roll_pools(cmd: PoolCommand, dice: DiceSource, character_id: str | None = No
     )
 
 
-def _private(event: DiceRolled, ctx: Context) -> Emitted:
-    if not event.secret:
-        return event
-    assert ctx.actor is not None
-    return Private(event=event, audience=(ctx.actor, GM), redacted=Redacted(of="dice_rolled", note="シークレットダイス"))
-
-
 def dice_chat(text: str, ctx: Context) -> list[Emitted] | None:
     """The NinjaSlayer2 dice forms of the module docstring alone (pools, ``SB``,
     ``WS``, ``WSE``; not a character's check, which needs an nstrpg game): one
     ``dice_rolled`` event, or ``None`` when the line is not one of them. Any table
     played on NSTRPG dice may offer them (シャドー・ジャン2 does).
 
+    The secret prefix ``S`` is the core's: it strips it, sets ``ctx.secret`` and
+    makes the answer secret; the events here only carry ``secret=ctx.secret``.
+
     Raises:
         DiceError: ``dice/invalid`` for a bad appendix, ``dice/too_many_dice``.
     """
     head, comment = split_comment(text)
     expr = unicodedata.normalize("NFKC", head).upper()
-    for secret, body in ((False, expr), (True, expr[1:] if expr.startswith("S") else None)):
-        if body is None or not body:
-            continue
-        fixed = _roll_fixed(body, ctx.dice, secret, comment)
+    if expr:
+        fixed = _roll_fixed(expr, ctx.dice, ctx.secret, comment)
         if fixed is not None:
-            return [_private(fixed, ctx)]
-        pools = parse_pools(body, secret=secret, comment=comment)
+            return [fixed]
+        pools = parse_pools(expr, secret=ctx.secret, comment=comment)
         if pools is not None:
-            return [_private(roll_pools(pools, ctx.dice), ctx)]
+            return [roll_pools(pools, ctx.dice)]
     return None
 
 
 def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
-    """The ruleset's chat commands; ``None`` when the line is not one of them."""
+    """The ruleset's chat commands (its dice forms and a character's check);
+    ``None`` when the line is not one of them. The core handles the ``S`` prefix."""
     rolled = dice_chat(text, ctx)
     if rolled is not None:
         return rolled
@@ -355,6 +350,10 @@ def _character_check(m: re.Match[str], comment: str, table: TableState, ctx: Con
         cid = owned[0].id
     else:
         raise InvalidCommand("どのキャラクターの判定か、名前を続けて書くこと(例: カラテ判定:HARD ボブ)", code="command/which_character")
+    if not ctx.controls(table, cid):
+        # the chat line bypasses the core's permit check of nstrpg.check (owner_of character_id)
+        name = table.characters[cid].name
+        raise Forbidden(f"{cid} is not the sender's", command=Check.__struct_config__.tag, role=ctx.role, reason=f"{name}はあなたのキャラクターではありません")
     diff = m["diff"] or "NORMAL"
     cmd = Check(character_id=cid, stat=_STAT_WORDS[m["stat"]], difficulty=diff, bonus_dice=int(m["bonus"] or 0), label=comment or f"{m['stat']}判定")
     return decide(table, cmd, ctx)

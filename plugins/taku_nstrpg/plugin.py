@@ -9,31 +9,42 @@ from taku_nstrpg._render import render
 from taku_nstrpg.commands import COMMANDS
 from taku_nstrpg.decider import decide
 from taku_nstrpg.dice import chat
+from taku_nstrpg.errors import ERRORS
 from taku_nstrpg.events import EVENTS
 from taku_nstrpg.options import NsOptions
+from taku_nstrpg.play import affordances, turn
 from taku_nstrpg.state import NsGame, NsSheet
 from taku_nstrpg.view import view
 
 __all__ = ["RULESET", "taku_ruleset"]
 
-RULESET = Ruleset(
+
+def _initial(options: NsOptions) -> NsGame:
+    return NsGame()
+
+
+RULESET: Ruleset[NsGame, NsOptions] = Ruleset(
     id="nstrpg",
     name="ニンジャスレイヤーTRPG 2版 コアルール",
     version="1.0",
     commands=COMMANDS,
     events=EVENTS,
-    initial_state=lambda options: NsGame(),
+    initial_state=_initial,
     decide=decide,
-    evolve=lambda game, event, table, options: evolve(game, event, table),  # (transitional: options unused)
-    view=lambda table, viewer, options: view(table, viewer),  # (transitional)
+    evolve=evolve,
+    view=view,
     options=NsOptions,
     sheet=NsSheet,
+    state=NsGame,
     chat=chat,
-    render=lambda event, table, options: render(event, table),  # (transitional)
-    summary="判定(KIDS〜UHn, 【】出目指定), NinjaSlayer2互換ダイス, 攻撃・回避・カウンターカラテ・サツバツ!・DKKとWasshoi!",
+    render=render,
+    affordances=affordances,
+    turn=turn,
+    summary="判定（KIDS〜UHn、【】出目指定）、NinjaSlayer2互換ダイス、攻撃・回避・カウンターカラテ・サツバツ！・DKKとWasshoi!",
+    errors=ERRORS,
 )
 
 
 @hookimpl
-def taku_ruleset() -> Ruleset:
+def taku_ruleset() -> Ruleset[NsGame, NsOptions]:
     return RULESET

@@ -13,9 +13,26 @@ later; it will add fields with defaults and new event types, never change these.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
+
+from taku.core.commands import field
+from taku_nstrpg._labels import (
+    CRITICAL_DESC,
+    DAMAGE_KIND_DESC,
+    DAMAGE_KINDS,
+    HIT_KIND_DESC,
+    HIT_KINDS,
+    PURPOSE_DESC,
+    STATUS_DESC,
+    STATUSES,
+    ATMOSPHERE_DESC,
+    Atmosphere,
+    CharacterId,
+    DifficultyLevel,
+    open_set,
+)
 
 from taku_nstrpg.checks import NORMAL
 from taku_nstrpg.combat import BUILTIN_WEAPONS, AutoSkills, Weapon, auto_skills
@@ -47,7 +64,11 @@ STAT_NAMES = {
     "dkk": "DKK",
 }
 
-Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]
+def _stat(title: str, description: str = "") -> msgspec.Meta:
+    return field(title, description or "能力値（0〜99）", ge=0, le=99)
+
+
+Count = Annotated[int, field("数")]
 
 
 class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -76,37 +97,41 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         skills, notes: free text.
     """
 
-    kind: str = "pc"
-    ninja: bool | None = None
-    karate: Stat = 1
-    neuron: Stat = 1
-    wazamae: Stat = 1
-    jitsu: Stat = 0
-    tairyoku: Stat = 1
-    seishin: Stat = 0
-    kyakuryoku: Stat = 1
-    manken: Stat = 0
-    dkk: Annotated[int, msgspec.Meta(ge=0, le=12)] = 0
-    quick_dice: Annotated[int, msgspec.Meta(ge=0)] | None = None
-    emergency_dice: Annotated[int, msgspec.Meta(ge=0)] = 0
-    initiative_bonus: int = 0
-    evasion: Annotated[int, msgspec.Meta(ge=0)] | None = None
-    instant_death_resistance: bool = False
-    damage_reduction: Annotated[int, msgspec.Meta(ge=0)] = 0
-    weapons: list[str | Weapon] = []
-    equipped: str = "unarmed"
-    karate_attack_bonus: int = 0
-    attack_bonus: int = 0
-    shoot_bonus: int = 0
-    evasion_modifiers: dict[str, int] = {}
-    renzoku: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
-    rensha: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
-    renzoku_plus: int = 0
-    rensha_plus: int = 0
-    sixth_sense: bool = False
-    mob_type: str = ""
-    skills: list[str] = []
-    notes: str = ""
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="ニンジャスレイヤーTRPGのキャラクターシート", description="能力値・装備・スキル（2-1〜2-16）"
+    )
+
+    kind: Annotated[Literal["pc", "boss", "mob"], field("種別", "pc（PC）/ boss（ボス級の敵）/ mob（モブ敵）")] = "pc"
+    ninja: Annotated[bool | None, field("ニンジャ", "空ならPCとボスはニンジャ、モブはニンジャでない（G-NS-09）")] = None
+    karate: Annotated[int, _stat("【カラテ】")] = 1
+    neuron: Annotated[int, _stat("【ニューロン】")] = 1
+    wazamae: Annotated[int, _stat("【ワザマエ】")] = 1
+    jitsu: Annotated[int, _stat("【ジツ】")] = 0
+    tairyoku: Annotated[int, _stat("【体力】")] = 1
+    seishin: Annotated[int, _stat("【精神力】")] = 0
+    kyakuryoku: Annotated[int, _stat("【脚力】")] = 1
+    manken: Annotated[int, _stat("【万札】")] = 0
+    dkk: Annotated[int, field("【DKK】ポイント", "0〜12", ge=0, le=12)] = 0
+    quick_dice: Annotated[Annotated[int, msgspec.Meta(ge=0)] | None, field("即応ダイス", "シナリオ開始時の即応ダイス（空なら5−武器スロット、NS-13）")] = None
+    emergency_dice: Annotated[int, field("緊急回避ダイス", "装備による緊急回避ダイス（NS-14）", ge=0)] = 0
+    initiative_bonus: Annotated[int, field("イニシアチブ修正", "生体LANなどによるイニシアチブ値の修正（NS-17）")] = 0
+    evasion: Annotated[Annotated[int, msgspec.Meta(ge=0)] | None, field("【回避】", "記載された【回避】（空なら最大のカラテ／ニューロン／ワザマエ）")] = None
+    instant_death_resistance: Annotated[bool, field("即死耐性", "NS-94")] = False
+    damage_reduction: Annotated[int, field("ダメージ軽減", "NS-95", ge=0)] = 0
+    weapons: Annotated[list[str | Weapon], field("武器", "素手とスリケン以外に持つ武器: 組み込みのID（katana、chainsaw…）か武器データ")] = []
+    equipped: Annotated[str, field("装備中の武器", "戦闘開始時に手にしている武器のID（既定は素手、NS-27）")] = "unarmed"
+    karate_attack_bonus: Annotated[int, field("カラテ攻撃ダイス", "【カラテ】で攻撃するときだけの追加ダイス（テッコ）")] = 0
+    attack_bonus: Annotated[int, field("近接攻撃ダイス", "装備による近接攻撃の追加ダイス")] = 0
+    shoot_bonus: Annotated[int, field("射撃ダイス", "装備による射撃の追加ダイス")] = 0
+    evasion_modifiers: Annotated[dict[str, int], field("回避難易度修正", "ダメージの区分 → 回避難易度の修正（ニンジャスレイヤー: 近接−1）")] = {}
+    renzoku: Annotated[int, field("●連続攻撃", "データによる●連続攻撃の値（0なら能力値から）", ge=0, le=20)] = 0
+    rensha: Annotated[int, field("●連射", "データによる●連射の値（0なら能力値から）", ge=0, le=20)] = 0
+    renzoku_plus: Annotated[int, field("連続攻撃+X", "効果中の連続攻撃+X")] = 0
+    rensha_plus: Annotated[int, field("連射+X", "効果中の連射+X")] = 0
+    sixth_sense: Annotated[bool, field("●ニンジャ第六感", "【ニューロン】13以外で得た●ニンジャ第六感")] = False
+    mob_type: Annotated[str, field("モブの種類", "同種のモブ敵の区別（空なら名前）")] = ""
+    skills: Annotated[list[str], field("スキル", "スキル名（●マルチターゲット、◉ナラク・ウィズインなど）")] = []
+    notes: Annotated[str, field("メモ")] = ""
 
     def __post_init__(self) -> None:
         if self.kind not in ("pc", "boss", "mob"):
@@ -179,34 +204,37 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
         phase: the phase it was dealt in (まとめて全弾回避 groups one phase's damage).
     """
 
-    id: str
-    attack_id: str
-    attacker: str | None
-    target: str
-    kind: str = "melee"
-    damage_kind: str = "melee"
-    damage: int = 1
-    tsuda: int = 0
-    tsuda_on_six: int = 0
-    no_tsuda: bool = False
-    critical: str = ""
-    successes: int = 0
-    evasion_base: int = NORMAL
-    evasion_plus: int = 0
-    jisa: bool = False
-    adjacent: bool = True
-    area: bool = False
-    moving: bool = False
-    from_mob: bool = False
-    mob_type: str = ""
-    group: tuple[str, ...] = ()
-    stat: str = "karate"
-    attacker_karate: int = 0
-    evadable: bool = True
-    faces: tuple[int, ...] = ()
-    satsubatsu: str = ""
-    namu: str = ""
-    phase: int = 0
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="回避待ちの攻撃", description="ターゲットの回避判定を待つダメージ（2-11）")
+
+    id: Annotated[str, field("攻撃ID", "回避待ちの攻撃のID")]
+    attack_id: Annotated[str, field("攻撃ID", "元の攻撃（カウンター、GMのダメージ）のID")]
+    attacker: Annotated[str | None, field("攻撃した者", "キャラクターのID（空なら環境・GM）")]
+    target: Annotated[str, field("ターゲット", "キャラクターのID")]
+    # open in stored logs: inflict.kind was a free string before
+    kind: Annotated[str, open_set("種類", HIT_KIND_DESC, HIT_KINDS)] = "melee"
+    damage_kind: Annotated[str, open_set("ダメージの区分", DAMAGE_KIND_DESC, DAMAGE_KINDS)] = "melee"
+    damage: Annotated[int, field("ダメージ", "基本ダメージ（まとめて振ったモブは成功数）")] = 1
+    tsuda: Annotated[int, field("痛打", "スタイルによる痛打")] = 0
+    tsuda_on_six: Annotated[int, field("6の痛打", "出目に6があるときの武器の痛打")] = 0
+    no_tsuda: Annotated[bool, field("痛打なし", "精密攻撃: 痛打を受けない")] = False
+    critical: Annotated[str, open_set("クリティカル", CRITICAL_DESC, ("", "satsubatsu", "namuamidabutsu"))] = ""
+    successes: Annotated[int, field("成功数", "攻撃の成功数（カウンターカラテで比べる）")] = 0
+    evasion_base: Annotated[int, field("回避難易度", "この攻撃の回避難易度（4=NORMAL）")] = NORMAL
+    evasion_plus: Annotated[int, field("弾幕の修正", "弾幕発生による回避難易度の上昇")] = 0
+    jisa: Annotated[bool, field("時間差", "このターゲットへの時間差攻撃の一部（まとめて回避できない）")] = False
+    adjacent: Annotated[bool, field("隣接", "攻撃者が隣接している")] = True
+    area: Annotated[bool, field("範囲攻撃")] = False
+    moving: Annotated[bool, field("移動攻撃")] = False
+    from_mob: Annotated[bool, field("モブ敵の攻撃", "アトモスフィアの影響を受けない")] = False
+    mob_type: Annotated[str, field("モブの種類")] = ""
+    group: Annotated[tuple[str, ...], field("まとめて振ったモブ", "キャラクターのID")] = ()
+    stat: Annotated[str, open_set("判定の能力値", "karate（【カラテ】）/ wazamae（【ワザマエ】）など", ("karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin"))] = "karate"
+    attacker_karate: Annotated[int, field("攻撃者の【カラテ】", "弾き飛ばしの距離")] = 0
+    evadable: Annotated[bool, field("回避可能", "falseなら回避不能")] = True
+    faces: Annotated[tuple[int, ...], field("出目", "攻撃判定の出目")] = ()
+    satsubatsu: Annotated[str, field("サツバツ!の出目", "使った出目の組（空なら【6,6】）")] = ""
+    namu: Annotated[str, field("ナムアミダブツ!の出目", "使った出目の組")] = ""
+    phase: Annotated[int, field("フェイズ", "与えられたフェイズの番号（まとめて全弾回避は同じフェイズのみ）")] = 0
 
 
 class LastRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -219,17 +247,19 @@ class LastRoll(msgspec.Struct, frozen=True, kw_only=True):
         evaded: the opponent already rolled an evasion against it.
     """
 
-    ref: str
-    kind: str
-    rerolled: bool = False
-    evaded: bool = False
-    stat: str = ""
-    pool: int = 0
-    difficulty: int = NORMAL
-    purpose: str = "check"
-    patterns: tuple[str, ...] = ()
-    label: str = ""
-    success: bool = False
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="直前の判定", description="●ニンジャ第六感で振り直せる直前の判定か攻撃")
+
+    ref: Annotated[str, field("判定ID", "判定か攻撃のID")]
+    kind: Annotated[Literal["check", "attack"], field("種類", "check（判定）/ attack（攻撃）")]
+    rerolled: Annotated[bool, field("振り直し済み")] = False
+    evaded: Annotated[bool, field("回避された", "相手が既に回避判定をした")] = False
+    stat: Annotated[str, open_set("能力値", "判定した能力値（攻撃なら空）", ("", "karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin", "dice"))] = ""
+    pool: Annotated[int, field("ダイス数")] = 0
+    difficulty: Annotated[int, field("難易度", "難易度の段階（4=NORMAL）")] = NORMAL
+    purpose: Annotated[Literal["check", "resistance", "sokuten", "attack_phase"], field("判定の種類", PURPOSE_DESC)] = "check"
+    patterns: Annotated[tuple[str, ...], field("【】出目指定")] = ()
+    label: Annotated[str, field("判定の名前")] = ""
+    success: Annotated[bool, field("成功")] = False
 
 
 class Fighter(msgspec.Struct, frozen=True, kw_only=True):
@@ -256,43 +286,49 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
             current values, never the ● skills (NS-23).
     """
 
-    tairyoku: int
-    seishin: int
-    status: str = ACTIVE
-    ability_damage: dict[str, int] = {}
-    injuries: dict[str, int] = {}
-    injury_penalty: int = 0
-    quick_dice: int = 0
-    emergency_dice: int = 0
-    evasion_dice: int = 0
-    dkk: int = 0
-    kuzure: bool = False
-    shuchu: bool = False
-    sokuten: bool = False
-    adrenaline_used: bool = False
-    adrenaline_evasion: bool = False
-    sixth_sense_used: bool = False
-    equipped: str | None = None
-    looted: bool = False
-    boosts: dict[str, int] = {}
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターの現在値", description="プレイ中に変わる値（シートは基本値）")
+
+    tairyoku: Annotated[int, field("【体力】", "現在の【体力】")]
+    seishin: Annotated[int, field("【精神力】", "現在の【精神力】")]
+    status: Annotated[str, open_set("状態", STATUS_DESC, STATUSES)] = ACTIVE
+    ability_damage: Annotated[dict[str, int], field("能力値ダメージ", "能力値 → 点数（読むときは最低1）")] = {}
+    injuries: Annotated[dict[str, int], field("●部位損傷", "部位 → 回数（×N）")] = {}
+    injury_penalty: Annotated[int, field("部位損傷の修正", "このシナリオのすべての判定の難易度修正（NS-21）")] = 0
+    quick_dice: Annotated[int, field("即応ダイス", "残りの即応ダイス")] = 0
+    emergency_dice: Annotated[int, field("緊急回避ダイス", "残りの緊急回避ダイス")] = 0
+    evasion_dice: Annotated[int, field("回避ダイス", "このターンの残りの回避ダイス")] = 0
+    dkk: Annotated[int, field("【DKK】ポイント", "現在の【DKK】（0〜12）")] = 0
+    kuzure: Annotated[bool, field("崩れ状態", "この者への攻撃の難易度−1（NS-50）")] = False
+    shuchu: Annotated[bool, field("集中状態", "攻撃フェイズの行動の難易度−1（NS-56）")] = False
+    sokuten: Annotated[bool, field("連続側転済み", "この手番に連続側転した（攻撃フェイズの行動+1）")] = False
+    adrenaline_used: Annotated[bool, field("アドレナリン・ブースト使用済み", "この戦闘で使った（NS-96）")] = False
+    adrenaline_evasion: Annotated[bool, field("アドレナリンの回避修正", "このフェイズの回避難易度−1が効いている")] = False
+    sixth_sense_used: Annotated[bool, field("●ニンジャ第六感使用済み", "このシナリオで使った")] = False
+    equipped: Annotated[str | None, field("装備中の武器", "手番開始で持ち替えた武器のID（空ならシートの武器）")] = None
+    looted: Annotated[bool, field("万札回収済み", "【万札】が万札プールに入った")] = False
+    boosts: Annotated[dict[str, int], field("一時的な能力値修正", "能力値 → 修正（☆ヘンゲヨーカイ・ジツなど。●スキルは変わらない）")] = {}
 
 
 class MemoRoll(msgspec.Struct, frozen=True, kw_only=True):
     """One attack of an action as ●ニンジャ第六感 needs it: its dice, difficulty and hit template."""
 
-    dice: int
-    difficulty: int
-    auto: bool = False
-    success: bool = False
-    template: Hit
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="攻撃1回の記録", description="●ニンジャ第六感で振り直すための攻撃1回分")
+
+    dice: Annotated[int, field("ダイス数")]
+    difficulty: Annotated[int, field("難易度", "難易度の段階（4=NORMAL）")]
+    auto: Annotated[bool, field("自動成功")] = False
+    success: Annotated[bool, field("命中")] = False
+    template: Annotated[Hit, field("攻撃", "命中したとき（した）の攻撃")]
 
 
 class AttackMemo(msgspec.Struct, frozen=True, kw_only=True):
     """The latest attack action of an attacker, kept for ●ニンジャ第六感 (NS-70)."""
 
-    attacker: str
-    rolls: tuple[MemoRoll, ...] = ()
-    evaded: bool = False
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="直前の攻撃の記録", description="攻撃者の直前の攻撃（●ニンジャ第六感用）")
+
+    attacker: Annotated[str, field("攻撃した者", "キャラクターのID")]
+    rolls: Annotated[tuple[MemoRoll, ...], field("攻撃", "攻撃ごとの記録")] = ()
+    evaded: Annotated[bool, field("回避された", "相手が回避判定をした")] = False
 
 
 class NsGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -315,24 +351,37 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         acting: whose 手番 it is (from ``begin_turn_of`` to ``end_turn_of``), ``None`` between 手番.
         entry_sokuten: 連続側転判定 difficulty added to every ninja with 【DKK】 1+ by the
             死神のエントリー (rows 4, 5: +1; row 6: +2) until the end of the turn ``entry_until`` (NS-99).
+        acted: who ended their 手番 this turn (``end_turn_of``), in that order (2-3).
+        step: where the acting character's 手番 is: ``move`` (移動フェイズ, after 手番開始),
+            ``attack`` (攻撃フェイズ: 集中状態 skips the move), ``attacked`` (an attack-phase
+            action done), ``""`` between 手番 (2-4 … 2-7).
+        turn_over: the turn's ターン終了フェイズ is done (``end_turn``); the next ``start_turn`` clears it.
     """
 
-    fighters: dict[str, Fighter] = {}
-    combat: bool = False
-    turn: int = 0
-    atmosphere: str = "normal"
-    pending: dict[str, Hit] = {}
-    last_roll: dict[str, LastRoll] = {}
-    attacks: dict[str, AttackMemo] = {}
-    money_pool: int = 0
-    dkk_this_turn: int = 0
-    wasshoi_due: bool = False
-    entry_rerolls: int = -1
-    scenario: int = 1
-    phase: int = 0
-    acting: str | None = None
-    entry_sokuten: int = 0
-    entry_until: int = 0
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ニンジャスレイヤーTRPGの卓の状態", description="戦闘・ターン・回避待ちの攻撃・万札プール・DKK")
+
+    fighters: Annotated[dict[str, Fighter], field("キャラクターの現在値", "キャラクターID → 現在値")] = {}
+    combat: Annotated[bool, field("戦闘中")] = False
+    turn: Annotated[int, field("ターン", "戦闘の何ターン目か（開始前は0）", ge=0)] = 0
+    atmosphere: Annotated[Atmosphere, field("アトモスフィア", ATMOSPHERE_DESC)] = "normal"
+    pending: Annotated[dict[str, Hit], field("回避待ちの攻撃", "攻撃ID → 攻撃")] = {}
+    last_roll: Annotated[dict[str, LastRoll], field("直前の判定", "キャラクターID → 直前の判定（●ニンジャ第六感用）")] = {}
+    attacks: Annotated[dict[str, AttackMemo], field("攻撃の記録", "攻撃ID → 攻撃（●ニンジャ第六感と時間差用）")] = {}
+    money_pool: Annotated[int, field("万札プール", "2-10")] = 0
+    dkk_this_turn: Annotated[int, field("このターンの【DKK】", "このターンに得た【DKK】の合計")] = 0
+    wasshoi_due: Annotated[bool, field("Wasshoi!判定待ち", "このターンに【DKK】を3以上得た")] = False
+    entry_rerolls: Annotated[int, field("エントリーの振り直し", "直前のエントリー決定表の振り直し回数（−1: 振っていない）")] = -1
+    scenario: Annotated[int, field("シナリオ", "何本目のシナリオか")] = 1
+    phase: Annotated[int, field("フェイズ番号", "手番の開始・終了、フェイズ終了、ターン開始で増える")] = 0
+    acting: Annotated[str | None, field("手番のキャラクター", "手番開始から手番終了までのキャラクターID")] = None
+    entry_sokuten: Annotated[int, field("エントリーによる連続側転の修正", "死神のエントリー4〜6による連続側転判定の難易度修正（NS-99）")] = 0
+    entry_until: Annotated[int, field("修正の終わるターン", "このターンの終了まで")] = 0
+    acted: Annotated[tuple[str, ...], field("手番を終えた者", "このターンに手番を終えたキャラクターID（順に）")] = ()
+    step: Annotated[
+        Literal["", "move", "attack", "attacked"],
+        field("手番の段階", "move（移動フェイズ）/ attack（攻撃フェイズ）/ attacked（攻撃フェイズの行動済み）/ 空（手番の間）"),
+    ] = ""
+    turn_over: Annotated[bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")] = False
 
 
 def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:

@@ -10,9 +10,12 @@ import msgspec
 from taku.core.ruleset import Viewer
 from taku.core.table import TableState
 from taku_nstrpg._evolve import sheet_of
+from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import NsGame, current, evasion_per_turn, initiative
 
 __all__ = ["derived", "view"]
+
+_TURN_BOOKKEEPING = ("acted", "step", "turn_over")
 
 
 def derived(table: TableState, cid: str) -> dict[str, Any]:
@@ -31,9 +34,16 @@ def derived(table: TableState, cid: str) -> dict[str, Any]:
     }
 
 
-def view(table: TableState, viewer: Viewer) -> dict[str, Any]:
-    """The game state as builtins, with ``derived`` values per character."""
+def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) -> dict[str, Any]:
+    """The game state as builtins, with ``derived`` values per character (nothing is hidden).
+
+    The 手番 bookkeeping (``acted``, ``step``, ``turn_over``) is left out: the state
+    message's ``turn`` presents it (:func:`taku_nstrpg.play.turn`), and the view stays
+    what earlier versions showed.
+    """
     game = table.game or NsGame()
     out: dict[str, Any] = msgspec.to_builtins(game)
+    for key in _TURN_BOOKKEEPING:
+        out.pop(key, None)  # the state message's ``turn`` shows them (order, done, phase)
     out["derived"] = {cid: derived(table, cid) for cid in game.fighters if cid in table.characters}
     return out
