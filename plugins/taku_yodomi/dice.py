@@ -23,7 +23,7 @@ from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 
 from taku_yodomi import _checks
-from taku_yodomi._common import options, reject
+from taku_yodomi._common import reject
 from taku_yodomi.events import CheckRolled
 
 __all__ = ["chat", "parse"]
@@ -56,8 +56,8 @@ def chat(text: str, table: TableState, ctx: Context) -> Sequence[Emitted] | None
     key = p["key"]
     assert key is None or isinstance(key, int)
     if key is not None and not 1 <= key <= 9:
-        raise reject("bad_key_number", "キーナンバーは1〜9です", "澱み流れ ▼キーナンバー")
-    opts = options(ctx)
+        reject("bad_key_number", "キーナンバーは1〜9です", "澱み流れ ▼キーナンバー")
+    opts = ctx.options
     base = p["base"]
     diff = p["difficulty"]
     assert isinstance(base, int) and (diff is None or isinstance(diff, int))

@@ -22,6 +22,8 @@ from taku_yodomi._render import render
 def sample(t: mi.Type) -> Any:
     """A plain value of msgspec type ``t`` (the first choice of unions and literals)."""
     match t:
+        case mi.Metadata(type=inner):
+            return sample(inner)
         case mi.StrType():
             return "♦10"
         case mi.IntType():
@@ -76,6 +78,19 @@ def test_command_round_trip(cls: type) -> None:
     bad = msgspec.json.encode({**msgspec.to_builtins(cmd), "oops": 1})
     with pytest.raises(msgspec.ValidationError):
         dec.decode(bad)
+
+
+def test_cards_and_suits_are_closed_sets_on_the_wire() -> None:
+    """A card is one of the 54 codes and a suit one of the four signs; anything else is
+    refused when the command is decoded (no hand-typed aliases such as ``D10``)."""
+    dec = command_decoder(RULESET)
+    ok = dec.decode(msgspec.json.encode({"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦10", "JK2"]}))
+    assert ok.cards == ["♦10", "JK2"]
+    for raw in ({"type": "yodomi.play_cards", "check_id": "k1", "cards": ["D10"]},
+                {"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦11"]},
+                {"type": "yodomi.choose_suit", "character_id": "c1", "suit": "H"}):
+        with pytest.raises(msgspec.ValidationError):
+            dec.decode(msgspec.json.encode(raw))
 
 
 def test_tags_unique_and_prefixed() -> None:
