@@ -11,11 +11,11 @@ from taku.hookspecs import hookimpl
 
 __all__ = ["RULESET", "taku_ruleset"]
 
-RULESET = Ruleset(
+RULESET: Ruleset[None, None] = Ruleset(
     id="generic",
-    name="汎用ダイス (generic)",
+    name="汎用ダイス",
     version="1.0",
-    summary="Chat and BCDice-style dice (2D6, 3D6+2>=10, 1D100<=50, D66, 4B6>=4, S-secret rolls).",
+    summary="チャットとBCDice形式のダイス（2D6、3D6+2>=10、1D100<=50、D66、4B6>=4、先頭にSでシークレットダイス）",
 )
 
 

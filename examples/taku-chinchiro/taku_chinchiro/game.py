@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
-from taku import Context, Rejected, Viewer
-from taku.core.commands import Command
+from taku import Context, Viewer
+from taku.core import kit
+from taku.core.commands import GM, Command
 from taku.core.dice import Roll
 from taku.core.events import Event, MemberJoined
+from taku.core.play import Affordance, Turn, TurnSlot
 
 from taku_chinchiro.rules import Hand, read_hand
 
@@ -20,18 +22,31 @@ __all__ = [
     "RollBowl",
     "Rolled",
     "RoundClosed",
+    "affordances",
     "chat",
     "decide",
     "evolve",
     "initial_state",
     "render",
+    "turn",
     "view",
 ]
 
+ERRORS = {
+    "turn_over": "この回はもう振り終わっている（3投まで、役が出たら終わり）",
+    "nobody_rolled": "まだ誰も振っていないので回を締められない",
+}
+"""Every rejection reason of this ruleset (``rule/chinchiro/<reason>``), for the error catalogue."""
+
+reject = kit.rejecter("chinchiro")
+
 
 class Options(msgspec.Struct, frozen=True, kw_only=True):
-    tries: int = 3
-    """How many times a player may roll for a hand (the usual rule: 3)."""
+    """House rules. ``tries``: how many times a player may roll for a hand (the usual rule: 3)."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チンチロリンの設定")
+
+    tries: Annotated[int, msgspec.Meta(title="振れる回数", description="役が出るまで振れる回数（ふつうは3投）", ge=1, le=10)] = 3
 
 
 # ----------------------------------------------------------------- commands and events
@@ -40,55 +55,75 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
 class RollBowl(Command, frozen=True, kw_only=True, tag="chinchiro.roll"):
     """Roll three dice into the bowl (a player, on their own turn of the round)."""
 
+    meta = msgspec.Meta(title="丼に振る", description="サイコロ3個を丼に振る")
+
 
 class CloseRound(Command, frozen=True, kw_only=True, tag="chinchiro.close_round"):
     """GM: end the round; the best hand wins."""
 
+    permit = GM
+    meta = msgspec.Meta(title="回を締める", description="いちばん強い役の人が勝つ")
+
 
 class Rolled(Event, frozen=True, kw_only=True, tag="chinchiro.rolled"):
-    member_id: str
-    roll: Roll
-    hand: Hand
-    try_no: int
+    """A member rolled the bowl."""
+
+    meta = msgspec.Meta(title="振った")
+
+    member_id: Annotated[str, msgspec.Meta(title="振った人")]
+    roll: Annotated[Roll, msgspec.Meta(title="出目")]
+    hand: Annotated[Hand, msgspec.Meta(title="役")]
+    try_no: Annotated[int, msgspec.Meta(title="何投目", ge=1)]
 
 
 class RoundClosed(Event, frozen=True, kw_only=True, tag="chinchiro.round_closed"):
-    round_no: int
-    winners: tuple[str, ...]
-    best: str
+    """The GM closed the round."""
+
+    meta = msgspec.Meta(title="回が締められた")
+
+    round_no: Annotated[int, msgspec.Meta(title="第何回戦", ge=1)]
+    winners: Annotated[tuple[str, ...], msgspec.Meta(title="勝った人")]
+    best: Annotated[str, msgspec.Meta(title="勝った役")]
 
 
 # ----------------------------------------------------------------- state
 
 
 class Game(msgspec.Struct, frozen=True, kw_only=True):
-    round_no: int = 1
-    tries: dict[str, int] = {}
-    hands: dict[str, Hand] = {}
-    wins: dict[str, int] = {}
+    """The game: the round, each member's tries and hand this round, and wins so far."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チンチロリンの場")
+
+    round_no: Annotated[int, msgspec.Meta(title="第何回戦", ge=1)] = 1
+    tries: Annotated[dict[str, int], msgspec.Meta(title="振った回数", description="メンバーごと")] = {}
+    hands: Annotated[dict[str, Hand], msgspec.Meta(title="役", description="メンバーごとのこの回の役")] = {}
+    wins: Annotated[dict[str, int], msgspec.Meta(title="勝ち数", description="メンバーごと")] = {}
 
 
 def initial_state(options: Options | None) -> Game:
     return Game()
 
 
-def decide(table: Any, command: Command, ctx: Context) -> list[Event]:
+def _may_roll(game: Game, member: str, opts: Options) -> bool:
+    done = member in game.hands and game.hands[member].final
+    return not done and game.tries.get(member, 0) < opts.tries
+
+
+def decide(table: Any, command: Command, ctx: Context[Options]) -> list[Event]:
+    """The events of ``command`` (who may send it is declared on the command and checked by taku)."""
     game: Game = table.game
-    opts: Options = ctx.options
+    opts = ctx.options
     match command:
         case RollBowl():
             assert ctx.actor is not None
-            done = ctx.actor in game.hands and game.hands[ctx.actor].final
-            tries = game.tries.get(ctx.actor, 0)
-            if done or tries >= opts.tries:
-                raise Rejected("chinchiro", "turn_over", "この回はもう振り終わっています", section="チンチロリン: 3投まで")
+            if not _may_roll(game, ctx.actor, opts):
+                reject("turn_over", "この回はもう振り終わっています", "チンチロリン: 3投まで")
             roll = ctx.dice.roll(3, 6)
             faces = (roll.faces[0], roll.faces[1], roll.faces[2])
-            return [Rolled(member_id=ctx.actor, roll=roll, hand=read_hand(faces), try_no=tries + 1)]
+            return [Rolled(member_id=ctx.actor, roll=roll, hand=read_hand(faces), try_no=game.tries.get(ctx.actor, 0) + 1)]
         case CloseRound():
-            ctx.require_gm("closing a round")
             if not game.hands:
-                raise Rejected("chinchiro", "nobody_rolled", "まだ誰も振っていません")
+                reject("nobody_rolled", "まだ誰も振っていません", "チンチロリン: 回の終わり")
             best = max(h.rank for h in game.hands.values())
             winners = tuple(sorted(m for m, h in game.hands.items() if h.rank == best))
             name = next(h.name for h in game.hands.values() if h.rank == best)
@@ -115,7 +150,29 @@ def view(table: Any, viewer: Viewer, options: Options) -> Game:
     return table.game  # nothing is hidden in this game
 
 
-def chat(text: str, table: Any, ctx: Context) -> list[Event] | None:
+def affordances(table: Any, viewer: Viewer, options: Options) -> list[Affordance]:
+    """What ``viewer`` may do now: roll while they may, and (the GM) close the round."""
+    game: Game = table.game
+    out = []
+    if viewer.member_id is not None and _may_roll(game, viewer.member_id, options):
+        out.append(Affordance(command="chinchiro.roll", label="丼に振る", primary=True))
+    if viewer.is_gm and game.hands:
+        out.append(Affordance(command="chinchiro.close_round", label="回を締める", primary=not out))
+    return out
+
+
+def turn(table: Any, options: Options) -> Turn:
+    """The round: everyone who has rolled, in the order they joined, done once their hand is final."""
+    game: Game = table.game
+    players = [m for m in table.members.values() if m.role != "spectator" and m.present]
+    order = [
+        TurnSlot(id=m.id, label=m.name, value=game.hands[m.id].name if m.id in game.hands else None, done=not _may_roll(game, m.id, options))
+        for m in players
+    ]
+    return Turn(round=game.round_no, round_label=f"第{game.round_no}回戦", order=order)
+
+
+def chat(text: str, table: Any, ctx: Context[Options]) -> list[Event] | None:
     """``チンチロ`` (or ``CHINCHIRO``) in the chat rolls the bowl."""
     if text.strip().upper() in ("チンチロ", "CHINCHIRO"):
         return decide(table, RollBowl(), ctx)
@@ -124,8 +181,7 @@ def chat(text: str, table: Any, ctx: Context) -> list[Event] | None:
 
 def render(event: Event, table: Any, options: Options) -> str | None:
     def who(m: str) -> str:
-        member = table.members.get(m)
-        return member.name if member else m
+        return kit.member_name(table, m)
 
     match event:
         case Rolled(member_id=m, roll=roll, hand=hand, try_no=n):

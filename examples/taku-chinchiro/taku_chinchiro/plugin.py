@@ -7,7 +7,7 @@ from taku import Ruleset, hookimpl
 
 from taku_chinchiro import game
 
-RULESET = Ruleset(
+RULESET: Ruleset[game.Game, game.Options] = Ruleset(
     id="chinchiro",
     name="チンチロリン",
     version="1.0.0",
@@ -18,8 +18,12 @@ RULESET = Ruleset(
     evolve=game.evolve,
     view=game.view,
     options=game.Options,
+    state=game.Game,
     chat=game.chat,
     render=game.render,
+    affordances=game.affordances,
+    turn=game.turn,
+    errors=game.ERRORS,
     summary="三つのサイコロで役を作る。シゴロ、アラシ、ヒフミ、目。",
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Annotated, ClassVar
 
 import msgspec
 
@@ -12,9 +13,11 @@ __all__ = ["Hand", "read_hand"]
 class Hand(msgspec.Struct, frozen=True, kw_only=True):
     """A hand: ``name`` for people, ``rank`` to compare (higher wins), ``final`` if it ends the turn."""
 
-    name: str
-    rank: int
-    final: bool
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="役")
+
+    name: Annotated[str, msgspec.Meta(title="役の名前")]
+    rank: Annotated[int, msgspec.Meta(title="強さ", description="大きいほど強い")]
+    final: Annotated[bool, msgspec.Meta(title="決まり", description="役が決まり、この回はもう振らない")]
 
 
 def read_hand(faces: tuple[int, int, int]) -> Hand:

@@ -20,3 +20,15 @@ async def test_a_round() -> None:
     await h.send(b, RollBowl())  # シゴロ
     (closed,) = await h.send(h.gm, CloseRound())
     assert closed.winners == (b,) and h.game.wins == {b: 1}
+
+
+# ----------------------------------------------------------------- taku's conformance kit
+from taku.testing.ruleset_contract import RulesetContract  # noqa: E402
+
+
+class TestChinchiroContract(RulesetContract):
+    """Every check taku asks of a ruleset: purity, tags, Japanese labels, declared errors
+    and permits, and random play driven by ``affordances()``."""
+
+    ruleset_id = "chinchiro"
+    steps = 80

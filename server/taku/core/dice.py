@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Annotated, ClassVar, Protocol
 
 import msgspec
 
@@ -49,9 +49,11 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     ``at`` is the index of the first face in the table's face stream (see module doc).
     """
 
-    sides: int
-    faces: tuple[int, ...]
-    at: int = 0
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="出目", description="同時に振ったダイス")
+
+    sides: Annotated[int, msgspec.Meta(title="面数")]
+    faces: Annotated[tuple[int, ...], msgspec.Meta(title="出目")]
+    at: Annotated[int, msgspec.Meta(title="位置", description="卓のダイス列で最初の出目の番号")] = 0
 
     @property
     def total(self) -> int:
@@ -66,9 +68,11 @@ class Shuffle(msgspec.Struct, frozen=True, kw_only=True):
     shuffle uses none and has ``at = -1``.
     """
 
-    size: int
-    order: tuple[int, ...]
-    at: int = -1
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="シャッフル", description="卓のダイス列から引いた並べ替え")
+
+    size: Annotated[int, msgspec.Meta(title="枚数")]
+    order: Annotated[tuple[int, ...], msgspec.Meta(title="並び")]
+    at: Annotated[int, msgspec.Meta(title="位置", description="卓のダイス列で最初の数の番号（-1: 台本どおり）")] = -1
 
 
 class DiceSource(Protocol):

@@ -13,7 +13,7 @@ with the table's union (:func:`taku.core.table.event_decoder`).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -120,41 +120,53 @@ class TableCreated(Event, frozen=True, kw_only=True, tag="table_created"):
     ``settings`` came after the first logs: an older ``table_created`` decodes with the defaults.
     """
 
-    name: str
-    ruleset: str
-    ruleset_version: str
-    options: dict[str, Any] = {}
-    seed_hash: str = ""
-    settings: TableSettings = TableSettings()
+    meta = msgspec.Meta(title="卓が作られた")
+
+    name: Annotated[str, msgspec.Meta(title="卓の名前")]
+    ruleset: Annotated[str, msgspec.Meta(title="ルール")]
+    ruleset_version: Annotated[str, msgspec.Meta(title="ルールの版")]
+    options: Annotated[dict[str, Any], msgspec.Meta(title="オプション")] = {}
+    seed_hash: Annotated[str, msgspec.Meta(title="シードのハッシュ")] = ""
+    settings: Annotated[TableSettings, msgspec.Meta(title="卓の設定")] = TableSettings()
 
 
 class MemberJoined(Event, frozen=True, kw_only=True, tag="member_joined"):
-    member_id: str
-    name: str
-    role: str
+    meta = msgspec.Meta(title="参加した")
+
+    member_id: Annotated[str, msgspec.Meta(title="メンバー")]
+    name: Annotated[str, msgspec.Meta(title="名前")]
+    role: Annotated[Literal["gm", "player", "spectator"], msgspec.Meta(title="役割", description="gm（GM）・player（プレイヤー）・spectator（観戦者）")]
 
 
 class MemberLeft(Event, frozen=True, kw_only=True, tag="member_left"):
-    member_id: str
+    meta = msgspec.Meta(title="退出した")
+
+    member_id: Annotated[str, msgspec.Meta(title="メンバー")]
 
 
 class MemberRenamed(Event, frozen=True, kw_only=True, tag="member_renamed"):
-    member_id: str
-    name: str
+    meta = msgspec.Meta(title="名前が変わった")
+
+    member_id: Annotated[str, msgspec.Meta(title="メンバー")]
+    name: Annotated[str, msgspec.Meta(title="新しい名前")]
 
 
 class RoleChanged(Event, frozen=True, kw_only=True, tag="role_changed"):
-    member_id: str
-    role: str
+    meta = msgspec.Meta(title="役割が変わった")
+
+    member_id: Annotated[str, msgspec.Meta(title="メンバー")]
+    role: Annotated[Literal["gm", "player", "spectator"], msgspec.Meta(title="新しい役割", description="gm（GM）・player（プレイヤー）・spectator（観戦者）")]
 
 
 class ChatPosted(Event, frozen=True, kw_only=True, tag="chat_posted"):
     """A line of chat. ``character_id`` when spoken as a character; ``channel`` ``""``
     is the main channel (``"観戦"``: a spectator's line, when the table allows it)."""
 
-    text: str
-    character_id: str | None = None
-    channel: str = ""
+    meta = msgspec.Meta(title="発言")
+
+    text: Annotated[str, msgspec.Meta(title="本文")]
+    character_id: Annotated[str | None, msgspec.Meta(title="発言キャラクター")] = None
+    channel: Annotated[str, msgspec.Meta(title="チャンネル")] = ""
 
 
 class DiceRolled(Event, frozen=True, kw_only=True, tag="dice_rolled"):
@@ -163,42 +175,52 @@ class DiceRolled(Event, frozen=True, kw_only=True, tag="dice_rolled"):
     ``result`` is the BCDice-style line, e.g. ``(2D6>=7) ＞ 8[3,5] ＞ 8 ＞ 成功``.
     """
 
-    expression: str
-    rolls: tuple[Roll, ...]
-    total: int | None = None
-    successes: int | None = None
-    success: bool | None = None
-    result: str = ""
-    secret: bool = False
-    comment: str = ""
-    character_id: str | None = None
+    meta = msgspec.Meta(title="ダイスを振った")
+
+    expression: Annotated[str, msgspec.Meta(title="ダイス式")]
+    rolls: Annotated[tuple[Roll, ...], msgspec.Meta(title="出目")]
+    total: Annotated[int | None, msgspec.Meta(title="合計")] = None
+    successes: Annotated[int | None, msgspec.Meta(title="成功数")] = None
+    success: Annotated[bool | None, msgspec.Meta(title="成否")] = None
+    result: Annotated[str, msgspec.Meta(title="結果")] = ""
+    secret: Annotated[bool, msgspec.Meta(title="シークレット")] = False
+    comment: Annotated[str, msgspec.Meta(title="コメント")] = ""
+    character_id: Annotated[str | None, msgspec.Meta(title="キャラクター")] = None
 
 
 class Redacted(Event, frozen=True, kw_only=True, tag="redacted"):
     """What a viewer receives in place of an event they may not see (same seq)."""
 
-    of: str
-    note: str = ""
+    meta = msgspec.Meta(title="非公開の出来事")
+
+    of: Annotated[str, msgspec.Meta(title="出来事の種類")]
+    note: Annotated[str, msgspec.Meta(title="注記")] = ""
 
 
 class CharacterCreated(Event, frozen=True, kw_only=True, tag="character_created"):
-    character_id: str
-    name: str
-    owner: str | None = None
-    sheet: dict[str, Any] = {}
+    meta = msgspec.Meta(title="キャラクターが作られた")
+
+    character_id: Annotated[str, msgspec.Meta(title="キャラクター")]
+    name: Annotated[str, msgspec.Meta(title="名前")]
+    owner: Annotated[str | None, msgspec.Meta(title="持ち主")] = None
+    sheet: Annotated[dict[str, Any], msgspec.Meta(title="シート")] = {}
 
 
 class CharacterUpdated(Event, frozen=True, kw_only=True, tag="character_updated"):
     """``sheet`` holds the changed keys only; they replace the old values."""
 
-    character_id: str
-    name: str | None = None
-    owner: str | None = None
-    sheet: dict[str, Any] = {}
+    meta = msgspec.Meta(title="キャラクターが編集された")
+
+    character_id: Annotated[str, msgspec.Meta(title="キャラクター")]
+    name: Annotated[str | None, msgspec.Meta(title="名前")] = None
+    owner: Annotated[str | None, msgspec.Meta(title="持ち主")] = None
+    sheet: Annotated[dict[str, Any], msgspec.Meta(title="シートの変更")] = {}
 
 
 class CharacterRemoved(Event, frozen=True, kw_only=True, tag="character_removed"):
-    character_id: str
+    meta = msgspec.Meta(title="キャラクターが削除された")
+
+    character_id: Annotated[str, msgspec.Meta(title="キャラクター")]
 
 
 class GMOverridden(Event, frozen=True, kw_only=True, tag="gm_overridden"):
@@ -206,16 +228,20 @@ class GMOverridden(Event, frozen=True, kw_only=True, tag="gm_overridden"):
     (``["characters", id, "sheet", key]``) or the ruleset's ``game`` state
     (``["game", ...]``); ``previous`` is what it was."""
 
-    path: tuple[str | int, ...]
-    value: Any = None
-    previous: Any = None
-    reason: str = ""
+    meta = msgspec.Meta(title="GMが値を上書きした")
+
+    path: Annotated[tuple[str | int, ...], msgspec.Meta(title="場所")]
+    value: Annotated[Any, msgspec.Meta(title="新しい値")] = None
+    previous: Annotated[Any, msgspec.Meta(title="前の値")] = None
+    reason: Annotated[str, msgspec.Meta(title="理由")] = ""
 
 
 class SeedRevealed(Event, frozen=True, kw_only=True, tag="seed_revealed"):
     """The GM revealed the table's dice seed (hex); ``taku verify`` can now check the log."""
 
-    seed: str
+    meta = msgspec.Meta(title="シードが公開された")
+
+    seed: Annotated[str, msgspec.Meta(title="シード")]
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (
