@@ -264,6 +264,8 @@ def start_combat(table: TableState, cmd: C.StartCombat, ctx: Context) -> list[Em
     game = game_of(table)
     if game.combat is not None:
         reject("combat_running", "もう戦闘中です", S_ROUND)
+    if not cmd.engagements:
+        reject("empty_engagement", "エンゲージを一つ以上決めてください", S_ENGAGE)
     seen: list[str] = []
     engagements: dict[str, list[str]] = {}
     for i, group in enumerate(cmd.engagements, 1):

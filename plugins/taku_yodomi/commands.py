@@ -154,7 +154,7 @@ class GiveCards(Command, frozen=True, kw_only=True, tag="yodomi.give_cards"):
 
     from_character: Annotated[str, field("渡すキャラクター", "手札から渡すキャラクターのID")]
     to_character: Annotated[str, field("受け取るキャラクター", "受け取るキャラクターのID")]
-    cards: Annotated[list[Card], field("「流れ」", "渡すカード", min_length=1, max_length=54)]
+    cards: Annotated[list[Card], field("「流れ」", "渡すカード（1枚以上）", max_length=54)]
 
 
 class PlayCards(Command, frozen=True, kw_only=True, tag="yodomi.play_cards"):
@@ -165,7 +165,7 @@ class PlayCards(Command, frozen=True, kw_only=True, tag="yodomi.play_cards"):
     meta = msgspec.Meta(title="「流れ」を出す", description="振った判定に手札の「流れ」を足す（最新の判定か、防御前の命中判定）")
 
     check_id: Annotated[str, field("判定", "「流れ」を足す判定のID")]
-    cards: Annotated[list[Card], field("「流れ」", "出すカード", min_length=1, max_length=54)]
+    cards: Annotated[list[Card], field("「流れ」", "出すカード（1枚以上）", max_length=54)]
 
 
 class CutHand(Command, frozen=True, kw_only=True, tag="yodomi.cut_hand"):
@@ -461,7 +461,7 @@ class StartCombat(Command, frozen=True, kw_only=True, tag="yodomi.start_combat")
     permit = GM
     meta = msgspec.Meta(title="戦闘を始める", description="エンゲージ（キャラクターIDのリスト）を決めてラウンド進行を始める")
 
-    engagements: Annotated[list[list[str]], field("エンゲージ", "エンゲージごとのキャラクターIDのリスト", min_length=1)]
+    engagements: Annotated[list[list[str]], field("エンゲージ", "エンゲージごとのキャラクターIDのリスト（1つ以上）")]
     surprised: Annotated[list[str], field("不意打ちを受けた", "第1ラウンドは行動済みのままのキャラクター")] = []
 
 

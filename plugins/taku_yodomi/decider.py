@@ -214,6 +214,8 @@ def give_cards(table: TableState, cmd: C.GiveCards, ctx: Context) -> list[Emitte
 def play_cards(table: TableState, cmd: C.PlayCards, ctx: Context) -> list[Emitted]:
     """流れ on a check already rolled: the character's latest check, or an attack's hit
     check before the defence (YD-25, YD-26, G-YD-06)."""
+    if not cmd.cards:
+        reject("no_cards", "出すカードを選んでください", S_FLOW)
     on_attack = _combat.play_cards_on_attack(table, ctx, cmd.check_id, cmd.cards)
     if on_attack is not None:
         return on_attack

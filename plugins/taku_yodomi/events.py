@@ -319,7 +319,7 @@ class BackstageRecovered(Event, frozen=True, kw_only=True, tag="yodomi.backstage
     meta = msgspec.Meta(title="舞台裏で回復", description="【PP】+2D10")
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
-    roll: Annotated[Roll, field("2D10")]
+    roll: Annotated[Roll, field("回復のダイス", "2D10")]
     pp: Annotated[int, field("回復後の【PP】")]
 
 
