@@ -578,7 +578,7 @@ def defend(table: TableState, cmd: C.Defend, ctx: Context) -> list[Emitted]:
     if a is None:
         reject("unknown_attack", "その攻撃は解決済みか、ありません", S_ATTACK)
     did = a.covered_by or a.target
-    d = char(table, did)
+    d = require_controls(table, ctx, did)
     # YD-47: a 戦闘不能 (or dead) defender cannot react: 判定値 + modifiers, no dice (YD-15)
     can_react = d.condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)
     mode = cmd.mode if can_react else "none"
