@@ -226,6 +226,13 @@ def _schema(args: argparse.Namespace) -> int:
     from taku.schema import write_schemas
 
     written = write_schemas(Path(args.out))
+    protocol = Path(args.out).parent / "protocol.md"
+    if protocol.exists():  # the error table of docs/protocol.md comes from the catalogue
+        from taku import codes
+
+        text = protocol.read_text(encoding="utf-8")
+        protocol.write_text(codes.with_table(text), encoding="utf-8")
+        written.append(protocol)
     for p in written:
         print(p)
     return 0
@@ -319,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--plain", action="store_true", help="no prompt_toolkit: read plain lines from stdin")
     s.set_defaults(run=_new)
 
-    s = sub.add_parser("schema", help="write the JSON Schema of every protocol message")
+    s = sub.add_parser("schema", help="write the JSON Schema of every protocol message (and docs/protocol.md's error table)")
     s.add_argument("--out", default="docs/schema")
     s.set_defaults(run=_schema)
     return p

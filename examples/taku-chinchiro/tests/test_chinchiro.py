@@ -32,3 +32,13 @@ class TestChinchiroContract(RulesetContract):
 
     ruleset_id = "chinchiro"
     steps = 80
+
+
+async def test_a_secret_bowl() -> None:
+    """``Sチンチロ``: taku's secret prefix works for this ruleset's chat command too."""
+    h = await TableHarness.create("chinchiro", faces=[4, 5, 6])
+    a, b = await h.join("A"), await h.join("B")
+    (rolled,) = await h.chat(a, "Sチンチロ")
+    assert rolled.hand.name == "シゴロ"
+    seen_by_b = [f for f in await h.frames(b) if f["seq"] == h.state.seq][0]
+    assert seen_by_b["redacted"] and "hand" not in seen_by_b["event"]
