@@ -17,7 +17,6 @@ from taku.core.table import TableState
 
 from taku_yodomi import commands as C
 from taku_yodomi._common import (
-    BAD_STATUSES,
     MINOR_REMOVABLE,
     ability,
     char,
@@ -55,7 +54,7 @@ from taku_yodomi.events import (
     Waited,
     ContestResolved,
 )
-from taku_yodomi.state import Acted, Attack, Combat, Condition, Game, Process
+from taku_yodomi.state import BAD_STATUSES, Acted, Attack, Combat, Condition, Game, Process
 
 S_ROUND = "澱み流れ 戦闘ルール"
 S_ENGAGE = "澱み流れ ＜[移動]と[エンゲージ]＞"
@@ -235,7 +234,6 @@ def add_status(
     table: TableState, ctx: Context, cid: str, status: str, x: int = 0, *, by: str | None = None, item: str | None = None
 ) -> list[Emitted]:
     """A bad status and its side effects: 転倒 during 極技 deals 4D6 and ends 極技 (YD-61)."""
-    game = game_of(table)
     c = char(table, cid)
     if status not in BAD_STATUSES:
         reject("unknown_status", f"バッドステータス「{status}」はありません", S_BAD)
@@ -506,7 +504,6 @@ def attack(table: TableState, cmd: C.Attack, ctx: Context) -> list[Emitted]:
     """攻撃宣言 and 命中判定 (YD-42). A fumble misses at once (G-YD-08)."""
     cid = cmd.attacker
     c = char(table, cid)
-    game = game_of(table)
     t = char(table, cmd.target)
     if t.stealth:
         reject("hidden_target", "隠密状態の相手は攻撃の目標にできません", S_SPOT)

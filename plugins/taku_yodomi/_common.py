@@ -1,4 +1,4 @@
-"""Helpers shared by the deciders: rejections, lookups, the deck, checks with 流れ."""
+"""Helpers shared by the deciders: rejections (:func:`taku.core.kit.rejecter`), lookups, the deck, checks with 流れ."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from taku_yodomi.events import (
     DeckShuffled,
     DeckShuffledNotice,
 )
-from taku_yodomi.state import BAD_STATUSES, Acted, Check, CharState, Condition, Game
+from taku_yodomi.state import Acted, Check, CharState, Condition, Game
 
 ID = "yodomi"
 S_FLOW = "澱み流れ “流れ”ルール"
@@ -93,7 +93,7 @@ def ability(table: TableState, cid: str, key: str | None) -> int:
         return v
     if v is None and k in ("action", "evasion", "social"):
         return 0  # YodomiSheet's default for a value the sheet leaves out
-    reject("unknown_ability", f"{name(table, cid)} に能力値「{key}」はありません")
+    reject("unknown_ability", f"{name(table, cid)} に能力値「{key}」はありません", "澱み流れ 行為判定ルール")
 
 
 def penalty(c: CharState | None) -> int:
@@ -147,7 +147,7 @@ def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = ""
     """
     game = game_of(table)
     if count < 1:
-        reject("bad_count", "1枚以上を配ります")
+        reject("bad_count", "1枚以上を配ります", S_FLOW)
     deck = list(game.deck)
     discards = list(game.discards)
     out: list[Emitted] = []
@@ -282,7 +282,7 @@ def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> 
     game = game_of(table)
     cid = k.character_id
     if cid is None:
-        reject("no_character", "「流れ」はキャラクターが使います")
+        reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
     c = char(table, cid)
     parsed = parse_cards(cards)
     require_in_hand(game, cid, parsed)

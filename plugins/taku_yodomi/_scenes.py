@@ -55,7 +55,7 @@ MAX_TEXT = 2000
 def _text(t: str) -> str:
     t = t.strip()
     if not t or len(t) > MAX_TEXT:
-        reject("bad_text", f"1〜{MAX_TEXT}文字で書いてください")
+        reject("bad_text", f"1〜{MAX_TEXT}文字で書いてください", "澱み流れ")
     return t
 
 
