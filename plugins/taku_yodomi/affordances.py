@@ -22,7 +22,7 @@ from taku.core.play import Affordance, Choice, Turn, TurnSlot
 from taku.core.ruleset import Viewer
 from taku.core.table import TableState
 
-from taku_yodomi._cards import SUIT_NAMES, SUITS, card_label
+from taku_yodomi._cards import SUIT_NAMES, SUITS, card_label, flow_bonus, suit_of
 from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Acted, CharState, Check, Combat, Condition, Game, Phase, Process, SceneKind
 from taku_yodomi.view import sees_hand
@@ -93,6 +93,16 @@ class _Offer:
         if not sees_hand(self.table, self.viewer, cid, self.options):
             return []
         return [Choice(value=c, label=card_label(c)) for c in self.game.hands.get(cid, [])]
+
+    def playable(self, cid: str, check: Check | None = None) -> list[Choice]:
+        """The cards of ``cid``'s (visible) hand that may go on a check: no own-suit card under
+        蝕み (YD-64), and none once ``check`` already counts its one own-suit card (YD-25)."""
+        c = self.game.chars[cid]
+        barred = "蝕み" in c.statuses
+        if check is not None and check.cards and not barred:
+            _, counted = flow_bonus(tuple(check.cards), c.suit, c.key_number, own_suit_barred=barred)
+            barred = barred or counted is not None
+        return [ch for ch in self.hand(cid) if not (barred and c.suit is not None and suit_of(ch.value) == c.suit)]
 
     def abilities(self, cid: str, *, with_stats: bool = False) -> list[Choice]:
         ch = self.table.characters.get(cid)
@@ -176,6 +186,7 @@ def _character(o: _Offer, cid: str, c: CharState) -> None:  # noqa: C901 (one bl
     g = me
     who = {"character_id": cid}
     hand = o.hand(cid)
+    play = o.playable(cid)
     if c.condition in _GONE:
         if c.condition == Condition.FLOW_DEATH and hand:
             _give(o, cid, hand, g)
@@ -196,15 +207,15 @@ def _character(o: _Offer, cid: str, c: CharState) -> None:  # noqa: C901 (one bl
     if c.condition == Condition.INCAPACITATED:
         if c.may_convert:
             o.add("forced_conversion", f"{me}: 強制転換", group=g, args=who, primary=True)
-        _defences(o, cid, hand, g)
+        _defences(o, cid, play, g)
         return
     if c.full_conversion_pending:
         o.add("full_conversion", f"{me}: 完全転換（【SP】を【PP】へ）", group=g, args=who, primary=True)
     if c.intuition_due:
         o.add("intuition", f"{me}: 直感把握（【PP】0）", group=g, args=who, primary=True,
-              ability=o.abilities(cid), cards=hand)
+              ability=o.abilities(cid), cards=play)
     # 流れ
-    _play_cards(o, cid, hand, g)
+    _play_cards(o, cid, g)
     if hand and c.condition != Condition.YODOMI_LIFE:
         _give(o, cid, hand, g)
     _contest(o, cid, g)
@@ -214,11 +225,11 @@ def _character(o: _Offer, cid: str, c: CharState) -> None:  # noqa: C901 (one bl
         if cid in sc.present:
             o.add("leave_scene", f"{me}: 退場する", group=g, args=who)
             if c.last_purchase_scene != game.scene_count:
-                o.add("purchase", f"{me}: 購入判定", group=g, args=who, cards=hand)
+                o.add("purchase", f"{me}: 購入判定", group=g, args=who, cards=play)
         elif c.condition != Condition.DEAD and not (sc.kind == SceneKind.OPENING and c.side == "pc"):
-            o.add("enter_scene", f"{me}: 登場判定", group=g, args=who, primary=c.side == "pc", cards=hand)
+            o.add("enter_scene", f"{me}: 登場判定", group=g, args=who, primary=c.side == "pc", cards=play)
     if game.phase == Phase.SCENE_END:
-        _scene_end(o, cid, c, hand, g)
+        _scene_end(o, cid, c, hand, play, g)
     # continuous checks
     for q in game.continuous.values():
         if q.finished or cid in q.done_this_round:
@@ -226,14 +237,14 @@ def _character(o: _Offer, cid: str, c: CharState) -> None:  # noqa: C901 (one bl
         if game.combat is not None and cid in game.combat.participants and not _my_main(game.combat, cid):
             continue
         o.add("roll_continuous", f"{me}: 継続判定（【{q.ability}】）", group=g,
-              args={"continuous_id": q.continuous_id, "character_id": cid}, cards=hand)
+              args={"continuous_id": q.continuous_id, "character_id": cid}, cards=play)
     # a fight
-    _combat(o, cid, c, hand, g)
+    _combat(o, cid, c, play, g)
     # any time
     o.add("roll_check", f"{me}: 行為判定", group=g, args=who, kind=_CHECK_KINDS, ability=o.abilities(cid, with_stats=True),
-          cards=hand)
+          cards=play)
     if not c.intuition_due:
-        o.add("intuition", f"{me}: 直感把握", group=g, args=who, ability=o.abilities(cid), cards=hand)
+        o.add("intuition", f"{me}: 直感把握", group=g, args=who, ability=o.abilities(cid), cards=play)
     if c.condition != Condition.YODOMI_LIFE and c.pp > 0:
         o.add("pay_cost", f"{me}: 代償を払う（【PP】）", group=g, args=who,
               pp=[Choice(value=n, label=f"【PP】{n}") for n in range(1, min(c.pp, 10) + 1)])
@@ -263,16 +274,14 @@ def _give(o: _Offer, cid: str, hand: list[Choice], g: str) -> None:
               to_character=_chars(o.table, targets), cards=hand)
 
 
-def _play_cards(o: _Offer, cid: str, hand: list[Choice], g: str) -> None:
+def _play_cards(o: _Offer, cid: str, g: str) -> None:
     """流れ after the roll: on the latest plain check, or on one's attack before the defence."""
-    if not hand:
-        return
     k = o.game.last_check.get(cid)
-    if k is not None and k.cards_allowed and not k.fumble and k.purpose not in _SETTLED:
+    if k is not None and k.cards_allowed and not k.fumble and k.purpose not in _SETTLED and (hand := o.playable(cid, k)):
         o.add("play_cards", f"{_name(o.table, cid)}: 「流れ」を出す（{k.label or _kind(k)}）", group=g,
               args={"check_id": k.check_id}, cards=hand)
     for a in o.game.attacks.values():
-        if a.attacker == cid and a.hit.cards_allowed and not a.hit.fumble:
+        if a.attacker == cid and a.hit.cards_allowed and not a.hit.fumble and (hand := o.playable(cid, a.hit)):
             o.add("play_cards", f"{_name(o.table, cid)}: 「流れ」を出す（{_name(o.table, a.target)}への命中判定）", group=g,
                   args={"check_id": a.hit.check_id}, cards=hand)
 
@@ -292,7 +301,7 @@ def _contest(o: _Offer, cid: str, g: str) -> None:
                               for k in others])
 
 
-def _scene_end(o: _Offer, cid: str, c: CharState, hand: list[Choice], g: str) -> None:
+def _scene_end(o: _Offer, cid: str, c: CharState, hand: list[Choice], play: list[Choice], g: str) -> None:
     """舞台裏 → パス → 流れ adjustment, in that order (YD-75, YD-76, YD-22, YD-24)."""
     table, game, opts = o.table, o.game, o.options
     me = _name(table, cid)
@@ -306,7 +315,7 @@ def _scene_end(o: _Offer, cid: str, c: CharState, hand: list[Choice], g: str) ->
         if not c.backstage_skill_done:
             o.add("backstage_skill", f"{me}: 舞台裏で特技を使う", group=g, args=who)
         if not c.backstage_purchase_done:
-            o.add("purchase", f"{me}: 舞台裏で購入判定", group=g, args={"character_id": cid, "backstage": True}, cards=hand)
+            o.add("purchase", f"{me}: 舞台裏で購入判定", group=g, args={"character_id": cid, "backstage": True}, cards=play)
     if not c.cut_done and not c.path_done and len(c.paths) < opts.max_paths:
         have = {p.target for p in c.paths}
         targets = [Choice(value=ch.name, label=ch.name) for other, ch in table.characters.items()
@@ -334,7 +343,7 @@ def _engagement(cb: Combat, cid: str) -> str | None:
 
 
 def _defences(o: _Offer, cid: str, hand: list[Choice], g: str) -> None:
-    """防御判定 for attacks waiting on ``cid``'s defence."""
+    """防御判定 for attacks waiting on ``cid``'s defence (``hand``: the cards that may go on a check)."""
     for a in o.game.attacks.values():
         if (a.covered_by or a.target) == cid:
             can_react = o.game.chars[cid].condition in _IN_PLAY

@@ -215,3 +215,20 @@ async def test_turn_outside_combat(yd: Any) -> None:
     assert (t.actor, t.actor_label, t.phase, t.phase_label, t.round, t.round_label) == (
         yd.a, "アキラ", "scene", "オープニングシーン", 1, "シーン1")
     assert [s.id for s in t.order] == [yd.a]
+
+
+async def test_only_legal_plays_are_offered(new_table: Any, order: Any) -> None:
+    """One own-suit card counts per check (YD-25): once it is played, no other own-suit card is
+    offered on that check; under 蝕み no own-suit card is offered at all (YD-64)."""
+    yd = await new_table(shuffles=[order("♦10", "♦3", "♠9")])
+    await yd.h.send(yd.pa, C.ChooseSuit(character_id=yd.a, suit="♦"))
+    await _deal(yd, yd.a, 3)
+    assert values(find(yd, yd.pa, "yodomi.roll_check", character_id=yd.a), "cards") == ["♦10", "♦3", "♠9"]
+    yd.h.roll(2, 3)
+    (rolled,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=5))
+    await send(yd, yd.pa, find(yd, yd.pa, "yodomi.play_cards"), cards=["♦10"])
+    assert values(find(yd, yd.pa, "yodomi.play_cards", check_id=rolled.check.check_id), "cards") == ["♠9"]
+    await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.a, status="蝕み"))
+    assert values(find(yd, yd.pa, "yodomi.roll_check", character_id=yd.a), "cards") == ["♠9"]
+    erosion = find(yd, yd.pa, "yodomi.remove_status", status="蝕み")
+    assert values(erosion, "card") == ["♦3", "♠9"]  # any card may be discarded to end 蝕み
