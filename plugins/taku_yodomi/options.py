@@ -16,7 +16,11 @@ __all__ = ["YodomiOptions", "YodomiSheet"]
 
 
 class YodomiOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """House rules and gap defaults."""
+    """House rules and gap defaults.
+
+    No bounds beyond the types: ``table_created`` is parsed again on every replay, so
+    a value an earlier version accepted must still load.
+    """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="澱み流れの卓のオプション", description="ハウスルールと、ルールブックに書かれていない点の既定値")
 
@@ -30,23 +34,23 @@ class YodomiOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     key number itself (key 7, 7-7); ``rerolled``: any double made by the key-number reroll."""
     key_critical_bonus: Annotated[bool, field("クリティカルの+10も加える", "ダイス目30にさらにクリティカルの+10を加える")] = False
     """G-YD-04: whether the critical +10 is added on top of the 30 (default: no)."""
-    accident_dice: Annotated[int, field("アクシデントのダイス数", "継続判定の既定のアクシデントで失うポイント（このD9）", ge=0, le=9)] = 1
+    accident_dice: Annotated[int, field("アクシデントのダイス数", "継続判定の既定のアクシデントで失うポイント（このD9）")] = 1
     """YD-18: the default accident of a 継続判定 loses ``accident_dice``D9 points (G-YD-19: floor 0)."""
     backstage_cap: Annotated[bool, field("舞台裏の回復上限", "舞台裏での【PP】回復をシートの【PP】までにする")] = True
     """YD-75: 舞台裏 recovery stops at the sheet's 【PP】 (the character's maximum)."""
-    max_paths: Annotated[int, field("パスの上限", ge=1, le=99)] = 7
+    max_paths: Annotated[int, field("パスの上限")] = 7
     """YD-22: at most 7 パス."""
-    shared_suits_from: Annotated[int, field("スートを重複できる人数", "PCがこの人数以上ならスートを重複できる", ge=1, le=99)] = 5
+    shared_suits_from: Annotated[int, field("スートを重複できる人数", "PCがこの人数以上ならスートを重複できる")] = 5
     """YD-71: suits may be shared once this many PCs play."""
-    flow_death_cards: Annotated[int, field("流れとしての死の「流れ」", "流れとしての死で配られる枚数", ge=0, le=54)] = 5
+    flow_death_cards: Annotated[int, field("流れとしての死の「流れ」", "流れとしての死で配られる枚数")] = 5
     """YD-51: 流れとしての死 gives this many 流れ."""
-    yodomi_life_sp: Annotated[int, field("澱みとしての生の【SP】", "澱みとしての生で得る【SP】", ge=0, le=9999)] = 200
+    yodomi_life_sp: Annotated[int, field("澱みとしての生の【SP】", "澱みとしての生で得る【SP】")] = 200
     """YD-52, G-YD-21: 澱みとしての生 gains this much 【SP】."""
-    entry_path_bonus: Annotated[int, field("登場判定のパス修正", "パスの対象がシーンにいるときの登場判定の修正", ge=0, le=99)] = 20
+    entry_path_bonus: Annotated[int, field("登場判定のパス修正", "パスの対象がシーンにいるときの登場判定の修正")] = 20
     """YD-74: +20 to 登場判定 when a パス target is in the scene."""
-    called_shot_penalty: Annotated[int, field("武器狙いの修正", "武器狙いで命中判定から引く値", ge=0, le=99)] = 20
+    called_shot_penalty: Annotated[int, field("武器狙いの修正", "武器狙いで命中判定から引く値")] = 20
     """YD-70: 武器狙い -20."""
-    ambush_reaction_penalty: Annotated[int, field("不意打ちの修正", "不意打ちへのリアクションから引く値", ge=0, le=99)] = 3
+    ambush_reaction_penalty: Annotated[int, field("不意打ちの修正", "不意打ちへのリアクションから引く値")] = 3
     """YD-67: reactions to a 不意打ち take -3."""
 
 

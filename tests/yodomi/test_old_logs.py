@@ -29,3 +29,13 @@ def test_a_log_of_version_1_0_decodes_and_replays(path: Path) -> None:
     assert isinstance(state.game, Game) and state.game.chars
     cards = [*state.game.deck, *state.game.discards, *(c for h in state.game.hands.values() for c in h)]
     assert not state.game.shuffled or sorted(cards) == sorted(set(cards)) and len(cards) == 54
+
+
+def test_old_table_options_still_load() -> None:
+    """``table_created`` is parsed again on replay: options an earlier version accepted load."""
+    from taku.core.events import TableCreated
+
+    opts = {"max_paths": 0, "accident_dice": 12, "called_shot_penalty": 100, "gm_sees_hands": True}
+    ev = TableCreated(name="古い卓", ruleset="yodomi", ruleset_version="1.0", options=opts)
+    state = evolve(TableState(table_id="t"), event_decoder(RULESET).decode(msgspec.json.encode(ev)), RULESET)
+    assert state.rules.max_paths == 0 and state.rules.accident_dice == 12
