@@ -29,6 +29,8 @@ ID = "yodomi"
 S_FLOW = "澱み流れ “流れ”ルール"
 PENALTY_STATUSES = ("転倒", "放心", "極技")
 """Each of these takes 10 from every 達成値 (YD-55, YD-58, YD-61; they add up: G-YD-17)."""
+SETTLED_PURPOSES = ("hit", "defence", "block", "continuous", "entry", "conversion", "purchase")
+"""Checks whose result is applied at once: 流れ go with the roll, not after it (G-YD-06)."""
 MINOR_REMOVABLE = ("重圧", "転倒", "マヒ", "阻止", "使用不能", "地中")
 """Statuses without a note in the list; the others end as their note says (バッドステータス一覧)."""
 

@@ -23,6 +23,7 @@ from taku.core.ruleset import Viewer
 from taku.core.table import TableState
 
 from taku_yodomi._cards import SUIT_NAMES, SUITS, card_label, flow_bonus, suit_of
+from taku_yodomi._common import MINOR_REMOVABLE, SETTLED_PURPOSES
 from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Acted, CharState, Check, Combat, Condition, Game, Phase, Process, SceneKind
 from taku_yodomi.view import sees_hand
@@ -32,8 +33,6 @@ __all__ = ["affordances", "turn"]
 T = "yodomi."
 _IN_PLAY = (Condition.ACTIVE, Condition.YODOMI_LIFE)
 _GONE = (Condition.VANISHED, Condition.FLOW_DEATH)
-_SETTLED = ("hit", "defence", "block", "continuous", "entry", "conversion", "purchase", "chat")
-"""Checks whose result was applied at once: 流れ go with the roll, not after (play_cards refuses them)."""
 _SCENE_KIND = {"opening": "オープニング", "middle": "ミドル", "climax": "クライマックス", "ending": "エンディング"}
 _PROCESS = {
     Process.SETUP: "セットアッププロセス",
@@ -277,7 +276,7 @@ def _give(o: _Offer, cid: str, hand: list[Choice], g: str) -> None:
 def _play_cards(o: _Offer, cid: str, g: str) -> None:
     """流れ after the roll: on the latest plain check, or on one's attack before the defence."""
     k = o.game.last_check.get(cid)
-    if k is not None and k.cards_allowed and not k.fumble and k.purpose not in _SETTLED and (hand := o.playable(cid, k)):
+    if k is not None and k.cards_allowed and not k.fumble and k.purpose not in SETTLED_PURPOSES and (hand := o.playable(cid, k)):
         o.add("play_cards", f"{_name(o.table, cid)}: 「流れ」を出す（{k.label or _kind(k)}）", group=g,
               args={"check_id": k.check_id}, cards=hand)
     for a in o.game.attacks.values():
@@ -411,7 +410,7 @@ def _statuses(o: _Offer, cid: str, c: CharState, hand: list[Choice], g: str) -> 
             if hand:
                 o.add("remove_status", f"{me}: 蝕みを解除する（「流れ」を一枚捨てる）", group=g,
                       args={"character_id": cid, "status": s}, card=hand)
-        elif s in ("重圧", "転倒", "マヒ", "阻止", "地中"):
+        elif s in MINOR_REMOVABLE and s != "使用不能":
             o.add("remove_status", f"{me}: {s}を解除する", group=g, args={"character_id": cid, "status": s})
     for item in c.disabled_items:
         o.add("remove_status", f"{me}: 「{item}」の使用不能を解除する", group=g,

@@ -17,6 +17,7 @@ from taku_yodomi import _combat, _scenes
 from taku_yodomi import commands as C
 from taku_yodomi._checks import d9
 from taku_yodomi._common import (
+    SETTLED_PURPOSES,
     ability,
     char,
     check,
@@ -223,7 +224,7 @@ def play_cards(table: TableState, cmd: C.PlayCards, ctx: Context) -> list[Emitte
     for cid, k in game.last_check.items():
         if k.check_id == cmd.check_id:
             require_controls(table, ctx, cid)
-            if k.purpose in ("hit", "defence", "block", "continuous", "entry", "conversion", "purchase"):
+            if k.purpose in SETTLED_PURPOSES:
                 reject("check_settled", "その判定の結果はもう適用されています（判定と一緒に「流れ」を出してください）", S_FLOW)
             new, played = play_on(table, ctx, k, cmd.cards)
             return [CheckBoosted(check=new), played]
