@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from taku.core.commands import Command
+from taku.core.commands import Command, owner_of
 from taku.core.dice import Roll
 from taku.core.events import CharacterCreated, Event
 from taku.core.ruleset import Context, Ruleset, Viewer
@@ -18,11 +18,15 @@ from taku.errors import Rejected
 class Flip(Command, frozen=True, kw_only=True, tag="coin.flip"):
     """Flip a coin for a character."""
 
+    permit = owner_of()
+
     character_id: str
 
 
 class Bet(Command, frozen=True, kw_only=True, tag="coin.bet"):
     """Bet chips on a side."""
+
+    permit = owner_of()
 
     character_id: str
     amount: int
@@ -47,7 +51,6 @@ class CoinGame(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
-    ctx.require_control(table, command.character_id)
     match command:
         case Flip():
             roll = ctx.dice.roll(1, 2)
@@ -60,7 +63,7 @@ def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
     raise AssertionError(command)
 
 
-def evolve(game: CoinGame, event: Event, table: Any) -> CoinGame:
+def evolve(game: CoinGame, event: Event, table: Any, options: None) -> CoinGame:
     match event:
         case CharacterCreated(character_id=cid):
             return msgspec.structs.replace(game, chips={**game.chips, cid: 10}, flips={**game.flips, cid: 0})
@@ -71,7 +74,7 @@ def evolve(game: CoinGame, event: Event, table: Any) -> CoinGame:
     return game
 
 
-def view(table: Any, viewer: Viewer) -> dict[str, Any]:
+def view(table: Any, viewer: Viewer, options: None) -> dict[str, Any]:
     out: dict[str, Any] = msgspec.to_builtins(table.game)
     out["legal_moves"] = [
         {"label": f"{ch.name}: コインを投げる", "command": {"type": "coin.flip", "character_id": cid}}
@@ -81,7 +84,7 @@ def view(table: Any, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-def render(event: Event, table: Any) -> str | None:
+def render(event: Event, table: Any, options: None) -> str | None:
     match event:
         case Flipped(character_id=cid, heads=heads):
             return f"{table.characters[cid].name}: コイン → {'表' if heads else '裏'}"

@@ -509,7 +509,7 @@ async def test_error_shows_the_servers_message_with_the_code_small(scripted_serv
     await gm.click("#secret-roll")
     toast = gm.locator(".toast.error").first
     await toast.wait_for()
-    assert (await toast.locator(".err-msg").inner_text()) == "roll at least one die"
+    assert (await toast.locator(".err-msg").inner_text()) == "ダイス式が正しくありません"  # the catalogue's Japanese message
     assert (await toast.locator(".err-code").inner_text()) == "dice/invalid"
     assert await toast.locator(".err-msg").get_attribute("title") == "dice/invalid"
     assert not (await toast.inner_text()).startswith("dice/invalid")

@@ -23,7 +23,7 @@ like everything else: an affordance never names a card the viewer cannot see.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
@@ -32,6 +32,8 @@ __all__ = ["Affordance", "Choice", "Turn", "TurnSlot"]
 
 class Choice(msgspec.Struct, frozen=True, kw_only=True):
     """One allowed value of an open argument, with its label for people."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="選択肢")
 
     value: Annotated[Any, msgspec.Meta(title="値")]
     label: Annotated[str, msgspec.Meta(title="表示名")]
@@ -52,6 +54,8 @@ class Affordance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         primary: the action the client should offer first (the expected next step).
     """
 
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="できること", description="このメンバーが今できる操作")
+
     command: Annotated[str, msgspec.Meta(title="コマンド", description="コマンドのタグ")]
     label: Annotated[str, msgspec.Meta(title="表示名")]
     args: Annotated[dict[str, Any], msgspec.Meta(title="決まっている引数")] = {}
@@ -70,7 +74,9 @@ class TurnSlot(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         done: whether it has acted this round.
     """
 
-    id: Annotated[str, msgspec.Meta(title="ID")]
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="手番順の一人")
+
+    id: Annotated[str, msgspec.Meta(title="キャラクターまたはメンバー")]
     label: Annotated[str, msgspec.Meta(title="名前")]
     value: Annotated[int | float | str | None, msgspec.Meta(title="順番の値", description="手番順を決めた値（イニシアチブなど）")] = None
     done: Annotated[bool, msgspec.Meta(title="行動済み")] = False
@@ -88,6 +94,8 @@ class Turn(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         round_label: the round for people (``"ターン3"``, ``"東1局"``).
         order: the turn order, first to act first.
     """
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="手番", description="誰の手番か、フェイズ、ラウンド、手番順")
 
     actor: Annotated[str | None, msgspec.Meta(title="手番", description="手番のキャラクターまたはメンバーのID")] = None
     actor_label: Annotated[str, msgspec.Meta(title="手番の名前")] = ""

@@ -62,7 +62,7 @@ from taku.errors import TakuError
 from taku.plugins import Registry, load_registry
 from taku.store.memory import MemoryEventStore
 
-__all__ = ["CLOSED_FIELDS", "IMPURE_MODULES", "RulesetContract", "placeholder_command"]
+__all__ = ["CLOSED_FIELDS", "IMPURE_MODULES", "RulesetContract", "label_problems", "placeholder_command"]
 
 IMPURE_MODULES = frozenset(
     {
@@ -182,7 +182,6 @@ class RulesetContract:
         from taku.schema import type_schema, union_schema
 
         rs = self._ruleset()
-        problems: list[str] = []
         docs: list[tuple[str, dict[str, Any]]] = []
         if rs.commands:
             docs.append(("commands", union_schema("commands", tuple(rs.commands))))
@@ -191,20 +190,7 @@ class RulesetContract:
         for part, t in (("sheet", rs.sheet), ("options", rs.options), ("state", rs.state)):
             if t is not None:
                 docs.append((part, type_schema(t)))
-        closed = CLOSED_FIELDS | self.closed_fields
-        for part, doc in docs:
-            for name, entry in doc.get("$defs", {}).items():
-                if entry.get("type") != "object":
-                    continue
-                if not _japanese(entry.get("title")):
-                    problems.append(f"{part}: {name} has no Japanese title (set meta = msgspec.Meta(title=…))")
-                for field, prop in entry.get("properties", {}).items():
-                    if field == "type" and "enum" in prop and len(prop["enum"]) == 1:
-                        continue  # the tag
-                    if not _japanese(prop.get("title")):
-                        problems.append(f"{part}: {name}.{field} has no Japanese title")
-                    if field in closed and _is_free_string(prop):
-                        problems.append(f"{part}: {name}.{field} is a free string but the rule has a closed set (use Literal[...])")
+        problems = label_problems(docs, self.closed_fields)
         assert not problems, f"{rs.id}: {len(problems)} unlabelled or open fields:\n  " + "\n  ".join(problems[:60])
 
     def test_errors_declared(self) -> None:
@@ -496,6 +482,32 @@ def _placeholder(t: mi.Type, character_id: str | None) -> Any:
     if isinstance(t, mi.StructType):
         return {f.encode_name: _placeholder(f.type, character_id) for f in t.fields if f.required}
     return None
+
+
+def label_problems(
+    docs: Sequence[tuple[str, dict[str, Any]]],
+    closed_fields: frozenset[str] = frozenset(),
+    open_fields: frozenset[str] = frozenset(),
+) -> list[str]:
+    """What is unlabelled or open in JSON Schemas ``(part, schema)``: Structs and fields
+    without a Japanese title, and free strings in fields whose rule has a closed set
+    (``open_fields`` names ``"Struct.field"`` exceptions, strings that are free by design)."""
+    problems: list[str] = []
+    closed = CLOSED_FIELDS | closed_fields
+    for part, doc in docs:
+        for name, entry in doc.get("$defs", {}).items():
+            if entry.get("type") != "object":
+                continue
+            if not _japanese(entry.get("title")):
+                problems.append(f"{part}: {name} has no Japanese title (set meta = msgspec.Meta(title=…))")
+            for field, prop in entry.get("properties", {}).items():
+                if field == "type" and "enum" in prop and len(prop["enum"]) == 1:
+                    continue  # the tag
+                if not _japanese(prop.get("title")):
+                    problems.append(f"{part}: {name}.{field} has no Japanese title")
+                if field in closed and f"{name}.{field}" not in open_fields and _is_free_string(prop):
+                    problems.append(f"{part}: {name}.{field} is a free string but the rule has a closed set (use Literal[...])")
+    return problems
 
 
 def _is_free_string(prop: dict[str, Any]) -> bool:
