@@ -17,12 +17,12 @@ from taku_hiden._common import (
     _condition_label,
     _find,
     _optional_sheet,
-    _options,
     _reject,
     _sake_tolerance,
 )
 from taku_hiden.commands import Fatigue, Jump, Lift, Visibility
 from taku_hiden.events import DifficultyComputed, Modifier
+from taku_hiden.options import HidenOptions
 from taku_hiden.state import strip_brackets
 
 __all__ = ["condition_key", "fatigue", "jump", "lift", "seizure_for", "situation_key", "visibility"]
@@ -32,10 +32,10 @@ def _fraction(x: float) -> Fraction:
     return Fraction(x).limit_denominator(10000)
 
 
-def jump(table: TableState, command: Jump, ctx: Context) -> DifficultyComputed:
+def jump(table: TableState, command: Jump, ctx: Context[HidenOptions]) -> DifficultyComputed:
     """《跳躍》 (五ノ七; HD-15): distance beyond the difficulty-0 distance, in units of 1 or 2 尺."""
     _optional_sheet(table, command.character_id)
-    options = _options(ctx)
+    options = ctx.options
     dist = T.to_shaku(ken=_fraction(command.ken), jo=_fraction(command.jo), shaku=_fraction(command.shaku))
     if dist <= 0:
         _reject("no_distance", "跳ぶ距離（間・丈・尺）を指定してください", S_VARIOUS)
@@ -67,10 +67,10 @@ def _num(x: Fraction) -> str:
     return str(int(x)) if x.denominator == 1 else f"{float(x):.2f}".rstrip("0").rstrip(".")
 
 
-def lift(table: TableState, command: Lift, ctx: Context) -> DifficultyComputed:
+def lift(table: TableState, command: Lift, ctx: Context[HidenOptions]) -> DifficultyComputed:
     """《持ち上げ》 (五ノ七; HD-16): 15 貫 is 0, +1 per 貫, fractions dropped; kg / 3.75 = 貫."""
     _optional_sheet(table, command.character_id)
-    options = _options(ctx)
+    options = ctx.options
     if (command.kan is None) == (command.kg is None):
         _reject("kan_or_kg", "重さを貫（kan）かキロ（kg）のどちらか一方で指定してください", S_VARIOUS)
     kan = _fraction(command.kan) if command.kan is not None else _fraction(command.kg or 0) / T.KAN_KG

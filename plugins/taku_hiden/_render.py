@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from taku.core import kit
 from taku.core.events import Event
 from taku.core.table import TableState
 from taku_hiden.events import (
@@ -16,6 +17,7 @@ from taku_hiden.events import (
     ZabutonAwarded,
     ZabutonConverted,
 )
+from taku_hiden.options import HidenOptions
 
 __all__ = ["render"]
 
@@ -34,10 +36,10 @@ def _faces(faces: tuple[int, ...]) -> str:
 
 
 def _char(table: TableState, cid: str | None, fallback: str = "") -> str:
-    if cid is None:
+    """The character's name; ``fallback`` (the name in the event) when it is gone."""
+    if cid is None or (fallback and cid not in table.characters):
         return fallback
-    ch = table.characters.get(cid)
-    return ch.name if ch else (fallback or cid)
+    return kit.character_name(table, cid)
 
 
 def side_text(side: Side) -> str:
@@ -89,8 +91,9 @@ def _winner(event_first: Side, event_second: Side, winner: int, compared: tuple[
     return f" ＞ {who}の勝ち{note}"
 
 
-def render(event: Event, table: TableState) -> str | None:
-    """The line for a 秘伝の声 event; ``None`` for events of the core."""
+def render(event: Event, table: TableState, options: HidenOptions) -> str | None:
+    """The line for a 秘伝の声 event; ``None`` for events of the core (options unused:
+    every event records its outcome)."""
     match event:
         case CheckRolled():
             head = _KIND.get(event.kind, "行動判定")

@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
-from taku.core.events import CharacterCreated, CharacterRemoved, Event
-from taku.core.ruleset import Context, Emitted
+from taku.core import kit
+from taku.core.events import GM, CharacterCreated, CharacterRemoved, Event, Private, Redacted
+from taku.core.ruleset import Context, Emitted, Viewer
 from taku.core.table import TableState
 from taku.errors import InvalidCommand
 from taku_hiden import tables as T
@@ -35,8 +36,9 @@ from taku_hiden._common import (
     _condition_label,
     _find,
     _game,
-    _options,
     _reject,
+    _require_control,
+    _require_gm,
     _sake_tolerance,
     _sheet,
 )
@@ -73,6 +75,7 @@ from taku_hiden.events import (
 )
 from taku_hiden.options import HidenOptions
 from taku_hiden.state import MAX_OPEN_CHECKS, CharState, HidenState, OpenCheck, strip_brackets
+from taku_hiden.view import sees
 
 __all__ = ["decide", "evolve", "initial_state"]
 
@@ -84,8 +87,11 @@ def initial_state(options: HidenOptions | None) -> HidenState:
 # --------------------------------------------------------------------------- sides
 
 
-def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: HidenOptions) -> dict[str, Any]:
+def _side_fields(table: TableState, spec: CheckSpec, ctx: Context[HidenOptions], options: HidenOptions) -> dict[str, Any]:
     """The fixed part of one actor's 判定値 (五ノ一, 五ノ四), checked against the sheet.
+
+    Who may act for the character is checked before (the command's permit, or
+    :func:`_require_control` for the sides of an 対抗判定).
 
     Raises:
         Rejected: ``unknown_ability``, ``ability_required``,
@@ -98,9 +104,12 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context, options: Hide
     ability = strip_brackets(spec.ability) if spec.ability else None
     traits: list[TraitApplied] = []
     if spec.character_id is not None:
-        ch = ctx.require_control(table, spec.character_id)
+        ch = kit.character(table, spec.character_id)
         if spec.level is not None or spec.ability_value is not None:
-            raise InvalidCommand("level and ability_value are for a check without a character")
+            raise InvalidCommand(
+                "level and ability_value are for a check without a character",
+                detail="技能レベルと能力値の値は、キャラクターのいない判定で指定します",
+            )
         sheet = _sheet(table, spec.character_id)
         name = ch.name
         kind: str | None = None
@@ -201,7 +210,7 @@ def _condition_modifiers(table: TableState, character_id: str | None) -> tuple[M
 
 def _single(
     table: TableState,
-    ctx: Context,
+    ctx: Context[HidenOptions],
     spec: CheckSpec,
     *,
     difficulty: int | None,
@@ -211,9 +220,9 @@ def _single(
     label: str = "",
     **extra: Any,
 ) -> CheckRolled:
-    options = _options(ctx)
+    options = ctx.options
     if difficulty is not None and target is not None:
-        raise InvalidCommand("give a difficulty or a fixed target, not both")
+        raise InvalidCommand("give a difficulty or a fixed target, not both", detail="難易度か固定の目標値のどちらか一方を指定してください")
     fields = _side_fields(table, spec, ctx, options)
     mods = _condition_modifiers(table, spec.character_id)
     use_simple = options.simple_target if simple is None else simple
@@ -229,14 +238,37 @@ def _single(
         target=goal,
         success=success,
         label=label.strip()[:200],
+        secret_to=_secret_to(ctx),
         **extra,
     )
+
+
+def _secret_to(ctx: Context[HidenOptions], check: OpenCheck | None = None) -> str | None:
+    """Who a secret check belongs to: the roller of a secret check, or the sender of an
+    ``S`` chat command (the core makes its events secret); ``None`` for an open check."""
+    if check is not None and check.secret_to is not None:
+        return check.secret_to
+    return ctx.actor if ctx.secret else None
+
+
+def _sees(ctx: Context[HidenOptions], check: OpenCheck) -> bool:
+    """Whether the sender may see ``check`` (a secret check: its roller and the GM)."""
+    return sees(Viewer(ctx.actor, ctx.role), check)
+
+
+def _hidden(event: Event, secret_to: str | None, ctx: Context[HidenOptions]) -> Emitted:
+    """``event`` about a secret check, seen by its roller and the GM (an ``S`` chat command's
+    events the core makes secret itself)."""
+    if secret_to is None or ctx.secret:
+        return event
+    tag = str(type(event).__struct_config__.tag)
+    return Private(event=event, audience=(secret_to, GM), redacted=Redacted(of=tag, note="シークレットダイス"))
 
 
 # --------------------------------------------------------------------------- decide
 
 
-def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
+def decide(table: TableState, command: Any, ctx: Context[HidenOptions]) -> list[Emitted]:
     """The events of a 秘伝の声 command.
 
     Returns:
@@ -245,9 +277,11 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         (one per character), ``hiden.conditions_set`` or ``hiden.difficulty_computed``.
 
     Raises:
-        Rejected: ``rule/hiden/<reason>`` with the chapter's section.
-        Forbidden: a player acting for another's character, or a GM-only command.
-        InvalidCommand: an unknown character or contradictory fields.
+        Rejected: ``rule/hiden/<reason>`` with the chapter's section (the reasons: ``ERRORS``).
+        Forbidden: ``command/forbidden``: a side of an 対抗判定 that is another's
+            character, or a check without a character that only the GM may roll
+            (the commands' declared permits are enforced by the core before).
+        InvalidCommand: ``command/unknown_character``, or contradictory fields (``command/invalid``).
     """
     match command:
         case Check():
@@ -269,8 +303,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case Reroll():
             return [_reroll(table, command, ctx)]
         case AwardZabuton():
-            ctx.require_gm("awarding 座布団")
-            ctx.require_control(table, command.character_id)
+            kit.character(table, command.character_id)
             have = _char_state(table, command.character_id).zabuton
             return [
                 ZabutonAwarded(
@@ -297,7 +330,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 )
             ]
         case SeizureCheck():
-            ctx.require_control(table, command.character_id)
             situation = situation_key(command.situation)
             trait, difficulty = seizure_for(table, command.character_id, command.trait, situation)
             spec = CheckSpec(character_id=command.character_id, ability="気合い")
@@ -317,8 +349,6 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 )
             ]
         case SetConditions():
-            ctx.require_gm("setting fatigue and drink conditions")
-            ctx.require_control(table, command.character_id)
             keys = tuple(dict.fromkeys(condition_key(c) for c in command.conditions))
             tol = _sake_tolerance(_sheet(table, command.character_id))
             return [
@@ -351,7 +381,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 )
             ]
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not a command of hiden")
+            raise InvalidCommand(f"{type(command).__name__} is not a command of hiden", code="command/unknown_command")
 
 
 def _char_state(table: TableState, character_id: str) -> CharState:
@@ -361,11 +391,17 @@ def _char_state(table: TableState, character_id: str) -> CharState:
 # --------------------------------------------------------------------------- opposed and reroll
 
 
-def _opposed(table: TableState, command: OpposedCheck, ctx: Context) -> OpposedRolled:
-    """五ノ六 対抗判定: the first actor rolls, then the second against that value (HD-13, HD-14)."""
-    options = _options(ctx)
-    if not ctx.is_gm and (command.first.character_id is None or command.second.character_id is None):
-        ctx.require_gm("an opposed check for a character you do not control")
+def _opposed(table: TableState, command: OpposedCheck, ctx: Context[HidenOptions]) -> OpposedRolled:
+    """五ノ六 対抗判定: the first actor rolls, then the second against that value (HD-13, HD-14).
+
+    The GM, or a member who controls both characters, rolls it.
+    """
+    options = ctx.options
+    for spec in (command.first, command.second):
+        if spec.character_id is None:
+            _require_gm(ctx, "キャラクターのいない側がある対抗判定はGMが振ります")
+        else:
+            _require_control(table, ctx, spec.character_id)
     first_fields = _side_fields(table, command.first, ctx, options)
     second_fields = _side_fields(table, command.second, ctx, options)
     first = roll_side(first_fields, ctx.dice)
@@ -380,23 +416,31 @@ def _opposed(table: TableState, command: OpposedCheck, ctx: Context) -> OpposedR
         tie=options.opposed_tie,
         winner=winner,
         label=command.label.strip()[:200],
+        secret_to=_secret_to(ctx),
     )
 
 
-def _oppose(table: TableState, command: Oppose, ctx: Context) -> OpposedResolved:
-    """五ノ六, in two steps: the second actor checks against an earlier 判定値 (HD-13, HD-14)."""
-    options = _options(ctx)
+def _oppose(table: TableState, command: Oppose, ctx: Context[HidenOptions]) -> Emitted:
+    """五ノ六, in two steps: the second actor checks against an earlier 判定値 (HD-13, HD-14).
+
+    The controller of the second character, or the GM, sends it. Against a
+    secret check (seen only by its roller and the GM) the result is secret too.
+    """
+    options = ctx.options
     oc = _game(table).checks.get(command.against)
-    if oc is None:
+    if oc is None or not _sees(ctx, oc):
         _reject("unknown_check", f"対抗する判定 {command.against} がありません", S_OPPOSED)
     if oc.kind == "opposed" or oc.target is not None:
         _reject("not_opposable", "目標値のない判定値だけが対抗判定の目標値になります", S_OPPOSED)
     if command.second.character_id is None:
-        ctx.require_gm("an opposed check without a character")
+        _require_gm(ctx, "キャラクターのいない対抗はGMが振ります")
+    else:
+        _require_control(table, ctx, command.second.character_id)
     first = oc.sides[0]
     second = roll_side(_side_fields(table, command.second, ctx, options), ctx.dice)
     winner, compared, both = opposed_outcome(first, second, options.opposed_tie)
-    return OpposedResolved(
+    secret_to = _secret_to(ctx, oc)
+    event = OpposedResolved(
         check_id=ctx.new_id("k"),
         against=oc.check_id,
         first_name=first.name,
@@ -408,24 +452,23 @@ def _oppose(table: TableState, command: Oppose, ctx: Context) -> OpposedResolved
         tie=options.opposed_tie,
         winner=winner,
         label=command.label.strip()[:200],
+        secret_to=secret_to,
     )
+    return _hidden(event, secret_to, ctx)
 
 
-def _controls(table: TableState, ctx: Context, character_id: str | None) -> bool:
-    if character_id is None or character_id not in table.characters:
-        return False
-    return ctx.is_gm or table.characters[character_id].owner == ctx.actor
+def _reroll(table: TableState, command: Reroll, ctx: Context[HidenOptions]) -> Emitted:
+    """五ノ五: spend one 座布団, reroll both dice; the new roll stands even when worse (HD-12).
 
-
-def _reroll(table: TableState, command: Reroll, ctx: Context) -> CheckRerolled:
-    """五ノ五: spend one 座布団, reroll both dice; the new roll stands even when worse (HD-12)."""
-    options = _options(ctx)
+    The sender controls the character (the permit covers a named ``character_id``;
+    otherwise the sides are those the sender controls). A secret check stays
+    secret; a secret reroll (``SZR``) makes the check secret from then on.
+    """
+    options = ctx.options
     if not options.zabuton_reroll:
         _reject("zabuton_reroll_off", "この卓では座布団による振り直しを使いません", S_ZABUTON)
     game = _game(table)
     wanted = command.character_id
-    if wanted is not None:
-        ctx.require_control(table, wanted)  # only the character's controller spends its 座布団
 
     def candidates(oc: OpenCheck) -> list[int]:
         return [
@@ -433,15 +476,15 @@ def _reroll(table: TableState, command: Reroll, ctx: Context) -> CheckRerolled:
             for i, s in enumerate(oc.sides)
             if s.character_id is not None
             and (wanted is None or s.character_id == wanted)
-            and _controls(table, ctx, s.character_id)
+            and ctx.controls(table, s.character_id)
         ]
 
     if command.check_id is not None:
         oc = game.checks.get(command.check_id)
-        if oc is None:
+        if oc is None or not _sees(ctx, oc):
             _reject("unknown_check", f"振り直せる判定 {command.check_id} がありません", S_ZABUTON)
     else:
-        found = [c for c in reversed(game.checks.values()) if candidates(c)]
+        found = [c for c in reversed(game.checks.values()) if _sees(ctx, c) and candidates(c)]
         if not found:
             _reject("no_open_check", "座布団で振り直せる判定がありません", S_ZABUTON)
         oc = found[0]
@@ -452,7 +495,7 @@ def _reroll(table: TableState, command: Reroll, ctx: Context) -> CheckRerolled:
             _reject("no_character", "キャラクターのいない判定は座布団で振り直せません", S_ZABUTON)
         if wanted is not None and wanted not in with_char:
             _reject("not_in_check", "そのキャラクターはこの判定をしていません", S_ZABUTON)
-        ctx.require_control(table, wanted or with_char[0])  # Forbidden: another's character
+        _require_control(table, ctx, wanted or with_char[0])  # Forbidden: another's character
         _reject("not_in_check", "そのキャラクターはこの判定をしていません", S_ZABUTON)
     if len(sides) > 1:
         _reject("which_side", "どちらの側の座布団を使うか character_id で指定してください", S_ZABUTON)
@@ -473,25 +516,27 @@ def _reroll(table: TableState, command: Reroll, ctx: Context) -> CheckRerolled:
         rest = {"success": success}
         if oc.kind == "seizure":
             rest["incapacitated"] = success is False
-    return CheckRerolled(
+    secret_to = _secret_to(ctx, oc)
+    event = CheckRerolled(
         check_id=oc.check_id,
         side_index=index,
         character_id=old.character_id,
         previous=old.roll.faces,
         side=new,
         zabuton_left=have - 1,
+        secret_to=secret_to,
         **rest,
     )
+    return _hidden(event, secret_to, ctx)
 
 
-def _convert(table: TableState, command: ConvertZabuton, ctx: Context) -> list[Emitted]:
+def _convert(table: TableState, command: ConvertZabuton, ctx: Context[HidenOptions]) -> list[Emitted]:
     """五ノ五: 座布団 become CP after the session (a table option; rate ``cp_per_zabuton``)."""
-    ctx.require_gm("converting 座布団 to CP")
-    options = _options(ctx)
+    options = ctx.options
     if not options.zabuton_to_cp:
         _reject("conversion_off", "この卓では座布団をCPに変換しません", S_ZABUTON)
     if command.character_id is not None:
-        ctx.require_control(table, command.character_id)
+        kit.character(table, command.character_id)
         ids = [command.character_id]
     else:
         ids = list(table.characters)
@@ -522,8 +567,9 @@ def _open(game: HidenState, oc: OpenCheck) -> HidenState:
     return msgspec.structs.replace(game, checks=checks)
 
 
-def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenState:
-    """Apply one stored event to the 秘伝の声 state. Never rejects, never rolls."""
+def evolve(game: HidenState | None, event: Event, table: TableState, options: HidenOptions) -> HidenState:
+    """Apply one stored event to the 秘伝の声 state. Never rejects, never rolls (options unused:
+    every event records its outcome)."""
     if not isinstance(game, HidenState):
         game = HidenState()
     replace = msgspec.structs.replace
@@ -541,6 +587,7 @@ def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenSta
                 sides=(event.side,),
                 target=event.target,
                 success=event.success,
+                secret_to=event.secret_to,
             )
             game = _open(game, oc)
             cid = event.side.character_id
@@ -549,7 +596,11 @@ def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenSta
             return game
         case OpposedRolled():
             oc = OpenCheck(
-                check_id=event.check_id, kind="opposed", sides=(event.first, event.second), winner=event.winner
+                check_id=event.check_id,
+                kind="opposed",
+                sides=(event.first, event.second),
+                winner=event.winner,
+                secret_to=event.secret_to,
             )
             return _open(game, oc)
         case OpposedResolved():
@@ -563,6 +614,7 @@ def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenSta
                 kind="opposed",
                 sides=(earlier.sides[0], event.second),
                 winner=event.winner,
+                secret_to=event.secret_to,
             )
             return _open(game, oc)
         case CheckRerolled():
@@ -574,7 +626,9 @@ def evolve(game: HidenState | None, event: Event, table: TableState) -> HidenSta
             if old is None:
                 return game
             sides = _replace_at(old.sides, event.side_index, event.side)
-            checks = {**game.checks, old.check_id: replace(old, sides=sides, success=event.success, winner=event.winner)}
+            secret_to = event.secret_to if event.secret_to is not None else old.secret_to
+            now = replace(old, sides=sides, success=event.success, winner=event.winner, secret_to=secret_to)
+            checks = {**game.checks, old.check_id: now}
             return replace(game, checks=checks)
         case ZabutonAwarded(character_id=cid, zabuton=n):
             return _put_char(game, cid, replace(_cs(game, cid), zabuton=n))

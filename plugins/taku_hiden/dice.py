@@ -18,6 +18,11 @@ Forms (full-width folded, case-insensitive; text after a space is a comment):
   a character you control (or the named check).
 - ``HDT`` / ``難易度表``: post the difficulty table.
 
+The secret prefix is the core's (``SHD2+1>=10``): the core strips the ``S``,
+asks here with ``ctx.secret`` set and makes the answer secret; a secret
+check's events carry ``secret_to`` so that the view hides the open check, and
+its rerolls stay secret.
+
 6ゾロ adds 2D, 1ゾロ fails, as for every check (五ノ三). Anything else is
 ``None``, so the core's generic dice (``2D6+3>=9``) and plain chat go on.
 """
@@ -27,16 +32,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from taku.core import kit
 from taku.core.chatdice import split_comment
+from taku.core.commands import Command
 from taku.core.events import ChatPosted
 from taku.core.ruleset import Context, Emitted
-from taku.core.table import TableState
+from taku.core.table import TableState, check_permit
 from taku.errors import InvalidCommand
 from taku_hiden._checks import make_target, opposed_outcome, roll_side, single_success
 from taku_hiden.commands import Check, Reroll
-from taku_hiden.decider import _condition_modifiers, decide
+from taku_hiden.decider import _condition_modifiers, _secret_to, decide
 from taku_hiden.events import CheckRolled, OpposedRolled
-from taku_hiden.options import DEFAULT_OPTIONS, HidenOptions
+from taku_hiden.options import HidenOptions
 from taku_hiden.tables import DIFFICULTY_TABLE, simple_target
 
 __all__ = ["chat", "parse_mods"]
@@ -59,18 +66,29 @@ def parse_mods(text: str | None) -> int:
     return sum(int(n) for n in re.findall(r"[+-]?\d+", text))
 
 
-def _who(table: TableState, ctx: Context) -> str:
-    m = table.members.get(ctx.actor) if ctx.actor else None
-    return m.name if m else "PL"
+def _as_command(table: TableState, command: Command, ctx: Context[HidenOptions]) -> list[Emitted]:
+    """A chat command that is exactly a ruleset command: its permit, then its decision."""
+    check_permit(table, command, ctx)
+    return decide(table, command, ctx)
 
 
-def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
-    """The events of a 秘伝の声 chat command, or ``None`` when the line is not one."""
+def chat(text: str, table: TableState, ctx: Context[HidenOptions]) -> list[Emitted] | None:
+    """The events of a 秘伝の声 chat command, or ``None`` when the line is not one.
+
+    Returns ``hiden.check_rolled``, ``hiden.opposed_rolled``, ``hiden.check_rerolled``
+    or a ``chat_posted`` table, as docs/rulesets/hiden.md lists them.
+
+    Raises:
+        Rejected: ``rule/hiden/<reason>`` as the command would (``HD:…``, ``ZR``).
+        Forbidden: ``command/forbidden``: another member's character.
+        InvalidCommand: ``command/unknown_character``; ``command/invalid`` for a
+            malformed ``HD:…`` line.
+    """
     head, comment = split_comment(text)
     upper = head.upper()
     if upper in _REROLL_HEADS:
         check_id = comment.split()[0] if comment and _CHECK_ID.match(comment.split()[0]) else None
-        return decide(table, Reroll(check_id=check_id), ctx)
+        return _as_command(table, Reroll(check_id=check_id), ctx)
     if upper in _TABLE_HEADS:
         lines = [f"{d:+d}（簡易目標値{simple_target(d)}）{t}" for d, t in DIFFICULTY_TABLE]
         return [ChatPosted(text="難易度の程度（五ノ二）\n" + "\n".join(lines))]
@@ -79,9 +97,9 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
     m = _CHECK.match(upper)
     if m is None:
         return None
-    options = ctx.options if isinstance(ctx.options, HidenOptions) else DEFAULT_OPTIONS
+    options = ctx.options
     speaker = _speaker(table, ctx)
-    who = table.characters[speaker].name if speaker else _who(table, ctx)
+    who = kit.speaker(table, ctx.actor, speaker)
     label = head + (f" {comment}" if comment else "")
 
     def fields(mods: int, name: str, character_id: str | None = None) -> dict[str, Any]:
@@ -101,6 +119,7 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
                 tie=options.opposed_tie,
                 winner=winner,
                 label=label,
+                secret_to=_secret_to(ctx),
             )
         ]
     fixed = int(m["t"]) if m["t"] is not None else None
@@ -115,28 +134,29 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
             target=target,
             success=single_success(side, target, options),
             label=label,
+            secret_to=_secret_to(ctx),
         )
     ]
 
 
-def _speaker(table: TableState, ctx: Context) -> str | None:
+def _speaker(table: TableState, ctx: Context[HidenOptions]) -> str | None:
     """The character the chat line is spoken as (checked by the core to be the sender's), if any."""
-    cid = getattr(ctx, "character_id", None)
-    return cid if isinstance(cid, str) and cid in table.characters else None
+    cid = ctx.character_id
+    return cid if cid is not None and cid in table.characters else None
 
 
-def _character(name: str, table: TableState, ctx: Context) -> str:
+def _character(name: str, table: TableState, ctx: Context[HidenOptions]) -> str:
     """The character called ``name`` (or with that id); the sender's own first."""
     if name in table.characters:
         return name
     found = [c for c in table.characters.values() if c.name == name]
     if not found:
-        raise InvalidCommand(f"no character named {name!r}", code="command/unknown_character")
+        raise InvalidCommand(f"no character named {name!r}", code="command/unknown_character", character_id=name)
     own = [c for c in found if c.owner == ctx.actor]
     return (own or found)[0].id
 
 
-def _named_check(body: str, comment: str, table: TableState, ctx: Context) -> list[Emitted]:
+def _named_check(body: str, comment: str, table: TableState, ctx: Context[HidenOptions]) -> list[Emitted]:
     """``HD:甲:姿隠し@2``: a ``hiden.check`` of a named character."""
     label = f"HD:{body}" + (f" {comment}" if comment else "")
     speaker = _speaker(table, ctx)
@@ -145,7 +165,9 @@ def _named_check(body: str, comment: str, table: TableState, ctx: Context) -> li
     m = _NAMED.match(body)
     if m is None:
         raise InvalidCommand(
-            "write a character check as HD:名前:技能[/能力値][+修正][@難易度|>=目標値]", code="command/invalid"
+            "write a character check as HD:名前:技能[/能力値][+修正][@難易度|>=目標値]",
+            code="command/invalid",
+            detail="キャラクターの判定は HD:名前:技能[/能力値][+修正][@難易度|>=目標値] と書きます",
         )
     cid = _character(m["who"].strip(), table, ctx)
     check = Check(
@@ -157,4 +179,4 @@ def _named_check(body: str, comment: str, table: TableState, ctx: Context) -> li
         target=int(m["t"]) if m["t"] is not None else None,
         label=label,
     )
-    return decide(table, check, ctx)
+    return _as_command(table, check, ctx)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, get_args
 
 __all__ = [
     "DIFFICULTY_TABLE",
@@ -24,6 +24,12 @@ __all__ = [
     "LIFT_BASE_KAN",
     "SEIZURE",
     "SEIZURE_TRAITS",
+    "ConditionKey",
+    "ConditionName",
+    "SeizureTrait",
+    "SituationKey",
+    "SituationName",
+    "VisibilityName",
     "VISIBILITY",
     "fatigue_modifier",
     "jump_difficulty",
@@ -128,6 +134,13 @@ VISIBILITY: dict[str, tuple[str, int]] = {
 """五ノ七 視界の修正: key -> (the book's wording, difficulty modifier) (HD-17)."""
 
 
+VisibilityName = Literal[
+    "淡い霧", "濃い霧", "霧雨", "どしゃ降り", "満月", "半月", "星夜", "闇夜", "雨夜",
+    "淡い霧が出ている", "濃い霧が出ている", "霧雨が降っている", "月夜 (満月)", "月夜 (半月)", "星が出ている夜", "雨が降っている夜",
+]  # fmt: skip
+"""A 視界の修正 condition: a key of :data:`VISIBILITY` or the book's wording."""
+
+
 def visibility_modifier(modifiers: list[int], anshi_level: int) -> tuple[list[int], int]:
     """Apply 〈暗視〉 to visibility modifiers (五ノ七; HD-17).
 
@@ -162,6 +175,16 @@ DRINK: dict[str, tuple[str, int]] = {
 """五ノ七 the drink modifiers ("最後の三つ"), reduced by 酒の耐性 (HD-18, HD-19)."""
 
 
+ConditionKey = Literal["食事抜き", "絶食", "働きづめ", "徹夜", "晩酌程度", "ゆっくり飲んだ", "浴びるほど飲んだ"]
+"""A 疲労などによる修正 condition as stored: a key of :data:`FATIGUE` or :data:`DRINK`."""
+
+ConditionName = Literal[
+    "食事抜き", "絶食", "働きづめ", "徹夜", "晩酌程度", "ゆっくり飲んだ", "浴びるほど飲んだ",
+    "前のご飯をぬいた", "丸一日なにも食べていない", "一日働きづめに働いた", "前の晩徹夜した",
+]  # fmt: skip
+"""A condition as a command names it: a key or the book's wording."""
+
+
 def fatigue_modifier(key: str, sake_tolerance: int = 0) -> int:
     """One fatigue / hunger / drink modifier (五ノ七; HD-18, HD-19).
 
@@ -176,6 +199,7 @@ def fatigue_modifier(key: str, sake_tolerance: int = 0) -> int:
 # --------------------------------------------------------------------------- 五ノ七 発作 / 不治の病
 
 SEIZURE_TRAITS = ("発作", "不治の病")
+SeizureTrait = Literal["発作", "不治の病"]
 
 SEIZURE: dict[str, tuple[str, int, int]] = {
     "雑魚戦闘": ("雑魚戦闘", -6, -4),
@@ -186,6 +210,14 @@ SEIZURE: dict[str, tuple[str, int, int]] = {
     "失敗は許されない": ("絶対に失敗は許されない", 5, 7),
 }
 """五ノ七: situation -> (wording, 発作 difficulty, 不治の病 difficulty) (HD-21)."""
+
+SituationKey = Literal["雑魚戦闘", "親玉戦闘", "軽い緊張", "普通の緊張", "強い緊張", "失敗は許されない"]
+"""A situation of the 発作 / 不治の病 table as stored: a key of :data:`SEIZURE`."""
+
+SituationName = Literal[
+    "雑魚戦闘", "親玉戦闘", "軽い緊張", "普通の緊張", "強い緊張", "失敗は許されない", "親玉戦闘の対峙", "絶対に失敗は許されない"
+]  # fmt: skip
+"""A situation as a command names it: a key or the book's wording."""
 
 COMBAT_SITUATIONS = ("雑魚戦闘", "親玉戦闘")
 """Situations in combat: the 〈気合い〉 check is made every turn (HD-21)."""
@@ -208,6 +240,19 @@ def lookup(table: dict[str, tuple[str, int]] | dict[str, tuple[str, int, int]], 
         if row[0] == key:
             return k
     return None
+
+
+def _names(table: dict[str, tuple[str, int]] | dict[str, tuple[str, int, int]]) -> set[str]:
+    return {*table, *(row[0] for row in table.values())}
+
+
+# the closed sets above are the tables' own keys and wordings
+assert set(get_args(VisibilityName)) == _names(VISIBILITY)
+assert set(get_args(ConditionKey)) == {*FATIGUE, *DRINK}
+assert set(get_args(ConditionName)) == _names(FATIGUE) | _names(DRINK)
+assert set(get_args(SituationKey)) == set(SEIZURE)
+assert set(get_args(SituationName)) == _names(SEIZURE)
+assert get_args(SeizureTrait) == SEIZURE_TRAITS
 
 
 def tables() -> dict[str, object]:

@@ -1,8 +1,9 @@
-"""What clients see of a 秘伝の声 table: the whole game state plus the chapter's tables.
+"""What clients see of a 秘伝の声 table: the game state plus the chapter's tables.
 
-Nothing in chapter 5 is hidden (the GM's target 2D is rolled in the open), so
-every viewer sees the same state. ``tables`` carries the difficulty table
-(五ノ二) and the helper tables of 五ノ七 for clients to show.
+Nothing in chapter 5 is hidden (the GM's target 2D is rolled in the open),
+except what a member rolls as secret dice (``S`` chat commands): such a check
+stays in the open checks for its roller and the GM only. ``tables`` carries
+the difficulty table (五ノ二) and the helper tables of 五ノ七 for clients to show.
 """
 
 from __future__ import annotations
@@ -13,13 +14,28 @@ import msgspec
 
 from taku.core.ruleset import Viewer
 from taku.core.table import TableState
-from taku_hiden.state import HidenState
+from taku_hiden.options import HidenOptions
+from taku_hiden.state import HidenState, OpenCheck
 from taku_hiden.tables import tables
 
-__all__ = ["view"]
+__all__ = ["sees", "view"]
 
 
-def view(table: TableState, viewer: Viewer) -> dict[str, Any]:
-    """The game as ``viewer`` sees it: characters' 座布団 and conditions, open checks, tables."""
+def sees(viewer: Viewer, check: OpenCheck) -> bool:
+    """Whether ``viewer`` may see ``check``: an open one, or a secret one of theirs (or as GM)."""
+    return check.secret_to is None or viewer.is_gm or check.secret_to == viewer.member_id
+
+
+def view(table: TableState, viewer: Viewer, options: HidenOptions) -> dict[str, Any]:
+    """The game as ``viewer`` sees it: ``{"characters": {id: CharState}, "checks": {id: OpenCheck},
+    "tables": …}`` (JSON data), without the secret checks of other members (``secret_to``
+    appears only on a secret check)."""
     game = table.game if isinstance(table.game, HidenState) else HidenState()
-    return {**msgspec.to_builtins(game), "tables": tables()}
+    out: dict[str, Any] = msgspec.to_builtins(game)
+    # a secret check names its roller; an open one shows as it always has (no ``secret_to``)
+    out["checks"] = {
+        k: {f: v for f, v in c.items() if f != "secret_to" or v is not None}
+        for k, c in out["checks"].items()
+        if sees(viewer, game.checks[k])
+    }
+    return {**out, "tables": tables()}
