@@ -77,8 +77,12 @@ def _pending(game: ChabuState, declaration: str | None, **changes: Any) -> Chabu
     return replace(game, pending=replace(p, **changes))
 
 
-def evolve(game: ChabuState, event: Event, table: Any) -> ChabuState:  # noqa: C901 (one case per event)
-    """``game`` after ``event``. ``table`` is the core state with the event's core part applied."""
+def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | None) -> ChabuState:  # noqa: C901 (one case per event)
+    """``game`` after ``event``. ``table`` is the core state with the event's core part applied.
+
+    ``options`` are the table's (no event's meaning depends on them: each event
+    records what the options decided).
+    """
     if game is None:  # a table created before the ruleset had state
         game = ChabuState()
     match event:

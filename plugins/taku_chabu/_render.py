@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from taku.core import kit
 from taku.core.events import Event
 from taku_chabu.events import (
     ActionPassed,
@@ -27,11 +28,11 @@ from taku_chabu.events import (
     ValueAdjusted,
     Waited,
 )
+from taku_chabu.options import RANGE_JA, ChabuOptions
+from taku_chabu.state import TIMING_JA
 
 __all__ = ["render"]
 
-RANGE_JA = {"short": "ショートレンジ", "long": "ロングレンジ", "over": "オーバーレンジ"}
-TIMING_JA = {"katsugeki": "活劇", "joji": "常時", "setsuna": "刹那"}
 KEY_JA = {"hp": "HP", "ingaoho": "インガオホー値", "tatsujin": "タツジンカウンター", "wazamae": "ワザマエカウンター"}
 PURPOSE_JA = {"check": "判定", "hit": "命中判定", "evasion": "回避判定"}
 OUTCOME_JA = {
@@ -48,10 +49,7 @@ END_JA = {"victory": "勝利", "defeat": "敗北", "aborted": "中断"}
 
 
 def _name(table: Any, cid: str | None) -> str:
-    if cid is None:
-        return "誰か"
-    ch = table.characters.get(cid)
-    return ch.name if ch else cid
+    return kit.character_name(table, cid) if cid is not None else "誰か"
 
 
 def _names(table: Any, ids: Any) -> str:
@@ -63,7 +61,7 @@ def _d100(value: int, success: bool, tatsujin: bool, ukatsu: bool) -> str:
     return f"{value}{mark} ＞ {'成功' if success else '失敗'}"
 
 
-def render(event: Event, table: Any) -> str | None:  # noqa: C901 (one case per event)
+def render(event: Event, table: Any, options: ChabuOptions | None) -> str | None:  # noqa: C901 (one case per event)
     """The line for a ``chabu`` event, ``None`` for others (the core renders those)."""
     n = lambda cid: _name(table, cid)  # noqa: E731
     match event:

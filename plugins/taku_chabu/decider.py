@@ -1,7 +1,7 @@
 """``decide`` of the ``chabu`` ruleset: checks, attacks, 特技 and ラウンド進行.
 
-Each command builds its events with an :class:`_Out`, which folds them as it
-goes (through the ruleset's own ``evolve``) so that later steps read the state
+Each command builds its events with an :class:`_Out` (a :class:`taku.core.kit.Emit`),
+which folds them as it goes (through the ruleset's own ``evolve``) so that later steps read the state
 the earlier ones made: a 特技's cost is paid before its effect (CH-30), a death
 is noticed the moment it happens (CH-25), and after every command the combat
 ends if a condition holds (CH-10) or the round moves on when everyone is
@@ -11,14 +11,16 @@ ends if a condition holds (CH-10) or the round moves on when everyone is
 
 from __future__ import annotations
 
-from typing import Any, NoReturn, assert_never
+from typing import assert_never
 
 import msgspec
 
+from taku.core import kit
 from taku.core.commands import Command
+from taku.core.events import Event
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-from taku.errors import InvalidCommand, Rejected
+from taku.errors import Forbidden, InvalidCommand
 from taku_chabu._d100 import CheckResult, judge, opposed_winner, roll_d100
 from taku_chabu._evolve import evolve
 from taku_chabu._rules import current_actor, initiative_order, is_down, sheet_of, should_die
@@ -67,7 +69,7 @@ from taku_chabu.events import (
 from taku_chabu.options import ChabuOptions, Range
 from taku_chabu.state import CharState, ChabuSheet, ChabuState, CheckSpec, Condition, Equipment, can_target
 
-__all__ = ["REACTION", "decide", "opposed", "reject"]
+__all__ = ["ERRORS", "REACTION", "decide", "opposed", "reject"]
 
 REACTION = "反応"
 """The ability of the 回避判定 (チャブ ■回避判定, CH-21)."""
@@ -83,28 +85,80 @@ S_TOKUGI = "チャブ ■■特技の使用■■"
 S_TOKUGI_EQ = "チャブ ■特技と装備"
 
 
-def reject(reason: str, message: str, section: str) -> NoReturn:
-    """Raise ``rule/chabu/<reason>``."""
-    raise Rejected("chabu", reason, message, section=section)
+reject = kit.rejecter("chabu")
+"""``reject(reason, message, section)``: raise ``rule/chabu/<reason>`` (a reason of :data:`ERRORS`)."""
+
+ERRORS: dict[str, str] = {
+    "unknown_ability": "能力値がシートにない",
+    "no_reaction": "回避判定の能力値「反応」がシートにない",
+    "dead": "死亡したキャラクターは行動も判定もできない",
+    "incapacitated": "戦闘不能のキャラクターは能動的な行動ができない",
+    "not_your_turn": "このキャラクターの手番ではない",
+    "no_round": "ラウンド進行中ではない（待機宣言・行動放棄）",
+    "no_combat": "ラウンド進行中ではない",
+    "combat_running": "もうラウンド進行中",
+    "already_waited": "待機宣言は一ラウンドに一度だけ",
+    "declaration_pending": "解決中の宣言がある",
+    "nothing_to_proceed": "解決を待つ宣言がない",
+    "not_targeted": "回避判定を待つ命中がない",
+    "unknown_equipment": "装備がシートにない",
+    "not_equipped": "装備していない",
+    "equipment_no_check": "装備に命中判定の【判定値】が書かれていない",
+    "equipment_category": "特技が指定する分類の装備ではない",
+    "equipment_ambiguous": "特技が指定する分類の装備が複数あり、どれか指定がない",
+    "equipment_not_named": "特技の効果が装備の分類を指定していない",
+    "unknown_tokugi": "特技がシートにない",
+    "joji_always_on": "常時特技は使用しない（常に効果を発揮する）",
+    "rounds_only": "ラウンド進行中にのみ使用できる特技",
+    "no_declaration": "刹那は行動宣言か判定の宣言の直後にだけ使用できる",
+    "setsuna_repeated": "一人が同じ刹那特技を重ねて使用することはできない",
+    "setsuna_attack": "刹那タイミングの攻撃特技は自動化されていない",
+    "duplicate_target": "同じ対象が二度指定された",
+    "no_targets_allowed": "対象を取らない特技",
+    "target_count": "対象の数が違う",
+    "target_dead": "死亡したキャラクターは対象にできない",
+    "out_of_range": "対象が射程外",
+    "range_unknown": "射程がまだ決まっていない",
+    "not_enough_hp": "コストのHPが足りない",
+    "not_enough_counters": "コストのカウンターが足りない",
+    "no_counter": "使うカウンターがない",
+    "descension_ingaoho": "インガオホー値が100以上のままではディセンションできない",
+}
+"""Every ``rule/chabu/<reason>`` this ruleset raises, with its meaning (the ruleset's ``errors``)."""
 
 
-class _Out:
-    """The events of one command, folded as they are made."""
+def _invalid(detail: str) -> InvalidCommand:
+    """``command/invalid`` with a Japanese ``detail``."""
+    return InvalidCommand(detail, code="command/invalid", detail=detail)
 
-    def __init__(self, table: TableState, ctx: Context) -> None:
-        self.table = table
+
+def _require_control(out: _Out, cid: str, command: str) -> None:
+    """The sender owns ``cid`` or is a GM (checks beyond the command's declared permit).
+
+    Raises:
+        InvalidCommand: ``command/unknown_character``.
+        Forbidden: ``command/forbidden`` (params ``command``, ``role``, ``reason``).
+    """
+    ch = kit.character(out.table, cid)
+    if not out.ctx.controls(out.table, cid):
+        raise Forbidden(
+            f"{command}: {cid} is not the sender's",
+            command=command,
+            role=out.ctx.role,
+            reason=f"{ch.name}はあなたのキャラクターではありません",
+        )
+
+
+class _Out(kit.Emit[ChabuState, ChabuOptions]):
+    """The events of one command, folded as they are made; a death is noticed the moment it happens."""
+
+    def __init__(self, table: TableState, ctx: Context[ChabuOptions]) -> None:
+        game = table.game if isinstance(table.game, ChabuState) else ChabuState()
+        super().__init__(table, evolve, ctx.options or ChabuOptions(), game)
         self.ctx = ctx
-        self.options: ChabuOptions = ctx.options if isinstance(ctx.options, ChabuOptions) else ChabuOptions()
-        self.game: ChabuState = table.game if isinstance(table.game, ChabuState) else ChabuState()
-        self.events: list[Emitted] = []
 
-    @property
-    def state(self) -> TableState:
-        return msgspec.structs.replace(self.table, game=self.game)
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        self.game = evolve(self.game, event, self.state)
+    def add(self, event: Event) -> Event:
+        super().add(event)
         if isinstance(event, DamageRolled) and event.target is not None:
             self._death(event.target)
         elif isinstance(event, TokugiUsed):
@@ -113,6 +167,7 @@ class _Out:
             self._death(event.character_id, hp=event.key == "hp")
         elif isinstance(event, CounterSpent):
             self._death(event.character_id, hp=False)
+        return event
 
     def _death(self, cid: str, *, hp: bool = True) -> None:
         """死亡 the moment HP or インガオホー値 make it so (CH-25)."""
@@ -120,13 +175,12 @@ class _Out:
         if cs is None or cs.dead:
             return
         if (cause := should_die(sheet_of(self.table, cid).dl, cs, hp=hp)) is not None:
-            self.emit(Died(character_id=cid, cause=cause))  # type: ignore[arg-type]
+            self.add(Died(character_id=cid, cause=cause))  # type: ignore[arg-type]
 
     def char(self, cid: str) -> CharState:
-        cs = self.game.chars.get(cid)
-        if cs is None:
-            raise InvalidCommand(f"no character {cid!r}", code="command/unknown_character")
-        return cs
+        """The character's current values (``command/unknown_character`` for an unknown id)."""
+        kit.character(self.table, cid)
+        return self.game.chars.get(cid) or CharState()
 
     def sheet(self, cid: str) -> ChabuSheet:
         return sheet_of(self.table, cid)
@@ -151,7 +205,7 @@ def _roll_check(
 ) -> CheckResult:
     roll, value = roll_d100(out.ctx.dice)
     r = judge(value, target)
-    out.emit(
+    out.add(
         CheckRolled(
             character_id=cid,
             purpose=purpose,  # type: ignore[arg-type]
@@ -184,8 +238,6 @@ def _targets(out: _Out, user: str, targets: list[str], most: int, reach: Range |
     if most > 0 and not 1 <= len(targets) <= most:
         reject("target_count", f"対象は{most}体までです（{len(targets)}体指定）", section)
     for t in targets:
-        if t not in out.table.characters:
-            raise InvalidCommand(f"no character {t!r}", code="command/unknown_character")
         if out.char(t).dead:
             reject("target_dead", f"{out.table.characters[t].name}は死亡しています", S_STATES)
         if reach is not None and t != user:
@@ -249,7 +301,7 @@ def _declare_attack(
     rolled at once (no 刹那 window for a dead attacker) and is not void.
     """
     decl = out.ctx.new_id("d")
-    out.emit(
+    out.add(
         AttackDeclared(
             declaration=decl,
             attacker=attacker,
@@ -270,7 +322,7 @@ def _declare_attack(
 def _close(out: _Out, outcome: str, *, lasting: bool = False) -> None:
     p = out.game.pending
     assert p is not None, "only an open declaration is closed"
-    out.emit(
+    out.add(
         DeclarationClosed(declaration=p.id, character_id=p.actor, outcome=outcome, is_action=p.is_action, lasting=lasting)
     )
 
@@ -285,7 +337,7 @@ def _damage(out: _Out, target: str, *, doubled: bool = False, self_hit: bool = F
     if doubled:
         total *= 2
     before = out.char(target).hp
-    out.emit(
+    out.add(
         DamageRolled(
             declaration=p.id,
             attacker=p.actor,
@@ -434,7 +486,7 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
     katsugeki = tk.timing == "katsugeki"
     held = katsugeki and resolved and not tk.is_attack and _held(out, cmd.hold)
     decl = out.ctx.new_id("d") if held else None
-    out.emit(
+    out.add(
         TokugiUsed(
             character_id=cid,
             tokugi=tk.name,
@@ -490,12 +542,12 @@ def _check(out: _Out, cmd: Check) -> None:
     elif cmd.ability is not None:
         target = _check_value(out, cid, CheckSpec(ability=cmd.ability, skill=cmd.skill))
     else:
-        raise InvalidCommand("name an ability (and skill) or a value", code="command/invalid")
+        raise _invalid("能力値（と技能）か【判定値】を指定してください")
     label = cmd.label or "+".join(x for x in (cmd.ability, cmd.skill) if x)
     if _held(out, cmd.hold):
         if out.game.pending is not None:
             reject("declaration_pending", "解決中の宣言があります", S_FLOW)
-        out.emit(
+        out.add(
             CheckDeclared(declaration=out.ctx.new_id("d"), character_id=cid, label=label, check=target, modifier=cmd.modifier)
         )
         return
@@ -506,7 +558,7 @@ def _proceed(out: _Out, cmd: Proceed) -> None:
     p = out.game.pending
     if p is None or p.stage != "declared":
         reject("nothing_to_proceed", "解決を待つ宣言がありません", S_TOKUGI)
-    out.ctx.require_control(out.table, p.actor)
+    _require_control(out, p.actor, "chabu.proceed")  # the declarer or a GM
     match p.kind:
         case "attack":
             _resolve_hit(out, cmd.modifier)
@@ -554,34 +606,32 @@ def _side(out: _Out, side: OpposedSide) -> int:
     if side.value is not None:
         return side.value
     if side.character_id is None or side.ability is None:
-        raise InvalidCommand("an opposed side names a character and an ability, or a value", code="command/invalid")
+        raise _invalid("対抗判定の両側は、キャラクターと能力値、または【判定値】を指定します")
     out.char(side.character_id)
     return _check_value(out, side.character_id, CheckSpec(ability=side.ability, skill=side.skill))
 
 
 def _opposed(out: _Out, cmd: OpposedCheck) -> None:
-    if cmd.a.character_id is not None:
-        out.ctx.require_control(out.table, cmd.a.character_id)
-    elif not out.ctx.is_gm:
-        raise InvalidCommand("side a names your character", code="command/invalid")
+    # side a is the sender's character (its permit), or for a GM a bare value
+    if cmd.a.character_id is None and not out.ctx.is_gm:
+        raise _invalid("自分の側（a）には自分のキャラクターを指定してください")
     for side in (cmd.a, cmd.b):
         if side.character_id is not None:
             out.char(side.character_id)
             if out.char(side.character_id).dead:
                 reject("dead", "死亡したキャラクターは判定できません", S_STATES)
-    out.emit(opposed(out, cmd.a.character_id, _side(out, cmd.a), cmd.b.character_id, _side(out, cmd.b), cmd.label))
+    out.add(opposed(out, cmd.a.character_id, _side(out, cmd.a), cmd.b.character_id, _side(out, cmd.b), cmd.label))
 
 
 def _start(out: _Out, cmd: StartCombat) -> None:
-    out.ctx.require_gm("starting a combat")
     if out.game.combat is not None:
         reject("combat_running", "ラウンド進行中です", S_FLOW)
-    ids = cmd.participants if cmd.participants is not None else [c for c in out.table.characters if not out.char(c).dead]
+    ids = cmd.participants or [c for c in out.table.characters if not out.char(c).dead]
     if not ids or len(set(ids)) != len(ids):
-        raise InvalidCommand("a combat has distinct participants", code="command/invalid")
+        raise _invalid("参加キャラクターを重複なく一人以上指定してください")
     for cid in [*ids, *cmd.agreed_order, *cmd.victory.characters, *cmd.defeat.characters]:
         out.char(cid)
-    out.emit(
+    out.add(
         CombatStarted(
             victory=cmd.victory, defeat=cmd.defeat, participants=tuple(ids), agreed_order=tuple(cmd.agreed_order)
         )
@@ -594,7 +644,7 @@ def _new_round(out: _Out, number: int) -> None:
     combat = out.game.combat
     assert combat is not None
     able = [c for c in combat.participants if not is_down(out.game.chars.get(c))]
-    out.emit(RoundStarted(number=number, order=tuple(initiative_order(out.table, out.game, combat, able))))
+    out.add(RoundStarted(number=number, order=tuple(initiative_order(out.table, out.game, combat, able))))
 
 
 def _holds(out: _Out, cond: Condition) -> bool:
@@ -628,91 +678,86 @@ def _finish(out: _Out) -> None:
         checks.reverse()
     for outcome, cond in checks:
         if _holds(out, cond):
-            out.emit(CombatEnded(outcome=outcome, reason=cond.text))  # type: ignore[arg-type]
+            out.add(CombatEnded(outcome=outcome, reason=cond.text))  # type: ignore[arg-type]
             return
     rnd = combat.round
     if rnd is None or out.game.pending is not None or current_actor(out.game, out.table) is not None:
         return
     if not rnd.order:
         return  # nobody could act: the GM ends the combat or changes values
-    out.emit(RoundEnded(number=rnd.number, cleared=tuple(combat.effects)))
+    out.add(RoundEnded(number=rnd.number, cleared=tuple(combat.effects)))
     _new_round(out, rnd.number + 1)
 
 
-def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]:  # noqa: C901
-    """The events of a ``chabu`` command; raises ``rule/chabu/<reason>`` and writes nothing."""
+def decide(table: TableState, command: Command, ctx: Context[ChabuOptions]) -> list[Emitted]:  # noqa: C901
+    """The events of a ``chabu`` command (its declared permit already enforced by the core).
+
+    Raises:
+        Rejected: ``rule/chabu/<reason>`` (:data:`ERRORS`) with the rulebook section.
+        InvalidCommand: ``command/unknown_character``, ``command/invalid``, ``command/unknown_command``.
+        Forbidden: ``command/forbidden`` for ``chabu.proceed`` by neither the declarer nor a GM,
+            or an opposed check whose side ``a`` is not the sender's character.
+    """
     out = _Out(table, ctx)
     match command:
         case Check():
-            ctx.require_control(table, command.character_id)
             _check(out, command)
         case OpposedCheck():
             _opposed(out, command)
         case Attack():
-            ctx.require_control(table, command.character_id)
             _attack(out, command)
         case UseTokugi():
-            ctx.require_control(table, command.character_id)
             _use_tokugi(out, command)
         case Proceed():
             _proceed(out, command)
         case Evade():
-            ctx.require_control(table, command.character_id)
             _pending_target(out, command.character_id)
             _evade(out, command.character_id, command.modifier)
             _maybe_damage(out)
         case Decline():
-            ctx.require_control(table, command.character_id)
             _pending_target(out, command.character_id)
             p = out.game.pending
             assert p is not None
-            out.emit(EvasionDeclined(declaration=p.id, character_id=command.character_id))
+            out.add(EvasionDeclined(declaration=p.id, character_id=command.character_id))
             _maybe_damage(out)
         case Move():
-            ctx.require_control(table, command.character_id)
             _require_turn(out, command.character_id)
-            out.emit(Moved(character_id=command.character_id, note=command.note))
+            out.add(Moved(character_id=command.character_id, note=command.note))
         case Wait():
-            ctx.require_control(table, command.character_id)
             _require_round(out, command.character_id)
             rnd = out.game.combat.round if out.game.combat is not None else None
             if rnd is not None and command.character_id in rnd.waiting:
                 reject("already_waited", "待機宣言は一ラウンドに一度だけです（G-CH-12）", S_FLOW)
-            out.emit(Waited(character_id=command.character_id))
+            out.add(Waited(character_id=command.character_id))
         case PassAction():
-            ctx.require_control(table, command.character_id)
             _require_round(out, command.character_id)
-            out.emit(ActionPassed(character_id=command.character_id))
+            out.add(ActionPassed(character_id=command.character_id))
         case StartCombat():
             _start(out, command)
         case SetOrder():
-            ctx.require_gm("setting the agreed order")
             if out.game.combat is None:
                 reject("no_combat", "ラウンド進行中ではありません", S_FLOW)
             for cid in command.agreed_order:
                 out.char(cid)
-            out.emit(OrderAgreed(agreed_order=tuple(command.agreed_order)))
+            out.add(OrderAgreed(agreed_order=tuple(command.agreed_order)))
         case EndCombat():
-            ctx.require_gm("ending a combat")
             if out.game.combat is None:
                 reject("no_combat", "ラウンド進行中ではありません", S_FLOW)
-            out.emit(CombatEnded(outcome=command.outcome, reason=command.reason))
+            out.add(CombatEnded(outcome=command.outcome, reason=command.reason))
         case SetRange():
-            ctx.require_gm("setting ranges")
             out.char(command.a)
             out.char(command.b)
             if command.a == command.b:
-                raise InvalidCommand("a range is between two characters", code="command/invalid")
-            out.emit(RangeSet(a=command.a, b=command.b, range=command.range, both=command.both))
+                raise _invalid("射程は二人のキャラクターの間で決めます")
+            out.add(RangeSet(a=command.a, b=command.b, range=command.range, both=command.both))
         case Adjust():
-            ctx.require_gm("adjusting values")
             cs = out.char(command.character_id)
             if (command.delta is None) == (command.value is None):
-                raise InvalidCommand("give either delta or value", code="command/invalid")
+                raise _invalid("増減か新しい値のどちらか一方を指定してください")
             before = getattr(cs, command.key)
             after = before + command.delta if command.delta is not None else command.value
             assert after is not None
-            out.emit(
+            out.add(
                 ValueAdjusted(
                     character_id=command.character_id,
                     key=command.key,
@@ -722,7 +767,6 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
                 )
             )
         case SpendCounter():
-            ctx.require_control(table, command.character_id)
             cs = out.char(command.character_id)
             # ■キャラクターの状態: "ＤＬ０のキャラクターはワザマエカウンターを使用することで
             # 「ディセンション」を行い、「死亡」を解除することも出来る" (CH-25)
@@ -735,7 +779,7 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
             rise = out.options.wazamae_ingaoho if command.counter == "wazamae" else 0
             if descension and cs.ingaoho + rise >= 100:
                 reject("descension_ingaoho", "インガオホー値が100以上のままではディセンションしても死亡のままです", S_STATES)
-            out.emit(
+            out.add(
                 CounterSpent(
                     character_id=command.character_id,
                     counter=command.counter,
@@ -746,6 +790,6 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
                 )
             )
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not a chabu command")
+            raise InvalidCommand(f"{type(command).__name__} is not a chabu command", code="command/unknown_command")
     _finish(out)
-    return out.events
+    return out.out

@@ -10,7 +10,9 @@
 
 Text after the first space is a comment (the label). Anything else is not
 ours (``None``): the core's generic BCDice dice (``1D100<=50``, ``2D10``) and
-plain chat take over.
+plain chat take over. The secret prefix ``S`` (``SCH<=50``) is the core's: it
+strips it, asks :func:`chat` about the rest and shows the result only to the
+roller and the GM.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from taku.errors import DiceError
 from taku_chabu._d100 import judge, roll_d100
 from taku_chabu.decider import _Out, opposed
 from taku_chabu.events import CheckRolled, DamageRolled
+from taku_chabu.options import ChabuOptions
 
 __all__ = ["chat", "parse"]
 
@@ -52,20 +55,25 @@ def parse(text: str) -> dict[str, Any] | None:
     return None
 
 
-def chat(text: str, table: Any, ctx: Context, character_id: str | None = None) -> list[Emitted] | None:
-    """The events of a ``chabu`` chat command, or ``None`` when ``text`` is not one."""
+def chat(text: str, table: Any, ctx: Context[ChabuOptions]) -> list[Emitted] | None:
+    """The events of a ``chabu`` chat command, or ``None`` when ``text`` is not one.
+
+    A chat check names no character (even spoken as one), so it gives no
+    タツジンカウンター: a character's 判定 is the ``chabu.check`` command.
+
+    Raises:
+        DiceError: ``dice/too_many_dice`` for ``CHD`` with more than 200 dice.
+    """
     parsed = parse(text)
     if parsed is None:
         return None
     out = _Out(table, ctx)
-    cid = character_id if character_id in out.game.chars else None
     match parsed["kind"]:
         case "check":
             roll, value = roll_d100(ctx.dice)
             r = judge(value, parsed["target"])
-            out.emit(
+            out.add(
                 CheckRolled(
-                    character_id=cid,
                     label=parsed["label"],
                     target=parsed["target"],
                     roll=roll,
@@ -76,13 +84,13 @@ def chat(text: str, table: Any, ctx: Context, character_id: str | None = None) -
                 )
             )
         case "opposed":
-            out.emit(opposed(out, cid, parsed["a"], None, parsed["b"], parsed["label"]))
+            out.add(opposed(out, None, parsed["a"], None, parsed["b"], parsed["label"]))
         case _:
             roll = ctx.dice.roll(parsed["dl"], 10)
             total = parsed["power"] + roll.total
             if parsed["doubled"]:
                 total *= 2
-            out.emit(
+            out.add(
                 DamageRolled(power=parsed["power"], dl=parsed["dl"], roll=roll, doubled=parsed["doubled"], total=total)
             )
-    return out.events
+    return out.out

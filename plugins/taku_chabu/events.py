@@ -7,18 +7,30 @@ read, the HP before and after), never instructions.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
+from taku.core.commands import field
 from taku.core.dice import Roll
 from taku.core.events import Event
-from taku_chabu.options import Range
-from taku_chabu.state import Condition, Cost
+from taku_chabu.options import RANGE_VALUES, Range
+from taku_chabu.state import Condition, Cost, Timing
+
+_CHAR = "キャラクターのID"
+_DECL = "宣言のID"
+Character = Annotated[str, field("キャラクター", _CHAR)]
+Declaration = Annotated[str, field("宣言", _DECL)]
+Label = Annotated[str, field("表示名")]
+Outcome = Literal["", "hit", "missed", "evaded", "self_hit", "success", "failure", "resolved", "void"]
+OUTCOME_VALUES = (
+    "hit（命中）/ missed（外れ）/ evaded（回避された）/ self_hit（ウカツ！自分に命中）/ success（成功）"
+    "/ failure（失敗）/ resolved（解決）/ void（不発）"
+)
 
 __all__ = [
     "ActionPassed",
-        "AttackDeclared",
+    "AttackDeclared",
     "CheckDeclared",
     "CheckRolled",
     "CombatEnded",
@@ -57,27 +69,33 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="chabu.check_rolled"):
         declaration: the declaration it resolves, if any.
     """
 
-    character_id: str | None = None
-    purpose: Literal["check", "hit", "evasion"] = "check"
-    label: str = ""
-    target: int
-    roll: Roll
-    value: int
-    success: bool
-    tatsujin: bool = False
-    ukatsu: bool = False
-    declaration: str | None = None
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="判定", description="1D100の判定（タツジン！・ウカツ！）")
+
+    character_id: Annotated[str | None, field("キャラクター", "判定したキャラクター（チャットの判定なら空）")] = None
+    purpose: Annotated[
+        Literal["check", "hit", "evasion"], field("種類", "check（判定）/ hit（命中判定）/ evasion（回避判定）")
+    ] = "check"
+    label: Label = ""
+    target: Annotated[int, field("【判定値】", "修正込み")]
+    roll: Annotated[Roll, field("出目", "十の位と一の位のD10（0の面は10と記録）")]
+    value: Annotated[int, field("1D100の値", "1〜100")]
+    success: Annotated[bool, field("成功")]
+    tatsujin: Annotated[bool, field("タツジン！", "1〜5: 自動成功、タツジンカウンター+1")] = False
+    ukatsu: Annotated[bool, field("ウカツ！", "95〜100: 自動失敗")] = False
+    declaration: Annotated[str | None, field("宣言", "解決する宣言のID")] = None
 
 
 class OpposedRound(msgspec.Struct, frozen=True, kw_only=True):
     """One roll of both sides of a 対抗判定."""
 
-    a_roll: Roll
-    a_value: int
-    a_success: bool
-    b_roll: Roll
-    b_value: int
-    b_success: bool
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="対抗判定の一回", description="両者の1D100")
+
+    a_roll: Annotated[Roll, field("aの出目")]
+    a_value: Annotated[int, field("aの1D100")]
+    a_success: Annotated[bool, field("aの成功")]
+    b_roll: Annotated[Roll, field("bの出目")]
+    b_value: Annotated[int, field("bの1D100")]
+    b_success: Annotated[bool, field("bの成功")]
 
 
 class OpposedRolled(Event, frozen=True, kw_only=True, tag="chabu.opposed_rolled"):
@@ -89,13 +107,15 @@ class OpposedRolled(Event, frozen=True, kw_only=True, tag="chabu.opposed_rolled"
         winner: ``a``, ``b`` or ``draw`` (only with ``opposed_both_fail = draw`` or the reroll guard).
     """
 
-    label: str = ""
-    a: str | None = None
-    b: str | None = None
-    a_target: int
-    b_target: int
-    rounds: tuple[OpposedRound, ...]
-    winner: Literal["a", "b", "draw"]
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="対抗判定", description="両者の判定と振り直し、勝者")
+
+    label: Label = ""
+    a: Annotated[str | None, field("キャラクターa", "空なら数値だけの判定")] = None
+    b: Annotated[str | None, field("キャラクターb", "空なら数値だけの判定")] = None
+    a_target: Annotated[int, field("aの【判定値】")]
+    b_target: Annotated[int, field("bの【判定値】")]
+    rounds: Annotated[tuple[OpposedRound, ...], field("振った回", "最後の回で決まる")]
+    winner: Annotated[Literal["a", "b", "draw"], field("勝者", "a（aの勝利）/ b（bの勝利）/ draw（決着つかず）")]
 
 
 class DamageRolled(Event, frozen=True, kw_only=True, tag="chabu.damage_rolled"):
@@ -112,42 +132,48 @@ class DamageRolled(Event, frozen=True, kw_only=True, tag="chabu.damage_rolled"):
         hp_before, hp_after: the target's HP (floored at 0, G-CH-08).
     """
 
-    declaration: str | None = None
-    attacker: str | None = None
-    target: str | None = None
-    power: int
-    dl: int
-    roll: Roll
-    doubled: bool = False
-    self_hit: bool = False
-    total: int
-    hp_before: int = 0
-    hp_after: int = 0
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ダメージ", description="威力＋DL個のD10（回避判定のウカツ！なら2倍）")
+
+    declaration: Annotated[str | None, field("宣言", _DECL)] = None
+    attacker: Annotated[str | None, field("攻撃者", _CHAR)] = None
+    target: Annotated[str | None, field("対象", "ダメージを受けたキャラクター（チャットのダメージなら空）")] = None
+    power: Annotated[int, field("威力")]
+    dl: Annotated[int, field("ＤＬ（ダイス数）", "振ったD10の数（攻撃者のDL）")]
+    roll: Annotated[Roll, field("出目", "D10の出目")]
+    doubled: Annotated[bool, field("2倍", "回避判定がウカツ！だった")] = False
+    self_hit: Annotated[bool, field("自分に命中", "命中判定がウカツ！で攻撃者自身に当たった")] = False
+    total: Annotated[int, field("ダメージ")]
+    hp_before: Annotated[int, field("前のHP")] = 0
+    hp_after: Annotated[int, field("後のHP", "0未満にはならない")] = 0
 
 
 class AttackDeclared(Event, frozen=True, kw_only=True, tag="chabu.attack_declared"):
     """An attack is declared: equipment or 特技, targets, 【判定値】, 威力 (CH-19, CH-20, CH-23)."""
 
-    declaration: str
-    attacker: str
-    equipment: str | None = None
-    tokugi: str | None = None
-    targets: tuple[str, ...]
-    check: int
-    power: int | None = None
-    modifier: int = 0
-    is_action: bool = True
-    held: bool = False
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="攻撃の宣言", description="装備か特技、対象、【判定値】、威力")
+
+    declaration: Declaration
+    attacker: Annotated[str, field("攻撃者", _CHAR)]
+    equipment: Annotated[str | None, field("装備")] = None
+    tokugi: Annotated[str | None, field("特技")] = None
+    targets: Annotated[tuple[str, ...], field("対象")]
+    check: Annotated[int, field("【判定値】")]
+    power: Annotated[int | None, field("威力", "空ならダメージなし")] = None
+    modifier: Annotated[int, field("修正")] = 0
+    is_action: Annotated[bool, field("活劇", "キャラクターの行動")] = True
+    held: Annotated[bool, field("刹那待ち", "刹那の割り込みを待つ")] = False
 
 
 class CheckDeclared(Event, frozen=True, kw_only=True, tag="chabu.check_declared"):
     """A 判定 is declared and held for 刹那 answers (CH-27)."""
 
-    declaration: str
-    character_id: str
-    label: str = ""
-    check: int
-    modifier: int = 0
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="判定の宣言", description="刹那の割り込みを待つ判定")
+
+    declaration: Declaration
+    character_id: Character
+    label: Label = ""
+    check: Annotated[int, field("【判定値】")]
+    modifier: Annotated[int, field("修正")] = 0
 
 
 class TokugiUsed(Event, frozen=True, kw_only=True, tag="chabu.tokugi_used"):
@@ -170,31 +196,37 @@ class TokugiUsed(Event, frozen=True, kw_only=True, tag="chabu.tokugi_used"):
             インガオホー値 rise).
     """
 
-    character_id: str
-    tokugi: str
-    timing: str
-    targets: tuple[str, ...] = ()
-    cost: Cost = Cost()
-    hp_before: int = 0
-    hp_after: int = 0
-    ingaoho_before: int = 0
-    ingaoho_after: int = 0
-    died: bool = False
-    resolved: bool = True
-    answers: str | None = None
-    declaration: str | None = None
-    effect: str = ""
-    until_end_phase: bool = False
-    is_action: bool = False
-    attack: bool = False
-    tatsujin_for_wazamae: int = 0
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="特技の使用", description="特技を使い、コストを先に支払う")
+
+    character_id: Character
+    tokugi: Annotated[str, field("特技")]
+    timing: Annotated[Timing, field("タイミング", "katsugeki（活劇）/ joji（常時）/ setsuna（刹那）")]
+    targets: Annotated[tuple[str, ...], field("対象")] = ()
+    cost: Annotated[Cost, field("コスト")] = Cost()
+    hp_before: Annotated[int, field("前のHP")] = 0
+    hp_after: Annotated[int, field("後のHP")] = 0
+    ingaoho_before: Annotated[int, field("前のインガオホー値")] = 0
+    ingaoho_after: Annotated[int, field("後のインガオホー値")] = 0
+    died: Annotated[bool, field("コストで死亡", "インガオホー値が100以上になった")] = False
+    resolved: Annotated[bool, field("効果を解決", "死亡したなら解決しない（オプション次第）")] = True
+    answers: Annotated[str | None, field("割り込む宣言", "刹那が割り込む宣言のID")] = None
+    declaration: Annotated[str | None, field("宣言", "この特技が開く宣言のID")] = None
+    effect: Annotated[str, field("効果", "書かれたとおり（サーバーが処理できない分はGMが適用）")] = ""
+    until_end_phase: Annotated[bool, field("エンドフェイズまで")] = False
+    is_action: Annotated[bool, field("活劇", "この使用で行動完了になる")] = False
+    attack: Annotated[bool, field("攻撃", "攻撃の宣言が続く")] = False
+    tatsujin_for_wazamae: Annotated[
+        int, field("ワザマエの代わりのタツジン", "コストのワザマエカウンターのうちタツジンカウンターで払った数")
+    ] = 0
 
 
 class EvasionDeclined(Event, frozen=True, kw_only=True, tag="chabu.evasion_declined"):
     """A target takes the hit without a 回避判定."""
 
-    declaration: str
-    character_id: str
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="回避しない", description="対象が回避判定をせずに攻撃を受ける")
+
+    declaration: Declaration
+    character_id: Character
 
 
 class DeclarationClosed(Event, frozen=True, kw_only=True, tag="chabu.declaration_closed"):
@@ -205,28 +237,37 @@ class DeclarationClosed(Event, frozen=True, kw_only=True, tag="chabu.declaration
     ``lasting``: a held 特技's effect now lasts until the エンドフェイズ.
     """
 
-    declaration: str
-    character_id: str
-    outcome: str = ""
-    is_action: bool = False
-    lasting: bool = False
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="宣言の解決", description="宣言が解決した（活劇なら行動完了）")
+
+    declaration: Declaration
+    character_id: Annotated[str, field("宣言者", _CHAR)]
+    outcome: Annotated[Outcome, field("結果", OUTCOME_VALUES)] = ""
+    is_action: Annotated[bool, field("活劇", "宣言者が行動完了になる")] = False
+    lasting: Annotated[bool, field("エンドフェイズまで続く", "特技の効果がエンドフェイズまで続く")] = False
 
 
 class Died(Event, frozen=True, kw_only=True, tag="chabu.died"):
     """死亡 (CH-25): DL 0 and HP 0, or インガオホー値 100 or more."""
 
-    character_id: str
-    cause: Literal["hp", "ingaoho"]
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="死亡", description="DL0でHP0、またはインガオホー値が100以上")
+
+    character_id: Character
+    cause: Annotated[Literal["hp", "ingaoho"], field("原因", "hp（DL0でHP0）/ ingaoho（インガオホー値100以上）")]
 
 
 class ValueAdjusted(Event, frozen=True, kw_only=True, tag="chabu.value_adjusted"):
     """The GM changed a character's HP, インガオホー値 or counter."""
 
-    character_id: str
-    key: str
-    before: int
-    after: int
-    reason: str = ""
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="値の変更", description="GMがHP・インガオホー値・カウンターを変えた")
+
+    character_id: Character
+    key: Annotated[
+        Literal["hp", "ingaoho", "tatsujin", "wazamae"],
+        field("値", "hp（HP）/ ingaoho（インガオホー値）/ tatsujin（タツジンカウンター）/ wazamae（ワザマエカウンター）"),
+    ]
+    before: Annotated[int, field("前の値")]
+    after: Annotated[int, field("後の値")]
+    reason: Annotated[str, field("理由")] = ""
 
 
 class CounterSpent(Event, frozen=True, kw_only=True, tag="chabu.counter_spent"):
@@ -237,76 +278,98 @@ class CounterSpent(Event, frozen=True, kw_only=True, tag="chabu.counter_spent"):
     missing part of the text, so the GM then sets its new DL and HP).
     """
 
-    character_id: str
-    counter: Literal["tatsujin", "wazamae"]
-    ingaoho_before: int = 0
-    ingaoho_after: int = 0
-    note: str = ""
-    descension: bool = False
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="カウンターの使用", description="タツジン／ワザマエカウンターを使った")
+
+    character_id: Character
+    counter: Annotated[
+        Literal["tatsujin", "wazamae"], field("カウンター", "tatsujin（タツジンカウンター）/ wazamae（ワザマエカウンター）")
+    ]
+    ingaoho_before: Annotated[int, field("前のインガオホー値")] = 0
+    ingaoho_after: Annotated[int, field("後のインガオホー値")] = 0
+    note: Annotated[str, field("用途")] = ""
+    descension: Annotated[bool, field("ディセンション", "DL0の死亡したキャラクターが死亡を解除した")] = False
 
 
 class RangeSet(Event, frozen=True, kw_only=True, tag="chabu.range_set"):
     """The GM set where ``b`` is from ``a`` (CH-18)."""
 
-    a: str
-    b: str
-    range: Range
-    both: bool = True
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="射程", description="GMがaから見たbの射程を決めた")
+
+    a: Annotated[str, field("キャラクターa", _CHAR)]
+    b: Annotated[str, field("キャラクターb", _CHAR)]
+    range: Annotated[Range, field("射程", RANGE_VALUES)]
+    both: Annotated[bool, field("相互")] = True
 
 
 class CombatStarted(Event, frozen=True, kw_only=True, tag="chabu.combat_started"):
     """ラウンド進行 starts with the GM's victory and defeat conditions (CH-10)."""
 
-    victory: Condition
-    defeat: Condition
-    participants: tuple[str, ...]
-    agreed_order: tuple[str, ...] = ()
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ラウンド進行開始", description="勝利条件・敗北条件と参加キャラクター")
+
+    victory: Annotated[Condition, field("勝利条件")]
+    defeat: Annotated[Condition, field("敗北条件")]
+    participants: Annotated[tuple[str, ...], field("参加キャラクター")]
+    agreed_order: Annotated[tuple[str, ...], field("相談した行動順")] = ()
 
 
 class OrderAgreed(Event, frozen=True, kw_only=True, tag="chabu.order_agreed"):
     """The agreed order for the last initiative ties (CH-12)."""
 
-    agreed_order: tuple[str, ...]
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="同順位の行動順", description="PLが相談した同順位の行動順")
+
+    agreed_order: Annotated[tuple[str, ...], field("相談した行動順")]
 
 
 class RoundStarted(Event, frozen=True, kw_only=True, tag="chabu.round_started"):
     """イニシアティヴ決定フェイズ (CH-11, CH-12): who is 未行動, in acting order."""
 
-    number: int
-    order: tuple[str, ...]
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ラウンド開始", description="イニシアティヴ決定フェイズ: 未行動のキャラクターと行動順")
+
+    number: Annotated[int, field("ラウンド数")]
+    order: Annotated[tuple[str, ...], field("イニシアティヴ順")]
 
 
 class Waited(Event, frozen=True, kw_only=True, tag="chabu.waited"):
     """待機宣言 (CH-14)."""
 
-    character_id: str
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="待機宣言", description="待機しなかった全員の後に行動する")
+
+    character_id: Character
 
 
 class Moved(Event, frozen=True, kw_only=True, tag="chabu.moved"):
     """移動, a 活劇 (CH-16): the character is 行動完了."""
 
-    character_id: str
-    note: str = ""
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="移動", description="移動した（行動完了）")
+
+    character_id: Character
+    note: Annotated[str, field("どこへ")] = ""
 
 
 class ActionPassed(Event, frozen=True, kw_only=True, tag="chabu.action_passed"):
     """行動放棄 (CH-15): the character is 行動完了 at once."""
 
-    character_id: str
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="行動放棄", description="行動せず行動完了になった")
+
+    character_id: Character
 
 
 class RoundEnded(Event, frozen=True, kw_only=True, tag="chabu.round_ended"):
     """エンドフェイズ (CH-17): effects lasting to it end."""
 
-    number: int
-    cleared: tuple[tuple[str, str], ...] = ()
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="エンドフェイズ", description="ラウンドが終わり、エンドフェイズまでの効果が切れた")
+
+    number: Annotated[int, field("ラウンド数")]
+    cleared: Annotated[tuple[tuple[str, str], ...], field("切れた効果", "[キャラクター, 特技]")] = ()
 
 
 class CombatEnded(Event, frozen=True, kw_only=True, tag="chabu.combat_ended"):
     """ラウンド進行 ends: a condition holds (CH-10) or the GM stopped it."""
 
-    outcome: Literal["victory", "defeat", "aborted"]
-    reason: str = ""
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ラウンド進行終了", description="条件が満たされたか、GMが終えた")
+
+    outcome: Annotated[Literal["victory", "defeat", "aborted"], field("結果", "victory（勝利）/ defeat（敗北）/ aborted（中断）")]
+    reason: Annotated[str, field("理由")] = ""
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -14,11 +14,12 @@ answers or 回避判定. It round-trips through ``msgspec.to_builtins`` /
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
-from taku_chabu.options import Range
+from taku.core.commands import field
+from taku_chabu.options import RANGE_VALUES, Range
 
 __all__ = [
     "CharState",
@@ -32,12 +33,26 @@ __all__ = [
     "Pending",
     "RoundState",
     "Timing",
+    "TIMING_JA",
     "Tokugi",
     "can_target",
 ]
 
 Timing = Literal["katsugeki", "joji", "setsuna"]
 """特技のタイミング: 活劇 / 常時 / 刹那 (チャブ ■■特技の使用■■ ▼タイミング, CH-27)."""
+
+TIMING_JA: dict[str, str] = {"katsugeki": "活劇", "joji": "常時", "setsuna": "刹那"}
+"""The Japanese name of each :data:`Timing` value."""
+
+_TIMING_VALUES = "katsugeki（活劇）/ joji（常時）/ setsuna（刹那）"
+_CHAR = "キャラクターのID"
+
+
+ConditionKind = Literal["all_down", "any_down", "all_dead", "any_dead", "manual"]
+"""How the server checks a 勝利条件 / 敗北条件 (CH-10)."""
+
+PendingKind = Literal["attack", "check", "action"]
+PendingStage = Literal["declared", "evasion"]
 
 
 def can_target(reach: Range, distance: Range) -> bool:
@@ -62,8 +77,10 @@ class CheckSpec(msgspec.Struct, frozen=True, kw_only=True):
         skill: the 技能's name; a character without it uses the ability alone.
     """
 
-    ability: str
-    skill: str | None = None
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="【判定値】の種類", description="能力値＋技能（技能がなければ能力値のみ）")
+
+    ability: Annotated[str, field("能力値", "シートの能力値の名前（肉体、反応 など）")]
+    skill: Annotated[str | None, field("技能", "シートの技能の名前。なければ能力値のみで判定")] = None
 
 
 class Equipment(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,14 +97,16 @@ class Equipment(msgspec.Struct, frozen=True, kw_only=True):
         equipped: whether it is worn (only worn equipment adds 威力 to a 特技).
     """
 
-    name: str
-    category: str = ""
-    check: CheckSpec | None = None
-    power: int = 0
-    range: Range = "short"
-    targets: int = 1
-    effect: str = ""
-    equipped: bool = True
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="装備", description="武器などの装備（分類・【判定値】・威力・射程）")
+
+    name: Annotated[str, field("名前", "シートの中で一意。コマンドは装備を名前で指定する")]
+    category: Annotated[str, field("分類", "カタナ、銃 など。特技が分類を指定すると威力が加わる")] = ""
+    check: Annotated[CheckSpec | None, field("【判定値】", "装備に書かれた命中判定の【判定値】の種類")] = None
+    power: Annotated[int, field("威力")] = 0
+    range: Annotated[Range, field("射程", RANGE_VALUES)] = "short"
+    targets: Annotated[int, field("対象数", "一度の攻撃で狙える対象の数")] = 1
+    effect: Annotated[str, field("効果", "装備に書かれた効果（文章。GMが適用する）")] = ""
+    equipped: Annotated[bool, field("装備中", "身につけている装備だけが特技に威力を加える")] = True
 
 
 class Cost(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -101,11 +120,13 @@ class Cost(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         text: any other cost, as written (the GM applies it).
     """
 
-    ingaoho: int = 0
-    hp: int = 0
-    wazamae: int = 0
-    tatsujin: int = 0
-    text: str = ""
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="コスト", description="特技のコスト。効果の解決より先に支払う")
+
+    ingaoho: Annotated[int, field("インガオホー値", "上がるインガオホー値（「インガオホー値＋５」なら5）")] = 0
+    hp: Annotated[int, field("消費ＨＰ", "支払うHP")] = 0
+    wazamae: Annotated[int, field("ワザマエカウンター", "使うワザマエカウンターの数")] = 0
+    tatsujin: Annotated[int, field("タツジンカウンター", "使うタツジンカウンターの数")] = 0
+    text: Annotated[str, field("その他のコスト", "書かれたとおりのその他のコスト（GMが適用する）")] = ""
 
 
 class Tokugi(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,18 +149,20 @@ class Tokugi(msgspec.Struct, frozen=True, kw_only=True):
         in_rounds_only: the effect says it is used only in ラウンド進行 (CH-28).
     """
 
-    name: str
-    timing: Timing = "katsugeki"
-    range: Range | None = None
-    targets: int = 0
-    cost: Cost = Cost()
-    effect: str = ""
-    check: CheckSpec | None = None
-    power: int | None = None
-    attack: bool = False
-    category: str | None = None
-    until_end_phase: bool = False
-    in_rounds_only: bool = False
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="特技", description="タイミング・射程・対象・コスト・効果")
+
+    name: Annotated[str, field("名前", "シートの中で一意")]
+    timing: Annotated[Timing, field("タイミング", _TIMING_VALUES)] = "katsugeki"
+    range: Annotated[Range | None, field("射程", f"{RANGE_VALUES}。空なら自分のみ・対象なし")] = None
+    targets: Annotated[int, field("対象", "対象の数（「１体」なら1、0なら対象を取らない）", ge=0)] = 0
+    cost: Annotated[Cost, field("コスト")] = Cost()
+    effect: Annotated[str, field("効果", "書かれたとおりの効果")] = ""
+    check: Annotated[CheckSpec | None, field("【判定値】", "特技が指定する【判定値】の種類（攻撃特技なら命中判定）")] = None
+    power: Annotated[int | None, field("威力", "攻撃特技の威力（あれば攻撃になる）")] = None
+    attack: Annotated[bool, field("攻撃", "命中判定と回避判定のある攻撃特技（威力がなくても）")] = False
+    category: Annotated[str | None, field("装備の分類", "効果が指定する装備の分類。装備中のその分類の威力を加える")] = None
+    until_end_phase: Annotated[bool, field("エンドフェイズまで", "効果がエンドフェイズまで続く")] = False
+    in_rounds_only: Annotated[bool, field("ラウンド進行中のみ", "ラウンド進行中にのみ使用できる")] = False
 
     @property
     def is_attack(self) -> bool:
@@ -168,30 +191,28 @@ class ChabuSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
         notes: free text.
     """
 
-    abilities: dict[str, int] = {}
-    skills: dict[str, int] = {}
-    dl: int = msgspec.field(default=0)
-    hp: int = 0
-    ingaoho: int = 0
-    tatsujin: int = 0
-    wazamae: int = 0
-    equipment: list[Equipment] = []
-    tokugi: list[Tokugi] = []
-    pc: bool | None = None
-    notes: str = ""
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チャブＲＰＧのキャラクターシート", description="能力値・技能・DL・HP・インガオホー値・カウンター・装備・特技")
+
+    abilities: Annotated[dict[str, int], field("能力値", "名前ごとの能力値（回避判定は「反応」）")] = {}
+    skills: Annotated[dict[str, int], field("技能", "名前ごとの技能")] = {}
+    dl: Annotated[int, field("ＤＬ", "イニシアティヴ、ダメージのダイス数。DL0でHP0なら死亡", ge=0)] = 0
+    hp: Annotated[int, field("ＨＰ", "最大かつ開始時のHP", ge=0)] = 0
+    ingaoho: Annotated[int, field("インガオホー値", "開始時のインガオホー値（100以上で死亡）", ge=0)] = 0
+    tatsujin: Annotated[int, field("タツジンカウンター", "開始時のタツジンカウンター", ge=0)] = 0
+    wazamae: Annotated[int, field("ワザマエカウンター", "開始時のワザマエカウンター", ge=0)] = 0
+    equipment: Annotated[list[Equipment], field("装備")] = []
+    tokugi: Annotated[list[Tokugi], field("特技")] = []
+    pc: Annotated[bool | None, field("PC（プレイヤーキャラクター）", "イニシアティヴの同順位でPCを優先する。空ならプレイヤーが持つキャラクターがPC")] = None
+    notes: Annotated[str, field("メモ")] = ""
 
     def __post_init__(self) -> None:
-        if self.dl < 0 or self.hp < 0 or self.ingaoho < 0 or self.tatsujin < 0 or self.wazamae < 0:
-            raise ValueError("DL, HP, インガオホー値 and counters are 0 or more")
         if len({e.name for e in self.equipment}) != len(self.equipment):
-            raise ValueError("equipment names must be unique")
+            raise ValueError("装備の名前が重複しています")
         if len({t.name for t in self.tokugi}) != len(self.tokugi):
-            raise ValueError("特技 names must be unique")
+            raise ValueError("特技の名前が重複しています")
         for t in self.tokugi:
-            if t.targets < 0:
-                raise ValueError(f"特技 {t.name}: 対象 is 0 or more")
             if t.is_attack and t.check is None:
-                raise ValueError(f"特技 {t.name}: an attacking 特技 names its 【判定値】 (check)")
+                raise ValueError(f"特技「{t.name}」: 攻撃特技には【判定値】（check）が必要です")
 
     def equipment_named(self, name: str) -> Equipment | None:
         return next((e for e in self.equipment if e.name == name), None)
@@ -214,11 +235,13 @@ class CharState(msgspec.Struct, frozen=True, kw_only=True):
         dead: 死亡 (CH-25); it stays until the GM lifts it (ディセンション, ゴウランガ).
     """
 
-    hp: int = 0
-    ingaoho: int = 0
-    tatsujin: int = 0
-    wazamae: int = 0
-    dead: bool = False
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターの現在値", description="HP・インガオホー値・カウンター・死亡")
+
+    hp: Annotated[int, field("現在のＨＰ", "0で戦闘不能")] = 0
+    ingaoho: Annotated[int, field("インガオホー値", "現在のインガオホー値（100以上で死亡）")] = 0
+    tatsujin: Annotated[int, field("タツジンカウンター")] = 0
+    wazamae: Annotated[int, field("ワザマエカウンター")] = 0
+    dead: Annotated[bool, field("死亡")] = False
 
 
 class Condition(msgspec.Struct, frozen=True, kw_only=True):
@@ -232,9 +255,18 @@ class Condition(msgspec.Struct, frozen=True, kw_only=True):
         characters: the characters the check looks at.
     """
 
-    text: str
-    kind: Literal["all_down", "any_down", "all_dead", "any_dead", "manual"] = "manual"
-    characters: list[str] = []
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="勝利条件・敗北条件", description="GMが宣言する条件と、サーバーが確かめる方法")
+
+    text: Annotated[str, field("条件", "GMが宣言する条件（「襲撃者の全滅」など）")]
+    kind: Annotated[
+        ConditionKind,
+        field(
+            "判定方法",
+            "all_down（全員が戦闘不能か死亡）/ any_down（誰かが戦闘不能か死亡）/ all_dead（全員死亡）"
+            "/ any_dead（誰かが死亡）/ manual（GMが終了を宣言）",
+        ),
+    ] = "manual"
+    characters: Annotated[list[str], field("対象キャラクター", "条件が見るキャラクターのID")] = []
 
 
 class RoundState(msgspec.Struct, frozen=True, kw_only=True):
@@ -247,10 +279,12 @@ class RoundState(msgspec.Struct, frozen=True, kw_only=True):
         waiting: who declared 待機 (in the order they did; acting order is by ``order``).
     """
 
-    number: int
-    order: list[str] = []
-    done: list[str] = []
-    waiting: list[str] = []
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ラウンド", description="ラウンド進行の一ラウンド")
+
+    number: Annotated[int, field("ラウンド数", "1から")]
+    order: Annotated[list[str], field("イニシアティヴ順", "未行動になったキャラクターの行動順")] = []
+    done: Annotated[list[str], field("行動完了", "行動完了のキャラクター")] = []
+    waiting: Annotated[list[str], field("待機", "待機宣言したキャラクター（宣言順）")] = []
 
 
 class Combat(msgspec.Struct, frozen=True, kw_only=True):
@@ -266,12 +300,14 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
         effects: 特技 effects that last until the エンドフェイズ: ``[character, 特技]``.
     """
 
-    victory: Condition
-    defeat: Condition
-    participants: list[str] = []
-    agreed_order: list[str] = []
-    round: RoundState | None = None
-    effects: list[tuple[str, str]] = []
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ラウンド進行", description="進行中の戦闘")
+
+    victory: Annotated[Condition, field("勝利条件")]
+    defeat: Annotated[Condition, field("敗北条件")]
+    participants: Annotated[list[str], field("参加キャラクター")] = []
+    agreed_order: Annotated[list[str], field("相談した行動順", "DL・インガオホー値・PC優先でも同順位のときの順")] = []
+    round: Annotated[RoundState | None, field("現在のラウンド")] = None
+    effects: Annotated[list[tuple[str, str]], field("エンドフェイズまでの効果", "[キャラクター, 特技]")] = []
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
@@ -297,22 +333,26 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
         setsuna: 刹那 特技 used on it, as ``[character, 特技]`` (CH-27: never the same twice).
     """
 
-    id: str
-    kind: Literal["attack", "check", "action"]
-    actor: str
-    stage: Literal["declared", "evasion"] = "declared"
-    is_action: bool = False
-    label: str = ""
-    equipment: str | None = None
-    tokugi: str | None = None
-    targets: list[str] = []
-    check: int = 0
-    power: int | None = None
-    modifier: int = 0
-    awaiting: list[str] = []
-    doubled: list[str] = []
-    hit: list[str] = []
-    setsuna: list[tuple[str, str]] = []
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="解決待ちの宣言", description="刹那の割り込み、または回避判定を待つ宣言")
+
+    id: Annotated[str, field("宣言ID")]
+    kind: Annotated[PendingKind, field("種類", "attack（攻撃）/ check（判定）/ action（攻撃でない活劇特技）")]
+    actor: Annotated[str, field("宣言者", _CHAR)]
+    stage: Annotated[
+        PendingStage, field("段階", "declared（刹那待ち。進行で解決）/ evasion（命中。対象が回避判定か受けるかを選ぶ）")
+    ] = "declared"
+    is_action: Annotated[bool, field("活劇", "キャラクターの行動（解決で行動完了）")] = False
+    label: Annotated[str, field("表示名")] = ""
+    equipment: Annotated[str | None, field("装備")] = None
+    tokugi: Annotated[str | None, field("特技")] = None
+    targets: Annotated[list[str], field("対象")] = []
+    check: Annotated[int, field("【判定値】")] = 0
+    power: Annotated[int | None, field("威力", "空ならダメージなし")] = None
+    modifier: Annotated[int, field("修正", "【判定値】への修正")] = 0
+    awaiting: Annotated[list[str], field("回避判定待ち", "まだ回避も被弾も選んでいない対象")] = []
+    doubled: Annotated[list[str], field("ダメージ2倍", "回避判定がウカツ！だった対象")] = []
+    hit: Annotated[list[str], field("命中した対象")] = []
+    setsuna: Annotated[list[tuple[str, str]], field("使われた刹那", "[キャラクター, 特技]")] = []
 
 
 class ChabuState(msgspec.Struct, frozen=True, kw_only=True):
@@ -326,8 +366,10 @@ class ChabuState(msgspec.Struct, frozen=True, kw_only=True):
         outcome: how the last combat ended (``victory`` / ``defeat``) and why.
     """
 
-    chars: dict[str, CharState] = {}
-    ranges: dict[str, dict[str, Range]] = {}
-    combat: Combat | None = None
-    pending: Pending | None = None
-    outcome: str | None = None
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チャブＲＰＧの卓の状態", description="キャラクターの現在値・射程・ラウンド進行・解決待ちの宣言")
+
+    chars: Annotated[dict[str, CharState], field("キャラクターの現在値", "キャラクターIDごと")] = {}
+    ranges: Annotated[dict[str, dict[str, Range]], field("射程", f"ranges[a][b]: aから見たbの射程。{RANGE_VALUES}")] = {}
+    combat: Annotated[Combat | None, field("ラウンド進行", "戦闘中のみ")] = None
+    pending: Annotated[Pending | None, field("解決待ちの宣言")] = None
+    outcome: Annotated[str | None, field("前回の戦闘の結果", "victory（勝利）/ defeat（敗北）/ aborted（中断）と理由")] = None

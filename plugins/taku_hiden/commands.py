@@ -137,11 +137,10 @@ class Check(Command, frozen=True, kw_only=True, tag="hiden.check"):
 class OpposedCheck(Command, frozen=True, kw_only=True, tag="hiden.opposed_check"):
     """Roll an 対抗判定 (五ノ六): ``first`` acts first, ``second`` checks against its 判定値.
 
-    The GM, or a member who controls both characters, sends it (checked in
-    ``decide``: two characters, not one).
+    The GM, or a member who controls both characters, sends it.
     """
 
-    permit = PLAYER
+    permit = owner_of("first.character_id", "second.character_id")
     meta = msgspec.Meta(
         title="対抗判定",
         description="先に行動する者の判定値を、後の者の目標値にする。GMか、両方のキャラクターの持ち主が振る（五ノ六）",

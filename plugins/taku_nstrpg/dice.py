@@ -51,7 +51,7 @@ from taku_nstrpg import checks as ck
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import satsubatsu as sb
 
-__all__ = ["PoolCommand", "chat", "parse_pools", "satsubatsu_line", "wasshoi_line", "entry_line"]
+__all__ = ["PoolCommand", "chat", "dice_chat", "parse_pools", "satsubatsu_line", "wasshoi_line", "entry_line"]
 
 _LETTER = r"(?:UH\d+:|UH|[KENHU])"
 _POOLS = re.compile(rf"^(?P<pools>{_LETTER}\d+(?:,{_LETTER}?\d+)*)(?P<app>(?:\[[^\[\]]*\])*)$")
@@ -305,8 +305,15 @@ def _private(event: DiceRolled, ctx: Context) -> Emitted:
     return Private(event=event, audience=(ctx.actor, GM), redacted=Redacted(of="dice_rolled", note="シークレットダイス"))
 
 
-def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
-    """The ruleset's chat commands; ``None`` when the line is not one of them."""
+def dice_chat(text: str, ctx: Context) -> list[Emitted] | None:
+    """The NinjaSlayer2 dice forms of the module docstring alone (pools, ``SB``,
+    ``WS``, ``WSE``; not a character's check, which needs an nstrpg game): one
+    ``dice_rolled`` event, or ``None`` when the line is not one of them. Any table
+    played on NSTRPG dice may offer them (シャドー・ジャン2 does).
+
+    Raises:
+        DiceError: ``dice/invalid`` for a bad appendix, ``dice/too_many_dice``.
+    """
     head, comment = split_comment(text)
     expr = unicodedata.normalize("NFKC", head).upper()
     for secret, body in ((False, expr), (True, expr[1:] if expr.startswith("S") else None)):
@@ -318,6 +325,15 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
         pools = parse_pools(body, secret=secret, comment=comment)
         if pools is not None:
             return [_private(roll_pools(pools, ctx.dice), ctx)]
+    return None
+
+
+def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
+    """The ruleset's chat commands; ``None`` when the line is not one of them."""
+    rolled = dice_chat(text, ctx)
+    if rolled is not None:
+        return rolled
+    head, comment = split_comment(text)
     m = _CHAR_CHECK.match(unicodedata.normalize("NFKC", head))
     if m is not None:
         return _character_check(m, comment, table, ctx)

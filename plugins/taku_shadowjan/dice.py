@@ -5,7 +5,10 @@ character whose move it is (see docs/rulesets/shadowjan.md).
     リーチ [相手] / ダマテン / ツモ カラテ|ワザマエ|ニューロン
     攻撃 近接|スリケン|ジツ|銃 相手 [ダイス] / 回避 [N]
 
-Anything else is not ours (``None``): plain chat or the generic dice.
+The NinjaSlayer2 dice commands of :mod:`taku_nstrpg.dice` roll here too (``N4``,
+``H3[S]``, ``SB``, ``WS8``, ``WSE``; ``S`` in front for a secret roll), since the game
+is played on NSTRPG checks. Anything else is not ours (``None``): plain chat or the
+generic dice.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
+from taku_nstrpg.dice import dice_chat
 from taku_shadowjan import commands as c
 from taku_shadowjan.decider import decide, waiting_for
 from taku_shadowjan.state import SjGame
@@ -99,8 +103,9 @@ def parse(text: str, table: TableState, actor: str | None, speaking_as: str | No
 
 
 def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
-    """The events of a chat move (the same as its command), or ``None``."""
+    """The events of a chat move (the same as its command), or of a NinjaSlayer2
+    dice command (a ``dice_rolled`` event), or ``None``."""
     cmd = parse(text, table, ctx.actor, getattr(ctx, "character_id", None))
     if cmd is None:
-        return None
+        return dice_chat(text, ctx)
     return decide(table, cmd, ctx)

@@ -39,7 +39,7 @@ import msgspec
 import structlog
 
 from taku.core import table as core_table
-from taku.core.commands import Command
+from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
 from taku.core.events import Event, Private, Recorded, Redacted, TableSettings
 from taku.core.play import Affordance, Turn
@@ -48,6 +48,7 @@ from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
 from taku.core.table import TableState
 from taku.errors import (
     BadToken,
+    CommandIdReused,
     DuplicateCommand,
     InvalidCommand,
     InvalidFields,
@@ -178,6 +179,8 @@ class TableService:
         """The state new commands are decided on: ``state`` plus appends still in flight."""
         self.acks: dict[str, tuple[int, int]] = {}
         self._ack_actor: dict[str, str | None] = {}
+        self._ack_fingerprint: dict[str, str | None] = {}
+        """Each stored command's :func:`~taku.core.commands.fingerprint` (None when unknown)."""
         self._in_flight: dict[str, _InFlight] = {}
         """Pipelined commands whose append the store has not answered, by command id."""
         self._queue: collections.deque[_InFlight] = collections.deque()
@@ -222,6 +225,7 @@ class TableService:
             first, _ = self.acks.get(rec.command_id, (rec.seq, rec.seq))
             self.acks[rec.command_id] = (first, rec.seq)
             self._ack_actor[rec.command_id] = rec.actor
+            self._ack_fingerprint[rec.command_id] = rec.command_fingerprint
             if publish:
                 for sub in list(self.subscriptions):
                     sub.deliver(rec, event)
@@ -352,17 +356,24 @@ class TableService:
 
         Returns:
             ``(first_seq, last_seq, duplicate)``; ``duplicate`` when the command id
-            was seen before (nothing new is written; the first ack is repeated).
+            was seen before with the same command (nothing new is written; the
+            first ack is repeated).
 
         Raises:
             StaleSeq: ``expected_seq`` is not the table's seq (nothing written).
+            InvalidCommand: ``command/id_taken``, the id is another member's.
+            CommandIdReused: ``command/id_reused``, the id was sent before with a
+                different command (another type or other arguments, compared by
+                :func:`~taku.core.commands.fingerprint`); nothing written.
             TakuError: the rejection of ``decide`` (nothing written).
         """
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
 
-        return await self.commit(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+        return await self.commit(
+            decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fingerprint(command)
+        )
 
     def submit(
         self,
@@ -385,11 +396,14 @@ class TableService:
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
 
+        fp = fingerprint(command)
         if not self.hub.store.shared:
-            self._pipeline(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=reply)
+            self._pipeline(
+                decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fp, reply=reply
+            )
             return
         task = asyncio.ensure_future(
-            self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+            self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fp)
         )
 
         def answered(t: asyncio.Task[tuple[int, int, bool]]) -> None:
@@ -408,13 +422,25 @@ class TableService:
         actor: str | None,
         command_id: str,
         expected_seq: int | None = None,
+        fingerprint: str | None = None,
     ) -> tuple[int, int, bool]:
-        """Run ``decider`` on the current state and append its events; see :meth:`execute`."""
+        """Run ``decider`` on the current state and append its events; see :meth:`execute`.
+
+        ``fingerprint`` is the command's (:func:`~taku.core.commands.fingerprint`),
+        kept with its events; None for the server's own commands (joins).
+        """
         if self.hub.store.shared:
-            return await self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq)
+            return await self._commit_locked(
+                decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fingerprint
+            )
         future: asyncio.Future[tuple[int, int, bool]] = asyncio.get_running_loop().create_future()
         self._pipeline(
-            decider, actor=actor, command_id=command_id, expected_seq=expected_seq, reply=functools.partial(_settle, future)
+            decider,
+            actor=actor,
+            command_id=command_id,
+            expected_seq=expected_seq,
+            fingerprint=fingerprint,
+            reply=functools.partial(_settle, future),
         )
         return await future
 
@@ -425,6 +451,7 @@ class TableService:
         actor: str | None,
         command_id: str,
         expected_seq: int | None,
+        fingerprint: str | None,
     ) -> tuple[int, int, bool]:
         """A shared store: the table lock orders this node's commands, ``store.exclusive``
         orders the nodes'; a conflict (another node appended) decides again on fresh state."""
@@ -434,9 +461,9 @@ class TableService:
             for _attempt in range(MAX_CONFLICT_RETRIES):
                 await self._catch_up_locked()
                 if command_id in self.acks:
-                    return self._repeat(command_id, actor)
+                    return self._repeat(command_id, actor, fingerprint)
                 state = self.state
-                recs, events = self._decide(state, decider, actor, command_id, expected_seq)
+                recs, events = self._decide(state, decider, actor, command_id, expected_seq, fingerprint)
                 try:
                     await store.append(self.table_id, recs, expected_seq=state.seq)
                 except SeqConflict:
@@ -444,15 +471,17 @@ class TableService:
                     continue
                 except DuplicateCommand:
                     await self._catch_up_locked()
-                    return self._repeat(command_id, actor)
+                    return self._repeat(command_id, actor, fingerprint)
                 self._apply(recs, events=events)
                 return recs[0].seq, recs[-1].seq, False
             raise SeqConflict("too many concurrent writers on this table; try again")
 
-    def _repeat(self, command_id: str, actor: str | None) -> tuple[int, int, bool]:
-        """The first ack of a command sent again; another member's id is refused, not swallowed."""
+    def _repeat(self, command_id: str, actor: str | None, fingerprint: str | None) -> tuple[int, int, bool]:
+        """The first ack of a command sent again; another member's id, or the id with
+        another command, is refused, not swallowed."""
         if self._ack_actor.get(command_id) != actor:
             raise _id_taken(command_id)
+        _check_same(command_id, self._ack_fingerprint.get(command_id), fingerprint)
         first, last = self.acks[command_id]
         return first, last, True
 
@@ -463,6 +492,7 @@ class TableService:
         actor: str | None,
         command_id: str,
         expected_seq: int | None,
+        fingerprint: str | None,
     ) -> tuple[list[Recorded], list[Event]]:
         """The records and events of one command decided at ``state`` (pure but for the clock)."""
         if expected_seq is not None and expected_seq != state.seq:
@@ -490,7 +520,7 @@ class TableService:
                 "the dice seed was revealed, so this table rolls no more dice; start a new table",
                 code="command/seed_revealed",
             )
-        recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - start)
+        recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - start, fingerprint)
         return recs, [e.event if isinstance(e, Private) else e for e in emitted]
 
     def _pipeline(
@@ -500,6 +530,7 @@ class TableService:
         actor: str | None,
         command_id: str,
         expected_seq: int | None,
+        fingerprint: str | None,
         reply: Reply,
     ) -> None:
         """One process owns the table: decide on the state including appends still in
@@ -521,15 +552,16 @@ class TableService:
             _check_command_id(command_id)
             pending = self._in_flight.get(command_id)
             if command_id in self.acks:
-                outcome = self._repeat(command_id, actor)
+                outcome = self._repeat(command_id, actor, fingerprint)
             elif pending is not None:
                 if pending.actor != actor:
                     raise _id_taken(command_id)
+                _check_same(command_id, pending.recs[0].command_fingerprint, fingerprint)
                 self._queue.append(_InFlight.repeating(pending, reply))  # the queue holds `pending`
                 return
             else:
                 base = self._decided
-                recs, events = self._decide(base, decider, actor, command_id, expected_seq)
+                recs, events = self._decide(base, decider, actor, command_id, expected_seq, fingerprint)
                 after = self._fold(base, recs, events)
                 pending = _InFlight(recs, events, after, self._generation, actor, reply)
                 self.hub.store.append_nowait(
@@ -594,7 +626,13 @@ class TableService:
                 _answer(p.reply, err)
 
     def _records(
-        self, emitted: Sequence[Emitted], actor: str | None, command_id: str, seq: int, draws: int
+        self,
+        emitted: Sequence[Emitted],
+        actor: str | None,
+        command_id: str,
+        seq: int,
+        draws: int,
+        fingerprint: str | None = None,
     ) -> list[Recorded]:
         now = self.hub.clock()
         allowed = self.hub.core_events + self.ruleset.events
@@ -622,6 +660,7 @@ class TableService:
                     audience=audience,
                     redacted=redacted,
                     draws=draws if i == len(emitted) - 1 else 0,
+                    command_fingerprint=fingerprint,
                 )
             )
         return out
@@ -711,6 +750,20 @@ def _id_taken(command_id: str) -> InvalidCommand:
         f"command id {command_id!r} was already used by another member; use unique ids (e.g. UUIDs)",
         code="command/id_taken",
     )
+
+
+def _check_same(command_id: str, first: str | None, again: str | None) -> None:
+    """Refuse a command id sent again with another command (:class:`~taku.errors.CommandIdReused`).
+
+    Events stored before taku kept fingerprints (``first`` None) repeat their ack
+    as before: nothing to compare with.
+    """
+    if first is not None and again is not None and first != again:
+        raise CommandIdReused(
+            f"command id {command_id!r} was already used for a different command; "
+            "a repeat must send the same command, a new command needs a new id (e.g. a UUID)",
+            command_id=command_id,
+        )
 
 
 class Hub:

@@ -141,6 +141,9 @@ async def _replay(args: argparse.Namespace) -> int:
 
     ruleset, decoder, recs = await _load(args.db, args.table)
     if args.to is not None:
+        last = recs[-1].seq if recs else 0
+        if args.to > last:
+            raise SystemExit(f"taku replay: table {args.table} ends at seq {last}; --to {args.to} is past its end")
         recs = [r for r in recs if r.seq <= args.to]
     state = fold(TableState(table_id=args.table), recs, ruleset, decoder)
     viewer = Viewer(None, "gm") if args.as_gm else Viewer(None, "spectator")
@@ -294,7 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("replay", help="print a table's state (as JSON) at its end or at --to SEQ")
     s.add_argument("--db", default=DEFAULT_DB)
     s.add_argument("table")
-    s.add_argument("--to", type=int, default=None)
+    s.add_argument(
+        "--to", type=_positive(int), default=None, metavar="SEQ", help="the state at this seq (1 to the table's last)"
+    )
     s.add_argument("--as-gm", action="store_true", help="the GM's view (hidden information included)")
     s.set_defaults(run=_replay)
 

@@ -16,6 +16,7 @@ The hierarchy::
     ├── TableNotFound               table/not_found
     ├── UnknownRuleset              table/unknown_ruleset
     ├── InvalidCommand              command/invalid
+    │   └── CommandIdReused         command/id_reused   (the command id was sent with another command)
     ├── StaleSeq                    command/stale_seq   (expected seq is not the table's seq)
     ├── Rejected                    rule/<ruleset>/<reason>  (the rules forbid the command)
     ├── DiceError                   dice/<reason>  (a malformed or oversized dice expression)
@@ -35,6 +36,7 @@ from typing import Any
 __all__ = [
     "AccessError",
     "BadToken",
+    "CommandIdReused",
     "DiceError",
     "DuplicateCommand",
     "Forbidden",
@@ -124,6 +126,14 @@ class InvalidCommand(TakuError):
     """The command is well-formed JSON but makes no sense (an unknown character, a bad value)."""
 
     code = "command/invalid"
+
+
+class CommandIdReused(InvalidCommand):
+    """The ``command_id`` was used before with a different command (another type or
+    other arguments, compared on the canonical form: :func:`taku.core.commands.fingerprint`).
+    Nothing was written: a retry must send the same command, a new command needs a new id."""
+
+    code = "command/id_reused"
 
 
 class StaleSeq(TakuError):

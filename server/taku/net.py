@@ -67,6 +67,35 @@ log = structlog.get_logger("taku.net")
 _conn_ids = itertools.count(1)
 
 
+class _HandshakeNoise(logging.Filter):
+    """One line, not a traceback, for a connection websockets drops over a garbled handshake.
+
+    A peer that sends bytes after its handshake request (junk, or a second request
+    behind a plain ``GET``) makes websockets (17.x) send EOF twice: it logs
+    "unexpected internal error" with an ``AssertionError`` traceback from
+    ``send_eof`` and drops the connection, the server unharmed. That record becomes
+    taku's one ``bad_handshake`` line (info: a scanner's junk is no server fault);
+    every other record of websockets (that error on an open connection included)
+    passes unchanged.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not (isinstance(exc, AssertionError) and record.msg == "unexpected internal error"):
+            return True
+        conn = getattr(record, "websocket", None)
+        if getattr(getattr(conn, "protocol", None), "state", None) is not State.CONNECTING:
+            return True  # after the handshake: not this, keep the traceback
+        peer = getattr(conn, "remote_address", None)
+        log.info("bad_handshake", peer=f"{peer[0]}:{peer[1]}" if peer else None, error="the peer's handshake was garbled")
+        return False
+
+
+_WS_LOG = logging.getLogger("websockets.server.taku")
+"""The websockets server's logger (a child of websockets' own, so its handlers still apply)."""
+_WS_LOG.addFilter(_HandshakeNoise())
+
+
 def default_web_dir() -> Path:
     """``$TAKU_WEB_DIR``, or ``clients/web`` of the source tree taku runs from."""
     env = os.environ.get("TAKU_WEB_DIR")
@@ -551,6 +580,7 @@ class TakuServer:
             ping_timeout=cfg.ping_timeout_s,
             server_header=f"taku/{__version__}",
             compression="deflate" if cfg.compression else None,
+            logger=_WS_LOG,
         )
         sock = next(iter(self._server.sockets))
         self.port = sock.getsockname()[1]

@@ -181,7 +181,7 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
     gm_commands: list[str] = []
     """Tags of the commands only a GM may send (core ones included)."""
     permissions: dict[str, dict[str, Any]] = {}
-    """Each command's declared permit (core ones included): ``{tag: {roles, owner_field, label}}``."""
+    """Each command's declared permit (core ones included): ``{tag: {roles, owner_fields, label}}``."""
     options_schema: dict[str, Any] = {}
     """JSON Schema of the ruleset's table options (Japanese titles, defaults)."""
     state_schema: dict[str, Any] = {}

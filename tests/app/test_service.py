@@ -7,12 +7,13 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from taku.app import Hub
 from taku.core.commands import Chat
 from taku.core.events import Recorded
-from taku.errors import StoreError
+from taku.errors import InvalidCommand, StoreError
 from taku.plugins import load_registry
 from taku.store import MemoryEventStore, SQLiteEventStore
 from taku.store.base import EventStore
@@ -199,3 +200,72 @@ async def test_get_log_shows_only_what_was_published() -> None:
     assert [json.loads(f)["seq"] for f in await table.log_frames(gm, 0, 100)] == [1, 2]
     store.release()
     assert [json.loads(f)["seq"] for f in await table.log_frames(gm, 0, 100)] == [1, 2, 3]
+
+
+async def test_a_command_id_sent_again_with_another_command_is_refused(tmp_path: Path) -> None:
+    """A reused command id with a different command is refused with command/id_reused and
+    writes nothing, whether the first is still in flight, already stored, or stored
+    before a restart; the same command again keeps its duplicate ack."""
+    store = HeldStore()
+    hub, table, gm = await _table(store)
+    store.holding = True
+    answers: list[object] = []
+    table.submit(gm, Chat(text="first"), command_id="K", reply=answers.append)
+    table.submit(gm, Chat(text="other"), command_id="K", reply=answers.append)  # while the first is in flight
+    store.release()
+    assert answers[0] == (3, 3, False)
+    assert getattr(answers[1], "code", None) == "command/id_reused"
+    store.holding = False
+    with pytest.raises(InvalidCommand) as e:  # once stored
+        await table.execute(gm, Chat(text="other"), command_id="K")
+    assert e.value.code == "command/id_reused"
+    with pytest.raises(InvalidCommand) as e:  # the same type with another argument
+        await table.execute(gm, Chat(text="first", character_id="c9"), command_id="K")
+    assert e.value.code == "command/id_reused"
+    assert await table.execute(gm, Chat(text="first"), command_id="K") == (3, 3, True)
+    assert await store.last_seq(table.table_id) == 3
+    await hub.close()
+
+    # the fingerprint is stored with the events: a restarted server still tells them apart
+    db = tmp_path / "t.db"
+    sq = SQLiteEventStore(db)
+    hub, table, gm = await _table(sq)
+    tid = table.table_id
+    assert await table.execute(gm, Chat(text="kept"), command_id="L") == (3, 3, False)
+    await hub.close()
+    await sq.close()
+    sq = SQLiteEventStore(db)
+    await sq.open()
+    hub = Hub(sq, load_registry())
+    table = await hub.table(tid)
+    with pytest.raises(InvalidCommand) as e:
+        await table.execute(gm, Chat(text="changed"), command_id="L")
+    assert e.value.code == "command/id_reused"
+    assert await table.execute(gm, Chat(text="kept"), command_id="L") == (3, 3, True)
+    await hub.close()
+    await sq.close()
+
+
+async def test_the_same_command_is_compared_on_its_canonical_form() -> None:
+    """Key order and an omitted default do not make a command different."""
+    store = MemoryEventStore()
+    hub, table, gm = await _table(store)
+    first = table.decode_command(b'{"type":"create_character","name":"A","sheet":{"hp":3,"mp":1}}')
+    again = table.decode_command(b'{"sheet":{"mp":1,"hp":3},"owner":null,"name":"A","type":"create_character"}')
+    assert await table.execute(gm, first, command_id="C") == (3, 3, False)
+    assert await table.execute(gm, again, command_id="C") == (3, 3, True)
+
+
+async def test_events_stored_without_a_fingerprint_repeat_their_ack() -> None:
+    """A log written before taku kept command fingerprints still loads, and a repeat of
+    one of its command ids gets the first ack, as it did then."""
+    store = MemoryEventStore()
+    hub, table, gm = await _table(store)
+    tid = table.table_id
+    await table.execute(gm, Chat(text="old"), command_id="O")
+    await hub.close()
+    stream = store._events[tid]
+    stream[-1] = msgspec.structs.replace(stream[-1], command_fingerprint=None)  # as an old version wrote it
+    hub = Hub(store, load_registry())
+    table = await hub.table(tid)
+    assert await table.execute(gm, Chat(text="whatever"), command_id="O") == (3, 3, True)

@@ -197,3 +197,32 @@ async def test_play_comes_back_as_the_same_member(scripted_server: Any) -> None:
         state = await gm.get_state(created.table_id)
         names = [m["name"] for m in state.state["members"].values()]
         assert names.count("さぶろう") == 1
+
+
+async def test_override_takes_a_json_value_and_the_rest_as_its_reason(scripted_server: Any) -> None:
+    """`/override パス 値 理由`: the value is JSON (7 is a number), the words after it are the
+    reason; a value that is not JSON is refused with a Japanese line and nothing is sent."""
+    from taku_client.terminal import Terminal
+
+    async with await TakuClient.connect(scripted_server.ws_url) as gm:
+        created = await gm.create_table("generic", name="上書き卓")
+        tid = created.table_id
+        await gm.command(tid, {"type": "create_character", "name": "ヤモト", "sheet": {"hp": 10}})
+        (cid,) = (await gm.get_state(tid)).state["characters"]
+        term = Terminal(gm, tid, plain=True)
+        shown: list[str] = []
+        term._print = shown.append
+        await term.handle(f"/override characters/{cid}/sheet/hp 7 怪我")
+        await term.handle(f'/override characters/{cid}/name "ヤモト・コキ" 本名が判明')
+        seq = (await gm.get_state(tid)).seq
+        await term.handle(f"/override characters/{cid}/sheet/hp 怪我")  # not JSON
+        assert (await gm.get_state(tid)).seq == seq  # nothing sent
+        assert any("値は JSON で書きます" in line for line in shown), shown
+        ch = (await gm.get_state(tid)).state["characters"][cid]
+        assert ch["sheet"]["hp"] == 7 and ch["name"] == "ヤモト・コキ"
+        overrides = [e for e in await gm.full_log(tid) if event_data(e)["type"] == "gm_overridden"]
+        assert [(event_data(e)["value"], event_data(e)["reason"]) for e in overrides] == [
+            (7, "怪我"),
+            ("ヤモト・コキ", "本名が判明"),
+        ]
+        assert "（理由: 怪我）" in overrides[0].text and "terminal" not in overrides[0].text

@@ -28,7 +28,7 @@ from taku.plugins import load_registry
 from taku.store.memory import MemoryEventStore
 from taku.testing.ruleset_contract import placeholder_command
 
-RULESETS = sorted(r.id for r in load_registry() if r.id in {"generic"})
+RULESETS = sorted(r.id for r in load_registry() if r.id in {"generic", "hiden", "chabu"})
 
 SHEETS: dict[str, dict[str, Any]] = {}
 """Sheets a ruleset needs to create a character at all (empty: its defaults are enough)."""
@@ -80,7 +80,7 @@ def _allowed(cls: type[Command], role: str, owns: bool) -> bool:
     p = cls.permit
     if role not in p.roles:
         return False
-    return p.owner_field is None or role == Role.GM or owns
+    return not p.owner_fields or role == Role.GM or owns
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -48,7 +48,7 @@ class Unlabelled(Command, frozen=True, kw_only=True, tag="broken.unlabelled"):
 
 
 class WrongOwner(Command, frozen=True, kw_only=True, tag="broken.heal"):
-    permit = Permit(frozenset({"gm", "player"}), owner_field="characterid", label="持ち主")
+    permit = Permit(frozenset({"gm", "player"}), owner_fields=("characterid",), label="持ち主")
     meta = msgspec.Meta(title="回復")
 
     character_id: Annotated[str, msgspec.Meta(title="キャラクター")]

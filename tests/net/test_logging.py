@@ -41,3 +41,31 @@ def test_json_logging_renders_msgspec_json(capsys) -> None:
         assert line["event"] == "hello_world" and line["table_id"] == "t1" and line["level"] == "info"
     finally:
         structlog.reset_defaults()
+
+
+async def test_a_garbled_handshake_logs_one_line_not_a_traceback(taku_server, connect, caplog) -> None:  # type: ignore[no-untyped-def]
+    """Bytes after a handshake request (junk, a second request) make the websockets
+    library trip over its own assertion (``send_eof`` twice): the log carries one
+    ``bad_handshake`` line per such peer, no traceback, and the server goes on serving."""
+    import asyncio
+    import logging
+
+    port = taku_server.server.port
+    junk = [
+        b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nxxxxxxxx",
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n",
+    ]
+    caplog.set_level(logging.WARNING)
+    with capture_logs() as logs:
+        for payload in junk:
+            r, w = await asyncio.open_connection("127.0.0.1", port)
+            w.write(payload)
+            await w.drain()
+            await asyncio.wait_for(r.read(), 5)  # the server drops it
+            w.close()
+        gm = await connect()
+        assert (await new_table(gm))["table_id"]  # still serving
+    tracebacks = [r for r in caplog.records if r.exc_info is not None]
+    assert tracebacks == [], [r.getMessage() for r in tracebacks]
+    lines = [e for e in logs if e["event"] == "bad_handshake"]
+    assert len(lines) == len(junk) and all(e["peer"].startswith("127.0.0.1:") for e in lines), lines

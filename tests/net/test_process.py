@@ -208,6 +208,41 @@ async def test_cli_replay_export_and_verify(serve: Serve, tmp_path: Path) -> Non
     assert code == 1 and "NOT VERIFIED" in out, out
 
 
+async def test_cli_refuses_a_replay_seq_outside_the_table_and_a_bad_link(tmp_path: Path) -> None:
+    """`replay --to` past the table's end or below 1 is refused with one line, not
+    silently clamped; `taku play` / `taku new` with something that is no link say so in
+    one line, without a traceback."""
+    from taku.app import Hub
+    from taku.core.commands import Chat
+    from taku.plugins import load_registry
+    from taku.store import SQLiteEventStore
+
+    db = tmp_path / "t.db"
+    store = SQLiteEventStore(db)
+    await store.open()
+    hub = Hub(store, load_registry())
+    created = await hub.create_table(ruleset="generic", name="卓")
+    table = await hub.table(created.table_id)
+    for i in range(9):
+        await table.execute(created.member_id, Chat(text=f"{i}"), command_id=f"c{i}")
+    await hub.close()
+    await store.close()
+    tid = created.table_id
+
+    code, out = await run("replay", "--db", str(db), tid, "--to", "11")
+    assert code == 0 and json.loads(out)["seq"] == 11
+    code, out = await run("replay", "--db", str(db), tid, "--to", "999")
+    assert code != 0 and "ends at seq 11" in out and "999" in out, out
+    assert "{" not in out  # no state printed
+    code, out = await run("replay", "--db", str(db), tid, "--to", "-3")
+    assert code == 2 and "--to" in out and "{" not in out, out
+    for command in ("play", "new"):
+        code, out = await run(command, "hello")
+        assert code == 2, out
+        assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+        assert "'hello' is not a taku link" in out
+
+
 async def test_verify_refuses_before_the_seed_is_revealed(serve: Serve) -> None:
     """Without the revealed seed, verify says so and fails."""
     await serve.start()

@@ -100,6 +100,29 @@ async def test_same_command_id_twice_writes_once(connect) -> None:
     assert sum(e["event"].get("text") == "一度だけ" for e in log["events"]) == 1
 
 
+async def test_a_command_id_reused_for_another_command_is_refused(connect) -> None:
+    """The same command id with a different command gets command/id_reused and writes
+    nothing; the same command again (fields in another order) is still a duplicate."""
+    gm = await connect()
+    tid = (await new_table(gm))["table_id"]
+    first = await gm.request(
+        {"type": "command", "table_id": tid, "command_id": "k1", "command": {"type": "roll", "expression": "2D6"}}
+    )
+    assert first["type"] == "ack", first
+    err = await gm.request(
+        {"type": "command", "table_id": tid, "command_id": "k1", "command": {"type": "chat", "text": "別の命令"}}
+    )
+    assert (err["type"], err["code"], err["command_id"]) == ("error", "command/id_reused", "k1")
+    err = await gm.request({"type": "chat", "table_id": tid, "command_id": "k1", "text": "2D6"})
+    assert err["code"] == "command/id_reused"
+    again = await gm.request(
+        {"type": "command", "table_id": tid, "command_id": "k1", "command": {"expression": "2D6", "type": "roll"}}
+    )
+    assert again["type"] == "ack" and again["duplicate"] is True and again["first_seq"] == first["first_seq"]
+    log = await gm.request({"type": "get_log", "table_id": tid})
+    assert log["events"][-1]["seq"] == first["last_seq"]
+
+
 async def test_stale_expected_seq_conflicts_and_changes_nothing(connect) -> None:
     """A command with a stale expected seq is refused with command/stale_seq and writes nothing."""
     gm, pl = await connect(), await connect()

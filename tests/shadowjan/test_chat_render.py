@@ -87,3 +87,28 @@ async def _render_game(seed: int, sheets: list) -> list:
         if type(e).__struct_config__.tag.startswith("shadowjan."):
             out.append((e, rs.render(e, h.state, h.state.rules)))
     return out
+
+
+async def test_ninjaslayer_dice_commands_roll_at_a_shadowjan_table() -> None:
+    """The game is played on NSTRPG checks, so the NinjaSlayer2 dice commands of
+    nstrpg roll here too, with BCDice's text; ``S`` in front keeps one secret."""
+    from taku.core.events import DiceRolled
+
+    g = await make_game(n=2, deal=[4, 4])
+    mj, ms = g.members
+    g.h.roll(6, 4, 2, 1)
+    (rolled,) = await g.h.chat(mj, "N4 カラテ")
+    assert isinstance(rolled, DiceRolled)
+    assert [r.faces for r in rolled.rolls] == [(6, 4, 2, 1)]
+    assert rolled.successes == 2 and rolled.success is True and rolled.comment == "カラテ"
+    g.h.roll(5, 5)
+    (rolled,) = await g.h.chat(mj, "H2[S]")
+    assert rolled.result == "(2B6>=5) ＞ 5,5 ＞ 成功数:2, サツバツ！:0 \n"
+    g.h.roll(3)
+    (rolled,) = await g.h.chat(mj, "SB")
+    assert isinstance(rolled, DiceRolled) and rolled.rolls[0].faces == (3,)
+    g.h.roll(1, 1, 6)
+    (secret,) = await g.h.chat(mj, "SN3 こっそり")
+    assert isinstance(secret, DiceRolled) and secret.secret is True
+    seen = (await g.h.frames(ms))[-1]
+    assert seen["redacted"] is True and seen["event"]["type"] == "redacted"

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from taku.app import Hub
 from taku.core.commands import Chat
-from taku.errors import DuplicateCommand, SeqConflict, StoreError
+from taku.errors import DuplicateCommand, InvalidCommand, SeqConflict, StoreError
 from taku.plugins import load_registry
 from taku.store import open_store
 from taku.store.postgres import SCHEMA_VERSION, PostgresEventStore, drop_schema, split_url, with_schema
@@ -354,8 +354,12 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
             assert not any(a[2] for a in acks)
             # a command id resent to the other node is acknowledged as a duplicate, not written again
             first_ack = acks[0]  # the ack of n0-0
-            again = await tables[1].execute("m2", Chat(text="again"), command_id="n0-0")
+            again = await tables[1].execute("m2", Chat(text="n0-0"), command_id="n0-0")
             assert again == (first_ack[0], first_ack[1], True)
+            # the id with another command is refused on that node too, and writes nothing
+            with pytest.raises(InvalidCommand) as refused:
+                await tables[1].execute("m2", Chat(text="again"), command_id="n0-0")
+            assert refused.value.code == "command/id_reused"
             await asyncio.wait_for(_until(lambda: tables[0].state.seq == tables[1].state.seq == 2 + 2 * n), 10)
             assert tables[0].state == tables[1].state
         finally:

@@ -25,9 +25,9 @@ from rich.text import Text
 
 from taku.protocol import EventMsg
 from taku_client.client import CommandError, TakuClient, TakuClientError, event_data
-from taku_client.links import invite_link, parse_link
+from taku_client.links import Link, invite_link, parse_link
 
-__all__ = ["Terminal", "event_line", "main_new", "main_play", "state_summary"]
+__all__ = ["Terminal", "event_line", "main_new", "main_play", "parse_override", "state_summary"]
 
 HELP = """\
 コマンド（/ で始まる行）:
@@ -37,7 +37,7 @@ HELP = """\
   /char 名前 [JSON] キャラクターを作る                          例: /char ヤモト {"karate": 5}
   /as キャラID|-    そのキャラクターとして話す（- で自分に戻る）
   /cmd JSON         ルールセットのコマンドを送る                  例: /cmd {"type": "nstrpg.…", …}
-  /override パス 値 GM: 値を変更                                  例: /override characters/c4/sheet/karate 5
+  /override パス 値 [理由]  GM: 値を変更（値は JSON: 5, "文字列", true）  例: /override characters/c4/sheet/karate 5 負傷
   /invite           招待リンク（卓を作った GM のみ）
   /log [N]          最近の N 行をもう一度
   /help             この説明
@@ -48,6 +48,35 @@ HELP = """\
 _CRIT = re.compile(r"(クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|ナムアミダブツ|スペシャル)(?![！!]*:)")
 _FUMBLE = re.compile(r"ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗")
 _ROLE = {"gm": "GM", "player": "PL", "spectator": "観戦"}
+
+
+def parse_override(rest: str) -> tuple[list[str | int], Any, str]:
+    """``(path, value, reason)`` of ``/override パス 値 [理由]``.
+
+    The path is ``characters/c4/sheet/karate`` or a JSON array; the value is one JSON
+    value (``5``, ``"ヤモト"``, ``true``, ``[1, 2]``); what follows it is the reason.
+
+    Raises:
+        ValueError: a Japanese message saying what is missing or not JSON.
+    """
+    rest = rest.strip()
+    path: list[str | int]
+    if rest.startswith("["):
+        path, at = json.JSONDecoder().raw_decode(rest)
+        tail = rest[at:].strip()
+    else:
+        path_s, _, tail = rest.partition(" ")
+        path, tail = list(path_s.split("/")), tail.strip()
+    if not path or not tail:
+        raise ValueError("使い方: /override パス 値 [理由]（例: /override characters/c4/sheet/karate 5 負傷）")
+    try:
+        value, end = json.JSONDecoder().raw_decode(tail)
+    except ValueError:
+        raise ValueError(f"値は JSON で書きます（数 5、文字列 \"…\"、true、[…]）: {tail.split(' ')[0]}") from None
+    reason = tail[end:]
+    if reason and not reason[0].isspace():  # "7怪我": the value does not end where JSON does
+        raise ValueError(f"値と理由の間に空白を入れます: {tail.split(' ')[0]}")
+    return path, value, reason.strip()
 
 
 def _rolls(data: Any, out: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
@@ -260,13 +289,8 @@ class Terminal:
                     ack = await c.command(tid, command)
                     self.show(Text(f"✓ seq {ack.first_seq}–{ack.last_seq}", style="green"))
                 case "override":
-                    path_s, _, value_s = rest.partition(" ")
-                    path: list[str | int] = json.loads(path_s) if path_s.startswith("[") else list(path_s.split("/"))
-                    try:
-                        value = json.loads(value_s)
-                    except ValueError:
-                        value = value_s
-                    await c.command(tid, {"type": "override", "path": path, "value": value, "reason": "terminal"})
+                    path, value, reason = parse_override(rest)
+                    await c.command(tid, {"type": "override", "path": path, "value": value, "reason": reason})
                 case "invite":
                     if not self.invites:
                         self.show("招待リンクは卓を作った GM の端末にだけあります")
@@ -376,9 +400,24 @@ def remember_token(base: str, table_id: str, invite: str, member_token: str) -> 
         pass  # not remembering is no reason to stop playing
 
 
+def _link(command: str, url: str) -> Link | None:
+    """The parsed ``url``, or ``None`` having said on stderr, in one line, why it is not one."""
+    try:
+        return parse_link(url)
+    except ValueError:
+        print(
+            f"taku {command}: {url!r} is not a taku link: give the server's URL (http://host:8765/) "
+            "or an invite link (http://host:8765/#table=…&token=…)",
+            file=sys.stderr,
+        )
+        return None
+
+
 async def main_play(args: Any) -> int:
     """``taku play URL [--token TOKEN] [--table ID] [--name NAME]``: join a table and play."""
-    link = parse_link(args.url)
+    link = _link("play", args.url)
+    if link is None:
+        return 2
     table_id = args.table or link.table_id
     token = args.token or link.token
     if not table_id or not token:
@@ -415,7 +454,9 @@ async def main_play(args: Any) -> int:
 
 async def main_new(args: Any) -> int:
     """``taku new URL [--ruleset ID] [--name NAME] [--gm-name NAME] [--no-play]``: create a table."""
-    link = parse_link(args.url)
+    link = _link("new", args.url)
+    if link is None:
+        return 2
     try:
         client = await TakuClient.connect(link.base, client_name="taku-terminal")
     except OSError as e:

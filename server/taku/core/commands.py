@@ -8,6 +8,7 @@ silent default.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -35,6 +36,7 @@ __all__ = [
     "RollDice",
     "SetRole",
     "UpdateCharacter",
+    "fingerprint",
 ]
 
 
@@ -47,16 +49,22 @@ class Permit:
 
     Attributes:
         roles: the roles that may send it (:class:`~taku.core.ruleset.Role` strings).
-        owner_field: when set, the command's field naming the acting character
-            (a character id, a list of them, or ``None`` for none); each named
-            character must exist (``command/unknown_character``) and belong to the
-            sender, unless the sender is a GM.
+        owner_fields: the command's fields naming the acting characters, each a
+            field name or a dotted path into a nested Struct (``"first.character_id"``);
+            a field holds a character id, a list of them, or ``None`` for none. Each
+            named character must exist (``command/unknown_character``) and belong
+            to the sender, unless the sender is a GM.
         label: who may send it, for people (``"GMのみ"``).
     """
 
     roles: frozenset[str]
-    owner_field: str | None = None
+    owner_fields: tuple[str, ...] = ()
     label: str = ""
+
+    @property
+    def owner_field(self) -> str | None:
+        """The first of :attr:`owner_fields` (``None`` when the permit names no character)."""
+        return self.owner_fields[0] if self.owner_fields else None
 
     @property
     def gm_only(self) -> bool:
@@ -64,7 +72,7 @@ class Permit:
 
     def describe(self) -> dict[str, Any]:
         """The declaration as JSON (``list_rulesets``' ``permissions``)."""
-        return {"roles": sorted(self.roles), "owner_field": self.owner_field, "label": self.label}
+        return {"roles": sorted(self.roles), "owner_fields": list(self.owner_fields), "label": self.label}
 
 
 GM = Permit(frozenset({"gm"}), label="GMのみ")
@@ -75,9 +83,10 @@ MEMBER = Permit(frozenset({"gm", "player", "spectator"}), label="全員（観戦
 """Any member, spectators included: only for membership itself (leave, rename oneself)."""
 
 
-def owner_of(field: str = "character_id") -> Permit:
-    """The owner of the character named by ``field``, or a GM (never a spectator)."""
-    return Permit(frozenset({"gm", "player"}), owner_field=field, label="キャラクターの持ち主とGM")
+def owner_of(*fields: str) -> Permit:
+    """The owner of the characters named by ``fields`` (default ``"character_id"``;
+    dotted paths reach nested Structs), or a GM (never a spectator)."""
+    return Permit(frozenset({"gm", "player"}), owner_fields=fields or ("character_id",), label="キャラクターの持ち主とGM")
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
@@ -222,3 +231,16 @@ CORE_COMMANDS: tuple[type[Command], ...] = (
     Override,
     RevealSeed,
 )
+
+
+_canonical = msgspec.json.Encoder(order="deterministic").encode
+
+
+def fingerprint(command: Command) -> str:
+    """What makes two commands "the same command": 32 hex digits of a BLAKE2b hash
+    of the command's canonical JSON (its ``type`` tag and every field, defaults
+    included, object keys sorted), so key order, whitespace and an omitted default
+    do not count. The application service keeps it with the command's events and
+    refuses a ``command_id`` sent again with a different fingerprint
+    (``command/id_reused``)."""
+    return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()

@@ -83,6 +83,10 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
             (JSON ``null`` otherwise; see :meth:`redacted_form`).
         draws: faces the command drew from the table's dice stream, on the
             command's last event only (0 elsewhere); the fold sums them.
+        command_fingerprint: the producing command's
+            :func:`~taku.core.commands.fingerprint` (``None`` for the server's own
+            commands and for events stored before taku kept it), so the command id
+            sent again with a different command is refused, not swallowed.
     """
 
     table_id: str
@@ -95,6 +99,7 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     audience: tuple[str, ...] | None = None
     redacted: msgspec.Raw = msgspec.Raw(b"null")
     draws: int = 0
+    command_fingerprint: str | None = None
 
     def redacted_form(self) -> msgspec.Raw | None:
         """The JSON shown to those outside ``audience`` (``None`` for a public event)."""

@@ -225,11 +225,7 @@ def check_permit(state: TableState, command: Command, ctx: Context[Any]) -> None
         else:
             reason = f"この操作ができるのは{permit.label}です"
         raise Forbidden(f"{tag}: not for a {ctx.role}", command=tag, role=ctx.role, reason=reason)
-    if permit.owner_field is None:
-        return
-    named = getattr(command, permit.owner_field, None)
-    ids = [] if named is None else [named] if isinstance(named, str) else list(named)
-    for cid in ids:
+    for cid in _named_characters(command, permit.owner_fields):
         ch = state.characters.get(cid)
         if ch is None:
             raise InvalidCommand(f"no character {cid!r}", code="command/unknown_character", character_id=cid)
@@ -240,6 +236,24 @@ def check_permit(state: TableState, command: Command, ctx: Context[Any]) -> None
                 role=ctx.role,
                 reason=f"{ch.name}はあなたのキャラクターではありません",
             )
+
+
+def _named_characters(command: Command, fields: Sequence[str]) -> list[str]:
+    """The character ids ``command`` names in ``fields`` (dotted paths; lists and ``None`` allowed)."""
+    out: list[str] = []
+    for path in fields:
+        nodes: list[Any] = [command]
+        for part in path.split("."):
+            nxt: list[Any] = []
+            for n in nodes:
+                v = getattr(n, part, None)
+                if isinstance(v, (list, tuple)):
+                    nxt.extend(v)
+                elif v is not None:
+                    nxt.append(v)
+            nodes = nxt
+        out.extend(n for n in nodes if isinstance(n, str))
+    return out
 
 
 def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Ruleset[Any, Any]) -> list[Emitted]:

@@ -216,8 +216,9 @@ class RulesetContract:
         for cls in (*CORE_COMMANDS, *rs.commands):
             tag = cls.__struct_config__.tag
             permit = cls.permit
-            if permit.owner_field is not None and permit.owner_field not in cls.__struct_fields__:
-                failures.append(f"{tag}: permit names owner_field {permit.owner_field!r}, which the command does not have")
+            bad = [f for f in permit.owner_fields if f.split(".")[0] not in cls.__struct_fields__]
+            if bad:
+                failures.append(f"{tag}: permit names owner_field {bad[0]!r}, which the command does not have")
                 continue
             for who, role in ((t.gm, Role.GM), (t.a, Role.PLAYER), (t.spectator, Role.SPECTATOR)):
                 if role in permit.roles:
@@ -420,7 +421,12 @@ def _is_list_field(cls: type[Command], name: str) -> bool:
     for f in info.fields:
         if f.name == name:
             t = f.type.type if isinstance(f.type, mi.Metadata) else f.type
-            return isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType))
+            options = t.types if isinstance(t, mi.UnionType) else (t,)  # list[...] | None
+            for u in options:
+                u = u.type if isinstance(u, mi.Metadata) else u
+                if isinstance(u, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)):
+                    return True
+            return False
     return False
 
 
@@ -435,26 +441,29 @@ def placeholder_command(cls: type[Command], character_id: str) -> Command:
     """An instance of ``cls`` with a plausible value in every required field.
 
     Fields naming a character (``*character*``, the permit's ``owner_field``,
-    ``attacker``/``target``/``defender``/``actor``) get ``character_id``; others a
-    value of their type within its bounds. Used to reach the permit check.
+    ``attacker``/``target``/``defender``/``actor``), nested ones included, get
+    ``character_id``; others a value of their type within its bounds. Used to
+    reach the permit check.
     """
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     data: dict[str, Any] = {"type": cls.__struct_config__.tag}
-    owner_field = cls.permit.owner_field
+    owned = {p.split(".")[0] for p in cls.permit.owner_fields}
     for f in info.fields:
-        if not f.required and f.name != owner_field:
-            continue
-        charlike = f.name == owner_field or "character" in f.name or f.name in ("attacker", "target", "defender", "actor", "who")
-        data[f.encode_name] = _placeholder(f.type, character_id if charlike else None)
+        if f.required or f.name in owned:
+            data[f.encode_name] = _placeholder(f.type, character_id, f.name in owned or _charlike(f.name))
     return msgspec.convert(data, cls)
 
 
-def _placeholder(t: mi.Type, character_id: str | None) -> Any:
+def _charlike(name: str) -> bool:
+    return "character" in name or name in ("attacker", "target", "defender", "actor", "who", "targets")
+
+
+def _placeholder(t: mi.Type, character_id: str | None, charlike: bool = False) -> Any:
     if isinstance(t, mi.Metadata):
-        return _placeholder(t.type, character_id)
+        return _placeholder(t.type, character_id, charlike)
     if isinstance(t, mi.StrType):
-        return character_id or "x" * max(1, t.min_length or 0)
+        return character_id if charlike and character_id else "x" * max(1, t.min_length or 0)
     if isinstance(t, mi.IntType):
         lo = t.ge if t.ge is not None else (t.gt + 1 if t.gt is not None else None)
         hi = t.le if t.le is not None else (t.lt - 1 if t.lt is not None else None)
@@ -469,18 +478,24 @@ def _placeholder(t: mi.Type, character_id: str | None) -> Any:
     if isinstance(t, mi.EnumType):
         return next(iter(t.cls)).value
     if isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)):
-        return [_placeholder(t.item_type, character_id)] if character_id else []
+        item = _placeholder(t.item_type, character_id, charlike)
+        n = max(1, t.min_length or 0) if charlike or isinstance(t.item_type, mi.StructType) or t.min_length else 0
+        return [item] * n
     if isinstance(t, mi.TupleType):
-        return [_placeholder(u, character_id) for u in t.item_types]
+        return [_placeholder(u, character_id, charlike) for u in t.item_types]
     if isinstance(t, mi.DictType):
         return {}
     if isinstance(t, mi.UnionType):
         for u in t.types:
             if not isinstance(u, mi.NoneType):
-                return _placeholder(u, character_id)
+                return _placeholder(u, character_id, charlike)
         return None
     if isinstance(t, mi.StructType):
-        return {f.encode_name: _placeholder(f.type, character_id) for f in t.fields if f.required}
+        return {
+            f.encode_name: _placeholder(f.type, character_id, _charlike(f.name))
+            for f in t.fields
+            if f.required or (character_id and _charlike(f.name))
+        }
     return None
 
 

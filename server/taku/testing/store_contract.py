@@ -173,10 +173,17 @@ class EventStoreContract:
         assert {a, b} <= listed
 
     async def test_large_payload_round_trips(self, store: EventStore) -> None:
-        """A 200 KB event comes back byte for byte, envelope included."""
+        """A 200 KB event comes back byte for byte, envelope included (its command's
+        fingerprint too: the application service refuses a reused command id by it)."""
         tid = await new_table(store)
         big = make_events(tid, 2, size=200_000)
-        big[0] = msgspec.structs.replace(big[0], audience=("m2", "@gm"), redacted=msgspec.Raw(b'{"type":"redacted","of":"x"}'), draws=7)
+        big[0] = msgspec.structs.replace(
+            big[0],
+            audience=("m2", "@gm"),
+            redacted=msgspec.Raw(b'{"type":"redacted","of":"x"}'),
+            draws=7,
+            command_fingerprint="0f" * 16,
+        )
         await store.append(tid, big, expected_seq=1)
         (got,) = await store.read(tid, after_seq=1)
         assert got == big[0]
