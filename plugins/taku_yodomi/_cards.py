@@ -12,12 +12,18 @@ jokers are 52 and 53; a :class:`~taku.core.dice.Shuffle` of 54 puts index
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Annotated, Literal
+
+import msgspec
 
 __all__ = [
+    "CARD_CODES",
+    "Card",
     "DECK_SIZE",
     "JOKERS",
     "RANKS",
     "SUITS",
+    "Suit",
     "card_at",
     "card_value",
     "flow_bonus",
@@ -29,8 +35,6 @@ __all__ = [
 
 SUITS = ("♠", "♥", "♦", "♣")
 """The four suits; a player's 流れ suit is one of them (YD-71)."""
-
-SUIT_ALIASES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣"}
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOKERS = ("JK1", "JK2")
@@ -49,23 +53,37 @@ def full_deck() -> tuple[str, ...]:
     return tuple(card_at(i) for i in range(DECK_SIZE))
 
 
-_ALL = frozenset(full_deck())
+CARD_CODES: tuple[str, ...] = full_deck()
+"""The 54 card codes, in the order of the unshuffled deck."""
+_ALL = frozenset(CARD_CODES)
+
+SUIT_NAMES = {"♠": "スペード", "♥": "ハート", "♦": "ダイヤ", "♣": "クラブ"}
+
+Card = Annotated[
+    Literal[CARD_CODES],  # type: ignore[valid-type]  # the 54 codes, spelled out by full_deck()
+    msgspec.Meta(
+        title="「流れ」のカード",
+        description="♠（スペード）♥（ハート）♦（ダイヤ）♣（クラブ）とランク A・2〜10・J・Q・K（例: ♦10、♠A）、JK1/JK2（ジョーカー）",
+    ),
+]
+"""A card code of the 流れ deck (a closed set of 54)."""
+
+Suit = Annotated[
+    Literal["♠", "♥", "♦", "♣"],
+    msgspec.Meta(title="スート", description="♠（スペード）/ ♥（ハート）/ ♦（ダイヤ）/ ♣（クラブ）"),
+]
+"""A 流れ suit (YD-71)."""
 
 
 def is_card(code: str) -> bool:
     return code in _ALL
 
 
-def normalize_card(code: str) -> str:
-    """``"D10"`` / ``"♦10"`` / ``"da"`` -> ``"♦10"`` / ``"♦A"``; jokers ``"JK1"``. Unknown stays as given."""
-    c = code.strip().upper()
-    if c in ("JK1", "JK2", "JOKER1", "JOKER2"):
-        return "JK" + c[-1]
-    if c and c[0] in SUIT_ALIASES:
-        c = SUIT_ALIASES[c[0]] + c[1:]
-    if len(c) > 1 and c[1:] == "1":
-        c = c[0] + "A"
-    return c
+def card_label(code: str) -> str:
+    """A card for people: ``"♦10（ダイヤの10）"``, ``"JK1（ジョーカー）"``."""
+    if code in JOKERS:
+        return f"{code}（ジョーカー）"
+    return f"{code}（{SUIT_NAMES.get(code[0], code[0])}の{code[1:]}）"
 
 
 def suit_of(card: str) -> str | None:

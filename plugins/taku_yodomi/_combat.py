@@ -17,16 +17,14 @@ from taku.core.table import TableState
 
 from taku_yodomi import commands as C
 from taku_yodomi._common import (
-    BAD_STATUSES,
     MINOR_REMOVABLE,
     ability,
     char,
     check,
-    controlled,
+    require_controls,
     discard,
     game_of,
     name,
-    options,
     play_on,
     reject,
     require_in_hand,
@@ -56,7 +54,7 @@ from taku_yodomi.events import (
     Waited,
     ContestResolved,
 )
-from taku_yodomi.state import Acted, Attack, Combat, Condition, Game, Process
+from taku_yodomi.state import BAD_STATUSES, Acted, Attack, Combat, Condition, Game, Process
 
 S_ROUND = "澱み流れ 戦闘ルール"
 S_ENGAGE = "澱み流れ ＜[移動]と[エンゲージ]＞"
@@ -71,7 +69,7 @@ S_SPOT = "澱み流れ スポットルール"
 
 def combat_of(game: Game) -> Combat:
     if game.combat is None:
-        raise reject("no_combat", "戦闘中ではありません", S_ROUND)
+        reject("no_combat", "戦闘中ではありません", S_ROUND)
     return game.combat
 
 
@@ -135,22 +133,22 @@ def turn(table: TableState, ctx: Context, cid: str, kind: str) -> list[Emitted]:
     and the next actor is chosen (YD-33, YD-34, YD-37).
     """
     game = game_of(table)
-    c = char(game, cid)
+    c = char(table, cid)
     if c.condition not in (Condition.ACTIVE, Condition.YODOMI_LIFE):
-        raise reject("cannot_act", f"{name(table, cid)} は行動できません（{c.condition}）", S_STATE)
+        reject("cannot_act", f"{name(table, cid)} は行動できません（{c.condition}）", S_STATE)
     if kind == "major" and "マヒ" in c.statuses:
-        raise reject("paralysed", "マヒ: メジャーアクションを使えません", S_BAD)
+        reject("paralysed", "マヒ: メジャーアクションを使えません", S_BAD)
     combat = game.combat
     if combat is None or cid not in combat.participants:
         return []
     if combat.process != Process.MAIN or combat.actor != cid:
-        raise reject("not_your_turn", f"{name(table, cid)} のメインプロセスではありません", S_ROUND)
+        reject("not_your_turn", f"{name(table, cid)} のメインプロセスではありません", S_ROUND)
     if combat.major_done:
         # YD-32: minor, then major; the major action ends the main process
-        raise reject("turn_over", "メジャーアクションの後は行動できません", S_ROUND)
+        reject("turn_over", "メジャーアクションの後は行動できません", S_ROUND)
     if kind == "minor":
         if combat.minor_done:
-            raise reject("minor_used", "マイナーアクションはもう使いました", S_ROUND)
+            reject("minor_used", "マイナーアクションはもう使いました", S_ROUND)
         return [ActionUsed(character_id=cid, action="minor")]
     return [ActionUsed(character_id=cid, action="major")]
 
@@ -190,7 +188,7 @@ def damage(
     死亡 or out of play (only an attack makes the dead 完全消滅, YD-50).
     """
     game = game_of(table)
-    c = char(game, cid)
+    c = char(table, cid)
     sh = sheet(table, cid)
     if not attack and c.condition in (Condition.DEAD, Condition.VANISHED, Condition.FLOW_DEATH):
         return []
@@ -200,7 +198,7 @@ def damage(
         gone: list[Emitted] = [discard(table, ctx, cid, hand, "完全消滅")] if hand else []
         return [*gone, ConditionChanged(character_id=cid, condition=Condition.VANISHED, reason="死亡状態で攻撃を受けた")]
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
-        raise reject("not_in_play", f"{name(table, cid)} はもう場にいません", S_STATE)
+        reject("not_in_play", f"{name(table, cid)} はもう場にいません", S_STATE)
     dmg = amount
     if apply_defence and attribute and item is None:
         # YD-70: a 武器狙い hit goes straight to the item's 【PP】: only the owner's 防御属性 still applies
@@ -212,7 +210,7 @@ def damage(
     pp, sp = pp_sp if pp_sp is not None else (c.pp, c.sp)
     if item is not None:
         if item not in c.item_pp:
-            raise reject("unknown_item", f"{name(table, cid)} は「{item}」を持っていません", S_SPOT)
+            reject("unknown_item", f"{name(table, cid)} は「{item}」を持っていません", S_SPOT)
         left = max(c.item_pp[item] - dmg, 0)
         return [
             Damaged(character_id=cid, amount=dmg, attribute=attribute, halved=halved, to="item", item=item,
@@ -236,16 +234,15 @@ def add_status(
     table: TableState, ctx: Context, cid: str, status: str, x: int = 0, *, by: str | None = None, item: str | None = None
 ) -> list[Emitted]:
     """A bad status and its side effects: 転倒 during 極技 deals 4D6 and ends 極技 (YD-61)."""
-    game = game_of(table)
-    c = char(game, cid)
+    c = char(table, cid)
     if status not in BAD_STATUSES:
-        raise reject("unknown_status", f"バッドステータス「{status}」はありません", S_BAD)
+        reject("unknown_status", f"バッドステータス「{status}」はありません", S_BAD)
     if status == "毒" and x < 1:
-        raise reject("bad_status_value", "毒X の X は1以上です", S_BAD)
+        reject("bad_status_value", "毒X の X は1以上です", S_BAD)
     if status == "使用不能" and not item:
-        raise reject("bad_status_value", "使用不能は武器に対して発生します", S_BAD)
+        reject("bad_status_value", "使用不能は武器に対して発生します", S_BAD)
     if status == "水中" and c.flying:
-        raise reject("flying", "飛行状態では水中になりません", S_BAD)
+        reject("flying", "飛行状態では水中になりません", S_BAD)
     out: list[Emitted] = []
     if status == "転倒" and "極技" in c.statuses:
         out.append(StatusRemoved(character_id=cid, status="極技", reason="転倒"))
@@ -262,24 +259,25 @@ def add_status(
 
 
 def start_combat(table: TableState, cmd: C.StartCombat, ctx: Context) -> list[Emitted]:
-    ctx.require_gm("starting a combat")
     game = game_of(table)
     if game.combat is not None:
-        raise reject("combat_running", "もう戦闘中です", S_ROUND)
+        reject("combat_running", "もう戦闘中です", S_ROUND)
+    if not cmd.engagements:
+        reject("empty_engagement", "エンゲージを一つ以上決めてください", S_ENGAGE)
     seen: list[str] = []
     engagements: dict[str, list[str]] = {}
     for i, group in enumerate(cmd.engagements, 1):
         if not group:
-            raise reject("empty_engagement", "空のエンゲージは作れません", S_ENGAGE)
+            reject("empty_engagement", "空のエンゲージは作れません", S_ENGAGE)
         for cid in group:
-            char(game, cid)
+            char(table, cid)
             if cid in seen:
-                raise reject("twice_engaged", f"{name(table, cid)} が二つのエンゲージにいます", S_ENGAGE)
+                reject("twice_engaged", f"{name(table, cid)} が二つのエンゲージにいます", S_ENGAGE)
             seen.append(cid)
         engagements[f"e{i}"] = list(group)
     for cid in cmd.surprised:
         if cid not in seen:
-            raise reject("unknown_character", f"{cid!r} は戦闘に参加していません", S_SPOT)
+            reject("not_participant", f"{name(table, cid)} は戦闘に参加していません", S_SPOT)
     combat = Combat(
         participants=seen,
         engagements=engagements,
@@ -297,7 +295,6 @@ def advance(table: TableState, cmd: C.AdvanceRound, ctx: Context) -> list[Emitte
     (advancing here ends the actor's turn) -> cleanup (YD-36: 毒X damage,
     放心 ends) -> setup of the next round.
     """
-    ctx.require_gm("running the round")
     game = game_of(table)
     combat = combat_of(game)
     match combat.process:
@@ -340,27 +337,26 @@ def advance(table: TableState, cmd: C.AdvanceRound, ctx: Context) -> list[Emitte
 
 
 def end_combat(table: TableState, cmd: C.EndCombat, ctx: Context) -> list[Emitted]:
-    ctx.require_gm("ending a combat")
     combat = combat_of(game_of(table))
     return [CombatEnded(rounds=combat.round)]
 
 
 def wait(table: TableState, cmd: C.Wait, ctx: Context) -> list[Emitted]:
-    controlled(table, ctx, cmd.character_id)
+    char(table, cmd.character_id)
     game = game_of(table)
     combat = combat_of(game)
     if combat.process != Process.MAIN or combat.actor != cmd.character_id:
-        raise reject("not_your_turn", "待機は自分のメインプロセスで宣言します", S_ROUND)
+        reject("not_your_turn", "待機は自分のメインプロセスで宣言します", S_ROUND)
     if cmd.character_id in combat.waiting:
-        raise reject("already_waiting", "もう待機しています", S_ROUND)
+        reject("already_waiting", "もう待機しています", S_ROUND)
     if combat.minor_done:
-        raise reject("already_acting", "行動を始めた後は待機できません", S_ROUND)
+        reject("already_acting", "行動を始めた後は待機できません", S_ROUND)
     after = msgspec.structs.replace(combat, waiting=[*combat.waiting, cmd.character_id])
     return [Waited(character_id=cmd.character_id), ActorChosen(character_id=next_actor(table, game, after))]
 
 
 def minor(table: TableState, cmd: C.Minor, ctx: Context) -> list[Emitted]:
-    controlled(table, ctx, cmd.character_id)
+    char(table, cmd.character_id)
     kind = "major" if cmd.major else "minor"
     turn(table, ctx, cmd.character_id, kind)  # validates the timing
     out: list[Emitted] = [ActionUsed(character_id=cmd.character_id, action=kind, what=cmd.what)]
@@ -375,22 +371,22 @@ def minor(table: TableState, cmd: C.Minor, ctx: Context) -> list[Emitted]:
 def move(table: TableState, cmd: C.Move, ctx: Context) -> list[Emitted]:
     """移動 (YD-39); flying characters may leave by 移動 unless a flying enemy is there (YD-65)."""
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     game = game_of(table)
     combat = combat_of(game)
     here = engagement_of(combat, cid)
     if cmd.engagement not in combat.engagements or cmd.engagement == here:
-        raise reject("unknown_engagement", f"エンゲージ {cmd.engagement!r} には移動できません", S_ENGAGE)
+        reject("unknown_engagement", f"エンゲージ {cmd.engagement!r} には移動できません", S_ENGAGE)
     if c.passenger_of is not None:
-        raise reject("passenger", "同乗状態では自分で移動できません", S_SPOT)
+        reject("passenger", "同乗状態では自分で移動できません", S_SPOT)
     for s in ("転倒", "地中"):
         if s in c.statuses:
-            raise reject("cannot_move", f"{s}: 移動できません", S_BAD)
+            reject("cannot_move", f"{s}: 移動できません", S_BAD)
     if not cmd.major and "阻止" in c.statuses:
-        raise reject("cannot_move", "阻止: マイナーアクションで移動できません", S_BAD)
+        reject("cannot_move", "阻止: マイナーアクションで移動できません", S_BAD)
     enemies = enemies_in(game, combat, cid, flying_only=c.flying)
     if enemies:
-        raise reject("engaged", "敵とエンゲージしている間は移動できません（離脱を使います）", S_ENGAGE)
+        reject("engaged", "敵とエンゲージしている間は移動できません（離脱を使います）", S_ENGAGE)
     out = turn(table, ctx, cid, "major" if cmd.major else "minor")
     out += _moved(table, game, combat, cid, cmd.engagement, disengage=False)
     if cmd.major:
@@ -415,18 +411,18 @@ def disengage(table: TableState, cmd: C.Disengage, ctx: Context) -> list[Emitted
     blocker (the leaver is the action side; ties to the blocker, YD-41). ``cards`` (流れ) go on
     the leaver's first 対決; without a blocker there is no check to play them on."""
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     game = game_of(table)
     combat = combat_of(game)
     here = engagement_of(combat, cid)
     if here is None:
-        raise reject("not_engaged", "エンゲージにいません", S_ENGAGE)
+        reject("not_engaged", "エンゲージにいません", S_ENGAGE)
     if c.passenger_of is not None:
-        raise reject("passenger", "同乗状態では自分で離脱できません", S_SPOT)
+        reject("passenger", "同乗状態では自分で離脱できません", S_SPOT)
     if "地中" in c.statuses:
-        raise reject("cannot_move", "地中: 離脱できません", S_BAD)
+        reject("cannot_move", "地中: 離脱できません", S_BAD)
     if len(combat.engagements[here]) == 1:
-        raise reject("alone", "一人のエンゲージからは離脱できません", S_ENGAGE)
+        reject("alone", "一人のエンゲージからは離脱できません", S_ENGAGE)
     out = turn(table, ctx, cid, "major")
     flying_free = c.flying and not enemies_in(game, combat, cid, flying_only=True)
     blockers = [] if flying_free else [
@@ -434,7 +430,7 @@ def disengage(table: TableState, cmd: C.Disengage, ctx: Context) -> list[Emitted
         if b in enemies_in(game, combat, cid) and game.chars[b].condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)
     ]
     if cmd.cards and not blockers:
-        raise reject("no_check", "封鎖されていない離脱には判定がなく、「流れ」を出せません", S_ENGAGE)
+        reject("no_check", "封鎖されていない離脱には判定がなく、「流れ」を出せません", S_ENGAGE)
     for i, b in enumerate(blockers):
         # the 流れ go on the leaver's first 対決 (one set of cards per command)
         mine, evs = check(table, ctx, cid, kind="2d9", base=_action_value(table, cid), purpose="block", label="封鎖 対決",
@@ -455,29 +451,29 @@ def disengage(table: TableState, cmd: C.Disengage, ctx: Context) -> list[Emitted
 
 def block(table: TableState, cmd: C.Block, ctx: Context) -> list[Emitted]:
     cid = cmd.character_id
-    controlled(table, ctx, cid)
+    char(table, cid)
     game = game_of(table)
     combat = combat_of(game)
     here = engagement_of(combat, cid)
     if here is None:
-        raise reject("not_engaged", "エンゲージにいません", S_ENGAGE)
+        reject("not_engaged", "エンゲージにいません", S_ENGAGE)
     out = turn(table, ctx, cid, "major") + [Blocked(character_id=cid, engagement=here)]
     return out + after_major(table, out, cid)
 
 
 def hide(table: TableState, cmd: C.Hide, ctx: Context) -> list[Emitted]:
     cid = cmd.character_id
-    controlled(table, ctx, cid)
+    char(table, cid)
     game = game_of(table)
     if game.combat is not None and enemies_in(game, game.combat, cid):
-        raise reject("engaged", "敵とエンゲージしている間は隠密状態になれません", S_SPOT)
+        reject("engaged", "敵とエンゲージしている間は隠密状態になれません", S_SPOT)
     turn(table, ctx, cid, "major")  # validates the timing
     out = [ActionUsed(character_id=cid, action="major", what="隠密"), FlagChanged(character_id=cid, flag="stealth", value=True)]
     return out + after_major(table, out, cid)
 
 
 def set_flying(table: TableState, cmd: C.SetFlying, ctx: Context) -> list[Emitted]:
-    c = controlled(table, ctx, cmd.character_id)
+    c = char(table, cmd.character_id)
     out: list[Emitted] = [FlagChanged(character_id=cmd.character_id, flag="flying", value=cmd.flying)]
     if cmd.flying and "水中" in c.statuses:
         out.append(StatusRemoved(character_id=cmd.character_id, status="水中", reason="飛行状態"))
@@ -487,16 +483,16 @@ def set_flying(table: TableState, cmd: C.SetFlying, ctx: Context) -> list[Emitte
 def mount(table: TableState, cmd: C.Mount, ctx: Context) -> list[Emitted]:
     """同乗 (YD-68): a minor action to board or to get off."""
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     game = game_of(table)
     if cmd.rider is not None:
-        char(game, cmd.rider)
+        char(table, cmd.rider)
         if cmd.rider == cid or game.chars[cmd.rider].passenger_of is not None:
-            raise reject("bad_rider", "その相手には同乗できません", S_SPOT)
+            reject("bad_rider", "その相手には同乗できません", S_SPOT)
         if game.combat is not None and engagement_of(game.combat, cid) != engagement_of(game.combat, cmd.rider):
-            raise reject("not_engaged", "同じエンゲージの乗り手にしか同乗できません", S_SPOT)
+            reject("not_engaged", "同じエンゲージの乗り手にしか同乗できません", S_SPOT)
     elif c.passenger_of is None:
-        raise reject("not_passenger", "同乗していません", S_SPOT)
+        reject("not_passenger", "同乗していません", S_SPOT)
     out = turn(table, ctx, cid, "minor")
     return out + [FlagChanged(character_id=cid, flag="passenger_of", value=cmd.rider)]
 
@@ -507,31 +503,30 @@ def mount(table: TableState, cmd: C.Mount, ctx: Context) -> list[Emitted]:
 def attack(table: TableState, cmd: C.Attack, ctx: Context) -> list[Emitted]:
     """攻撃宣言 and 命中判定 (YD-42). A fumble misses at once (G-YD-08)."""
     cid = cmd.attacker
-    c = controlled(table, ctx, cid)
-    game = game_of(table)
-    t = char(game, cmd.target)
+    c = char(table, cid)
+    t = char(table, cmd.target)
     if t.stealth:
-        raise reject("hidden_target", "隠密状態の相手は攻撃の目標にできません", S_SPOT)
+        reject("hidden_target", "隠密状態の相手は攻撃の目標にできません", S_SPOT)
     if t.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
-        raise reject("not_in_play", "その相手はもう場にいません", S_STATE)
+        reject("not_in_play", "その相手はもう場にいません", S_STATE)
     if cmd.weapon is not None and cmd.weapon in c.disabled_items:
-        raise reject("weapon_disabled", f"使用不能の「{cmd.weapon}」では攻撃できません", S_BAD)
-    opts = options(ctx)
+        reject("weapon_disabled", f"使用不能の「{cmd.weapon}」では攻撃できません", S_BAD)
+    opts = ctx.options
     out = turn(table, ctx, cid, "major")
     if c.stealth:
         out.append(FlagChanged(character_id=cid, flag="stealth", value=False))
     base = cmd.value + ability(table, cid, cmd.ability)
     extra = opts.called_shot_penalty if cmd.called_shot else 0
     if cmd.called_shot and cmd.called_shot not in t.item_pp:
-        raise reject("unknown_item", f"{name(table, cmd.target)} は「{cmd.called_shot}」を持っていません", S_SPOT)
+        reject("unknown_item", f"{name(table, cmd.target)} は「{cmd.called_shot}」を持っていません", S_SPOT)
     for s, x in cmd.statuses.items():
         if s not in BAD_STATUSES:
-            raise reject("unknown_status", f"バッドステータス「{s}」はありません", S_BAD)
+            reject("unknown_status", f"バッドステータス「{s}」はありません", S_BAD)
         # refused here, before the roll: the defence must never be the command that fails
         if s == "毒" and x < 1:
-            raise reject("bad_status_value", "毒X の X は1以上です", S_BAD)
+            reject("bad_status_value", "毒X の X は1以上です", S_BAD)
         if s == "使用不能" and not cmd.called_shot:
-            raise reject("bad_status_value", "使用不能は武器に対して発生します（武器狙いで武器を指定してください）", S_BAD)
+            reject("bad_status_value", "使用不能は武器に対して発生します（武器狙いで武器を指定してください）", S_BAD)
     hit, evs = check(table, ctx, cid, kind="2d9", base=base, modifier=cmd.modifier, extra_penalty=extra,
                      key_reroll=cmd.key_reroll, purpose="hit", label="命中判定", cards=cmd.cards)
     out += evs
@@ -560,37 +555,37 @@ def cover(table: TableState, cmd: C.Cover, ctx: Context) -> list[Emitted]:
     game = game_of(table)
     a = game.attacks.get(cmd.attack_id)
     if a is None:
-        raise reject("unknown_attack", "その攻撃は解決済みか、ありません", S_ATTACK)
-    c = controlled(table, ctx, cmd.character_id)
+        reject("unknown_attack", "その攻撃は解決済みか、ありません", S_ATTACK)
+    c = char(table, cmd.character_id)
     combat = combat_of(game)
     if a.covered_by is not None or cmd.character_id == a.target:
-        raise reject("cannot_cover", "この攻撃はかばえません", S_SPOT)
+        reject("cannot_cover", "この攻撃はかばえません", S_SPOT)
     if engagement_of(combat, cmd.character_id) != engagement_of(combat, a.target):
-        raise reject("cannot_cover", "同じエンゲージにいなければかばえません", S_SPOT)
+        reject("cannot_cover", "同じエンゲージにいなければかばえません", S_SPOT)
     if c.acted != Acted.UNACTED or c.condition not in (Condition.ACTIVE, Condition.YODOMI_LIFE):
-        raise reject("cannot_cover", "未行動でなければかばえません", S_SPOT)
+        reject("cannot_cover", "未行動でなければかばえません", S_SPOT)
     return [Covered(attack_id=a.attack_id, character_id=cmd.character_id)]
 
 
 def defend(table: TableState, cmd: C.Defend, ctx: Context) -> list[Emitted]:
     """防御判定, 命中決定, ダメージロール (YD-42 … YD-46): ties go to the defender."""
     game = game_of(table)
-    opts = options(ctx)
+    opts = ctx.options
     a = game.attacks.get(cmd.attack_id)
     if a is None:
-        raise reject("unknown_attack", "その攻撃は解決済みか、ありません", S_ATTACK)
+        reject("unknown_attack", "その攻撃は解決済みか、ありません", S_ATTACK)
     did = a.covered_by or a.target
-    d = controlled(table, ctx, did)
+    d = require_controls(table, ctx, did)
     # YD-47: a 戦闘不能 (or dead) defender cannot react: 判定値 + modifiers, no dice (YD-15)
     can_react = d.condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)
     mode = cmd.mode if can_react else "none"
     if cmd.cards and not can_react:
-        raise reject("cannot_react", "戦闘不能の間は「流れ」も使えません", S_STATE)
+        reject("cannot_react", "戦闘不能の間は「流れ」も使えません", S_STATE)
     if mode in ("evasion", "none") and not cmd.ability:
         base = cmd.value + int(sheet(table, did).get("evasion", 0) or 0)
     else:
         if not cmd.ability:
-            raise reject("ability_needed", "防御に使う能力値を指定してください", S_ATTACK)
+            reject("ability_needed", "防御に使う能力値を指定してください", S_ATTACK)
         base = cmd.value + ability(table, did, cmd.ability)
     extra = opts.ambush_reaction_penalty if a.ambush else 0
     out: list[Emitted] = []
@@ -629,28 +624,27 @@ def defend(table: TableState, cmd: C.Defend, ctx: Context) -> list[Emitted]:
 
 
 def add_status_cmd(table: TableState, cmd: C.AddStatus, ctx: Context) -> list[Emitted]:
-    ctx.require_gm("giving bad statuses")
     return add_status(table, ctx, cmd.character_id, cmd.status, cmd.x, by=cmd.by, item=cmd.item)
 
 
 def remove_status(table: TableState, cmd: C.RemoveStatus, ctx: Context) -> list[Emitted]:
     """A minor action removes a status without a note; 蝕み goes by discarding one 流れ (YD-64)."""
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     game = game_of(table)
     if cmd.status == "使用不能":
         if cmd.item not in c.disabled_items:
-            raise reject("no_status", "その武器は使用不能ではありません", S_BAD)
+            reject("no_status", "その武器は使用不能ではありません", S_BAD)
     elif cmd.status not in c.statuses:
-        raise reject("no_status", f"{name(table, cid)} は{cmd.status}ではありません", S_BAD)
+        reject("no_status", f"{name(table, cid)} は{cmd.status}ではありません", S_BAD)
     if cmd.status == "蝕み":
         if not cmd.card:
-            raise reject("card_needed", "蝕みは「流れ」を一枚捨てて解除します", S_BAD)
+            reject("card_needed", "蝕みは「流れ」を一枚捨てて解除します", S_BAD)
         (card,) = parse_cards([cmd.card])
         require_in_hand(game, cid, [card])
         return [discard(table, ctx, cid, [card], "蝕み"), StatusRemoved(character_id=cid, status="蝕み", reason="流れを捨てた")]
     if cmd.status not in MINOR_REMOVABLE:
-        raise reject("not_removable", f"{cmd.status}はマイナーアクションでは解除できません", S_BAD)
+        reject("not_removable", f"{cmd.status}はマイナーアクションでは解除できません", S_BAD)
     out = turn(table, ctx, cid, "minor")
     return out + [StatusRemoved(character_id=cid, status=cmd.status, reason="マイナーアクション", item=cmd.item)]
 
@@ -660,7 +654,7 @@ def play_cards_on_attack(table: TableState, ctx: Context, check_id: str, cards: 
     game = game_of(table)
     for a in game.attacks.values():
         if a.hit.check_id == check_id:
-            ctx.require_control(table, a.attacker)
+            require_controls(table, ctx, a.attacker)
             new, played = play_on(table, ctx, a.hit, cards)
             return [CheckBoosted(check=new), played]
     return None

@@ -1,17 +1,18 @@
-"""Helpers shared by the deciders: rejections, lookups, the deck, checks with 流れ."""
+"""Helpers shared by the deciders: rejections (:func:`taku.core.kit.rejecter`), lookups, the deck, checks with 流れ."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from taku.core import kit
 from taku.core.events import GM, Private
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-from taku.errors import Rejected
+from taku.errors import Forbidden
 
 from taku_yodomi import _checks
-from taku_yodomi._cards import DECK_SIZE, deck_from_order, flow_bonus, is_card, normalize_card, suit_of
+from taku_yodomi._cards import DECK_SIZE, SUITS, deck_from_order, flow_bonus, is_card
 from taku_yodomi.events import (
     CardsDealt,
     CardsDealtNotice,
@@ -22,24 +23,20 @@ from taku_yodomi.events import (
     DeckShuffled,
     DeckShuffledNotice,
 )
-from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Acted, Check, CharState, Condition, Game
 
 ID = "yodomi"
 S_FLOW = "澱み流れ “流れ”ルール"
 PENALTY_STATUSES = ("転倒", "放心", "極技")
 """Each of these takes 10 from every 達成値 (YD-55, YD-58, YD-61; they add up: G-YD-17)."""
-BAD_STATUSES = ("重圧", "転倒", "毒", "マヒ", "放心", "阻止", "使用不能", "極技", "水中", "地中", "蝕み")
+SETTLED_PURPOSES = ("hit", "defence", "block", "continuous", "entry", "conversion", "purchase")
+"""Checks whose result is applied at once: 流れ go with the roll, not after it (G-YD-06)."""
 MINOR_REMOVABLE = ("重圧", "転倒", "マヒ", "阻止", "使用不能", "地中")
 """Statuses without a note in the list; the others end as their note says (バッドステータス一覧)."""
 
 
-def reject(reason: str, message: str, section: str = "") -> Rejected:
-    return Rejected(ID, reason, message, section=section or "澱み流れ")
-
-
-def options(ctx: Context) -> YodomiOptions:
-    return ctx.options if isinstance(ctx.options, YodomiOptions) else YodomiOptions()
+reject = kit.rejecter(ID)
+"""``reject(reason, message, section)``: raises ``rule/yodomi/<reason>`` (every reason is in ``ERRORS``)."""
 
 
 def game_of(table: TableState) -> Game:
@@ -48,23 +45,34 @@ def game_of(table: TableState) -> Game:
     return g
 
 
-def char(game: Game, cid: str | None) -> CharState:
-    if cid is None or cid not in game.chars:
-        raise reject("unknown_character", f"キャラクター {cid!r} はいません")
-    return game.chars[cid]
+def char(table: TableState, cid: str) -> CharState:
+    """The character's runtime state.
+
+    Raises:
+        InvalidCommand: ``command/unknown_character`` (no such character on the table).
+    """
+    kit.character(table, cid)
+    return game_of(table).chars[cid]  # every core character has its yodomi state (evolve)
 
 
-def controlled(table: TableState, ctx: Context, cid: str) -> CharState:
-    """The character's runtime state, if the actor controls it (owner or GM)."""
-    ctx.require_control(table, cid)
-    return char(game_of(table), cid)
+def require_controls(table: TableState, ctx: Context, cid: str) -> CharState:
+    """The character's runtime state, when the actor owns it or is a GM: for commands whose
+    acting character follows from another field (a check id, an attack id), beyond what
+    the command's declared permit covers.
+
+    Raises:
+        InvalidCommand: ``command/unknown_character``.
+        Forbidden: ``command/forbidden`` (params ``reason``).
+    """
+    c = char(table, cid)
+    if not ctx.controls(table, cid):
+        raise Forbidden(f"{cid} is not the sender's", role=ctx.role, reason=f"{name(table, cid)}はあなたのキャラクターではありません")
+    return c
 
 
 def name(table: TableState, cid: str | None) -> str:
-    if cid is None:
-        return "?"
-    ch = table.characters.get(cid)
-    return ch.name if ch else cid
+    """The character's name (its id when gone, ``"?"`` for none)."""
+    return kit.character_name(table, cid) if cid is not None else "?"
 
 
 def sheet(table: TableState, cid: str) -> dict[str, Any]:
@@ -87,7 +95,7 @@ def ability(table: TableState, cid: str, key: str | None) -> int:
         return v
     if v is None and k in ("action", "evasion", "social"):
         return 0  # YodomiSheet's default for a value the sheet leaves out
-    raise reject("unknown_ability", f"{name(table, cid)} に能力値「{key}」はありません")
+    reject("unknown_ability", f"{name(table, cid)} に能力値「{key}」はありません", "澱み流れ 行為判定ルール")
 
 
 def penalty(c: CharState | None) -> int:
@@ -103,7 +111,7 @@ def hand_audience(table: TableState, ctx: Context, *cids: str) -> tuple[str, ...
         ch = table.characters.get(cid)
         if ch is not None and ch.owner is not None and ch.owner not in out:
             out.append(ch.owner)
-    if options(ctx).gm_sees_hands or any(
+    if ctx.options.gm_sees_hands or any(
         (ch := table.characters.get(cid)) is None or ch.owner is None for cid in cids
     ):
         # an NPC's hand (no owner) is the GM's
@@ -112,12 +120,12 @@ def hand_audience(table: TableState, ctx: Context, *cids: str) -> tuple[str, ...
 
 
 def parse_cards(cards: Sequence[str]) -> tuple[str, ...]:
-    out = tuple(normalize_card(c) for c in cards)
+    out = tuple(cards)
     for c in out:
         if not is_card(c):
-            raise reject("unknown_card", f"「{c}」はトランプのカードではありません", "澱み流れ “流れ”ルール")
+            reject("unknown_card", f"「{c}」はトランプのカードではありません", "澱み流れ “流れ”ルール")
     if len(set(out)) != len(out):
-        raise reject("duplicate_card", "同じカードが二度あります", "澱み流れ “流れ”ルール")
+        reject("duplicate_card", "同じカードが二度あります", "澱み流れ “流れ”ルール")
     return out
 
 
@@ -125,7 +133,7 @@ def require_in_hand(game: Game, cid: str, cards: Sequence[str]) -> None:
     hand = game.hands.get(cid, [])
     missing = [c for c in cards if c not in hand]
     if missing:
-        raise reject("card_not_in_hand", f"手札にない「流れ」は使えません（{len(missing)}枚）", "澱み流れ “流れ”ルール")
+        reject("card_not_in_hand", f"手札にない「流れ」は使えません（{len(missing)}枚）", "澱み流れ “流れ”ルール")
 
 
 # --------------------------------------------------------------------------- deck
@@ -141,7 +149,7 @@ def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = ""
     """
     game = game_of(table)
     if count < 1:
-        raise reject("bad_count", "1枚以上を配ります")
+        reject("bad_count", "1枚以上を配ります", S_FLOW)
     deck = list(game.deck)
     discards = list(game.discards)
     out: list[Emitted] = []
@@ -168,7 +176,7 @@ def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = ""
         if not deck:
             flush()
             if not discards:
-                raise reject("deck_empty", "山札も捨て札も残っていません", "澱み流れ “流れ”ルール")
+                reject("deck_empty", "山札も捨て札も残っていません", "澱み流れ “流れ”ルール")
             sh = ctx.dice.shuffle(len(discards))
             deck = list(deck_from_order(sh.order, discards))
             discards = []
@@ -223,9 +231,9 @@ def check(
     """
     game = game_of(table)
     c = game.chars.get(cid) if cid else None
-    opts = options(ctx)
+    opts = ctx.options
     if cards:
-        _precheck_cards(game, cid, cards, cards_allowed)
+        _precheck_cards(table, cid, cards, cards_allowed)
     pen = (penalty(c) if with_status_penalty else 0) + extra_penalty
     if with_status_penalty and armour_penalty and c is not None and cid is not None and "水中" in c.statuses:
         # YD-62: 水中 lowers every 判定値 by the armour's 必要能力値
@@ -256,19 +264,19 @@ def check(
     return k, events
 
 
-def _precheck_cards(game: Game, cid: str | None, cards: Sequence[str], cards_allowed: bool) -> None:
+def _precheck_cards(table: TableState, cid: str | None, cards: Sequence[str], cards_allowed: bool) -> None:
     """Refuse bad cards before any die is rolled (so a refusal reveals no roll)."""
     if cid is None:
-        raise reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
+        reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
     if not cards_allowed:
-        raise reject("flow_not_allowed", "この判定には「流れ」を使えません", "澱み流れ ▼強制転換")
-    c = char(game, cid)
+        reject("flow_not_allowed", "この判定には「流れ」を使えません", "澱み流れ ▼強制転換")
+    c = char(table, cid)
     parsed = parse_cards(cards)
-    require_in_hand(game, cid, parsed)
+    require_in_hand(game_of(table), cid, parsed)
     try:
         flow_bonus(parsed, c.suit, c.key_number, own_suit_barred="蝕み" in c.statuses)
     except ValueError as e:
-        raise reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法") from None
+        reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法")
 
 
 def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> tuple[Check, CardsPlayed]:
@@ -276,15 +284,15 @@ def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> 
     game = game_of(table)
     cid = k.character_id
     if cid is None:
-        raise reject("no_character", "「流れ」はキャラクターが使います")
-    c = char(game, cid)
+        reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
+    c = char(table, cid)
     parsed = parse_cards(cards)
     require_in_hand(game, cid, parsed)
     if k.fumble:
-        raise reject("fumble_no_flow", "ファンブルした判定には「流れ」を足せません", "澱み流れ ▼ファンブル")
+        reject("fumble_no_flow", "ファンブルした判定には「流れ」を足せません", "澱み流れ ▼ファンブル")
     if not k.cards_allowed:
-        raise reject("flow_not_allowed", "この判定には「流れ」を使えません", "澱み流れ ▼強制転換")
-    opts = options(ctx)
+        reject("flow_not_allowed", "この判定には「流れ」を使えません", "澱み流れ ▼強制転換")
+    opts = ctx.options
     try:
         new, bonus, counted = _checks.boost(
             k,
@@ -296,7 +304,7 @@ def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> 
             key_bonus=opts.key_critical_bonus,
         )
     except ValueError as e:
-        raise reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法") from None
+        reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法")
     return new, CardsPlayed(character_id=cid, check_id=k.check_id, cards=parsed, bonus=bonus, counted=counted)
 
 
@@ -309,7 +317,6 @@ def can_act(c: CharState) -> bool:
 
 
 def suit_ok(suit: str) -> str:
-    s = normalize_card(suit + "2")[0]
-    if suit_of(s + "2") is None or s not in ("♠", "♥", "♦", "♣"):
-        raise reject("unknown_suit", f"スート「{suit}」はありません")
-    return s
+    if suit not in SUITS:
+        reject("unknown_suit", f"スート「{suit}」はありません", "澱み流れ ＜プリプレイ＞")
+    return suit

@@ -7,10 +7,12 @@ from typing import Any
 
 import msgspec
 
+from taku.core import kit
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event, Private
 from taku.core.table import TableState
 
 from taku_yodomi import events as E
+from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Acted, CharState, Condition, Game, Phase, Process
 
 __all__ = ["evolve", "project"]
@@ -49,8 +51,11 @@ def _new_char(event: CharacterCreated) -> CharState:
     )
 
 
-def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (one case per event)
-    """The state after ``event``; every value comes from the event (nothing is rolled here)."""
+def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions | None = None) -> Game:  # noqa: C901 (one case per event)
+    """The state after ``event``; every value comes from the event (nothing is rolled here).
+
+    ``options`` are not read: every value an option decided is in the event.
+    """
     if not isinstance(game, Game):
         return game
     match event:
@@ -354,8 +359,6 @@ def evolve(game: Game, event: Event, table: TableState) -> Game:  # noqa: C901 (
 
 def project(table: TableState, emitted: Iterable[Event | Private]) -> TableState:
     """``table`` with ``emitted`` applied (inside a decider, to decide what follows them)."""
-    game = table.game
-    for item in emitted:
-        ev = item.event if isinstance(item, Private) else item
-        game = evolve(game, ev, table)
-    return replace(table, game=game)
+    acc: kit.Emit[Game, YodomiOptions] = kit.Emit(table, evolve, table.rules)
+    acc.extend(list(emitted))
+    return replace(table, game=acc.game)

@@ -6,10 +6,12 @@ forms name counts only, so no card face reaches a line someone may not see.
 
 from __future__ import annotations
 
+from taku.core import kit
 from taku.core.events import Event
 from taku.core.table import TableState
 
 from taku_yodomi import events as E
+from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Check
 
 __all__ = ["render"]
@@ -27,10 +29,7 @@ _CONVERSION = {"success": "成功", "full": "完全転換", "failure": "失敗",
 
 
 def _n(table: TableState, cid: str | None) -> str:
-    if cid is None:
-        return "—"
-    ch = table.characters.get(cid)
-    return ch.name if ch else cid
+    return kit.character_name(table, cid) if cid is not None else "—"
 
 
 def check_line(table: TableState, k: Check) -> str:
@@ -71,7 +70,8 @@ def check_line(table: TableState, k: Check) -> str:
     return line
 
 
-def render(event: Event, table: TableState) -> str | None:  # noqa: C901 (one case per event)
+def render(event: Event, table: TableState, options: YodomiOptions | None = None) -> str | None:  # noqa: C901 (one case per event)
+    """One Japanese line for a 澱み流れ event (``None`` for events of other kinds); ``options`` unused."""
     n = lambda cid: _n(table, cid)  # noqa: E731
     match event:
         case E.TrailerRead(text=t):

@@ -11,22 +11,22 @@ from __future__ import annotations
 from taku.core.commands import Command
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-from taku.errors import InvalidCommand
+from taku.errors import Forbidden, InvalidCommand
 
 from taku_yodomi import _combat, _scenes
 from taku_yodomi import commands as C
 from taku_yodomi._checks import d9
 from taku_yodomi._common import (
+    SETTLED_PURPOSES,
     ability,
     char,
     check,
-    controlled,
+    require_controls,
     discard,
     draw,
     game_of,
     hand_audience,
     name,
-    options,
     parse_cards,
     play_on,
     reject,
@@ -169,7 +169,7 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
         case C.Defend():
             return _combat.defend(table, command, ctx)
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not a yodomi command")
+            raise InvalidCommand(f"{type(command).__name__} is not a yodomi command", code="command/unknown_command")
 
 
 # --------------------------------------------------------------------------- 流れ
@@ -177,32 +177,31 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
 
 def deal_cards(table: TableState, cmd: C.DealCards, ctx: Context) -> list[Emitted]:
     """GM: the top cards of the deck to a character, as many as the GM likes (YD-23)."""
-    ctx.require_gm("dealing 流れ")
-    c = char(game_of(table), cmd.character_id)
+    c = char(table, cmd.character_id)
     if not c.receives_flow:
-        raise reject("no_flow_receiving", f"{name(table, cmd.character_id)} は「流れ」を受け取れません", S_DEATH)
+        reject("no_flow_receiving", f"{name(table, cmd.character_id)} は「流れ」を受け取れません", S_DEATH)
     if c.condition == Condition.VANISHED:
-        raise reject("not_in_play", "完全消滅したキャラクターには配れません", S_DEATH)
+        reject("not_in_play", "完全消滅したキャラクターには配れません", S_DEATH)
     if not 1 <= cmd.count <= 54:
-        raise reject("bad_count", "1〜54枚を配ります", S_FLOW)
+        reject("bad_count", "1〜54枚を配ります", S_FLOW)
     return draw(table, ctx, cmd.character_id, cmd.count)
 
 
 def give_cards(table: TableState, cmd: C.GiveCards, ctx: Context) -> list[Emitted]:
     """A player passes 流れ to another character at any time (YD-23); 流れとしての死 may
     still give (YD-51); nobody gives to a character that cannot receive (YD-51, YD-52)."""
-    src = controlled(table, ctx, cmd.from_character)
+    src = char(table, cmd.from_character)
     game = game_of(table)
-    dst = char(game, cmd.to_character)
+    dst = char(table, cmd.to_character)
     if cmd.from_character == cmd.to_character:
-        raise reject("same_character", "自分には渡せません", S_FLOW)
+        reject("same_character", "自分には渡せません", S_FLOW)
     if not dst.receives_flow or dst.condition == Condition.VANISHED:
-        raise reject("no_flow_receiving", f"{name(table, cmd.to_character)} は「流れ」を受け取れません", S_DEATH)
+        reject("no_flow_receiving", f"{name(table, cmd.to_character)} は「流れ」を受け取れません", S_DEATH)
     if src.condition in (Condition.VANISHED, Condition.YODOMI_LIFE):
-        raise reject("no_flow", "「流れ」を渡せません", S_DEATH)
+        reject("no_flow", "「流れ」を渡せません", S_DEATH)
     cards = parse_cards(cmd.cards)
     if not cards:
-        raise reject("no_cards", "渡すカードを選んでください", S_FLOW)
+        reject("no_cards", "渡すカードを選んでください", S_FLOW)
     require_in_hand(game, cmd.from_character, cards)
     return [
         Private(
@@ -216,18 +215,20 @@ def give_cards(table: TableState, cmd: C.GiveCards, ctx: Context) -> list[Emitte
 def play_cards(table: TableState, cmd: C.PlayCards, ctx: Context) -> list[Emitted]:
     """流れ on a check already rolled: the character's latest check, or an attack's hit
     check before the defence (YD-25, YD-26, G-YD-06)."""
+    if not cmd.cards:
+        reject("no_cards", "出すカードを選んでください", S_FLOW)
     on_attack = _combat.play_cards_on_attack(table, ctx, cmd.check_id, cmd.cards)
     if on_attack is not None:
         return on_attack
     game = game_of(table)
     for cid, k in game.last_check.items():
         if k.check_id == cmd.check_id:
-            ctx.require_control(table, cid)
-            if k.purpose in ("hit", "defence", "block", "continuous", "entry", "conversion", "purchase"):
-                raise reject("check_settled", "その判定の結果はもう適用されています（判定と一緒に「流れ」を出してください）", S_FLOW)
+            require_controls(table, ctx, cid)
+            if k.purpose in SETTLED_PURPOSES:
+                reject("check_settled", "その判定の結果はもう適用されています（判定と一緒に「流れ」を出してください）", S_FLOW)
             new, played = play_on(table, ctx, k, cmd.cards)
             return [CheckBoosted(check=new), played]
-    raise reject("unknown_check", "その判定はないか、もう「流れ」を足せません（最新の判定だけです）", S_FLOW)
+    reject("unknown_check", "その判定はないか、もう「流れ」を足せません（最新の判定だけです）", S_FLOW)
 
 
 # --------------------------------------------------------------------------- checks
@@ -237,17 +238,19 @@ def roll_check(table: TableState, cmd: C.RollCheck, ctx: Context) -> list[Emitte
     """A plain 2D9 or D99 check (YD-03, YD-11) for a character (or anonymous, GM)."""
     cid = cmd.character_id
     if cid is None:
-        ctx.require_gm("anonymous checks")
+        if not ctx.is_gm:
+            # the declared permit covers the named character; a check without one is the GM's
+            raise Forbidden("anonymous checks are the GM's", role=ctx.role, reason="キャラクターなしの判定はGMだけが振れます")
         if cmd.cards:
-            raise reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
-    c = controlled(table, ctx, cid) if cid is not None else None
+            reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
+    c = char(table, cid) if cid is not None else None
     base = cmd.value + (ability(table, cid, cmd.ability) if cid else 0)
     if c is not None and cmd.add_pp:
         base += c.pp
     if c is not None and cmd.add_sp:
         base += c.sp
     if cmd.kind == "d99" and cmd.no_roll:
-        raise reject("d99_no_roll", "D99判定は必ず振ります", S_CHECK)
+        reject("d99_no_roll", "D99判定は必ず振ります", S_CHECK)
     _, out = check(table, ctx, cid, kind=cmd.kind, base=base, modifier=cmd.modifier, difficulty=cmd.difficulty,
                    key_reroll=cmd.key_reroll, no_roll=cmd.no_roll, label=cmd.label[:100], cards=cmd.cards)
     return out
@@ -260,13 +263,13 @@ def contest(table: TableState, cmd: C.Contest, ctx: Context) -> list[Emitted]:
     a = found.get(cmd.action_check)
     r = found.get(cmd.reaction_check)
     if a is None or r is None:
-        raise reject("unknown_check", "対決する二つの判定が見つかりません（各キャラクターの最新の判定です）", S_CONTEST)
+        reject("unknown_check", "対決する二つの判定が見つかりません（各キャラクターの最新の判定です）", S_CONTEST)
     if a.kind != "2d9" or r.kind != "2d9":
-        raise reject("no_d99_contest", "D99判定には対決は発生しません", S_CONTEST)
+        reject("no_d99_contest", "D99判定には対決は発生しません", S_CONTEST)
     if a.check_id == r.check_id or a.character_id == r.character_id:
-        raise reject("same_side", "対決には二人が要ります", S_CONTEST)
+        reject("same_side", "対決には二人が要ります", S_CONTEST)
     if not ctx.is_gm:
-        ctx.require_control(table, a.character_id or "")
+        require_controls(table, ctx, a.character_id or "")
     winner = "action" if a.value > r.value else "reaction"
     return [ContestResolved(action_check=a.check_id, reaction_check=r.check_id, action_value=a.value,
                             reaction_value=r.value, winner=winner)]
@@ -274,9 +277,8 @@ def contest(table: TableState, cmd: C.Contest, ctx: Context) -> list[Emitted]:
 
 def start_continuous(table: TableState, cmd: C.StartContinuous, ctx: Context) -> list[Emitted]:
     """GM: a 継続判定, its target points, ability, accident and round limit (YD-16)."""
-    ctx.require_gm("starting a 継続判定")
     if cmd.target_points < 1 or cmd.round_limit < 1:
-        raise reject("bad_continuous", "目標ポイントと制限ラウンドは1以上です", S_CONT)
+        reject("bad_continuous", "目標ポイントと制限ラウンドは1以上です", S_CONT)
     q = Continuous(continuous_id=ctx.new_id("q"), target_points=cmd.target_points, ability=cmd.ability[:50],
                    round_limit=cmd.round_limit, accident=cmd.accident[:200])
     return [ContinuousStarted(continuous=q)]
@@ -294,13 +296,13 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
     game = game_of(table)
     q = game.continuous.get(cmd.continuous_id)
     if q is None:
-        raise reject("unknown_continuous", "その継続判定はありません", S_CONT)
+        reject("unknown_continuous", "その継続判定はありません", S_CONT)
     if q.finished:
-        raise reject("continuous_finished", "その継続判定は終わっています", S_CONT)
+        reject("continuous_finished", "その継続判定は終わっています", S_CONT)
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     if cid in q.done_this_round:
-        raise reject("chain_over", "このラウンドの判定はもう終わりました", S_CONT)
+        reject("chain_over", "このラウンドの判定はもう終わりました", S_CONT)
     base = q.chain_target.get(cid)
     game = game_of(table)
     in_fight = game.combat is not None and cid in game.combat.participants
@@ -317,7 +319,7 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
     if k.fumble:
         if not q.accident:
             # YD-18: the 1D9 loss is the accident only when the GM declared none of its own
-            accident_roll = ctx.dice.roll(options(ctx).accident_dice, 10)
+            accident_roll = ctx.dice.roll(ctx.options.accident_dice, 10)
             lost = sum(d9(f) for f in accident_roll.faces)
             points = max(points - lost, 0)
     elif k.critical:
@@ -339,10 +341,9 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
 
 
 def advance_continuous(table: TableState, cmd: C.AdvanceContinuous, ctx: Context) -> list[Emitted]:
-    ctx.require_gm("running a 継続判定")
     q = game_of(table).continuous.get(cmd.continuous_id)
     if q is None or q.finished:
-        raise reject("unknown_continuous", "その継続判定はないか、終わっています", S_CONT)
+        reject("unknown_continuous", "その継続判定はないか、終わっています", S_CONT)
     nxt = q.round + 1
     over = nxt > q.round_limit
     return [ContinuousRoundAdvanced(continuous_id=q.continuous_id, round=min(nxt, q.round_limit), finished=over,
@@ -351,7 +352,7 @@ def advance_continuous(table: TableState, cmd: C.AdvanceContinuous, ctx: Context
 
 def intuition(table: TableState, cmd: C.Intuition, ctx: Context) -> list[Emitted]:
     """直感把握: D99 against 【PP】 + a base ability; 流れ may raise the target (YD-21)."""
-    c = controlled(table, ctx, cmd.character_id)
+    c = char(table, cmd.character_id)
     base = c.pp + ability(table, cmd.character_id, cmd.ability)
     _, out = check(table, ctx, cmd.character_id, kind="d99", base=base, modifier=cmd.modifier,
                    key_reroll=cmd.key_reroll, purpose="intuition", label="直感把握", cards=cmd.cards)
@@ -370,11 +371,11 @@ def forced_conversion(table: TableState, cmd: C.ForcedConversion, ctx: Context) 
     when that roll is a double). Failure: still 戦闘不能; try again in a setup process.
     """
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     if c.condition != Condition.INCAPACITATED:
-        raise reject("not_incapacitated", "強制転換は戦闘不能のときに行います", S_CONV)
+        reject("not_incapacitated", "強制転換は戦闘不能のときに行います", S_CONV)
     if not c.may_convert:
-        raise reject("not_now", "強制転換は戦闘不能になったときか、セットアッププロセスで行います", S_CONV)
+        reject("not_now", "強制転換は戦闘不能になったときか、セットアッププロセスで行います", S_CONV)
     k, out = check(table, ctx, cid, kind="d99", base=c.sp, key_reroll=cmd.key_reroll, purpose="conversion",
                    label="強制転換", cards_allowed=False, with_status_penalty=False)
     pp, sp = c.pp, c.sp
@@ -396,11 +397,11 @@ def forced_conversion(table: TableState, cmd: C.ForcedConversion, ctx: Context) 
 
 def full_conversion(table: TableState, cmd: C.FullConversion, ctx: Context) -> list[Emitted]:
     """完全転換: reduce 【SP】 by any amount and recover as much 【PP】 (SP stays above 0)."""
-    c = controlled(table, ctx, cmd.character_id)
+    c = char(table, cmd.character_id)
     if not c.full_conversion_pending:
-        raise reject("no_full_conversion", "完全転換の処理はありません", S_CONV)
+        reject("no_full_conversion", "完全転換の処理はありません", S_CONV)
     if not 0 <= cmd.amount < c.sp:
-        raise reject("bad_amount", f"0〜{c.sp - 1}の間で選んでください", S_CONV)
+        reject("bad_amount", f"0〜{c.sp - 1}の間で選んでください", S_CONV)
     return [FullConversionDone(character_id=cmd.character_id, amount=cmd.amount, pp=c.pp + cmd.amount, sp=c.sp - cmd.amount)]
 
 
@@ -411,11 +412,11 @@ def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:
     instead (YD-52). 流れ paid as a cost are discarded face down.
     """
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     if cmd.pp < 0 or cmd.sp < 0 or not (cmd.pp or cmd.sp or cmd.cards):
-        raise reject("bad_cost", "支払う代償を指定してください", "澱み流れ ▼メインプロセス 代償の消費")
+        reject("bad_cost", "支払う代償を指定してください", "澱み流れ ▼メインプロセス 代償の消費")
     if c.condition not in (Condition.ACTIVE, Condition.YODOMI_LIFE):
-        raise reject("cannot_act", "代償を払えるのは行動できるキャラクターだけです", "澱み流れ ▼戦闘不能")
+        reject("cannot_act", "代償を払えるのは行動できるキャラクターだけです", "澱み流れ ▼戦闘不能")
     out: list[Emitted] = []
     pp_paid, sp_paid, flow = cmd.pp, cmd.sp, 0
     if c.condition == Condition.YODOMI_LIFE:
@@ -427,7 +428,7 @@ def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:
         out.append(discard(table, ctx, cid, cards, "代償"))
         flow = len(cards)
     if pp_paid > c.pp:
-        raise reject("not_enough_pp", f"【PP】が足りません（{c.pp}）", "澱み流れ ▼メインプロセス 代償の消費")
+        reject("not_enough_pp", f"【PP】が足りません（{c.pp}）", "澱み流れ ▼メインプロセス 代償の消費")
     pp, sp = c.pp - pp_paid, max(c.sp - sp_paid, 0)
     out.append(CostPaid(character_id=cid, pp_paid=pp_paid, sp_paid=sp_paid, pp=pp, sp=sp, flow_cards=flow,
                         what=cmd.what[:100], intuition_due=pp_paid > 0 and pp == 0))
@@ -440,10 +441,10 @@ def choose_death(table: TableState, cmd: C.ChooseDeath, ctx: Context) -> list[Em
     """At 死亡: 流れとしての死 (out of the game, 5 流れ, gives but never receives, YD-51) or
     澱みとしての生 (discard every 流れ, +200 【SP】, acts at 【PP】0, YD-52, G-YD-21)."""
     cid = cmd.character_id
-    c = controlled(table, ctx, cid)
+    c = char(table, cid)
     if c.condition != Condition.DEAD:
-        raise reject("not_dead", "死亡しているときだけ選べます", S_DEATH)
-    opts = options(ctx)
+        reject("not_dead", "死亡しているときだけ選べます", S_DEATH)
+    opts = ctx.options
     game = game_of(table)
     out: list[Emitted] = []
     if cmd.choice == "flow":

@@ -10,7 +10,9 @@ Forms (case-insensitive, full-width folded; text after a space is a comment):
   double of K counts as a roll of 30 on 2D9.
 
 The result is a ``yodomi.check_rolled`` event (no character: chat rolls carry
-no 流れ; play cards with ``yodomi.roll_check``).
+no 流れ; play cards with ``yodomi.roll_check``). The secret prefix ``S``
+(``S2D9+3>=10``) is the core's: it strips it, asks :func:`chat` about the rest
+and makes the answer secret (the roller and the GM).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 
 from taku_yodomi import _checks
-from taku_yodomi._common import options, reject
+from taku_yodomi._common import reject
 from taku_yodomi.events import CheckRolled
+from taku_yodomi.options import YodomiOptions
 
 __all__ = ["chat", "parse"]
 
@@ -48,16 +51,20 @@ def parse(text: str) -> dict[str, object] | None:
     return None
 
 
-def chat(text: str, table: TableState, ctx: Context) -> Sequence[Emitted] | None:
-    """A 2D9 or D99 check from a chat line; ``None`` for anything else."""
+def chat(text: str, table: TableState, ctx: Context[YodomiOptions]) -> Sequence[Emitted] | None:
+    """A 2D9 or D99 check from a chat line; ``None`` for anything else.
+
+    Raises:
+        Rejected: ``rule/yodomi/bad_key_number`` for ``@0``.
+    """
     p = parse(text)
     if p is None:
         return None
     key = p["key"]
     assert key is None or isinstance(key, int)
     if key is not None and not 1 <= key <= 9:
-        raise reject("bad_key_number", "キーナンバーは1〜9です", "澱み流れ ▼キーナンバー")
-    opts = options(ctx)
+        reject("bad_key_number", "キーナンバーは1〜9です", "澱み流れ ▼キーナンバー")
+    opts = ctx.options
     base = p["base"]
     diff = p["difficulty"]
     assert isinstance(base, int) and (diff is None or isinstance(diff, int))

@@ -5,17 +5,20 @@ from __future__ import annotations
 from taku.core.ruleset import Ruleset
 from taku.hookspecs import hookimpl
 
+from taku_yodomi._errors import ERRORS
 from taku_yodomi._render import render
+from taku_yodomi.affordances import affordances, turn
 from taku_yodomi.commands import ALL_COMMANDS
 from taku_yodomi.decider import decide, evolve, initial_state
 from taku_yodomi.dice import chat
 from taku_yodomi.events import ALL_EVENTS
 from taku_yodomi.options import YodomiOptions, YodomiSheet
+from taku_yodomi.state import Game
 from taku_yodomi.view import view
 
 __all__ = ["RULESET", "taku_ruleset"]
 
-RULESET = Ruleset(
+RULESET: Ruleset[Game, YodomiOptions] = Ruleset(
     id="yodomi",
     name="澱み流れ",
     version="1.0",
@@ -23,17 +26,21 @@ RULESET = Ruleset(
     events=ALL_EVENTS,
     initial_state=initial_state,
     decide=decide,
-    evolve=lambda game, event, table, options: evolve(game, event, table),  # (transitional: options unused)
-    view=lambda table, viewer, options: view(table, viewer),  # (transitional)
+    evolve=evolve,
+    view=view,
     options=YodomiOptions,
     sheet=YodomiSheet,
+    state=Game,
     chat=chat,
-    render=lambda event, table, options: render(event, table),  # (transitional)
-    summary="2D9 / D99 checks, the 流れ card deck with hidden hands, パス, scenes and engagement combat.",
+    render=render,
+    affordances=affordances,
+    turn=turn,
+    summary="2D9・D99の行為判定、トランプの「流れ」（非公開の手札）、パス、シーン進行とエンゲージ戦闘。",
     hidden_paths=(("deck",), ("hands",), ("discards",)),
+    errors=ERRORS,
 )
 
 
 @hookimpl
-def taku_ruleset() -> Ruleset:
+def taku_ruleset() -> Ruleset[Game, YodomiOptions]:
     return RULESET

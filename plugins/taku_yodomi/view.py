@@ -23,21 +23,16 @@ from taku_yodomi.state import Game
 __all__ = ["view"]
 
 
-def _options(table: TableState) -> YodomiOptions:
-    try:
-        return msgspec.convert(table.options or {}, YodomiOptions)
-    except msgspec.ValidationError:
-        return YodomiOptions()
-
-
-def sees_hand(table: TableState, viewer: Viewer, character_id: str) -> bool:
+def sees_hand(table: TableState, viewer: Viewer, character_id: str, options: YodomiOptions) -> bool:
+    """Whether ``viewer`` sees the faces of ``character_id``'s hand: its player; a GM for an
+    NPC (no owner), or for everyone with ``gm_sees_hands``."""
     ch = table.characters.get(character_id)
-    if viewer.is_gm and (_options(table).gm_sees_hands or ch is None or ch.owner is None):
+    if viewer.is_gm and (options.gm_sees_hands or ch is None or ch.owner is None):
         return True
     return ch is not None and viewer.member_id is not None and ch.owner == viewer.member_id
 
 
-def view(table: TableState, viewer: Viewer) -> Any:
+def view(table: TableState, viewer: Viewer, options: YodomiOptions) -> Any:
     """The game as ``viewer`` may see it: ``deck`` and ``discards`` as counts, hands
     as ``{"count": n, "cards": [...]}`` with ``cards`` only for those who may see them."""
     game = table.game
@@ -49,7 +44,7 @@ def view(table: TableState, viewer: Viewer) -> Any:
     hands: dict[str, Any] = {}
     for cid, hand in game.hands.items():
         shown: dict[str, Any] = {"count": len(hand)}
-        if sees_hand(table, viewer, cid):
+        if sees_hand(table, viewer, cid, options):
             shown["cards"] = list(hand)
         hands[cid] = shown
     data["hands"] = hands

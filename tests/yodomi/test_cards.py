@@ -41,11 +41,11 @@ async def test_yd_ex_01_card_example_on_2d9(new_table: Any, order: Any) -> None:
 async def test_yd_ex_02_card_example_on_d99(new_table: Any, order: Any) -> None:
     """YD-EX-02: the same ♦10 + ♠9 raise a D99 target by 11."""
     yd = await new_table(shuffles=[order("♦10", "♠9")])
-    await _suit(yd, yd.a, yd.pa, "D")
+    await _suit(yd, yd.a, yd.pa, "♦")
     await _hand(yd, yd.a, "♦10", "♠9", order=order)
     yd.h.roll(4, 5)  # 45
     rolled, played = await yd.h.send(
-        yd.pa, C.RollCheck(character_id=yd.a, kind="d99", value=40, cards=["D10", "S9"])
+        yd.pa, C.RollCheck(character_id=yd.a, kind="d99", value=40, cards=["♦10", "♠9"])
     )
     assert isinstance(rolled, CheckRolled) and played.bonus == 11
     assert rolled.check.target == 51 and rolled.check.value == 45 and rolled.check.success is True

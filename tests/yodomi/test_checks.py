@@ -203,5 +203,6 @@ def test_rejections_carry_sections() -> None:
     """A rejection names its rule code and rulebook section."""
     from taku_yodomi._common import reject
 
-    e = reject("x", "msg", "澱み流れ ▼ファンブル")
-    assert isinstance(e, Rejected) and e.code == "rule/yodomi/x" and e.section.startswith("澱み流れ")
+    with pytest.raises(Rejected) as info:
+        reject("x", "msg", "澱み流れ ▼ファンブル")
+    assert info.value.code == "rule/yodomi/x" and info.value.section.startswith("澱み流れ")

@@ -1,11 +1,9 @@
-"""Every yodomi event and command survives a JSON round trip; every event renders in Japanese;
-the plugin modules stay pure (STYLE.md §1)."""
+"""Every yodomi event and command type survives a JSON round trip and every event type renders
+in Japanese (the conformance kit checks those that random play reaches; this checks them all)."""
 
 from __future__ import annotations
 
-import ast
 import enum
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -22,6 +20,8 @@ from taku_yodomi._render import render
 def sample(t: mi.Type) -> Any:
     """A plain value of msgspec type ``t`` (the first choice of unions and literals)."""
     match t:
+        case mi.Metadata(type=inner):
+            return sample(inner)
         case mi.StrType():
             return "♦10"
         case mi.IntType():
@@ -78,35 +78,17 @@ def test_command_round_trip(cls: type) -> None:
         dec.decode(bad)
 
 
-def test_tags_unique_and_prefixed() -> None:
-    tags = [t.__struct_config__.tag for t in (*ALL_EVENTS, *ALL_COMMANDS)]
-    assert len(tags) == len(set(tags)) and all(str(t).startswith("yodomi.") for t in tags)
-
-
-def test_plugin_modules_are_pure() -> None:
-    """No plugin module imports I/O, the clock or global randomness (STYLE.md §1)."""
-    forbidden = {"asyncio", "time", "random", "secrets", "sqlite3", "websockets", "structlog", "asyncpg"}
-    root = Path(__file__).resolve().parents[2] / "plugins" / "taku_yodomi"
-    for path in root.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            for n in names:
-                assert n.split(".")[0] not in forbidden, f"{path.name} imports {n}"
-                assert n not in ("taku.app", "taku.net", "taku.store"), f"{path.name} imports {n}"
-
-
-def test_schemas_are_fresh() -> None:
-    """docs/schema/yodomi-*.json match the Structs (regenerate with ``taku schema``)."""
-    from taku.schema import render_schemas
-
-    docs = Path(__file__).resolve().parents[2] / "docs" / "schema"
-    rendered = render_schemas()
-    for name in ("yodomi-commands.json", "yodomi-events.json"):
-        assert (docs / name).read_text(encoding="utf-8") == rendered[name], f"{name} is stale: run taku schema"
+def test_cards_and_suits_are_closed_sets_on_the_wire() -> None:
+    """A card is one of the 54 codes and a suit one of the four signs; anything else is
+    refused when the command is decoded (no hand-typed aliases such as ``D10``)."""
+    dec = command_decoder(RULESET)
+    ok = dec.decode(msgspec.json.encode({"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦10", "JK2"]}))
+    assert ok.cards == ["♦10", "JK2"]
+    for raw in ({"type": "yodomi.play_cards", "check_id": "k1", "cards": ["D10"]},
+                {"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦11"]},
+                {"type": "yodomi.choose_suit", "character_id": "c1", "suit": "H"}):
+        with pytest.raises(msgspec.ValidationError):
+            dec.decode(msgspec.json.encode(raw))
 
 
 def test_notice_lines_name_counts_only() -> None:

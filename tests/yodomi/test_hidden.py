@@ -1,8 +1,8 @@
 """Hidden information and deck integrity over long random games (issue: 流れ deck, hidden hands).
 
 Every member (three players, the GM) and a spectator collect everything they
-receive: live events, the log, the state views after every command, replays at
-earlier seqs and the export. No one may ever see the face of a card they have
+receive: live events, the log, the state views and the affordances after every
+command, replays at earlier seqs and the export. No one may ever see the face of a card they have
 not held, unless it was played face up on a check; nobody sees a deck order.
 After every command the 54 cards are all in the deck, a hand or the discards,
 each once.
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from taku.core.commands import CreateCharacter
 from taku.core.events import Private  # noqa: F401  (documents the mechanism under test)
 from taku.core.ruleset import Viewer
+from taku.core.table import affordances
 from taku.errors import TakuError
 from taku.testing.harness import TableHarness
 from taku_yodomi import commands as C
@@ -165,7 +166,9 @@ class Game:
             new = [msgspec.json.decode(f) for f in self.live[v][self.seen_upto[v]:]]
             self.seen_upto[v] = len(self.live[v])
             view = self.h.view(v)
-            for data in (new, view):
+            state = self.h.table.state
+            offered = msgspec.to_builtins(affordances(state, state.viewer(v), self.h.table.ruleset))
+            for data in (new, view, offered):
                 leaked = faces_in(data) - allowed
                 assert not leaked, f"{v} saw {sorted(leaked)}"
             assert view["game"]["deck"] == {"count": len(self.state.deck)}

@@ -30,7 +30,7 @@ async def test_key_number_rerolled_until_valid(new_table: Any) -> None:
 async def test_suits_unique_below_five_players(yd: Any) -> None:
     """YD-71: suits are shared only when five or more play."""
     await yd.h.send(yd.pa, C.ChooseSuit(character_id=yd.a, suit="♥"))
-    err = await yd.h.rejected(yd.pb, C.ChooseSuit(character_id=yd.b, suit="H"))
+    err = await yd.h.rejected(yd.pb, C.ChooseSuit(character_id=yd.b, suit="♥"))
     assert err.code == "rule/yodomi/suit_taken"
     await yd.h.send(yd.pb, C.ChooseSuit(character_id=yd.b, suit="♣"))
 

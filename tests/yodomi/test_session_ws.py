@@ -127,7 +127,20 @@ async def test_full_session_over_websocket(scripted_server: Any, scripted_dice: 
         await p1.send(C.RollCheck(character_id=a, ability="体", difficulty=20, label="張り込み"))
         rolled = p1.last("yodomi.check_rolled")["check"]
         assert rolled["value"] == 10 and rolled["success"] is False
-        await p1.send(C.PlayCards(check_id=rolled["check_id"], cards=["♦10", "♠9"]))
+        # the state message carries each viewer's affordances and the turn: アキラ's player is
+        # offered 流れ on that check from her own hand, and sends exactly what was offered
+        mine = await p1.request(type="get_state", table_id=tid)
+        assert mine["turn"]["phase"] == "scene" and mine["turn"]["actor"] == a
+        (play,) = [x for x in mine["affordances"] if x["command"] == "yodomi.play_cards"]
+        assert play["args"] == {"check_id": rolled["check_id"]}
+        assert [c["value"] for c in play["choices"]["cards"]] == ["♦10", "♠9"]
+        theirs = await p2.request(type="get_state", table_id=tid)
+        assert set(FACE.findall(json.dumps(theirs["affordances"], ensure_ascii=False))) == {"♠K", "♥2"}  # her own only
+        assert (await spec.request(type="get_state", table_id=tid)).get("affordances", []) == []
+        ack = await p1.request(type="command", table_id=tid, command_id=uuid.uuid4().hex,
+                               command={"type": play["command"], **play["args"],
+                                        "cards": [c["value"] for c in play["choices"]["cards"]]})
+        assert ack["type"] == "ack", ack
         boosted = p1.last("yodomi.check_boosted")["check"]
         assert boosted["value"] == 21 and boosted["success"] is True
         await gm.send(C.EndScene())
