@@ -394,14 +394,13 @@ def _char_state(table: TableState, character_id: str) -> CharState:
 def _opposed(table: TableState, command: OpposedCheck, ctx: Context[HidenOptions]) -> OpposedRolled:
     """五ノ六 対抗判定: the first actor rolls, then the second against that value (HD-13, HD-14).
 
-    The GM, or a member who controls both characters, rolls it.
+    The GM, or a member who controls both characters (the command's permit), rolls it;
+    a side without a character is the GM's.
     """
     options = ctx.options
     for spec in (command.first, command.second):
         if spec.character_id is None:
             _require_gm(ctx, "キャラクターのいない側がある対抗判定はGMが振ります")
-        else:
-            _require_control(table, ctx, spec.character_id)
     first_fields = _side_fields(table, command.first, ctx, options)
     second_fields = _side_fields(table, command.second, ctx, options)
     first = roll_side(first_fields, ctx.dice)

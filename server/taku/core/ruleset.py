@@ -34,11 +34,11 @@ import msgspec
 from taku.core.commands import Command
 from taku.core.dice import DiceSource
 from taku.core.events import Event, Private
-from taku.errors import Forbidden, InvalidCommand
+from taku.errors import InvalidCommand
 
 if TYPE_CHECKING:
     from taku.core.play import Affordance, Turn
-    from taku.core.table import Character, TableState
+    from taku.core.table import TableState
 
 __all__ = ["Context", "Emitted", "Role", "Ruleset", "Viewer"]
 
@@ -115,23 +115,6 @@ class Context(Generic[O]):
         """A table-unique id: ``<prefix><next_seq>``, then ``…-2``, ``…-3`` within one command."""
         self._ids += 1
         return f"{prefix}{self.next_seq}" if self._ids == 1 else f"{prefix}{self.next_seq}-{self._ids}"
-
-    # -- transitional: the rulesets' hand-written checks, until each declares its permits
-    def require_gm(self, what: str = "this") -> None:
-        if not self.is_gm:
-            raise Forbidden(f"GM only: {what}", reason="GMだけができる操作です")
-
-    def require_player(self) -> None:
-        if self.role == Role.SPECTATOR:
-            raise Forbidden("spectators cannot act at the table", reason="観戦者は操作できません")
-
-    def require_control(self, table: TableState, character_id: str) -> Character:
-        ch = table.characters.get(character_id)
-        if ch is None:
-            raise InvalidCommand(f"no character {character_id!r}", code="command/unknown_character", character_id=character_id)
-        if not self.is_gm and ch.owner != self.actor:
-            raise Forbidden(f"{ch.name} is not your character", reason=f"{ch.name}はあなたのキャラクターではありません")
-        return ch
 
     def controls(self, table: TableState, character_id: str) -> bool:
         """Whether the actor owns ``character_id`` or is a GM (for rules that depend on it,
