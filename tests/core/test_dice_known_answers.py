@@ -137,9 +137,11 @@ def test_a_rejected_draw_takes_the_next_attempt(monkeypatch: pytest.MonkeyPatch)
     first[b"taku/dice/0/0"] = limit6  # rejected
     first[b"taku/dice/1/0"] = limit6 - 1  # kept: the last value of the last full cycle, a 6
     first[b"taku/dice/2/0"] = (1 << 64) - 1  # rejected
+    first[b"taku/dice/3/0"] = first[b"taku/dice/3/1"] = limit6 + 1  # rejected twice
     assert face_at(SEED, 1, 6) == 6
     assert face_at(SEED, 0, 6) == 3  # HMAC(SEED, "taku/dice/0/1"): not the 5 of attempt 0
     assert face_at(SEED, 2, 6) == 6  # HMAC(SEED, "taku/dice/2/1"): not the 4 of attempt 0
+    assert face_at(SEED, 3, 6) == 5  # HMAC(SEED, "taku/dice/3/2"): the third attempt
     assert face_at(SEED, 0, 1) == 1  # a d1 rejects nothing: 2**64 is a multiple of 1
 
 
