@@ -113,7 +113,8 @@ def test_pattern_forms_and_text() -> None:
 
 @pytest.mark.parametrize(("spec", "message"), [("", "^empty pattern$"), ("【】", "^empty pattern$"),
                                                ("6,7", "^not a pattern: "), ("6,,5", "^not a pattern: "),
-                                               ("70", "^not a pattern: "), ("6+5", "^not a pattern: ")])
+                                               ("70", "^not a pattern: "), ("6+5", "^not a pattern: "),
+                                               ("X6", "^not a pattern: "), ("【6】X", "^not a pattern: ")])
 def test_pattern_parse_refuses_what_is_no_pattern(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Pattern.parse(spec)
