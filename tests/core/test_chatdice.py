@@ -70,7 +70,8 @@ def test_secret_prefix_and_comment() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["hello", "2D", "D", "こんにちは 2D6", "S", "2D6>=", "+", "", "5", "1+2", "-3", "1+2>=3", "S5", "4B", "B6", "D66X"]
+    "text",
+    ["hello", "2D", "D", "こんにちは 2D6", "S", "2D6>=", "+", "", "5", "1+2", "-3", "1+2>=3", "S5", "4B", "B6", "D66X"],
 )
 def test_plain_chat_is_not_dice(text: str) -> None:
     """A line without a die is chat, even a bare number or a sum of numbers."""

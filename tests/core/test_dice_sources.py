@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from taku.core.dice import MAX_SIDES, Roll, ScriptedDice, SeededDice, Shuffle
+from taku.core.dice import MAX_SIDES, DiceSource, Roll, ScriptedDice, SeededDice, Shuffle
 from taku.errors import DiceError
 
 SEED = b"\x05" * 32
@@ -20,7 +22,9 @@ SEED = b"\x05" * 32
         (1, MAX_SIDES + 1, "dice/too_many_faces", "a die may have at most 1000 faces"),
     ],
 )
-def test_impossible_dice_are_refused(make, n: int, sides: int, code: str, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_impossible_dice_are_refused(
+    make: Callable[[], DiceSource], n: int, sides: int, code: str, message: str
+) -> None:
     """A negative count, a die without faces or one of more than 1000 faces is a DiceError with its code."""
     dice = make()
     with pytest.raises(DiceError, match=f"^{message}$") as e:
