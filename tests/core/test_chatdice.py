@@ -212,3 +212,16 @@ def test_a_comment_after_a_space() -> None:
     event = roll("２Ｄ６＞＝７　攻撃 です", 3, 4)
     assert event.comment == "攻撃 です" and event.success is True
     assert chatdice.split_comment("  2D6  ") == ("2D6", "")
+
+
+async def test_a_characters_d66_and_barabara_show_the_characters_name() -> None:
+    """Said as a character, every kind of roll renders under the character's name, not the player's."""
+    from taku.core.commands import CreateCharacter
+    from taku.testing.harness import TableHarness
+
+    h = await TableHarness.create("generic", faces=[5, 2, 3, 4])
+    pl = await h.join("たろう")
+    (ev,) = await h.send(pl, CreateCharacter(name="忍者"))
+    await h.chat(pl, "D66", character_id=ev.character_id)
+    await h.chat(pl, "2B6", character_id=ev.character_id)
+    assert [f["text"] for f in await h.frames(pl)][-2:] == ["忍者: (D66) ＞ 52", "忍者: (2B6) ＞ 3,4"]
