@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 STAMP := $(VENV)/.taku-installed
 
-.PHONY: serve test bench schema
+.PHONY: serve test bench schema mutate
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -23,3 +23,9 @@ bench: $(STAMP)
 
 schema: $(STAMP)
 	$(VENV)/bin/taku schema
+
+# Mutation testing of one module against its tests (scripts/mutate.py; not in CI):
+#   make mutate MODULE=server/taku/core/dice.py [ARGS="--tests tests/core"]
+mutate: $(STAMP)
+	test -x $(VENV)/bin/mutmut || $(VENV)/bin/python -m pip install -q -e '.[test,mutate]'
+	$(VENV)/bin/python scripts/mutate.py $(MODULE) $(ARGS)

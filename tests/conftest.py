@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from taku.core.dice import ScriptedDice
 from taku.store import MemoryEventStore, SQLiteEventStore
@@ -13,6 +14,12 @@ from taku.testing.peer import Raw
 from taku.testing.server import RunningServer, start_server, stop_server
 
 __all__ = ["RunningServer", "start_server", "stop_server"]
+
+# `make mutate` runs with --hypothesis-profile=mutate: mutated code under a busy
+# machine is slow, and a mutant must be killed by the same examples every time
+settings.register_profile(
+    "mutate", deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 
 
 @pytest.fixture

@@ -89,8 +89,9 @@ async def test_a_failed_append_fails_the_commands_built_on_it_and_nothing_else()
     assert table.state.seq == 3 and await store.last_seq(table.table_id) == 3
     # resent, the command that failed as a consequence now goes through
     assert await table.execute(gm, Chat(text="after"), command_id="after") == (4, 4, False)
-    with pytest.raises(StoreError):
+    with pytest.raises(StoreError) as e:
         await table.execute(gm, Chat(text="bad"), command_id="bad")
+    assert e.value.code == "store/commit_failed"
     assert [r.seq for r in await store.read(table.table_id)] == [1, 2, 3, 4]
 
 

@@ -172,7 +172,7 @@ def test_invite_links_round_trip() -> None:
     parsed = parse_link(link)
     assert (parsed.base, parsed.table_id, parsed.token) == ("http://127.0.0.1:8765/", "tabc", "tok-1_2")
     assert parse_link("ws://h:1/ws").table_id is None
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^not a taku URL: 'ftp://x/'$"):
         parse_link("ftp://x/")
 
 

@@ -38,11 +38,33 @@ def test_cursor_continues_the_stream() -> None:
     assert b.roll(6, 6).faces == whole[4:]
 
 
-@given(size=st.integers(0, 60), seed=st.binary(min_size=32, max_size=32))
-def test_shuffle_is_a_permutation(size: int, seed: bytes) -> None:
-    s = SeededDice(seed).shuffle(size)
-    assert sorted(s.order) == list(range(size))
-    assert s.order == fisher_yates(size, [face_at(seed, j, size - j) for j in range(max(size - 1, 0))])
+@given(size=st.integers(0, 60), seed=st.binary(min_size=32, max_size=32), cursor=st.integers(0, 10**6))
+def test_shuffle_is_a_permutation(size: int, seed: bytes, cursor: int) -> None:
+    """A shuffle of ``size`` is a permutation drawn from ``size - 1`` faces at the cursor, which it moves past them."""
+    dice = SeededDice(seed, cursor)
+    s = dice.shuffle(size)
+    assert sorted(s.order) == list(range(size)) and s.size == size and s.at == cursor
+    assert dice.cursor == cursor + max(size - 1, 0)
+    assert s.order == fisher_yates(size, [face_at(seed, cursor + j, size - j) for j in range(max(size - 1, 0))])
+
+
+def test_shuffles_put_every_card_everywhere_uniformly() -> None:
+    """3,000 shuffles of a 54-card deck, one after another from a fixed seed: every card reaches
+    every position, and the 54x54 position/card counts pass a chi-square test (df = 53², bound
+    df + 5 sd). The identity, a rotation, Sattolo's variant (no card stays) or shuffles that
+    repeat (a cursor that does not move) all fail it."""
+    n, rounds = 54, 3000
+    dice = SeededDice(b"shuffle statistics".ljust(32, b"."))
+    counts = [[0] * n for _ in range(n)]
+    for _ in range(rounds):
+        for position, card in enumerate(dice.shuffle(n).order):
+            counts[position][card] += 1
+    assert min(min(row) for row in counts) > 0, "a card never reached some position"
+    expected = rounds / n
+    chi2 = sum((c - expected) ** 2 / expected for row in counts for c in row)
+    df = (n - 1) ** 2
+    assert chi2 < df + 5 * (2 * df) ** 0.5, chi2
+    assert dice.cursor == rounds * (n - 1)
 
 
 async def _seeded_table_log() -> list[LogEntry]:

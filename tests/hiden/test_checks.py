@@ -24,6 +24,7 @@ async def test_skill_check_against_difficulty_plus_gm_2d(make_table: MakeTable) 
     ev = _check(await t.h.send(t.pl, Check(character_id=t.kou, skill="料理", ability="器用", difficulty=2)))
     assert ev.target is not None and ev.target.mode == "rolled"
     assert ev.target.roll is not None and ev.target.roll.faces == (3, 4) and ev.target.value == 9
+    assert t.h.dice.sizes == [6] * 4  # 2D6 for the GM, 2D6 for the check
     assert (ev.side.skill_kind, ev.side.level, ev.side.ability_used, ev.side.value) == ("skill", 3, 1, 10)
     assert ev.success is True
 

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import websockets
 
 from taku.testing.peer import Raw, new_table
 
@@ -136,7 +137,7 @@ async def test_sigterm_finishes_in_flight_commands_and_closes_with_1001(serve: S
         await gm.send_raw(frame)
     await serve.kill(signal.SIGTERM)
     replies = []
-    with pytest.raises(Exception):
+    with pytest.raises(websockets.exceptions.ConnectionClosed):
         while True:
             replies.append(await gm._read(10))
     assert gm.ws.close_code == 1001  # type: ignore[attr-defined]

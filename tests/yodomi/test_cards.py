@@ -65,7 +65,7 @@ def test_card_values(card: str, key: int | None, value: int) -> None:
 
 def test_one_own_suit_card_only() -> None:
     """YD-25: at most one card of one's own suit; the others add 1 each."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^自分のスートの「流れ」は一枚だけ出せます$"):
         flow_bonus(["♦3", "♦4"], "♦", None)
     assert flow_bonus(["♣5", "♠K", "♥A"], "♦", None) == (3, None)
 
@@ -79,7 +79,7 @@ def test_joker_as_own_suit_or_one() -> None:
 
 def test_erosion_bars_own_suit() -> None:
     """YD-64: under 蝕み own-suit cards cannot be used; jokers count only 1."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^蝕み: 自分のスートの「流れ」は使えません$"):
         flow_bonus(["♦2"], "♦", None, own_suit_barred=True)
     assert flow_bonus(["JK1", "♠3"], "♦", None, own_suit_barred=True) == (2, None)
 
@@ -90,7 +90,7 @@ def test_flow_bonus_invariant(cards: list[str], suit: str, key: int | None) -> N
     """YD-25: bonus = value of at most one counted card + 1 per other card."""
     own = [c for c in cards if c[0] == suit]
     if len(own) > 1:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="^自分のスートの「流れ」は一枚だけ出せます$"):
             flow_bonus(cards, suit, key)
         return
     bonus, counted = flow_bonus(cards, suit, key)

@@ -28,6 +28,7 @@ async def test_2d9_success_at_difficulty(yd: Any) -> None:
     yd.h.roll(3, 4)
     k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=2, ability="体", modifier=1, difficulty=15)))
     assert k.value == 2 + 5 + 3 + 4 + 1 and k.success is True
+    assert yd.h.dice.sizes == [10, 10]  # 2D9: two d10 read 0-9 (G-YD-01)
     yd.h.roll(3, 3 + 1)
     k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=1, difficulty=10)))
     assert k.value == 8 and k.success is False
@@ -80,6 +81,7 @@ async def test_key_number_reroll_once(yd: Any) -> None:
     yd.h.roll(4, 1, 4, 2)
     k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=0, key_reroll=True)))
     assert k.rerolled and k.faces == (4, 2) and k.value == 6 and len(k.rolls) == 2
+    assert yd.h.dice.sizes == [10] * 4
     yd.h.roll(4, 1)
     k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=0)))
     assert not k.rerolled and k.value == 5
@@ -90,6 +92,7 @@ async def test_d99_success_strictly_below_target(yd: Any) -> None:
     yd.h.roll(4, 10)  # 40
     k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, kind="d99", value=40)))
     assert k.value == 40 and k.target == 40 and k.success is False
+    assert yd.h.dice.sizes == [10, 10]  # D99: two d10, tens then units
     yd.h.roll(3, 9)  # 39
     k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, kind="d99", value=40)))
     assert k.value == 39 and k.success is True

@@ -91,24 +91,35 @@ class ParsedRoll:
     sort: str = ""
 
     def roll(self, dice: DiceSource, *, character_id: str | None = None) -> DiceRolled:
-        """Roll it and build the ``dice_rolled`` event with every face recorded."""
+        """Roll it and build the ``dice_rolled`` event with every face recorded.
+
+        ``character_id`` is the character the line was said as (every kind of roll
+        keeps it, so the line renders with the character's name).
+        """
         if self.kind == "d66":
             r = dice.roll(2, 6)
             a, b = r.faces
             if self.sort == "S":
                 a, b = min(a, b), max(a, b)
             value = a * 10 + b
-            return self._event((r,), total=value, line=f"({self.expression}) ＞ {value}")
+            return self._event(
+                (r,), total=value, line=f"({self.expression}) ＞ {value}", character_id=character_id
+            )
         if self.kind == "b":
             rolls = tuple(dice.roll(count, sides) for _, count, sides in self.terms)
             faces = [f for r in rolls for f in r.faces]
             shown = ",".join(map(str, faces))
             if self.op is None:
-                return self._event(rolls, total=sum(faces), line=f"({self.expression}) ＞ {shown}")
+                return self._event(
+                    rolls, total=sum(faces), line=f"({self.expression}) ＞ {shown}", character_id=character_id
+                )
             assert self.target is not None
             n = sum(1 for f in faces if compare(f, self.op, self.target))
             return self._event(
-                rolls, successes=n, line=f"({self.expression}) ＞ {shown} ＞ 成功数{n}"
+                rolls,
+                successes=n,
+                line=f"({self.expression}) ＞ {shown} ＞ 成功数{n}",
+                character_id=character_id,
             )
         rolls_list: list[Roll] = []
         parts: list[str] = []

@@ -178,6 +178,11 @@ class ScriptedDice:
     Raises:
         AssertionError: when a script runs out or a face does not fit the die, so
             a test that rolls more (or other) dice than its rulebook example fails.
+
+    :attr:`rolled` keeps every roll and :attr:`sizes` the size of every die asked
+    for, so a test can assert the dice a rule rolls, not only their faces: a
+    scripted 5 fits a d6 and a d7 alike, so only ``sizes`` tells a D66 (``[6, 6]``)
+    from two d7s, or yodomi's 2D9 (two d10 read 0-9, ``[10, 10]``) from two d9s.
     """
 
     def __init__(self, faces: Iterable[int] = (), *, shuffles: Iterable[Sequence[int]] = ()) -> None:
@@ -190,6 +195,11 @@ class ScriptedDice:
     @property
     def cursor(self) -> int:
         return self._cursor
+
+    @property
+    def sizes(self) -> list[int]:
+        """The number of faces of every die rolled so far, one entry a die, in order."""
+        return [r.sides for r in self.rolled for _ in r.faces]
 
     @property
     def remaining(self) -> list[int]:
