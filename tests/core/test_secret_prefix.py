@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
+import pytest
 
 from taku.core.events import ChatPosted, DiceRolled, Event
 from taku.core.ruleset import Context, Ruleset
@@ -74,3 +75,18 @@ async def test_the_generic_dice_use_the_same_prefix() -> None:
     (roll,) = await h.chat(a, "S2D6>=7 こっそり")
     assert isinstance(roll, DiceRolled) and roll.secret and roll.total == 9
     assert (await _seen(h, b, h.state.seq))["redacted"]
+
+
+@pytest.mark.parametrize("command", ["2D6+1>=8", "1D100<=50", "D66", "4B6>=4", "3D6+2>=10", "2D6"])
+async def test_every_generic_dice_command_the_readme_lists_is_secret_with_s(command: str) -> None:
+    """The README's generic dice: plain, everyone sees the roll; with ``S``, only the roller and the GM."""
+    h = await TableHarness.create("generic", faces=[3] * 20)
+    a, b = await h.join("A"), await h.join("B")
+    (public,) = await h.chat(a, command)
+    assert isinstance(public, DiceRolled) and not public.secret
+    assert not (await _seen(h, b, h.state.seq)).get("redacted")
+    (secret,) = await h.chat(a, "S" + command)
+    assert isinstance(secret, DiceRolled) and secret.secret
+    assert (await _seen(h, b, h.state.seq))["redacted"]
+    assert (await _seen(h, None, h.state.seq))["redacted"]
+    assert not (await _seen(h, h.gm, h.state.seq)).get("redacted") and not (await _seen(h, a, h.state.seq)).get("redacted")
