@@ -196,7 +196,7 @@ def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | N
                     sixth_sense_used=False,
                     injury_penalty=0,
                 )
-            return _replace(game, fighters=fighters, money_pool=left, scenario=game.scenario + 1, last_roll={}, attacks={})
+            return _replace(game, fighters=fighters, money_pool=left, scenario=game.scenario + 1, last_roll={}, attacks={}, secret_rolls={})
         case ev.DkkGained(character_id=cid, after=after, turn_total=total, wasshoi_due=due):
             game = _f(game, cid, dkk=after)
             return _replace(game, dkk_this_turn=total, wasshoi_due=game.wasshoi_due or due)
@@ -263,7 +263,12 @@ def _check(game: NsGame, e: ev.CheckRolled) -> NsGame:
         label=e.label,
         success=e.success,
     )
-    return _replace(game, last_roll={**game.last_roll, e.character_id: last})
+    secret = dict(game.secret_rolls)
+    if e.secret_to:
+        secret[e.character_id] = tuple(e.secret_to)
+    else:
+        secret.pop(e.character_id, None)
+    return _replace(game, last_roll={**game.last_roll, e.character_id: last}, secret_rolls=secret)
 
 
 def _attack(game: NsGame, e: ev.AttackRolled) -> NsGame:
@@ -285,7 +290,8 @@ def _attack(game: NsGame, e: ev.AttackRolled) -> NsGame:
     attacks = {k: m for k, m in game.attacks.items() if m.attacker != e.attacker}
     attacks[e.attack_id] = AttackMemo(attacker=e.attacker, rolls=tuple(rolls))
     last = LastRoll(ref=e.attack_id, kind="attack")
-    return _replace(game, pending=pending, attacks=attacks, last_roll={**game.last_roll, e.attacker: last})
+    secret = {k: v for k, v in game.secret_rolls.items() if k != e.attacker}  # an attack is public
+    return _replace(game, pending=pending, attacks=attacks, last_roll={**game.last_roll, e.attacker: last}, secret_rolls=secret)
 
 
 def _damage(game: NsGame, e: ev.DamageResolved) -> NsGame:

@@ -108,6 +108,12 @@ def _land_or_wait(acc: _Acc, hits: Sequence[Hit], ctx: Context, opts: NsOptions)
                 acc.add(resolve_hit(acc.table, acc.game, acc.game.pending[h.id], ctx, opts))
 
 
+def _secret_to(ctx: Context[Any]) -> tuple[str, ...]:
+    """Who may see a check's result in the state: the roller and the GM for a secret
+    (``S``-prefixed) chat check, everyone otherwise (``()``)."""
+    return (ctx.actor, "@gm") if ctx.secret and ctx.actor is not None else ()
+
+
 def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
     """The events of ``command``; see :mod:`taku_nstrpg.commands` for each command."""
     opts = ctx.options if isinstance(ctx.options, NsOptions) else kit.options(table, NsOptions)
@@ -293,6 +299,7 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
             adrenaline=cmd.adrenaline,
             evasion_gained=gained,
             kuzure=kuzure,
+            secret_to=_secret_to(ctx),
         )
     )
 
@@ -823,6 +830,7 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
                 purpose=last.purpose,
                 patterns={p: ck.Pattern.parse(p).matches(roll.faces) for p in last.patterns},
                 reroll_of=last.ref,
+                secret_to=_secret_to(ctx),
                 evasion_gained=gained,
                 kuzure=kuzure,
             )

@@ -110,6 +110,9 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="nstrpg.check_rolled"):
     reroll_of: Annotated[str | None, field("振り直した判定", "●ニンジャ第六感で振り直した元の判定ID")] = None
     evasion_gained: Annotated[int, field("得た回避ダイス", "連続側転の成功で+2（振り直しで取り消されると−2）")] = 0
     kuzure: Annotated[bool | None, field("崩れ状態", "連続側転判定で崩れ状態になった（true）／解けた（false）")] = None
+    secret_to: Annotated[
+        tuple[str, ...], field("見られる者", "シークレットの判定を見られるメンバー（@gm はGM全員）。空なら公開")
+    ] = ()
 
 
 class OpposedRoll(msgspec.Struct, frozen=True, kw_only=True):

@@ -382,6 +382,10 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         field("手番の段階", "move（移動フェイズ）/ attack（攻撃フェイズ）/ attacked（攻撃フェイズの行動済み）/ 空（手番の間）"),
     ] = ""
     turn_over: Annotated[bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")] = False
+    secret_rolls: Annotated[
+        dict[str, tuple[str, ...]],
+        field("シークレットの判定", "キャラクターID → 直前の判定を見られるメンバー（シークレットの判定のとき）"),
+    ] = {}
 
 
 def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:

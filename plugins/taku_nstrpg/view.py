@@ -15,7 +15,7 @@ from taku_nstrpg.state import NsGame, current, evasion_per_turn, initiative
 
 __all__ = ["derived", "view"]
 
-_TURN_BOOKKEEPING = ("acted", "step", "turn_over")
+_TURN_BOOKKEEPING = ("acted", "step", "turn_over", "secret_rolls")
 
 
 def derived(table: TableState, cid: str) -> dict[str, Any]:
@@ -45,5 +45,8 @@ def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) ->
     out: dict[str, Any] = msgspec.to_builtins(game)
     for key in _TURN_BOOKKEEPING:
         out.pop(key, None)  # the state message's ``turn`` shows them (order, done, phase)
+    for cid, audience in game.secret_rolls.items():
+        if not viewer.sees(audience):
+            out["last_roll"].pop(cid, None)  # a secret check's result: the roller and the GM only
     out["derived"] = {cid: derived(table, cid) for cid in game.fighters if cid in table.characters}
     return out

@@ -68,3 +68,24 @@ async def test_plain_command_is_public(ns: Make, command: str) -> None:
     assert tag != "chat_posted"
     for member in (t.pl, t.gm, other, watcher, None):
         assert _last(await t.h.frames(member, after_seq=before))["type"] == tag
+
+
+async def test_a_secret_chat_check_is_hidden_in_the_state_too() -> None:
+    """``Sカラテ判定`` is redacted in the stream, and its result (直前の判定) is left out of
+    the state for everyone but the roller and the GM; a later public check shows again."""
+    from taku.testing.harness import TableHarness
+
+    h = await TableHarness.create("nstrpg", faces=[6, 6, 6, 6, 6, 1, 1, 1, 1, 1])
+    a, b = await h.join("A"), await h.join("B")
+    s = await h.join("観客", role="spectator")
+    from taku.core.commands import CreateCharacter
+
+    (made,) = await h.send(a, CreateCharacter(name="ヤモト", sheet={"karate": 5}))
+    cid = made.character_id
+    await h.chat(a, "Sカラテ判定:HARD", character_id=cid)
+    assert cid in h.view(a)["game"]["last_roll"] and cid in h.view(h.gm)["game"]["last_roll"]
+    for other in (b, s, None):
+        assert cid not in h.view(other)["game"]["last_roll"], other
+    await h.chat(a, "カラテ判定", character_id=cid)
+    assert cid in h.view(b)["game"]["last_roll"]
+    await h.assert_replay_matches()
