@@ -21,6 +21,7 @@ from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState, check_permit
 from taku_nstrpg.dice import dice_chat
 from taku_shadowjan import commands as c
+from taku_shadowjan._flow import reject
 from taku_shadowjan.decider import decide, waiting_for
 from taku_shadowjan.options import SjOptions
 from taku_shadowjan.state import SjGame
@@ -116,5 +117,8 @@ def chat(text: str, table: TableState, ctx: Context[SjOptions]) -> list[Emitted]
     cmd = parse(text, table, ctx.actor, ctx.character_id)
     if cmd is None:
         return dice_chat(text, ctx)
+    if ctx.secret:
+        # a move moves the hand for everyone: it cannot be hidden (the dice of a move are public)
+        reject("secret_move", "対局の手はシークレットにできません（Sを付けずに送ってください）", "シャドー・ジャン2 対局の進行")
     check_permit(table, cmd, ctx)
     return decide(table, cmd, ctx)

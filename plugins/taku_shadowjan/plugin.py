@@ -18,6 +18,7 @@ from taku_shadowjan.view import view
 __all__ = ["ERRORS", "RULESET", "taku_ruleset"]
 
 ERRORS: dict[str, str] = {
+    "secret_move": "対局の手はシークレットにできない（全員に見える手番の進行）",
     "not_started": "対局はまだ始まっていない",
     "game_over": "対局は終了している",
     "not_your_move": "いまはそのキャラクターの番ではない",
