@@ -46,7 +46,7 @@ CATALOGUE: dict[str, Code] = {
     "protocol/not_joined": Code("a table message before `join` on this connection", "先に卓に参加してください"),
     # tables and tokens
     "table/not_found": Code("no such table", "卓が見つかりません"),
-    "table/unknown_ruleset": Code("no such ruleset", "「{ruleset}」というルールはありません"),
+    "table/unknown_ruleset": Code("no such ruleset (`params.installed` lists those there are)", "「{ruleset}」というルールはありません"),
     "auth/error": Code("access refused", "アクセスできません"),
     "auth/bad_token": Code("the token does not open this table", "トークンが正しくないか、この卓のものではありません"),
     # commands
@@ -125,7 +125,8 @@ def message(code: str, params: Mapping[str, Any], fallback: str = "") -> str:
     if entry is None or code.startswith("rule/"):
         return fallback or code
     text = string.Formatter().vformat(entry.template, (), _Params({k: v for k, v in params.items() if v not in (None, "")}))
-    return text.replace("「」", "").removesuffix(": ").strip()
+    text = text.replace("「」という", "その").replace("「」", "")
+    return text.removesuffix(": ").strip()
 
 
 def markdown_table() -> str:

@@ -503,7 +503,7 @@ def ruleset_info(r: Any) -> RulesetInfo:
         commands=[t.__struct_config__.tag for t in r.commands],
         options=options,
         command_schema=union_schema(f"{r.id} commands", tuple(r.commands)) if r.commands else {},
-        sheet_schema=msgspec.json.schema(r.sheet) if r.sheet is not None else {},
+        sheet_schema=type_schema(r.sheet) if r.sheet is not None else {},
         gm_commands=sorted(t.__struct_config__.tag for t in CORE_COMMANDS + tuple(r.commands) if t.permit.gm_only),
         permissions={t.__struct_config__.tag: t.permit.describe() for t in CORE_COMMANDS + tuple(r.commands)},
         options_schema=type_schema(r.options) if r.options is not None else {},
@@ -516,7 +516,9 @@ def error_frame(e: TakuError | None, rid: Any, command_id: str | None = None) ->
     """The ``error`` message of ``e`` (``None``: an internal error): the code, its Japanese
     message from the catalogue (taku.codes) and the params."""
     if e is None:
-        return ErrorMsg(re=rid, code="internal/error", message=codes.message("internal/error", {}), command_id=command_id)
+        return ErrorMsg(
+            re=rid, code="internal/error", message=codes.message("internal/error", {}), params={}, details={}, command_id=command_id
+        )
     params = _jsonable(e.details)
     return ErrorMsg(
         re=rid,

@@ -33,7 +33,9 @@ class Registry:
             return self._by_id[ruleset_id]
         except KeyError:
             raise UnknownRuleset(
-                f"no ruleset {ruleset_id!r}; installed: {', '.join(sorted(self._by_id))}"
+                f"no ruleset {ruleset_id!r}; installed: {', '.join(sorted(self._by_id))}",
+                ruleset=ruleset_id,
+                installed=sorted(self._by_id),
             ) from None
 
     def __contains__(self, ruleset_id: object) -> bool:

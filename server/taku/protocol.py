@@ -248,8 +248,8 @@ class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
 
     code: str
     message: str
-    params: dict[str, Any] = {}
-    details: dict[str, Any] = {}
+    params: dict[str, Any]
+    details: dict[str, Any]
     command_id: str | None = None
 
 
@@ -315,7 +315,7 @@ def classify(exc: msgspec.ValidationError, frame: bytes | str, tags: set[str]) -
         raw = None
     if not isinstance(raw, dict) or raw.get("type") not in tags:
         t = raw.get("type") if isinstance(raw, dict) else None
-        return UnknownMessageType(f"unknown message type {t!r}", known=sorted(tags), type=str(t))
+        return UnknownMessageType(f"unknown message type {t!r}", known=sorted(tags), type=t if isinstance(t, str) else "")
     return InvalidFields(str(exc), detail=str(exc))
 
 

@@ -65,7 +65,10 @@ async def test_each_bad_input_has_its_code(table: tuple[Raw, Raw, str]) -> None:
             reply = await pl.request(msg)
         assert reply["type"] == "error", (msg, reply)
         assert reply["code"] == code, (msg, reply)
-        assert reply["message"]
+        # every error frame: a Japanese message from the catalogue, with its params (always present)
+        assert any("\u3040" <= ch <= "\u9fff" for ch in reply["message"]), (msg, reply)
+        assert "None" not in reply["message"] and "「」" not in reply["message"], (msg, reply)
+        assert isinstance(reply["params"], dict) and reply["details"] == reply["params"], (msg, reply)
     # the same connection still works, and so does everyone else's
     assert (await pl.request({"type": "chat", "table_id": tid, "text": "まだ大丈夫"}))["type"] == "ack"
     assert (await gm.request({"type": "chat", "table_id": tid, "text": "こちらも"}))["type"] == "ack"
@@ -197,3 +200,25 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_rest_go_on() -> No
         if sleeper is not None:
             sleeper.ws.transport.abort()  # type: ignore[attr-defined]
         await stop_server(running)
+
+
+async def test_an_unknown_ruleset_is_named_with_those_installed(connect) -> None:
+    gm = await connect()
+    reply = await gm.request({"type": "create_table", "ruleset": "nope"})
+    assert reply["code"] == "table/unknown_ruleset"
+    assert reply["message"] == "「nope」というルールはありません"
+    assert reply["params"]["ruleset"] == "nope" and "nstrpg" in reply["params"]["installed"]
+
+
+async def test_list_rulesets_schemas_carry_japanese_titles(connect) -> None:
+    """The sheet, options, state and command schemas a client builds forms from are the
+    labelled ones (the Structs' Japanese titles), not msgspec's class names."""
+    gm = await connect()
+    reply = await gm.request({"type": "list_rulesets"})
+    for info in reply["rulesets"]:
+        for key in ("sheet_schema", "options_schema", "state_schema", "command_schema"):
+            for name, entry in info.get(key, {}).get("$defs", {}).items():
+                if entry.get("type") == "object":
+                    title = entry.get("title", "")
+                    assert any("\u3040" <= ch <= "\u9fff" for ch in title), (info["id"], key, name, title)
+
