@@ -179,3 +179,24 @@ def test_an_impure_import_is_named() -> None:
     k.package = "taku.store.sqlite"  # type: ignore[misc]
     with pytest.raises(AssertionError, match=r"imports sqlite3"):
         k.test_pure()
+
+
+async def test_a_ruleset_without_affordances_or_render_is_named() -> None:
+    with pytest.raises(AssertionError, match=r"has commands but no affordances\(\)"):
+        await _kit(_ruleset(affordances=None)).test_random_play()
+    with pytest.raises(AssertionError, match=r"has events but no render\(\)"):
+        await _kit(_ruleset(render=None)).test_random_play()
+
+
+refuse = kit.rejecter("broken")  # a rejecter under another name: the source scan cannot see its reasons
+
+
+def _refusing(table: Any, command: Command, ctx: Context[None]) -> list[Any]:
+    refuse("hidden_reason", "宣言されていない理由")
+    return []
+
+
+async def test_an_undeclared_reason_raised_in_play_is_named() -> None:
+    k = _kit(_ruleset(decide=_refusing))
+    with pytest.raises(AssertionError, match=r"rule/broken/hidden_reason is not listed in Ruleset.errors"):
+        await k.test_random_play()

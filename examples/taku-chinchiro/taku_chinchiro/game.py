@@ -12,6 +12,7 @@ from taku.core.commands import GM, Command
 from taku.core.dice import Roll
 from taku.core.events import Event, MemberJoined
 from taku.core.play import Affordance, Turn, TurnSlot
+from taku.core.table import check_permit
 
 from taku_chinchiro.rules import Hand, read_hand
 
@@ -173,9 +174,11 @@ def turn(table: Any, options: Options) -> Turn:
 
 
 def chat(text: str, table: Any, ctx: Context[Options]) -> list[Event] | None:
-    """``チンチロ`` (or ``CHINCHIRO``) in the chat rolls the bowl."""
+    """``チンチロ`` (or ``CHINCHIRO``) in the chat rolls the bowl (under the command's permit)."""
     if text.strip().upper() in ("チンチロ", "CHINCHIRO"):
-        return decide(table, RollBowl(), ctx)
+        command = RollBowl()
+        check_permit(table, command, ctx)
+        return decide(table, command, ctx)
     return None
 
 

@@ -83,9 +83,16 @@ IMPURE_MODULES = frozenset(
         "requests",
         "pathlib",
         "uuid",
+        "datetime",
+        "importlib",
+        "io",
+        "logging",
     }
 )
 """Modules a ruleset may not import: I/O, the clock, randomness (dice are injected)."""
+
+IMPURE_CALLS = frozenset({"open", "print", "input", "__import__", "eval", "exec", "breakpoint"})
+"""Built-ins a ruleset may not call (I/O, or imports and code that the import check cannot see)."""
 
 CLOSED_FIELDS = frozenset(
     {"stat", "kind", "difficulty", "purpose", "suit", "role", "phase", "mode", "attack_kind", "weapon_kind", "channel_kind"}
@@ -164,6 +171,8 @@ class RulesetContract:
                 elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                     names = [node.module.split(".")[0]]
                 bad += [f"{path.name}:{node.lineno} imports {n}" for n in names if n in IMPURE_MODULES]
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in IMPURE_CALLS:
+                    bad.append(f"{path.name}:{node.lineno} calls {node.func.id}()")
         assert not bad, "a ruleset must be pure (no I/O, clock or global randomness): " + "; ".join(bad)
 
     def test_tags(self) -> None:
@@ -249,6 +258,8 @@ class RulesetContract:
 
     async def _play(self, seed: int) -> None:
         rs = self._ruleset()
+        assert not rs.commands or rs.affordances is not None, f"{rs.id} has commands but no affordances(): clients cannot offer them"
+        assert not rs.events or rs.render is not None, f"{rs.id} has events but no render(): logs would show only their types"
         rng = random.Random(seed)
         t = await _Table.open(self._registry(), rs.id, self.options, seed=seed)
         for i, (name, sheet) in enumerate(self.sheets):
@@ -279,6 +290,9 @@ class RulesetContract:
                 await t.send(who, cmd)
             except TakuError as e:
                 assert e.code != "internal/error", f"seed {seed} step {step}: {aff.command} {cmd!r} gave internal/error"
+                if e.code.startswith(f"rule/{rs.id}/"):
+                    reason = e.code.split("/", 2)[2]
+                    assert reason in rs.errors, f"seed {seed} step {step}: {e.code} is not listed in Ruleset.errors"
                 assert t.table.state.seq == before, f"seed {seed} step {step}: rejected {aff.command} wrote events"
                 continue
             live[t.table.state.seq] = msgspec.to_builtins(t.table.state)
