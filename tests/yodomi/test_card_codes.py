@@ -82,3 +82,12 @@ def test_card_values_of_every_rank() -> None:
     """YD-27 on a whole suit without a key number: A 20, 2-10 their number, J Q K 10; jokers 20."""
     assert [card_value(f"♣{r}", None) for r in _cards.RANKS] == [20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
     assert card_value("JK2", 5) == 20
+
+
+@pytest.mark.parametrize(
+    ("code", "label"),
+    [("♦10", "♦10（ダイヤの10）"), ("♠A", "♠A（スペードのA）"), ("♥Q", "♥Q（ハートのQ）"), ("♣K", "♣K（クラブのK）"), ("JK1", "JK1（ジョーカー）"), ("JK2", "JK2（ジョーカー）")],
+)
+def test_a_card_for_people(code: str, label: str) -> None:
+    """How a card is named in choices and lines: its code, then suit and rank in Japanese."""
+    assert _cards.card_label(code) == label
