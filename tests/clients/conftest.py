@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.server import ServerConnection
 
+from ._axe import FAILING, axe_violations, describe
+
 
 def server_connections(running: object) -> set[ServerConnection]:
     """The server side of every open WebSocket connection of ``running`` (a RunningServer)."""
@@ -77,7 +79,9 @@ async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIte
 
     ``init_script`` runs in the page before its own scripts, on every load.
 
-    When the test fails, every page is saved as a screenshot under test-artifacts/.
+    When the test fails, every page is saved as a screenshot under test-artifacts/; when it
+    passes, axe-core checks every page still open as the test left it (serious or critical
+    violations fail the test).
     """
     pages: list[object] = []
 
@@ -106,6 +110,15 @@ async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIte
             except Exception:  # noqa: BLE001 - a screenshot must not hide the failure
                 pass
     errors = [e for page in pages for e in page.js_errors]  # type: ignore[attr-defined]
+    # axe-core on every page still open, in the state the test left it (issue 23)
+    inaccessible = []
+    if rep is not None and rep.passed:
+        for page in pages:
+            if not page.is_closed():  # type: ignore[attr-defined]
+                bad = [v for v in await axe_violations(page) if v["impact"] in FAILING]
+                if bad:
+                    inaccessible.append(f"{page.url}:\n{describe(bad)}")  # type: ignore[attr-defined]
     for page in pages:
         await page.context.close()  # type: ignore[attr-defined]
     assert not errors, f"JavaScript errors in the page: {errors}"
+    assert not inaccessible, "axe: serious or critical violations where the test ended:\n" + "\n".join(inaccessible)

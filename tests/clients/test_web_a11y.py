@@ -116,7 +116,9 @@ async def test_phone_table_page_does_not_jump_while_it_fills_in(
     scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
 ) -> None:
     """A GM opens a busy nstrpg table on a 390×844 phone: as the header, the log and the
-    panels fill in, the cumulative layout shift stays at 0.1 or less (Core Web Vitals' good)."""
+    panels fill in, the cumulative layout shift stays at 0.1 or less (Core Web Vitals' good).
+    The header stays small, the chat input shows its whole placeholder, the table's column
+    labels break between words only, and every summary is a 24 px target."""
     gm = await gm_table(open_page, scripted_server.http_url, 390, 844, init_script=CLS_OBSERVER)
     seeded = await seed_nstrpg_table(gm, scripted_server, scripted_dice)
     await wait_seq(gm, seeded["last_seq"])
@@ -128,6 +130,31 @@ async def test_phone_table_page_does_not_jump_while_it_fills_in(
     shifts = await gm.evaluate("window.__shifts")
     cls = sum(s["value"] for s in shifts)
     assert cls <= 0.1, f"cumulative layout shift {cls:.3f}: {shifts}"
+
+    fit = await gm.evaluate("""() => {
+      const input = document.querySelector('#chat-input');
+      const cs = getComputedStyle(input);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = cs.font;
+      // each word of a column label (the text between <wbr>s) on one line
+      const split = [...document.querySelectorAll('.ruleset-panel thead th')].flatMap((th) =>
+        [...th.childNodes].filter((n) => n.nodeType === 3 && n.textContent).filter((n) => {
+          const r = document.createRange(); r.selectNodeContents(n);
+          return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+        }).map((n) => n.textContent));
+      return {
+        header: document.querySelector('#table .bar').getBoundingClientRect().height,
+        placeholder: ctx.measureText(input.placeholder).width,
+        room: input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+        split,
+        summaries: [...document.querySelectorAll('summary')].filter((x) => x.offsetParent)
+          .map((x) => [x.textContent, x.getBoundingClientRect().height]).filter(([, hgt]) => hgt < 24),
+      };
+    }""")
+    assert fit["header"] <= 130, fit
+    assert fit["placeholder"] <= fit["room"], fit
+    assert fit["split"] == [], fit
+    assert fit["summaries"] == [], fit
 
 
 async def test_keyboard_skip_link_and_replay(scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice) -> None:
@@ -172,3 +199,14 @@ async def test_keyboard_skip_link_and_replay(scripted_server: Any, open_page: An
     await gm.keyboard.press("Escape")
     await gm.locator("#live").wait_for()
     assert await gm.evaluate(focused) == "replay-toggle"
+
+    # the table view has its landmark and its heading (the table's name)
+    assert await gm.locator("main:visible").count() == 1
+    assert await gm.locator("h1:visible").all_inner_texts() == ["ネオサイタマの夜"]
+    # the GM's values are buttons: Tab reaches one, Enter puts it in the override form
+    await gm.click("#state-panels details.state-panel > summary")
+    await tab_to("leaf v-number")
+    path = await gm.evaluate("document.activeElement.dataset.path")
+    await gm.keyboard.press("Enter")
+    assert await gm.input_value("#ov-path") == path
+    assert await gm.evaluate(focused) == "ov-value"

@@ -215,7 +215,7 @@ function charTable(rows, cols) {
   // container scrolls sideways (focusable, with a shadow at the edge that hides columns)
   return h("div", { class: "grid-scroll", tabindex: "0", role: "region", "aria-label": "キャラクターの一覧" },
     h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, h("th", { text: "" }), cols.map(([label]) => h("th", {}, headLabel(label))))),
+      h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr", text: "名前" })), cols.map(([label]) => h("th", {}, headLabel(label))))),
       h("tbody", {}, rows.map(([name, c, cid]) => h("tr", { "data-character": cid },
         h("th", { scope: "row", text: name }), cols.map(([label, f]) => h("td", { "data-label": label }, f(c))))))));
 }

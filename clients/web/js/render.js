@@ -152,7 +152,7 @@ ${items.join("\n")}
 
 export function download(filename, text, type) {
   const blob = new Blob([text], { type });
-  const a = h("a", { href: URL.createObjectURL(blob), download: filename });
+  const a = h("a", { href: URL.createObjectURL(blob), download: filename, hidden: true }); // no stop for the keyboard
   document.body.append(a);
   a.click();
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
