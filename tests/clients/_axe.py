@@ -39,3 +39,18 @@ async def assert_accessible(page: Any, where: str) -> None:
     the state (``where``), the rule and the node."""
     bad = [v for v in await axe_violations(page) if v["impact"] in FAILING]
     assert not bad, f"axe on {where} ({page.viewport_size['width']}×{page.viewport_size['height']}):\n{describe(bad)}"
+    await page.evaluate(CHECKED)
+
+
+# after a clean check: window.__axeClean until the DOM next changes (the fixture's own
+# check at the end of the test skips a page that has not changed since)
+CHECKED = """() => {
+  window.__axeClean = true;
+  const mo = new MutationObserver(() => { window.__axeClean = false; mo.disconnect(); });
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
+
+
+async def unchanged_since_checked(page: Any) -> bool:
+    """Whether ``assert_accessible`` passed on ``page`` and its DOM has not changed since."""
+    return bool(await page.evaluate("window.__axeClean === true"))

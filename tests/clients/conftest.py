@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.server import ServerConnection
 
-from ._axe import FAILING, axe_violations, describe
+from ._axe import FAILING, axe_violations, describe, unchanged_since_checked
 
 
 def server_connections(running: object) -> set[ServerConnection]:
@@ -114,7 +114,7 @@ async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIte
     inaccessible = []
     if rep is not None and rep.passed:
         for page in pages:
-            if not page.is_closed():  # type: ignore[attr-defined]
+            if not page.is_closed() and not await unchanged_since_checked(page):  # type: ignore[attr-defined]
                 bad = [v for v in await axe_violations(page) if v["impact"] in FAILING]
                 if bad:
                     inaccessible.append(f"{page.url}:\n{describe(bad)}")  # type: ignore[attr-defined]
