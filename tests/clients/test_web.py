@@ -14,9 +14,9 @@ from taku.core.dice import ScriptedDice
 from taku_client import TakuClient, event_data
 
 
-async def create_table(open_page: Any, url: str, ruleset: str = "generic", name: str = "テスト卓") -> Any:
-    """The GM's page after creating a table through the home form."""
-    gm = await open_page(url)
+async def create_table(open_page: Any, url: str, ruleset: str = "generic", name: str = "テスト卓", **page: Any) -> Any:
+    """The GM's page after creating a table through the home form (``page``: open_page's options)."""
+    gm = await open_page(url, **page)
     await gm.select_option("#ruleset", ruleset)
     await gm.fill("#table-name", name)
     await gm.fill("#gm-name", "ゲームマスター")

@@ -13,7 +13,7 @@ from taku.core.dice import ScriptedDice
 from taku_client import TakuClient
 
 from ._axe import assert_accessible
-from .test_web import wait_seq
+from .test_web import create_table, wait_seq
 
 SCREENS = [(1280, 800), (390, 844)]
 
@@ -57,13 +57,8 @@ async def seed_nstrpg_table(page: Any, server: Any, dice: ScriptedDice) -> dict[
 
 
 async def gm_table(open_page: Any, url: str, width: int, height: int, *, init_script: str | None = None) -> Any:
-    gm = await open_page(url, width=width, height=height, init_script=init_script)
-    await gm.select_option("#ruleset", "nstrpg")
-    await gm.fill("#table-name", "ネオサイタマの夜")
-    await gm.fill("#gm-name", "ゲームマスター")
-    await gm.click("#create-submit")
-    await gm.wait_for_selector("body[data-seq]")
-    return gm
+    """The GM's page of a new nstrpg table on a ``width``×``height`` screen."""
+    return await create_table(open_page, url, "nstrpg", "ネオサイタマの夜", width=width, height=height, init_script=init_script)
 
 
 @pytest.mark.parametrize(("width", "height"), SCREENS, ids=["desktop", "phone"])
