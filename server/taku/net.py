@@ -2,14 +2,19 @@
 
 Frames become protocol Structs (:mod:`taku.protocol`), exceptions become
 ``error`` messages with their stable code; the connection stays open for
-everything but a frame past the hard limit. ``GET /`` serves the web client,
+everything but a frame past the hard limit. ``GET /`` serves the web client
+(gzipped when accepted, with ETag / Last-Modified validators),
 ``GET /healthz`` answers ``ok``; any path upgrades to WebSocket.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime
+import email.utils
 import functools
+import gzip
+import hashlib
 import itertools
 import logging
 import mimetypes
@@ -627,17 +632,104 @@ class TakuServer:
             return _response(200, b"ok\n", "text/plain; charset=utf-8")
         if path == "/ws":
             return _response(426, b"this is the WebSocket endpoint: connect with a WebSocket client\n", "text/plain; charset=utf-8")
-        return self._static(path)
+        return self._static(path, request.headers)
 
-    def _static(self, path: str) -> Response:
+    def _static(self, path: str, headers: Headers) -> Response:
+        """A file of the web client, gzipped when the client accepts it and revalidated
+        with ETag / Last-Modified (``304`` when unchanged). ``Cache-Control: no-cache``:
+        the files have no version in their names, so a browser asks again each time
+        (and gets a 304 without a body)."""
         rel = path.lstrip("/") or "index.html"
         target = (self.web_dir / rel).resolve()
         if not target.is_relative_to(self.web_dir) or not target.is_file():
             return _response(404, b"not found\n", "text/plain; charset=utf-8")
+        st = target.stat()
         ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        if ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
+        textual = ctype.startswith("text/") or ctype in ("application/javascript", "application/json", "image/svg+xml")
+        if textual and ctype != "image/svg+xml":
             ctype += "; charset=utf-8"
-        return _response(200, target.read_bytes(), ctype)
+        gzipped = textual and _accepts_gzip(headers.get("Accept-Encoding", ""))
+        css = self.web_dir / "style.css"
+        inline = rel == "index.html" and css.is_file()
+        mtime = st.st_mtime
+        if inline:
+            # the stylesheet goes into the page itself: no render-blocking request (the page's
+            # own styles never arrive late, so nothing flashes unstyled or shifts)
+            cst = css.stat()
+            mtime = max(mtime, cst.st_mtime)
+            body, etag = _static_file(str(target), st.st_mtime_ns, st.st_size, gzipped, str(css), cst.st_mtime_ns, cst.st_size)
+        else:
+            body, etag = _static_file(str(target), st.st_mtime_ns, st.st_size, gzipped)
+        last_modified = email.utils.formatdate(mtime, usegmt=True)
+        out = Headers([("Cache-Control", "no-cache"), ("ETag", etag), ("Last-Modified", last_modified)])
+        if textual:
+            out["Vary"] = "Accept-Encoding"
+        if _not_modified(headers, etag, mtime):
+            return Response(304, "Not Modified", out, b"")
+        out["Content-Type"] = ctype
+        if gzipped:
+            out["Content-Encoding"] = "gzip"
+        out["Content-Length"] = str(len(body))
+        return Response(200, "OK", out, body)
+
+
+STYLESHEET_LINK = b'<link rel="stylesheet" href="style.css">'
+"""The page's stylesheet link, which the server replaces by the stylesheet itself."""
+
+
+@functools.lru_cache(maxsize=128)
+def _static_file(
+    path: str, mtime_ns: int, size: int, gzipped: bool, css: str = "", css_mtime_ns: int = 0, css_size: int = 0
+) -> tuple[bytes, str]:
+    """(body, ETag) of a static file as of ``mtime_ns``/``size`` (both only key the cache).
+
+    With ``css`` (index.html), the stylesheet link is replaced by a ``<style>`` holding
+    the stylesheet (``css_mtime_ns``/``css_size`` key the cache too). The ETag is the
+    content's hash, ``-gzip`` added for the gzipped body: each encoding is a
+    representation of its own (RFC 9110 8.8.3)."""
+    raw = Path(path).read_bytes()
+    if css:
+        raw = raw.replace(STYLESHEET_LINK, b"<style>\n" + Path(css).read_bytes() + b"</style>", 1)
+    tag = hashlib.sha256(raw).hexdigest()[:20]
+    if gzipped:
+        # mtime=0: the same bytes for the same file, whenever they are made
+        return gzip.compress(raw, compresslevel=9, mtime=0), f'"{tag}-gzip"'
+    return raw, f'"{tag}"'
+
+
+def _accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` value allows gzip (``gzip;q=0`` refuses it)."""
+    for part in accept_encoding.lower().split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip() in ("gzip", "*"):
+            q = params.strip()
+            return not (q.startswith("q=") and _quality(q[2:]) == 0)
+    return False
+
+
+def _quality(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return 1.0
+
+
+def _not_modified(headers: Headers, etag: str, mtime_s: float) -> bool:
+    """RFC 9110 13.1: If-None-Match (weak comparison) wins over If-Modified-Since."""
+    inm = headers.get("If-None-Match")
+    if inm is not None:
+        tags = [t.strip().removeprefix("W/") for t in inm.split(",")]
+        return "*" in tags or etag in tags
+    ims = headers.get("If-Modified-Since")
+    if ims is None:
+        return False
+    try:
+        since = email.utils.parsedate_to_datetime(ims)
+    except (TypeError, ValueError):
+        return False
+    if since.tzinfo is None:  # "-0000": UTC, as HTTP dates are
+        since = since.replace(tzinfo=datetime.UTC)
+    return int(mtime_s) <= since.timestamp()
 
 
 def _response(status: int, body: bytes, ctype: str) -> Response:

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.server import ServerConnection
 
+from ._axe import FAILING, axe_violations, describe, unchanged_since_checked
+
 
 def server_connections(running: object) -> set[ServerConnection]:
     """The server side of every open WebSocket connection of ``running`` (a RunningServer)."""
@@ -75,12 +77,18 @@ async def browser() -> AsyncIterator[object]:
 async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIterator[Callable[..., Awaitable[object]]]:
     """``await open_page(url)``: a page in a context of its own (its own storage: one person).
 
-    When the test fails, every page is saved as a screenshot under test-artifacts/.
+    ``init_script`` runs in the page before its own scripts, on every load.
+
+    When the test fails, every page is saved as a screenshot under test-artifacts/; when it
+    passes, axe-core checks every page still open as the test left it (serious or critical
+    violations fail the test).
     """
     pages: list[object] = []
 
-    async def make(url: str, *, width: int = 1200, height: int = 900) -> object:
+    async def make(url: str, *, width: int = 1200, height: int = 900, init_script: str | None = None) -> object:
         ctx = await browser.new_context(viewport={"width": width, "height": height}, locale="ja-JP")  # type: ignore[attr-defined]
+        if init_script:
+            await ctx.add_init_script(init_script)  # runs before the page's own scripts, on every load
         page = await ctx.new_page()
         page.set_default_timeout(10_000)
         errors: list[str] = []
@@ -102,6 +110,15 @@ async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIte
             except Exception:  # noqa: BLE001 - a screenshot must not hide the failure
                 pass
     errors = [e for page in pages for e in page.js_errors]  # type: ignore[attr-defined]
+    # axe-core on every page still open, in the state the test left it (issue 23)
+    inaccessible = []
+    if rep is not None and rep.passed:
+        for page in pages:
+            if not page.is_closed() and not await unchanged_since_checked(page):  # type: ignore[attr-defined]
+                bad = [v for v in await axe_violations(page) if v["impact"] in FAILING]
+                if bad:
+                    inaccessible.append(f"{page.url}:\n{describe(bad)}")  # type: ignore[attr-defined]
     for page in pages:
         await page.context.close()  # type: ignore[attr-defined]
     assert not errors, f"JavaScript errors in the page: {errors}"
+    assert not inaccessible, "axe: serious or critical violations where the test ended:\n" + "\n".join(inaccessible)

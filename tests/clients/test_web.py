@@ -21,9 +21,9 @@ def _without_times(html: str) -> str:
     return re.sub(r'<time datetime="[^"]*">[^<]*</time>', "", html)
 
 
-async def create_table(open_page: Any, url: str, ruleset: str = "generic", name: str = "テスト卓") -> Any:
-    """The GM's page after creating a table through the home form."""
-    gm = await open_page(url)
+async def create_table(open_page: Any, url: str, ruleset: str = "generic", name: str = "テスト卓", **page: Any) -> Any:
+    """The GM's page after creating a table through the home form (``page``: open_page's options)."""
+    gm = await open_page(url, **page)
     await gm.select_option("#ruleset", ruleset)
     await gm.fill("#table-name", name)
     await gm.fill("#gm-name", "ゲームマスター")

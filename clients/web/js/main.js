@@ -58,7 +58,23 @@ function errText(e) {
 
 function show(viewId) {
   for (const v of document.querySelectorAll(".view")) v.hidden = v.id !== viewId;
+  $("#skip").textContent = viewId === "table" ? "チャット入力へ移動" : "本文へ移動";
 }
+
+// The skip link moves the focus itself: following its href would change the hash,
+// and the router would leave the table for the home page.
+function skipTarget() {
+  if ($("#table").hidden) return document.querySelector(".view:not([hidden]) h1, .view:not([hidden]) input");
+  if (app.replay) return $("#replay-slider");
+  return $("#chat-input").disabled ? $("#log") : $("#chat-input");
+}
+$("#skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  const target = skipTarget();
+  if (!target) return;
+  if (target.tabIndex < 0) target.tabIndex = -1; // a heading takes the focus without joining the tab order
+  target.focus();
+});
 
 // ------------------------------------------------------------------ home
 
@@ -150,6 +166,7 @@ async function openTable(tableId, token) {
 async function enterTable(tableId, joined) {
   app.me = { member_id: joined.member_id, role: joined.role };
   show("table");
+  $("#live-side").hidden = true; // shown with the first state: panels appear, nothing below them moves
   clear($("#log"));
   app.conn.feeds.delete(tableId);
   app.actionsKey = null;
@@ -220,7 +237,7 @@ function renderLive() {
   document.title = `${s.name} — taku 卓`;
   store(s.table_id, { name: s.name, ruleset: s.ruleset });
   const me = s.members[s.you.member_id];
-  $("#t-name").textContent = s.name;
+  $("#t-name").textContent = s.name || s.table_id;
   $("#t-ruleset").textContent = (rulesetInfo() || { name: s.ruleset }).name;
   $("#t-me").textContent = me ? `${me.name}（${ROLE[me.role] || me.role}）` : "観戦";
   $("#t-seq").textContent = `seq ${s.seq}`;
@@ -230,8 +247,9 @@ function renderLive() {
   $("#chat-input").disabled = !canAct;
   $("#chat-send").disabled = !canAct;
   $("#chat-as").disabled = !canAct;
-  $("#chat-input").placeholder = canAct ? "チャット / ダイス（2D6>=7、S2D6 でシークレット）" : "観戦中は発言できません";
+  $("#chat-input").placeholder = canAct ? "チャット / ダイス（例: 2D6>=7）" : "観戦中は発言できません";
   $("#spectator-note").hidden = canAct;
+  $("#chat-hint").hidden = !canAct;
   // speak as
   const as = $("#chat-as");
   const prev = as.value;
@@ -243,6 +261,7 @@ function renderLive() {
   if (s.you.role === "gm") renderGmTools(s);
   $("#actions").hidden = !canAct;
   if (canAct) renderActions(s);
+  $("#live-side").hidden = false;
 }
 
 // The panels every view of a state shows (live and replay).
@@ -266,6 +285,14 @@ function renderState(s, root, { live }) {
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
   parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
     valueTree(s.game, ["game"])));
+  // the GM's values fill the override form: buttons for the keyboard too (Enter / Space)
+  if (live && s.you.role === "gm") {
+    for (const leaf of parts.flatMap((p) => [...p.querySelectorAll(".leaf[data-path]")])) {
+      leaf.setAttribute("role", "button");
+      leaf.tabIndex = 0;
+      leaf.title = "この値をオーバーライドの欄に入れる";
+    }
+  }
   patchChildren(root, parts);
 }
 
@@ -446,17 +473,20 @@ $("#award-form").addEventListener("submit", async (e) => {
   } catch (x) { toast(errorNodes(x)); }
 });
 
-// a click on a value in the state fills the override form (GM)
-document.addEventListener("click", (e) => {
+// a click on a value in the state (or Enter / Space on it) fills the override form (GM)
+function fillOverride(e) {
   const leaf = e.target.closest && e.target.closest("#state-panels .leaf[data-path]");
   if (!leaf || !app.state || app.state.you.role !== "gm") return;
   const path = JSON.parse(leaf.dataset.path);
   if (path[0] !== "game" && path[0] !== "characters") return;
+  e.preventDefault();
   $("#ov-path").value = JSON.stringify(path);
   $("#ov-value").value = JSON.stringify(readPath(app.state, path));
   $("#gm-tools").open = true;
   $("#ov-value").focus();
-});
+}
+document.addEventListener("click", fillOverride);
+document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fillOverride(e); });
 
 function renderInvites() {
   const mine = stored(app.tableId) || {};
@@ -529,6 +559,7 @@ function closeReplay() {
   $("#replay").hidden = true;
   $("#live").hidden = false;
   $("#replay-toggle").setAttribute("aria-pressed", "false");
+  $("#replay-toggle").focus(); // not <body>: the button that opened the replay
 }
 
 async function replayTo(seq) {
@@ -583,7 +614,10 @@ $("#export-html").addEventListener("click", () => exportLog("html"));
 
 document.addEventListener("keydown", (e) => {
   if (e.target.matches("input, textarea, select") && e.target.id !== "replay-slider") return;
-  if (app.replay && (e.key === "," || e.key === ".")) {
+  if (app.replay && e.key === "Escape") {
+    e.preventDefault();
+    closeReplay();
+  } else if (app.replay && (e.key === "," || e.key === ".")) {
     e.preventDefault();
     replayTo(app.replay.seq + (e.key === "." ? 1 : -1));
   } else if (e.key === "/" && !app.replay && !$("#table").hidden) {

@@ -215,9 +215,27 @@ function charTable(rows, cols) {
   // container scrolls sideways (focusable, with a shadow at the edge that hides columns)
   return h("div", { class: "grid-scroll", tabindex: "0", role: "region", "aria-label": "キャラクターの一覧" },
     h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, h("th", { text: "" }), cols.map(([label]) => h("th", { text: label })))),
+      h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr", text: "名前" })), cols.map(([label]) => h("th", {}, headLabel(label))))),
       h("tbody", {}, rows.map(([name, c, cid]) => h("tr", { "data-character": cid },
         h("th", { scope: "row", text: name }), cols.map(([label, f]) => h("td", { "data-label": label }, f(c))))))));
+}
+
+// A column's label, whole words on each line: the header keeps its words together
+// (CSS keep-all) and may break only after a "/" or where kanji and katakana meet
+// ("回避" "ダイス", "即応/" "緊急", never "回避ダ" "イス").
+const script = (c) => (/[\u30a0-\u30ff]/.test(c) ? "kana" : /[\u3400-\u9fff]/.test(c) ? "kanji" : "");
+function headLabel(label) {
+  const out = [];
+  let word = "";
+  [...label].forEach((c, i, all) => {
+    const prev = all[i - 1];
+    if (word && (prev === "/" || (script(prev) && script(c) && script(prev) !== script(c)))) {
+      out.push(word, h("wbr"));
+      word = "";
+    }
+    word += c;
+  });
+  return [...out, word];
 }
 
 function turnOrder(list, ctx, current) {
@@ -309,7 +327,7 @@ const PANELS = {
       charTable(rows, [
         ["座布団", (c) => {
           const n = Number(get(c, "zabuton") ?? 0);
-          return h("span", { class: "zabuton", "aria-label": `座布団 ${n}枚` },
+          return h("span", { class: "zabuton", role: "img", "aria-label": `座布団 ${n}枚` },
             Array.from({ length: Math.max(0, Math.min(n, 10)) }, () => h("span", { class: "zab" })), ` ${n}`);
         }],
         ["状態", (c) => chips([...(c.conditions || []), c.incapacitated ? "行動不能" : ""].filter(Boolean))],
@@ -373,7 +391,7 @@ const PANELS = {
         t.actor ? h("span", { text: ` 手番: ${t.actor_label || ctx.name(t.actor)}${t.phase_label ? `（${t.phase_label}）` : ""}` }) : null),
       charTable(rows, [
         ["点数", (p) => h("span", { class: "big score", text: String(p._score ?? "—") })],
-        ["メンツ", (p) => h("span", { class: "mentsu", "aria-label": `メンツ ${p.mentsu ?? 0}` },
+        ["メンツ", (p) => h("span", { class: "mentsu", role: "img", "aria-label": `メンツ ${p.mentsu ?? 0}` },
           Array.from({ length: Math.max(0, Math.min(Number(p.mentsu) || 0, 4)) }, () => h("span", { class: "tile" })),
           ` ${p.mentsu ?? 0}`)],
         ["宣言", (p) => h("span", { class: p.declaration ? "chip bad" : "muted", text: DECL[p.declaration || ""] ?? p.declaration })],

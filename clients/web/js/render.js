@@ -62,6 +62,7 @@ export function diceChips(rolls) {
       r.faces.map((f) =>
         h("span", {
           class: `die d${r.sides}${f === r.sides ? " max" : ""}${f === 1 ? " one" : ""}`,
+          role: "img",
           "aria-label": `${r.sides}面ダイス ${f}`,
           text: String(f),
         }))));
@@ -95,14 +96,14 @@ export function eventItem(msg, memberName = () => "") {
 }
 
 // A value as a tree: objects as definition lists (collapsible), arrays as lists.
-// Leaves get data-path (the path from `game`/`characters`) so GM tools can use them.
+// Leaves get data-path (the path from `game`/`characters`) so GM tools can use them
+// (main.js makes them buttons on the GM's live page).
 export function valueTree(value, path = [], names = {}) {
   if (value === null || value === undefined) return h("span", { class: "v-null", text: "—" });
   if (typeof value !== "object") {
     return h("span", {
       class: `leaf v-${typeof value}`,
       "data-path": JSON.stringify(path),
-      tabindex: "-1",
       text: typeof value === "boolean" ? (value ? "✔" : "✘") : String(value),
     });
   }
@@ -151,7 +152,7 @@ ${items.join("\n")}
 
 export function download(filename, text, type) {
   const blob = new Blob([text], { type });
-  const a = h("a", { href: URL.createObjectURL(blob), download: filename });
+  const a = h("a", { href: URL.createObjectURL(blob), download: filename, hidden: true }); // no stop for the keyboard
   document.body.append(a);
   a.click();
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
