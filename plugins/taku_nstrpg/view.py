@@ -15,7 +15,7 @@ from taku_nstrpg.state import NsGame, current, evasion_per_turn, initiative
 
 __all__ = ["derived", "view"]
 
-_TURN_BOOKKEEPING = ("acted", "step", "turn_over", "secret_rolls")
+_NOT_SHOWN = ("acted", "step", "turn_over", "secret_rolls")  # turn bookkeeping (see ``turn``), and who may see a secret check
 
 
 def derived(table: TableState, cid: str) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) ->
     """
     game = table.game or NsGame()
     out: dict[str, Any] = msgspec.to_builtins(game)
-    for key in _TURN_BOOKKEEPING:
+    for key in _NOT_SHOWN:
         out.pop(key, None)  # the state message's ``turn`` shows them (order, done, phase)
     for cid, audience in game.secret_rolls.items():
         if not viewer.sees(audience):

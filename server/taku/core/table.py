@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from taku.core import chatdice
+from taku.core import chatdice, kit
 from taku.core.commands import (
     CORE_COMMANDS,
     Chat,
@@ -429,8 +429,7 @@ def _as_secret(emitted: Emitted, ctx: Context[Any]) -> Emitted:
         return Private(event=emitted.event, audience=audience, redacted=emitted.redacted)
     if isinstance(emitted, DiceRolled) and not emitted.secret:
         emitted = msgspec.structs.replace(emitted, secret=True)
-    tag = type(emitted).__struct_config__.tag
-    return Private(event=emitted, audience=allowed, redacted=Redacted(of=str(tag), note="シークレットダイス"))
+    return kit.secret(emitted, ctx)
 
 
 # --------------------------------------------------------------------------- overrides
