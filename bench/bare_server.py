@@ -29,7 +29,9 @@ async def handler(ws: ServerConnection) -> None:
 
 
 async def main(port: int) -> None:
-    async with serve(handler, "127.0.0.1", port, max_size=2**20, ping_interval=None, compression=None):
+    async with serve(
+        handler, "127.0.0.1", port, max_size=2**20, ping_interval=None, compression=None
+    ):
         print("ready", flush=True)
         await asyncio.Future()
 

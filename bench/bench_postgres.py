@@ -80,9 +80,22 @@ def free_port() -> int:
 
 async def start_node(url: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
-    argv = [sys.executable, "-m", "taku.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", url]
+    argv = [
+        sys.executable,
+        "-m",
+        "taku.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        url,
+    ]
     argv += ["--rate", "100000", "--log-level", "warning", "--json-logs"]
-    proc = subprocess.Popen(argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+    )
     for _ in range(600):
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -102,7 +115,9 @@ async def start_node(url: str, log: Path) -> tuple[subprocess.Popen[bytes], int]
 async def bench_delivery(url: str, n: int, tmp: Path) -> dict[str, float]:
     from websockets.asyncio.client import connect
 
-    (pa, port_a), (pb, port_b) = await asyncio.gather(start_node(url, tmp / "a.log"), start_node(url, tmp / "b.log"))
+    (pa, port_a), (pb, port_b) = await asyncio.gather(
+        start_node(url, tmp / "a.log"), start_node(url, tmp / "b.log")
+    )
     try:
         ids = iter(range(1, 10**9))
 
@@ -119,10 +134,14 @@ async def bench_delivery(url: str, n: int, tmp: Path) -> dict[str, float]:
             connect(f"ws://127.0.0.1:{port_a}/ws", ping_interval=None) as far,
             connect(f"ws://127.0.0.1:{port_b}/ws", ping_interval=None) as near,
         ):
-            created = await request(sender, {"type": "create_table", "ruleset": "generic", "name": "bench"})
+            created = await request(
+                sender, {"type": "create_table", "ruleset": "generic", "name": "bench"}
+            )
             tid = created["table_id"]
             for ws in (far, near):
-                await request(ws, {"type": "join", "table_id": tid, "token": created["spectator_token"]})
+                await request(
+                    ws, {"type": "join", "table_id": tid, "token": created["spectator_token"]}
+                )
                 sub = await request(ws, {"type": "subscribe", "table_id": tid})
                 assert sub["type"] == "subscribed", sub
 
@@ -138,7 +157,11 @@ async def bench_delivery(url: str, n: int, tmp: Path) -> dict[str, float]:
                 cid = f"bench-{i}"
                 waits = [asyncio.create_task(arrival(ws, cid)) for ws in (far, near)]
                 t0 = time.perf_counter()
-                await sender.send(json.dumps({"type": "chat", "table_id": tid, "command_id": cid, "text": f"x{i}"}))
+                await sender.send(
+                    json.dumps(
+                        {"type": "chat", "table_id": tid, "command_id": cid, "text": f"x{i}"}
+                    )
+                )
                 t_far, t_near = await asyncio.gather(*waits)
                 while True:  # the ack
                     m = json.loads(await sender.recv())
@@ -183,7 +206,9 @@ async def main() -> None:
             f"command on B -> event at client on A: p50 {d['cross_p50_ms']:.2f} ms, p99 {d['cross_p99_ms']:.2f} ms"
             f"  ({args.commands} commands)"
         )
-        print(f"command on B -> event at client on B: p50 {d['local_p50_ms']:.2f} ms, p99 {d['local_p99_ms']:.2f} ms")
+        print(
+            f"command on B -> event at client on B: p50 {d['local_p50_ms']:.2f} ms, p99 {d['local_p99_ms']:.2f} ms"
+        )
     finally:
         await drop_schema(url)
 

@@ -122,7 +122,9 @@ class _Wire(asyncio.Protocol):
 
 async def _connect(url: str) -> _Wire:
     uri = parse_uri(url)
-    _, wire = await asyncio.get_running_loop().create_connection(lambda: _Wire(url), uri.host, uri.port)
+    _, wire = await asyncio.get_running_loop().create_connection(
+        lambda: _Wire(url), uri.host, uri.port
+    )
     await wire.open
     return wire
 
@@ -142,7 +144,12 @@ class Client:
         self.n += 1
         cid = f"{self.name}-{self.n}"
         if self.taku:
-            msg = {"type": "command", "table_id": self.table, "command_id": cid, "command": {"type": "chat", "text": "bench " + cid}}
+            msg = {
+                "type": "command",
+                "table_id": self.table,
+                "command_id": cid,
+                "command": {"type": "chat", "text": "bench " + cid},
+            }
         else:
             msg = {"cid": cid, "text": "bench " + cid}
         return cid, json.dumps(msg)
@@ -176,13 +183,26 @@ async def _setup_taku(url: str, tables: int, clients: int) -> list[Client]:
     out: list[Client] = []
     for t in range(tables):
         gm = await _connect(url)
-        created = await _request(gm, {"type": "create_table", "ruleset": "generic", "name": f"bench{t}"}, "created")
+        created = await _request(
+            gm, {"type": "create_table", "ruleset": "generic", "name": f"bench{t}"}, "created"
+        )
         tid = created["table_id"]
         conns = [gm] + [await _connect(url) for _ in range(clients - 1)]
         for i, ws in enumerate(conns):
             if i:
-                await _request(ws, {"type": "join", "table_id": tid, "token": created["player_token"], "name": f"p{i}"}, "joined")
-            await _request(ws, {"type": "subscribe", "table_id": tid, "after_seq": 10**9}, "subscribed")
+                await _request(
+                    ws,
+                    {
+                        "type": "join",
+                        "table_id": tid,
+                        "token": created["player_token"],
+                        "name": f"p{i}",
+                    },
+                    "joined",
+                )
+            await _request(
+                ws, {"type": "subscribe", "table_id": tid, "after_seq": 10**9}, "subscribed"
+            )
             out.append(Client(ws, tid, f"t{t}c{i}", True))
     return out
 
@@ -197,7 +217,9 @@ async def _setup_bare(url: str, tables: int, clients: int) -> list[Client]:
     return out
 
 
-async def run(url: str, *, taku: bool, tables: int, clients: int, seconds: float, rate: float | None = None) -> Result:
+async def run(
+    url: str, *, taku: bool, tables: int, clients: int, seconds: float, rate: float | None = None
+) -> Result:
     """Drive the server; ``rate`` (commands/s, all clients together) makes it open loop."""
     cs = await (_setup_taku if taku else _setup_bare)(url, tables, clients)
     stop = time.perf_counter() + seconds

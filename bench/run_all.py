@@ -53,7 +53,22 @@ def network(seconds: float) -> None:
     db = Path(tempfile.mkdtemp()) / "bench.db"
     tport, bport = free_port(), free_port()
     taku = start(
-        [sys.executable, "-m", "taku.cli", "serve", "--db", str(db), "--port", str(tport), "--rate", "1000000", "--creates-per-minute", "100000", "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "taku.cli",
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            str(tport),
+            "--rate",
+            "1000000",
+            "--creates-per-minute",
+            "100000",
+            "--log-level",
+            "warning",
+        ],
         tport,
     )
     bare = start([sys.executable, str(HERE / "bare_server.py"), str(bport)], bport)
@@ -61,19 +76,37 @@ def network(seconds: float) -> None:
     try:
         for tables, clients in ((1, 10), (100, 5)):
             print(f"\n== {tables} table(s) x {clients} clients, closed loop, {seconds:.0f} s each")
-            b = asyncio.run(load.run(burl, taku=False, tables=tables, clients=clients, seconds=seconds))
-            t = asyncio.run(load.run(turl, taku=True, tables=tables, clients=clients, seconds=seconds))
+            b = asyncio.run(
+                load.run(burl, taku=False, tables=tables, clients=clients, seconds=seconds)
+            )
+            t = asyncio.run(
+                load.run(turl, taku=True, tables=tables, clients=clients, seconds=seconds)
+            )
             print(f"  bare  {b.line()}")
             print(f"  taku  {t.line()}")
-            print(f"  taku/bare throughput ratio {t.per_s / b.per_s:.2f}   p99 ratio {t.pct(99) / b.pct(99):.2f}")
+            print(
+                f"  taku/bare throughput ratio {t.per_s / b.per_s:.2f}   p99 ratio {t.pct(99) / b.pct(99):.2f}"
+            )
             if tables == 100:
                 rate = t.per_s / 2
-                print(f"\n== {tables} x {clients}, open loop at half taku's throughput ({rate:.0f} cmd/s)")
-                b2 = asyncio.run(load.run(burl, taku=False, tables=tables, clients=clients, seconds=seconds, rate=rate))
-                t2 = asyncio.run(load.run(turl, taku=True, tables=tables, clients=clients, seconds=seconds, rate=rate))
+                print(
+                    f"\n== {tables} x {clients}, open loop at half taku's throughput ({rate:.0f} cmd/s)"
+                )
+                b2 = asyncio.run(
+                    load.run(
+                        burl, taku=False, tables=tables, clients=clients, seconds=seconds, rate=rate
+                    )
+                )
+                t2 = asyncio.run(
+                    load.run(
+                        turl, taku=True, tables=tables, clients=clients, seconds=seconds, rate=rate
+                    )
+                )
                 print(f"  bare  {b2.line()}")
                 print(f"  taku  {t2.line()}")
-                print(f"  taku/bare p50 ratio {t2.pct(50) / b2.pct(50):.2f}   p99 ratio {t2.pct(99) / b2.pct(99):.2f}")
+                print(
+                    f"  taku/bare p50 ratio {t2.pct(50) / b2.pct(50):.2f}   p99 ratio {t2.pct(99) / b2.pct(99):.2f}"
+                )
     finally:
         taku.terminate()
         bare.terminate()
@@ -118,7 +151,9 @@ def store_appends(seconds: float) -> None:
         commits = store.commits - commits0
         await store.close()
         print(f"  one table, sequential     {single:9.0f} appends/s (one fsync each)")
-        print(f"  100 tables, concurrent    {many:9.0f} appends/s ({count / max(commits, 1):.1f} appends per commit)")
+        print(
+            f"  100 tables, concurrent    {many:9.0f} appends/s ({count / max(commits, 1):.1f} appends per commit)"
+        )
 
     print("\n== SQLite appends (durable: synchronous=FULL, WAL)")
     asyncio.run(go())
@@ -133,8 +168,13 @@ def replay(n: int = 300_000) -> None:
     t = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     recs = [
         Recorded(
-            table_id="t", seq=i, type="chat_posted", data=msgspec.Raw(enc.encode(ChatPosted(text=f"line {i}"))),
-            actor="m2", time=t, command_id=f"c{i}",
+            table_id="t",
+            seq=i,
+            type="chat_posted",
+            data=msgspec.Raw(enc.encode(ChatPosted(text=f"line {i}"))),
+            actor="m2",
+            time=t,
+            command_id=f"c{i}",
         )
         for i in range(1, n + 1)
     ]
@@ -143,7 +183,9 @@ def replay(n: int = 300_000) -> None:
     state = fold(TableState(table_id="t"), recs, RULESET, dec)
     el = time.perf_counter() - t0
     assert state.seq == n
-    print(f"\n== replay (fold) of the generic ruleset: {n / el:,.0f} events/s ({n} events in {el:.2f} s)")
+    print(
+        f"\n== replay (fold) of the generic ruleset: {n / el:,.0f} events/s ({n} events in {el:.2f} s)"
+    )
 
     # the same, read back from a SQLite file first (what `taku replay` and a table's first load do)
     from taku.store.sqlite import SQLiteEventStore
@@ -152,7 +194,9 @@ def replay(n: int = 300_000) -> None:
     async def from_sqlite() -> float:
         store = SQLiteEventStore(Path(tempfile.mkdtemp()) / "replay.db")
         await store.open()
-        rec = TableRecord(table_id="t", ruleset="generic", name="t", created=t.isoformat(), seed=b"s" * 32)
+        rec = TableRecord(
+            table_id="t", ruleset="generic", name="t", created=t.isoformat(), seed=b"s" * 32
+        )
         await store.create_table(rec, recs[:1], "c1")
         for i in range(1, n, 1000):
             batch = recs[i : i + 1000]
@@ -173,7 +217,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5)
     ap.add_argument("--skip-network", action="store_true")
     args = ap.parse_args()
-    print(f"taku benchmarks, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, python {sys.version.split()[0]}")
+    print(
+        f"taku benchmarks, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, python {sys.version.split()[0]}"
+    )
     replay()
     store_appends(args.seconds)
     if not args.skip_network:

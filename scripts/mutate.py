@@ -57,7 +57,9 @@ def module_src_path(module: Path, pkgs: dict[str, Path]) -> str:
     for name, d in pkgs.items():
         if module.is_relative_to(d):
             return f"src/{name}/{module.relative_to(d).as_posix()}"
-    raise SystemExit(f"mutate: {module} is not in a package under server/, plugins/ or clients/python/")
+    raise SystemExit(
+        f"mutate: {module} is not in a package under server/, plugins/ or clients/python/"
+    )
 
 
 def toml_value(v: object) -> str:
@@ -119,17 +121,25 @@ def report(where: Path, module: Path) -> int:
     score = 100.0 * len(killed) / total if total else 0.0
     rel = module.resolve().relative_to(ROOT).as_posix()
     print(f"{rel}: {len(killed)}/{total} killed, score {score:.1f}%")
-    print(f"(details: cd {where.relative_to(ROOT)} && {Path(sys.executable).parent}/mutmut show <name>)")
+    print(
+        f"(details: cd {where.relative_to(ROOT)} && {Path(sys.executable).parent}/mutmut show <name>)"
+    )
     return 0
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("module", type=Path, help="a .py file under server/, plugins/ or clients/python/")
-    ap.add_argument("--tests", nargs="+", help="test files or directories (default: pyproject's table)")
+    ap.add_argument(
+        "module", type=Path, help="a .py file under server/, plugins/ or clients/python/"
+    )
+    ap.add_argument(
+        "--tests", nargs="+", help="test files or directories (default: pyproject's table)"
+    )
     ap.add_argument("--report", action="store_true", help="only print the score of the last run")
     ap.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("mutmut_args", nargs="*", help="after --: a mutmut command run in the staged directory")
+    ap.add_argument(
+        "mutmut_args", nargs="*", help="after --: a mutmut command run in the staged directory"
+    )
     args = ap.parse_args()
     module = args.module if args.module.is_absolute() else ROOT / args.module
     if not module.is_file():

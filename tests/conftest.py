@@ -18,7 +18,11 @@ __all__ = ["RunningServer", "start_server", "stop_server"]
 # `make mutate` runs with --hypothesis-profile=mutate: mutated code under a busy
 # machine is slow, and a mutant must be killed by the same examples every time
 settings.register_profile(
-    "mutate", deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    "mutate",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
 )
 
 

@@ -70,7 +70,9 @@ def judge(value: int, target: int) -> CheckResult:
     tatsujin = value <= TATSUJIN_MAX
     ukatsu = value >= UKATSU_MIN
     success = tatsujin or (not ukatsu and value <= target)
-    return CheckResult(value=value, target=target, success=success, tatsujin=tatsujin, ukatsu=ukatsu)
+    return CheckResult(
+        value=value, target=target, success=success, tatsujin=tatsujin, ukatsu=ukatsu
+    )
 
 
 def opposed_winner(a: CheckResult, b: CheckResult) -> str | None:

@@ -12,7 +12,13 @@ from typing import Any
 
 import msgspec
 
-from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event, GMOverridden
+from taku.core.events import (
+    CharacterCreated,
+    CharacterRemoved,
+    CharacterUpdated,
+    Event,
+    GMOverridden,
+)
 from taku_chabu._rules import sheet_of, should_die
 from taku_chabu.events import (
     ActionPassed,
@@ -109,13 +115,26 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
             return game
         case CharacterRemoved(character_id=cid):
             chars = {k: v for k, v in game.chars.items() if k != cid}
-            ranges = {a: {b: r for b, r in row.items() if b != cid} for a, row in game.ranges.items() if a != cid}
+            ranges = {
+                a: {b: r for b, r in row.items() if b != cid}
+                for a, row in game.ranges.items()
+                if a != cid
+            }
             return replace(game, chars=chars, ranges=ranges)
         case GMOverridden(path=path):
-            if len(path) >= 4 and path[0] == "game" and path[1] == "chars" and path[3] in ("hp", "ingaoho"):
+            if (
+                len(path) >= 4
+                and path[0] == "game"
+                and path[1] == "chars"
+                and path[3] in ("hp", "ingaoho")
+            ):
                 cid = str(path[2])
                 cs = game.chars.get(cid)
-                if cs is not None and not cs.dead and should_die(sheet_of(table, cid).dl, cs, hp=path[3] == "hp"):
+                if (
+                    cs is not None
+                    and not cs.dead
+                    and should_die(sheet_of(table, cid).dl, cs, hp=path[3] == "hp")
+                ):
                     return _char(game, cid, dead=True)
             return game
         # ------------------------------------------------------------ checks and damage
@@ -148,7 +167,9 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
         case Died(character_id=cid):
             p = game.pending
             if p is not None and cid in p.awaiting:  # a 死亡 target evades no more (CH-25)
-                game = replace(game, pending=replace(p, awaiting=[t for t in p.awaiting if t != cid]))
+                game = replace(
+                    game, pending=replace(p, awaiting=[t for t in p.awaiting if t != cid])
+                )
             return _char(game, cid, dead=True)
         case ValueAdjusted(character_id=cid, key=key, after=after):
             return _char(game, cid, **{key: after}) if key in _VALUE_KEYS else game
@@ -197,8 +218,14 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
                     wazamae=max(cs.wazamae - (event.cost.wazamae - event.tatsujin_for_wazamae), 0),
                     tatsujin=max(cs.tatsujin - event.cost.tatsujin - event.tatsujin_for_wazamae, 0),
                 )
-            if event.answers is not None and game.pending is not None and game.pending.id == event.answers:
-                game = _pending(game, event.answers, setsuna=[*game.pending.setsuna, (cid, event.tokugi)])
+            if (
+                event.answers is not None
+                and game.pending is not None
+                and game.pending.id == event.answers
+            ):
+                game = _pending(
+                    game, event.answers, setsuna=[*game.pending.setsuna, (cid, event.tokugi)]
+                )
             if event.declaration is not None and not event.attack:
                 game = replace(
                     game,
@@ -212,8 +239,18 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
                         targets=list(event.targets),
                     ),
                 )
-            if event.resolved and event.until_end_phase and game.combat is not None and event.declaration is None:
-                game = replace(game, combat=replace(game.combat, effects=[*game.combat.effects, (cid, event.tokugi)]))
+            if (
+                event.resolved
+                and event.until_end_phase
+                and game.combat is not None
+                and event.declaration is None
+            ):
+                game = replace(
+                    game,
+                    combat=replace(
+                        game.combat, effects=[*game.combat.effects, (cid, event.tokugi)]
+                    ),
+                )
             if event.is_action and event.declaration is None:
                 game = _done(game, cid)
             return game
@@ -221,12 +258,19 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
             p = game.pending
             if p is None or p.id != decl:
                 return game
-            return _pending(game, decl, awaiting=[t for t in p.awaiting if t != cid], hit=[*p.hit, cid])
+            return _pending(
+                game, decl, awaiting=[t for t in p.awaiting if t != cid], hit=[*p.hit, cid]
+            )
         case DeclarationClosed(declaration=decl, character_id=cid, is_action=is_action):
             p = game.pending
             if p is not None and p.id == decl:
                 if event.lasting and game.combat is not None and p.tokugi is not None:
-                    game = replace(game, combat=replace(game.combat, effects=[*game.combat.effects, (cid, p.tokugi)]))
+                    game = replace(
+                        game,
+                        combat=replace(
+                            game.combat, effects=[*game.combat.effects, (cid, p.tokugi)]
+                        ),
+                    )
                 game = replace(game, pending=None)
             return _done(game, cid) if is_action else game
         # ------------------------------------------------------------ ranges and rounds
@@ -251,7 +295,9 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
         case RoundStarted(number=n, order=order):
             if game.combat is None:
                 return game
-            return replace(game, combat=replace(game.combat, round=RoundState(number=n, order=list(order))))
+            return replace(
+                game, combat=replace(game.combat, round=RoundState(number=n, order=list(order)))
+            )
         case Waited(character_id=cid):
             rnd = game.combat.round if game.combat is not None else None
             if rnd is None or cid in rnd.waiting:
@@ -264,6 +310,11 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
                 return game
             return replace(game, combat=replace(game.combat, effects=[]))
         case CombatEnded(outcome=outcome, reason=reason):
-            return replace(game, combat=None, pending=None, outcome=f"{outcome}: {reason}" if reason else outcome)
+            return replace(
+                game,
+                combat=None,
+                pending=None,
+                outcome=f"{outcome}: {reason}" if reason else outcome,
+            )
         case _:
             return game

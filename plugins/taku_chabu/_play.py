@@ -43,7 +43,9 @@ def _name(table: Any, cid: str) -> str:
 
 def _controls(table: Any, viewer: Viewer, cid: str) -> bool:
     ch = table.characters.get(cid)
-    return ch is not None and (viewer.is_gm or (ch.owner is not None and ch.owner == viewer.member_id))
+    return ch is not None and (
+        viewer.is_gm or (ch.owner is not None and ch.owner == viewer.member_id)
+    )
 
 
 def _primary_for(table: Any, viewer: Viewer, cid: str) -> bool:
@@ -62,7 +64,13 @@ def _distance(game: ChabuState, options: ChabuOptions, a: str, b: str) -> Range 
 
 
 def _target_choices(
-    table: Any, game: ChabuState, options: ChabuOptions, user: str, reach: Range | None, *, self_too: bool
+    table: Any,
+    game: ChabuState,
+    options: ChabuOptions,
+    user: str,
+    reach: Range | None,
+    *,
+    self_too: bool,
 ) -> list[Choice]:
     """The characters ``user`` may target with 射程 ``reach`` (CH-18): alive, within range."""
     out = []
@@ -87,7 +95,10 @@ def _target_choices(
 def _check_choices(sheet: ChabuSheet) -> dict[str, list[Choice]]:
     return {
         "ability": [Choice(value=a, label=f"{a}（{v}）") for a, v in sheet.abilities.items()],
-        "skill": [Choice(value=None, label="技能なし"), *(Choice(value=k, label=f"{k}（+{v}）") for k, v in sheet.skills.items())],
+        "skill": [
+            Choice(value=None, label="技能なし"),
+            *(Choice(value=k, label=f"{k}（+{v}）") for k, v in sheet.skills.items()),
+        ],
     }
 
 
@@ -100,7 +111,10 @@ def _sides(table: Any, cid: str) -> list[Choice]:
         out.append(Choice(value={"character_id": cid, "ability": ab}, label=f"{name}: {ab}（{v}）"))
         for sk, w in sheet.skills.items():
             out.append(
-                Choice(value={"character_id": cid, "ability": ab, "skill": sk}, label=f"{name}: {ab}+{sk}（{v + w}）")
+                Choice(
+                    value={"character_id": cid, "ability": ab, "skill": sk},
+                    label=f"{name}: {ab}+{sk}（{v + w}）",
+                )
             )
     return out
 
@@ -112,7 +126,13 @@ def _can_pay(tk: Tokugi, cs: CharState) -> bool:
 
 
 def _tokugi(
-    table: Any, game: ChabuState, options: ChabuOptions, cid: str, tk: Tokugi, *, primary: bool = False
+    table: Any,
+    game: ChabuState,
+    options: ChabuOptions,
+    cid: str,
+    tk: Tokugi,
+    *,
+    primary: bool = False,
 ) -> Affordance | None:
     """``chabu.use_tokugi`` for ``tk``, or ``None`` when it cannot be used now."""
     cs = game.chars[cid]
@@ -128,7 +148,9 @@ def _tokugi(
     if tk.category is not None:
         worn = [e for e in sheet.equipment if e.equipped and e.category == tk.category]
         if len(worn) > 1:
-            choices["equipment"] = [Choice(value=e.name, label=f"{e.name}（威力{e.power}）") for e in worn]
+            choices["equipment"] = [
+                Choice(value=e.name, label=f"{e.name}（威力{e.power}）") for e in worn
+            ]
     timing = "刹那" if tk.timing == "setsuna" else "活劇"
     return Affordance(
         command="chabu.use_tokugi",
@@ -168,20 +190,32 @@ def _katsugeki(
             continue
         if (a := _tokugi(table, game, options, cid, tk, primary=primary and not out)) is not None:
             out.append(a)
-    out.append(Affordance(command="chabu.move", label="移動", args={"character_id": cid}, group=group))
+    out.append(
+        Affordance(command="chabu.move", label="移動", args={"character_id": cid}, group=group)
+    )
     if in_round:
         rnd = game.combat.round if game.combat is not None else None
         if rnd is not None and cid not in rnd.waiting:
-            out.append(Affordance(command="chabu.wait", label="待機宣言", args={"character_id": cid}, group=group))
+            out.append(
+                Affordance(
+                    command="chabu.wait", label="待機宣言", args={"character_id": cid}, group=group
+                )
+            )
         out.append(
             Affordance(
-                command="chabu.pass", label="行動放棄", args={"character_id": cid}, group=group, primary=primary and not out
+                command="chabu.pass",
+                label="行動放棄",
+                args={"character_id": cid},
+                group=group,
+                primary=primary and not out,
             )
         )
     return out
 
 
-def _pending(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions, p: Pending) -> list[Affordance]:
+def _pending(
+    table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions, p: Pending
+) -> list[Affordance]:
     """進行, 刹那 特技 (CH-27), 回避判定 or not (CH-21) for the open declaration."""
     out: list[Affordance] = []
     what = p.label or "宣言"
@@ -234,7 +268,9 @@ def _pending(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions
     return out
 
 
-def _anytime(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions, *, checks: bool) -> list[Affordance]:
+def _anytime(
+    table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions, *, checks: bool
+) -> list[Affordance]:
     """判定 (``checks``: not while a declaration is open and every check is held), 対抗判定
     and counters of the viewer's characters (no turn needed)."""
     out: list[Affordance] = []
@@ -244,22 +280,53 @@ def _anytime(table: Any, viewer: Viewer, game: ChabuState, options: ChabuOptions
         sheet = sheet_of(table, cid)
         group = _name(table, cid)
         if checks and not cs.dead and sheet.abilities:
-            out.append(Affordance(command="chabu.check", label="判定", args={"character_id": cid}, choices=_check_choices(sheet), group=group))
+            out.append(
+                Affordance(
+                    command="chabu.check",
+                    label="判定",
+                    args={"character_id": cid},
+                    choices=_check_choices(sheet),
+                    group=group,
+                )
+            )
         descension = cs.dead and sheet.dl == 0
-        for counter, held, ja in (("tatsujin", cs.tatsujin, "タツジン"), ("wazamae", cs.wazamae, "ワザマエ")):
+        for counter, held, ja in (
+            ("tatsujin", cs.tatsujin, "タツジン"),
+            ("wazamae", cs.wazamae, "ワザマエ"),
+        ):
             if held < 1 or (cs.dead and not descension):
                 continue
             rise = options.wazamae_ingaoho if counter == "wazamae" else 0
             if descension and cs.ingaoho + rise >= 100:
                 continue
-            label = f"{ja}カウンターでディセンション" if descension else f"{ja}カウンターを使う（残り{held}）"
+            label = (
+                f"{ja}カウンターでディセンション"
+                if descension
+                else f"{ja}カウンターを使う（残り{held}）"
+            )
             out.append(
-                Affordance(command="chabu.spend_counter", label=label, args={"character_id": cid, "counter": counter}, group=group)
+                Affordance(
+                    command="chabu.spend_counter",
+                    label=label,
+                    args={"character_id": cid, "counter": counter},
+                    group=group,
+                )
             )
     mine_sides = [s for cid in mine if not game.chars[cid].dead for s in _sides(table, cid)]
-    others = [s for cid, cs in game.chars.items() if not cs.dead and cid in table.characters for s in _sides(table, cid)]
+    others = [
+        s
+        for cid, cs in game.chars.items()
+        if not cs.dead and cid in table.characters
+        for s in _sides(table, cid)
+    ]
     if mine_sides:
-        out.append(Affordance(command="chabu.opposed_check", label="対抗判定", choices={"a": mine_sides, "b": others}))
+        out.append(
+            Affordance(
+                command="chabu.opposed_check",
+                label="対抗判定",
+                choices={"a": mine_sides, "b": others},
+            )
+        )
     return out
 
 
@@ -273,18 +340,35 @@ def _conditions(table: Any, game: ChabuState) -> tuple[list[Choice], list[Choice
     victory = [manual_v]
     defeat = [manual_d]
     if npcs:
-        victory.insert(0, Choice(value={"text": "敵の全滅", "kind": "all_down", "characters": npcs}, label="敵（NPC）の全滅"))
+        victory.insert(
+            0,
+            Choice(
+                value={"text": "敵の全滅", "kind": "all_down", "characters": npcs},
+                label="敵（NPC）の全滅",
+            ),
+        )
     if pcs:
-        defeat.insert(0, Choice(value={"text": "PCの全滅", "kind": "all_down", "characters": pcs}, label="PCの全滅"))
+        defeat.insert(
+            0,
+            Choice(
+                value={"text": "PCの全滅", "kind": "all_down", "characters": pcs}, label="PCの全滅"
+            ),
+        )
     return victory, defeat
 
 
 def _gm(table: Any, game: ChabuState) -> list[Affordance]:
     """The GM's own commands: ラウンド進行, the agreed order, 射程, values."""
     out: list[Affordance] = []
-    chars = [Choice(value=cid, label=_name(table, cid)) for cid in game.chars if cid in table.characters]
+    chars = [
+        Choice(value=cid, label=_name(table, cid)) for cid in game.chars if cid in table.characters
+    ]
     if game.combat is None:
-        alive = [Choice(value=cid, label=_name(table, cid)) for cid, cs in game.chars.items() if not cs.dead and cid in table.characters]
+        alive = [
+            Choice(value=cid, label=_name(table, cid))
+            for cid, cs in game.chars.items()
+            if not cs.dead and cid in table.characters
+        ]
         if alive:
             victory, defeat = _conditions(table, game)
             out.append(
@@ -308,14 +392,28 @@ def _gm(table: Any, game: ChabuState) -> list[Affordance]:
                 },
             )
         )
-        participants = [Choice(value=c, label=_name(table, c)) for c in game.combat.participants if c in table.characters]
-        out.append(Affordance(command="chabu.set_order", label="同順位の行動順を決める", choices={"agreed_order": participants}))
+        participants = [
+            Choice(value=c, label=_name(table, c))
+            for c in game.combat.participants
+            if c in table.characters
+        ]
+        out.append(
+            Affordance(
+                command="chabu.set_order",
+                label="同順位の行動順を決める",
+                choices={"agreed_order": participants},
+            )
+        )
     if len(chars) >= 2:
         out.append(
             Affordance(
                 command="chabu.set_range",
                 label="射程を決める",
-                choices={"a": chars, "b": chars, "range": [Choice(value=k, label=v) for k, v in RANGE_JA.items()]},
+                choices={
+                    "a": chars,
+                    "b": chars,
+                    "range": [Choice(value=k, label=v) for k, v in RANGE_JA.items()],
+                },
             )
         )
     if chars:
@@ -325,7 +423,13 @@ def _gm(table: Any, game: ChabuState) -> list[Affordance]:
             Choice(value="tatsujin", label="タツジンカウンター"),
             Choice(value="wazamae", label="ワザマエカウンター"),
         ]
-        out.append(Affordance(command="chabu.adjust", label="値を変える", choices={"character_id": chars, "key": keys}))
+        out.append(
+            Affordance(
+                command="chabu.adjust",
+                label="値を変える",
+                choices={"character_id": chars, "key": keys},
+            )
+        )
     return out
 
 
@@ -391,7 +495,9 @@ def turn(table: Any, options: ChabuOptions | None) -> Turn | None:
         return None
     rnd = combat.round
     waiting = [c for c in rnd.order if c in rnd.waiting]
-    acting = [c for c in rnd.order if c not in rnd.waiting] + initiative_order(table, game, combat, waiting)
+    acting = [c for c in rnd.order if c not in rnd.waiting] + initiative_order(
+        table, game, combat, waiting
+    )
     order = [
         TurnSlot(
             id=cid,

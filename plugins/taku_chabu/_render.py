@@ -33,7 +33,12 @@ from taku_chabu.state import TIMING_JA
 
 __all__ = ["render"]
 
-KEY_JA = {"hp": "HP", "ingaoho": "インガオホー値", "tatsujin": "タツジンカウンター", "wazamae": "ワザマエカウンター"}
+KEY_JA = {
+    "hp": "HP",
+    "ingaoho": "インガオホー値",
+    "tatsujin": "タツジンカウンター",
+    "wazamae": "ワザマエカウンター",
+}
 PURPOSE_JA = {"check": "判定", "hit": "命中判定", "evasion": "回避判定"}
 OUTCOME_JA = {
     "hit": "命中",
@@ -79,7 +84,9 @@ def render(event: Event, table: Any, options: ChabuOptions | None) -> str | None
             rolls = " / ".join(f"{r.a_value}対{r.b_value}" for r in event.rounds)
             win = {"a": f"{a}の勝利", "b": f"{b}の勝利", "draw": "決着つかず"}[event.winner]
             label = f"〈{event.label}〉" if event.label else ""
-            return f"対抗判定{label} {a}({event.a_target}) 対 {b}({event.b_target}): {rolls} ＞ {win}"
+            return (
+                f"対抗判定{label} {a}({event.a_target}) 対 {b}({event.b_target}): {rolls} ＞ {win}"
+            )
         case DamageRolled():
             faces = ",".join(map(str, event.roll.faces))
             calc = f"{event.power}+{event.dl}D10[{faces}]" + ("×2" if event.doubled else "")
@@ -108,7 +115,9 @@ def render(event: Event, table: Any, options: ChabuOptions | None) -> str | None
             if event.cost.wazamae - event.tatsujin_for_wazamae:
                 cost.append(f"ワザマエカウンター-{event.cost.wazamae - event.tatsujin_for_wazamae}")
             if event.cost.tatsujin + event.tatsujin_for_wazamae:
-                cost.append(f"タツジンカウンター-{event.cost.tatsujin + event.tatsujin_for_wazamae}")
+                cost.append(
+                    f"タツジンカウンター-{event.cost.tatsujin + event.tatsujin_for_wazamae}"
+                )
             paid = f" コスト: {'、'.join(cost)}" if cost else ""
             targets = f" → {_names(table, event.targets)}" if event.targets else ""
             effect = f"「{event.effect}」" if event.effect and event.resolved else ""

@@ -55,12 +55,17 @@ class Check(Command, frozen=True, kw_only=True, tag="chabu.check"):
     """
 
     permit = owner_of("character_id")
-    meta = msgspec.Meta(title="判定", description="1D100で【判定値】（能力値＋技能）以下なら成功。1〜5はタツジン！、95〜100はウカツ！")
+    meta = msgspec.Meta(
+        title="判定",
+        description="1D100で【判定値】（能力値＋技能）以下なら成功。1〜5はタツジン！、95〜100はウカツ！",
+    )
 
     character_id: Actor
     ability: Annotated[str | None, field("能力値", "シートの能力値の名前")] = None
     skill: Annotated[str | None, field("技能", "シートの技能の名前（なければ能力値のみ）")] = None
-    value: Annotated[int | None, field("【判定値】", "GMが決めた【判定値】（能力値の代わりに）")] = None
+    value: Annotated[
+        int | None, field("【判定値】", "GMが決めた【判定値】（能力値の代わりに）")
+    ] = None
     modifier: Modifier = 0
     label: Annotated[str, field("表示名", "何の判定か", max_length=200)] = ""
     hold: Hold = False
@@ -69,7 +74,9 @@ class Check(Command, frozen=True, kw_only=True, tag="chabu.check"):
 class OpposedSide(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One side of an opposed check: a character and its 【判定値】 (or a bare ``value``)."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="対抗判定の一方", description="キャラクターと能力値・技能、または【判定値】")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="対抗判定の一方", description="キャラクターと能力値・技能、または【判定値】"
+    )
 
     character_id: Annotated[str | None, field("キャラクター", "判定するキャラクターのID")] = None
     ability: Annotated[str | None, field("能力値")] = None
@@ -84,7 +91,10 @@ class OpposedCheck(Command, frozen=True, kw_only=True, tag="chabu.opposed_check"
     """
 
     permit = owner_of("a.character_id")
-    meta = msgspec.Meta(title="対抗判定", description="両者が判定し、成功が失敗に勝つ。両者成功なら出目の低い方が勝つ")
+    meta = msgspec.Meta(
+        title="対抗判定",
+        description="両者が判定し、成功が失敗に勝つ。両者成功なら出目の低い方が勝つ",
+    )
 
     a: Annotated[OpposedSide, field("自分の側", "判定を仕掛ける側（自分のキャラクター）")]
     b: Annotated[OpposedSide, field("相手の側")]
@@ -121,16 +131,25 @@ class UseTokugi(Command, frozen=True, kw_only=True, tag="chabu.use_tokugi"):
     """
 
     permit = owner_of("character_id")
-    meta = msgspec.Meta(title="特技を使う", description="活劇特技（行動）か刹那特技（宣言への割り込み）。コストは先に支払う")
+    meta = msgspec.Meta(
+        title="特技を使う",
+        description="活劇特技（行動）か刹那特技（宣言への割り込み）。コストは先に支払う",
+    )
 
     character_id: Actor
     tokugi: Annotated[str, field("特技", "使う特技の名前")]
     targets: Annotated[list[str], field("対象", "対象のキャラクターID")] = []
-    equipment: Annotated[str | None, field("装備", "特技が指定する分類の装備（複数あるとき）")] = None
+    equipment: Annotated[str | None, field("装備", "特技が指定する分類の装備（複数あるとき）")] = (
+        None
+    )
     modifier: Modifier = 0
     hold: Hold = False
     prefer_tatsujin: Annotated[
-        bool, field("タツジンカウンターを先に使う", "コストのワザマエカウンターをタツジンカウンターで先に払う")
+        bool,
+        field(
+            "タツジンカウンターを先に使う",
+            "コストのワザマエカウンターをタツジンカウンターで先に払う",
+        ),
     ] = False
 
 
@@ -141,7 +160,9 @@ class Proceed(Command, frozen=True, kw_only=True, tag="chabu.proceed"):
     Who may send it depends on the pending declaration, so the decider checks it.
     """
 
-    meta = msgspec.Meta(title="進行", description="刹那の割り込みを締め切り、宣言を解決する（宣言者かGM）")
+    meta = msgspec.Meta(
+        title="進行", description="刹那の割り込みを締め切り、宣言を解決する（宣言者かGM）"
+    )
 
     modifier: Modifier = 0
 
@@ -169,7 +190,9 @@ class Move(Command, frozen=True, kw_only=True, tag="chabu.move"):
     """移動, a 活劇 (CH-16). The GM then sets the new ranges (``chabu.set_range``)."""
 
     permit = owner_of("character_id")
-    meta = msgspec.Meta(title="移動", description="移動する（活劇。行動完了になる）。射程はGMが決め直す")
+    meta = msgspec.Meta(
+        title="移動", description="移動する（活劇。行動完了になる）。射程はGMが決め直す"
+    )
 
     character_id: Actor
     note: Annotated[str, field("どこへ", "移動の内容", max_length=500)] = ""
@@ -179,7 +202,10 @@ class Wait(Command, frozen=True, kw_only=True, tag="chabu.wait"):
     """待機宣言 (CH-14): act after every character who did not wait."""
 
     permit = owner_of("character_id")
-    meta = msgspec.Meta(title="待機宣言", description="待機しなかったキャラクター全員の後に行動する（一ラウンドに一度）")
+    meta = msgspec.Meta(
+        title="待機宣言",
+        description="待機しなかったキャラクター全員の後に行動する（一ラウンドに一度）",
+    )
 
     character_id: Actor
 
@@ -201,19 +227,28 @@ class StartCombat(Command, frozen=True, kw_only=True, tag="chabu.start_combat"):
     """
 
     permit = GM
-    meta = msgspec.Meta(title="ラウンド進行を始める", description="勝利条件と敗北条件を宣言して戦闘を始める")
+    meta = msgspec.Meta(
+        title="ラウンド進行を始める", description="勝利条件と敗北条件を宣言して戦闘を始める"
+    )
 
     victory: Annotated[Condition, field("勝利条件")]
     defeat: Annotated[Condition, field("敗北条件")]
-    participants: Annotated[list[str], field("参加キャラクター", "空なら死亡していない全員（作成順）")] = []
-    agreed_order: Annotated[list[str], field("相談した行動順", "同順位のときのPLの相談による順")] = []
+    participants: Annotated[
+        list[str], field("参加キャラクター", "空なら死亡していない全員（作成順）")
+    ] = []
+    agreed_order: Annotated[
+        list[str], field("相談した行動順", "同順位のときのPLの相談による順")
+    ] = []
 
 
 class SetOrder(Command, frozen=True, kw_only=True, tag="chabu.set_order"):
     """GM: the agreed order for initiative ties, used from the next イニシアティヴ決定フェイズ."""
 
     permit = GM
-    meta = msgspec.Meta(title="同順位の行動順を決める", description="次のイニシアティヴ決定フェイズから使う、相談した行動順")
+    meta = msgspec.Meta(
+        title="同順位の行動順を決める",
+        description="次のイニシアティヴ決定フェイズから使う、相談した行動順",
+    )
 
     agreed_order: Annotated[list[str], field("相談した行動順", "キャラクターIDの順")]
 
@@ -222,7 +257,9 @@ class EndCombat(Command, frozen=True, kw_only=True, tag="chabu.end_combat"):
     """GM: a condition holds that the server cannot see (a ``manual`` condition)."""
 
     permit = GM
-    meta = msgspec.Meta(title="ラウンド進行を終える", description="条件が満たされた（またはGMが中断する）")
+    meta = msgspec.Meta(
+        title="ラウンド進行を終える", description="条件が満たされた（またはGMが中断する）"
+    )
 
     outcome: Annotated[Literal["victory", "defeat", "aborted"], field("結果", OUTCOME_VALUES)]
     reason: Annotated[str, field("理由", max_length=500)] = ""
@@ -248,12 +285,18 @@ class Adjust(Command, frozen=True, kw_only=True, tag="chabu.adjust"):
     """
 
     permit = GM
-    meta = msgspec.Meta(title="値を変える", description="HP・インガオホー値・カウンターを変える（戦闘不能・死亡・条件も処理する）")
+    meta = msgspec.Meta(
+        title="値を変える",
+        description="HP・インガオホー値・カウンターを変える（戦闘不能・死亡・条件も処理する）",
+    )
 
     character_id: Annotated[str, field("キャラクター", "値を変えるキャラクターのID")]
     key: Annotated[
         Literal["hp", "ingaoho", "tatsujin", "wazamae"],
-        field("値", "hp（HP）/ ingaoho（インガオホー値）/ tatsujin（タツジンカウンター）/ wazamae（ワザマエカウンター）"),
+        field(
+            "値",
+            "hp（HP）/ ingaoho（インガオホー値）/ tatsujin（タツジンカウンター）/ wazamae（ワザマエカウンター）",
+        ),
     ]
     delta: Annotated[int | None, field("増減", "今の値に足す量（値の指定とどちらか一方）")] = None
     value: Annotated[int | None, field("新しい値", "この値にする（増減とどちらか一方）")] = None
@@ -270,7 +313,10 @@ class SpendCounter(Command, frozen=True, kw_only=True, tag="chabu.spend_counter"
     """
 
     permit = owner_of("character_id")
-    meta = msgspec.Meta(title="カウンターを使う", description="タツジン／ワザマエカウンターを使う（DL0の死亡したキャラクターはディセンション）")
+    meta = msgspec.Meta(
+        title="カウンターを使う",
+        description="タツジン／ワザマエカウンターを使う（DL0の死亡したキャラクターはディセンション）",
+    )
 
     character_id: Actor
     counter: Annotated[Counter, field("カウンター", COUNTER_VALUES)]

@@ -67,7 +67,15 @@ from taku_chabu.events import (
     Waited,
 )
 from taku_chabu.options import ChabuOptions, Range
-from taku_chabu.state import CharState, ChabuSheet, ChabuState, CheckSpec, Condition, Equipment, can_target
+from taku_chabu.state import (
+    CharState,
+    ChabuSheet,
+    ChabuState,
+    CheckSpec,
+    Condition,
+    Equipment,
+    can_target,
+)
 
 __all__ = ["ERRORS", "REACTION", "decide", "opposed", "reject"]
 
@@ -201,7 +209,13 @@ def _check_value(out: _Out, cid: str, spec: CheckSpec) -> int:
 
 
 def _roll_check(
-    out: _Out, cid: str | None, target: int, *, purpose: str = "check", label: str = "", declaration: str | None = None
+    out: _Out,
+    cid: str | None,
+    target: int,
+    *,
+    purpose: str = "check",
+    label: str = "",
+    declaration: str | None = None,
 ) -> CheckResult:
     roll, value = roll_d100(out.ctx.dice)
     r = judge(value, target)
@@ -229,7 +243,9 @@ def _range(out: _Out, a: str, b: str) -> Range:
     return rng
 
 
-def _targets(out: _Out, user: str, targets: list[str], most: int, reach: Range | None, section: str) -> None:
+def _targets(
+    out: _Out, user: str, targets: list[str], most: int, reach: Range | None, section: str
+) -> None:
     """対象 count and 射程 (CH-18, CH-29)."""
     if len(set(targets)) != len(targets):
         reject("duplicate_target", "同じ対象が二度指定されています", section)
@@ -243,7 +259,11 @@ def _targets(out: _Out, user: str, targets: list[str], most: int, reach: Range |
         if reach is not None and t != user:
             distance = _range(out, user, t)
             if not can_target(reach, distance):
-                reject("out_of_range", f"{out.table.characters[t].name}は射程外です（{reach}→{distance}）", S_RANGE)
+                reject(
+                    "out_of_range",
+                    f"{out.table.characters[t].name}は射程外です（{reach}→{distance}）",
+                    S_RANGE,
+                )
 
 
 def _require_active(out: _Out, cid: str) -> None:
@@ -323,7 +343,13 @@ def _close(out: _Out, outcome: str, *, lasting: bool = False) -> None:
     p = out.game.pending
     assert p is not None, "only an open declaration is closed"
     out.add(
-        DeclarationClosed(declaration=p.id, character_id=p.actor, outcome=outcome, is_action=p.is_action, lasting=lasting)
+        DeclarationClosed(
+            declaration=p.id,
+            character_id=p.actor,
+            outcome=outcome,
+            is_action=p.is_action,
+            lasting=lasting,
+        )
     )
 
 
@@ -361,7 +387,14 @@ def _resolve_hit(out: _Out, modifier: int, *, void_if_down: bool = True) -> None
     if void_if_down and (out.char(p.actor).dead or out.char(p.actor).hp <= 0):
         _close(out, "void")  # a 刹那 struck the attacker down before the attack resolved
         return
-    r = _roll_check(out, p.actor, p.check + p.modifier + modifier, purpose="hit", label=p.label, declaration=p.id)
+    r = _roll_check(
+        out,
+        p.actor,
+        p.check + p.modifier + modifier,
+        purpose="hit",
+        label=p.label,
+        declaration=p.id,
+    )
     if r.ukatsu:
         # ウカツ! on a 命中判定: the attack hits the attacker, who cannot evade it (G-CH-10)
         if p.power is not None:
@@ -383,8 +416,19 @@ def _evade(out: _Out, cid: str, modifier: int) -> None:
     assert p is not None
     sheet = out.sheet(cid)
     if REACTION not in sheet.abilities:
-        reject("no_reaction", f"{out.table.characters[cid].name}のシートに能力値「反応」がありません", S_EVADE)
-    _roll_check(out, cid, sheet.abilities[REACTION] + modifier, purpose="evasion", label="回避", declaration=p.id)
+        reject(
+            "no_reaction",
+            f"{out.table.characters[cid].name}のシートに能力値「反応」がありません",
+            S_EVADE,
+        )
+    _roll_check(
+        out,
+        cid,
+        sheet.abilities[REACTION] + modifier,
+        purpose="evasion",
+        label="回避",
+        declaration=p.id,
+    )
 
 
 def _maybe_damage(out: _Out) -> None:
@@ -409,7 +453,9 @@ def _attack(out: _Out, cmd: Attack) -> None:
     if not eq.equipped:
         reject("not_equipped", f"「{eq.name}」を装備していません", S_HIT)
     if eq.check is None:
-        reject("equipment_no_check", f"「{eq.name}」に命中判定の【判定値】が書かれていません", S_HIT)
+        reject(
+            "equipment_no_check", f"「{eq.name}」に命中判定の【判定値】が書かれていません", S_HIT
+        )
     _targets(out, cmd.character_id, cmd.targets, max(eq.targets, 1), eq.range, S_HIT)
     _declare_attack(
         out,
@@ -431,10 +477,18 @@ def _category_equipment(out: _Out, cid: str, category: str, named: str | None) -
     if named is not None:
         eq = next((e for e in worn if e.name == named), None)
         if eq is None:
-            reject("equipment_category", f"装備している「{category}」分類の「{named}」がありません", S_TOKUGI_EQ)
+            reject(
+                "equipment_category",
+                f"装備している「{category}」分類の「{named}」がありません",
+                S_TOKUGI_EQ,
+            )
         return eq
     if len(worn) > 1:
-        reject("equipment_ambiguous", f"「{category}」分類の装備が複数あります。どれを使うか指定してください", S_TOKUGI_EQ)
+        reject(
+            "equipment_ambiguous",
+            f"「{category}」分類の装備が複数あります。どれを使うか指定してください",
+            S_TOKUGI_EQ,
+        )
     return worn[0] if worn else None
 
 
@@ -445,7 +499,11 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
         reject("unknown_tokugi", f"特技「{cmd.tokugi}」がシートにありません", S_TOKUGI)
     # ▼タイミング (CH-27)
     if tk.timing == "joji":
-        reject("joji_always_on", f"「{tk.name}」は常時特技です（常に効果を発揮し、使用はしません）", S_TOKUGI)
+        reject(
+            "joji_always_on",
+            f"「{tk.name}」は常時特技です（常に効果を発揮し、使用はしません）",
+            S_TOKUGI,
+        )
     if tk.in_rounds_only and out.game.combat is None:
         reject("rounds_only", f"「{tk.name}」はラウンド進行中にのみ使用できます", S_TOKUGI)
     answers: str | None = None
@@ -453,11 +511,23 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
         _require_active(out, cid)
         p = out.game.pending
         if p is None:
-            reject("no_declaration", "刹那は誰かの行動宣言か判定の宣言の直後にだけ使用できます", S_TOKUGI)
+            reject(
+                "no_declaration",
+                "刹那は誰かの行動宣言か判定の宣言の直後にだけ使用できます",
+                S_TOKUGI,
+            )
         if (cid, tk.name) in [tuple(x) for x in p.setsuna]:
-            reject("setsuna_repeated", f"一人が同じ刹那特技「{tk.name}」を重ねて使用することはできません", S_TOKUGI)
+            reject(
+                "setsuna_repeated",
+                f"一人が同じ刹那特技「{tk.name}」を重ねて使用することはできません",
+                S_TOKUGI,
+            )
         if tk.is_attack:
-            reject("setsuna_attack", "刹那タイミングの攻撃特技は自動化されていません（GMが処理してください）", S_TOKUGI)
+            reject(
+                "setsuna_attack",
+                "刹那タイミングの攻撃特技は自動化されていません（GMが処理してください）",
+                S_TOKUGI,
+            )
         answers = p.id
     else:
         _require_turn(out, cid)
@@ -515,7 +585,9 @@ def _use_tokugi(out: _Out, cmd: UseTokugi) -> None:
     power = tk.power or 0
     eq = _category_equipment(out, cid, tk.category, cmd.equipment) if tk.category else None
     if eq is None and cmd.equipment is not None:
-        reject("equipment_not_named", f"「{tk.name}」の効果は装備の分類を指定していません", S_TOKUGI_EQ)
+        reject(
+            "equipment_not_named", f"「{tk.name}」の効果は装備の分類を指定していません", S_TOKUGI_EQ
+        )
     if eq is not None:
         power += eq.power
     _declare_attack(
@@ -548,7 +620,13 @@ def _check(out: _Out, cmd: Check) -> None:
         if out.game.pending is not None:
             reject("declaration_pending", "解決中の宣言があります", S_FLOW)
         out.add(
-            CheckDeclared(declaration=out.ctx.new_id("d"), character_id=cid, label=label, check=target, modifier=cmd.modifier)
+            CheckDeclared(
+                declaration=out.ctx.new_id("d"),
+                character_id=cid,
+                label=label,
+                check=target,
+                modifier=cmd.modifier,
+            )
         )
         return
     _roll_check(out, cid, target + cmd.modifier, label=label)
@@ -563,7 +641,9 @@ def _proceed(out: _Out, cmd: Proceed) -> None:
         case "attack":
             _resolve_hit(out, cmd.modifier)
         case "check":
-            r = _roll_check(out, p.actor, p.check + p.modifier + cmd.modifier, label=p.label, declaration=p.id)
+            r = _roll_check(
+                out, p.actor, p.check + p.modifier + cmd.modifier, label=p.label, declaration=p.id
+            )
             _close(out, "success" if r.success else "failure")
         case "action":
             tk = out.sheet(p.actor).tokugi_named(p.tokugi or "")
@@ -589,7 +669,14 @@ def opposed(
         rb, vb = roll_d100(out.ctx.dice)
         ja, jb = judge(va, a_target), judge(vb, b_target)
         rounds.append(
-            OpposedRound(a_roll=ra, a_value=va, a_success=ja.success, b_roll=rb, b_value=vb, b_success=jb.success)
+            OpposedRound(
+                a_roll=ra,
+                a_value=va,
+                a_success=ja.success,
+                b_roll=rb,
+                b_value=vb,
+                b_success=jb.success,
+            )
         )
         w = opposed_winner(ja, jb)
         if w == "fail" and out.options.opposed_both_fail == "draw":
@@ -598,7 +685,13 @@ def opposed(
             winner = w
             break
     return OpposedRolled(
-        label=label, a=a, b=b, a_target=a_target, b_target=b_target, rounds=tuple(rounds), winner=winner  # type: ignore[arg-type]
+        label=label,
+        a=a,
+        b=b,
+        a_target=a_target,
+        b_target=b_target,
+        rounds=tuple(rounds),
+        winner=winner,  # type: ignore[arg-type]
     )
 
 
@@ -620,7 +713,16 @@ def _opposed(out: _Out, cmd: OpposedCheck) -> None:
             out.char(side.character_id)
             if out.char(side.character_id).dead:
                 reject("dead", "死亡したキャラクターは判定できません", S_STATES)
-    out.add(opposed(out, cmd.a.character_id, _side(out, cmd.a), cmd.b.character_id, _side(out, cmd.b), cmd.label))
+    out.add(
+        opposed(
+            out,
+            cmd.a.character_id,
+            _side(out, cmd.a),
+            cmd.b.character_id,
+            _side(out, cmd.b),
+            cmd.label,
+        )
+    )
 
 
 def _start(out: _Out, cmd: StartCombat) -> None:
@@ -633,7 +735,10 @@ def _start(out: _Out, cmd: StartCombat) -> None:
         out.char(cid)
     out.add(
         CombatStarted(
-            victory=cmd.victory, defeat=cmd.defeat, participants=tuple(ids), agreed_order=tuple(cmd.agreed_order)
+            victory=cmd.victory,
+            defeat=cmd.defeat,
+            participants=tuple(ids),
+            agreed_order=tuple(cmd.agreed_order),
         )
     )
     _new_round(out, 1)
@@ -644,7 +749,11 @@ def _new_round(out: _Out, number: int) -> None:
     combat = out.game.combat
     assert combat is not None
     able = [c for c in combat.participants if not is_down(out.game.chars.get(c))]
-    out.add(RoundStarted(number=number, order=tuple(initiative_order(out.table, out.game, combat, able))))
+    out.add(
+        RoundStarted(
+            number=number, order=tuple(initiative_order(out.table, out.game, combat, able))
+        )
+    )
 
 
 def _holds(out: _Out, cond: Condition) -> bool:
@@ -681,7 +790,11 @@ def _finish(out: _Out) -> None:
             out.add(CombatEnded(outcome=outcome, reason=cond.text))  # type: ignore[arg-type]
             return
     rnd = combat.round
-    if rnd is None or out.game.pending is not None or current_actor(out.game, out.table) is not None:
+    if (
+        rnd is None
+        or out.game.pending is not None
+        or current_actor(out.game, out.table) is not None
+    ):
         return
     if not rnd.order:
         return  # nobody could act: the GM ends the combat or changes values
@@ -773,12 +886,20 @@ def decide(table: TableState, command: Command, ctx: Context[ChabuOptions]) -> l
             # (a タツジンカウンター "「ワザマエカウンター」と同様に使用できる", CH-07)
             descension = cs.dead and out.sheet(command.character_id).dl == 0
             if cs.dead and not descension:
-                reject("dead", "死亡したキャラクターは行動できません（DL0ならカウンターでディセンションできます）", S_STATES)
+                reject(
+                    "dead",
+                    "死亡したキャラクターは行動できません（DL0ならカウンターでディセンションできます）",
+                    S_STATES,
+                )
             if getattr(cs, command.counter) < 1:
                 reject("no_counter", "カウンターがありません", S_CHECK)
             rise = out.options.wazamae_ingaoho if command.counter == "wazamae" else 0
             if descension and cs.ingaoho + rise >= 100:
-                reject("descension_ingaoho", "インガオホー値が100以上のままではディセンションしても死亡のままです", S_STATES)
+                reject(
+                    "descension_ingaoho",
+                    "インガオホー値が100以上のままではディセンションしても死亡のままです",
+                    S_STATES,
+                )
             out.add(
                 CounterSpent(
                     character_id=command.character_id,
@@ -790,6 +911,8 @@ def decide(table: TableState, command: Command, ctx: Context[ChabuOptions]) -> l
                 )
             )
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not a chabu command", code="command/unknown_command")
+            raise InvalidCommand(
+                f"{type(command).__name__} is not a chabu command", code="command/unknown_command"
+            )
     _finish(out)
     return out.out

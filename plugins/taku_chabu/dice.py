@@ -51,7 +51,13 @@ def parse(text: str) -> dict[str, Any] | None:
         dl = int(m["dl"])
         if dl > MAX_DICE:
             raise DiceError(f"at most {MAX_DICE} dice in one roll", code="dice/too_many_dice")
-        return {"kind": "damage", "dl": dl, "power": int(m["power"] or 0), "doubled": bool(m["mult"]), "label": comment}
+        return {
+            "kind": "damage",
+            "dl": dl,
+            "power": int(m["power"] or 0),
+            "doubled": bool(m["mult"]),
+            "label": comment,
+        }
     return None
 
 
@@ -91,6 +97,12 @@ def chat(text: str, table: Any, ctx: Context[ChabuOptions]) -> list[Emitted] | N
             if parsed["doubled"]:
                 total *= 2
             out.add(
-                DamageRolled(power=parsed["power"], dl=parsed["dl"], roll=roll, doubled=parsed["doubled"], total=total)
+                DamageRolled(
+                    power=parsed["power"],
+                    dl=parsed["dl"],
+                    roll=roll,
+                    doubled=parsed["doubled"],
+                    total=total,
+                )
             )
     return out.out

@@ -18,7 +18,11 @@ __all__ = ["ChabuOptions", "Range", "RANGE_JA"]
 Range = Literal["short", "long", "over"]
 """ショートレンジ / ロングレンジ / オーバーレンジ (チャブ ■射程, CH-18)."""
 
-RANGE_JA: dict[str, str] = {"short": "ショートレンジ", "long": "ロングレンジ", "over": "オーバーレンジ"}
+RANGE_JA: dict[str, str] = {
+    "short": "ショートレンジ",
+    "long": "ロングレンジ",
+    "over": "オーバーレンジ",
+}
 """The Japanese name of each :data:`Range` value."""
 
 RANGE_VALUES = "short（ショートレンジ）/ long（ロングレンジ）/ over（オーバーレンジ）"
@@ -53,7 +57,8 @@ class ChabuOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
-        title="チャブＲＰＧの卓オプション", description="ハウスルールと、ルールブックに書かれていない部分の既定値"
+        title="チャブＲＰＧの卓オプション",
+        description="ハウスルールと、ルールブックに書かれていない部分の既定値",
     )
 
     opposed_both_fail: Annotated[
@@ -61,21 +66,39 @@ class ChabuOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
         field("対抗判定で両者失敗", "reroll（振り直し。同値と同じ扱い）/ draw（決着つかず）"),
     ] = "reroll"
     max_opposed_rounds: Annotated[
-        int, field("対抗判定の振り直し上限", "この回数振り直しても決着しなければ引き分け（無限に続かないための上限。1未満は1回）")
+        int,
+        field(
+            "対抗判定の振り直し上限",
+            "この回数振り直しても決着しなければ引き分け（無限に続かないための上限。1未満は1回）",
+        ),
     ] = 50
     effect_after_cost_death: Annotated[
-        bool, field("コストで死亡しても効果を解決", "特技のコストでインガオホー値が100以上になり死亡しても、その効果を解決する")
+        bool,
+        field(
+            "コストで死亡しても効果を解決",
+            "特技のコストでインガオホー値が100以上になり死亡しても、その効果を解決する",
+        ),
     ] = False
     default_range: Annotated[
         Range | None,
-        field("未設定の射程", f"GMが決めていないキャラクター間の射程。{RANGE_VALUES}。空なら射程未設定の攻撃は拒否"),
+        field(
+            "未設定の射程",
+            f"GMが決めていないキャラクター間の射程。{RANGE_VALUES}。空なら射程未設定の攻撃は拒否",
+        ),
     ] = "short"
-    auto_evade: Annotated[bool, field("自動回避判定", "命中判定が成功したら対象全員が自動で回避判定を行う")] = False
+    auto_evade: Annotated[
+        bool, field("自動回避判定", "命中判定が成功したら対象全員が自動で回避判定を行う")
+    ] = False
     always_hold: Annotated[
-        bool, field("常に刹那を待つ", "すべての行動宣言・判定の宣言で刹那の割り込みを待ってから解決する")
+        bool,
+        field("常に刹那を待つ", "すべての行動宣言・判定の宣言で刹那の割り込みを待ってから解決する"),
     ] = False
     wazamae_ingaoho: Annotated[
-        int, field("ワザマエカウンターのインガオホー値上昇", "ワザマエカウンター1つの使用で上がるインガオホー値")
+        int,
+        field(
+            "ワザマエカウンターのインガオホー値上昇",
+            "ワザマエカウンター1つの使用で上がるインガオホー値",
+        ),
     ] = 0
     victory_first: Annotated[
         bool, field("勝利条件を優先", "勝利条件と敗北条件が同時に満たされたとき勝利とする")

@@ -77,10 +77,14 @@ class CheckSpec(msgspec.Struct, frozen=True, kw_only=True):
         skill: the 技能's name; a character without it uses the ability alone.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="【判定値】の種類", description="能力値＋技能（技能がなければ能力値のみ）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="【判定値】の種類", description="能力値＋技能（技能がなければ能力値のみ）"
+    )
 
     ability: Annotated[str, field("能力値", "シートの能力値の名前（肉体、反応 など）")]
-    skill: Annotated[str | None, field("技能", "シートの技能の名前。なければ能力値のみで判定")] = None
+    skill: Annotated[str | None, field("技能", "シートの技能の名前。なければ能力値のみで判定")] = (
+        None
+    )
 
 
 class Equipment(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,11 +101,17 @@ class Equipment(msgspec.Struct, frozen=True, kw_only=True):
         equipped: whether it is worn (only worn equipment adds 威力 to a 特技).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="装備", description="武器などの装備（分類・【判定値】・威力・射程）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="装備", description="武器などの装備（分類・【判定値】・威力・射程）"
+    )
 
     name: Annotated[str, field("名前", "シートの中で一意。コマンドは装備を名前で指定する")]
-    category: Annotated[str, field("分類", "カタナ、銃 など。特技が分類を指定すると威力が加わる")] = ""
-    check: Annotated[CheckSpec | None, field("【判定値】", "装備に書かれた命中判定の【判定値】の種類")] = None
+    category: Annotated[
+        str, field("分類", "カタナ、銃 など。特技が分類を指定すると威力が加わる")
+    ] = ""
+    check: Annotated[
+        CheckSpec | None, field("【判定値】", "装備に書かれた命中判定の【判定値】の種類")
+    ] = None
     power: Annotated[int, field("威力")] = 0
     range: Annotated[Range, field("射程", RANGE_VALUES)] = "short"
     targets: Annotated[int, field("対象数", "一度の攻撃で狙える対象の数")] = 1
@@ -120,13 +130,19 @@ class Cost(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         text: any other cost, as written (the GM applies it).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="コスト", description="特技のコスト。効果の解決より先に支払う")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="コスト", description="特技のコスト。効果の解決より先に支払う"
+    )
 
-    ingaoho: Annotated[int, field("インガオホー値", "上がるインガオホー値（「インガオホー値＋５」なら5）")] = 0
+    ingaoho: Annotated[
+        int, field("インガオホー値", "上がるインガオホー値（「インガオホー値＋５」なら5）")
+    ] = 0
     hp: Annotated[int, field("消費ＨＰ", "支払うHP")] = 0
     wazamae: Annotated[int, field("ワザマエカウンター", "使うワザマエカウンターの数")] = 0
     tatsujin: Annotated[int, field("タツジンカウンター", "使うタツジンカウンターの数")] = 0
-    text: Annotated[str, field("その他のコスト", "書かれたとおりのその他のコスト（GMが適用する）")] = ""
+    text: Annotated[
+        str, field("その他のコスト", "書かれたとおりのその他のコスト（GMが適用する）")
+    ] = ""
 
 
 class Tokugi(msgspec.Struct, frozen=True, kw_only=True):
@@ -149,20 +165,37 @@ class Tokugi(msgspec.Struct, frozen=True, kw_only=True):
         in_rounds_only: the effect says it is used only in ラウンド進行 (CH-28).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="特技", description="タイミング・射程・対象・コスト・効果")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="特技", description="タイミング・射程・対象・コスト・効果"
+    )
 
     name: Annotated[str, field("名前", "シートの中で一意")]
     timing: Annotated[Timing, field("タイミング", _TIMING_VALUES)] = "katsugeki"
-    range: Annotated[Range | None, field("射程", f"{RANGE_VALUES}。空なら自分のみ・対象なし")] = None
-    targets: Annotated[int, field("対象", "対象の数（「１体」なら1、0なら対象を取らない）", ge=0)] = 0
+    range: Annotated[Range | None, field("射程", f"{RANGE_VALUES}。空なら自分のみ・対象なし")] = (
+        None
+    )
+    targets: Annotated[
+        int, field("対象", "対象の数（「１体」なら1、0なら対象を取らない）", ge=0)
+    ] = 0
     cost: Annotated[Cost, field("コスト")] = Cost()
     effect: Annotated[str, field("効果", "書かれたとおりの効果")] = ""
-    check: Annotated[CheckSpec | None, field("【判定値】", "特技が指定する【判定値】の種類（攻撃特技なら命中判定）")] = None
+    check: Annotated[
+        CheckSpec | None,
+        field("【判定値】", "特技が指定する【判定値】の種類（攻撃特技なら命中判定）"),
+    ] = None
     power: Annotated[int | None, field("威力", "攻撃特技の威力（あれば攻撃になる）")] = None
-    attack: Annotated[bool, field("攻撃", "命中判定と回避判定のある攻撃特技（威力がなくても）")] = False
-    category: Annotated[str | None, field("装備の分類", "効果が指定する装備の分類。装備中のその分類の威力を加える")] = None
-    until_end_phase: Annotated[bool, field("エンドフェイズまで", "効果がエンドフェイズまで続く")] = False
-    in_rounds_only: Annotated[bool, field("ラウンド進行中のみ", "ラウンド進行中にのみ使用できる")] = False
+    attack: Annotated[bool, field("攻撃", "命中判定と回避判定のある攻撃特技（威力がなくても）")] = (
+        False
+    )
+    category: Annotated[
+        str | None, field("装備の分類", "効果が指定する装備の分類。装備中のその分類の威力を加える")
+    ] = None
+    until_end_phase: Annotated[
+        bool, field("エンドフェイズまで", "効果がエンドフェイズまで続く")
+    ] = False
+    in_rounds_only: Annotated[
+        bool, field("ラウンド進行中のみ", "ラウンド進行中にのみ使用できる")
+    ] = False
 
     @property
     def is_attack(self) -> bool:
@@ -191,18 +224,33 @@ class ChabuSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
         notes: free text.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チャブＲＰＧのキャラクターシート", description="能力値・技能・DL・HP・インガオホー値・カウンター・装備・特技")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="チャブＲＰＧのキャラクターシート",
+        description="能力値・技能・DL・HP・インガオホー値・カウンター・装備・特技",
+    )
 
-    abilities: Annotated[dict[str, int], field("能力値", "名前ごとの能力値（回避判定は「反応」）")] = {}
+    abilities: Annotated[
+        dict[str, int], field("能力値", "名前ごとの能力値（回避判定は「反応」）")
+    ] = {}
     skills: Annotated[dict[str, int], field("技能", "名前ごとの技能")] = {}
-    dl: Annotated[int, field("ＤＬ", "イニシアティヴ、ダメージのダイス数。DL0でHP0なら死亡", ge=0)] = 0
+    dl: Annotated[
+        int, field("ＤＬ", "イニシアティヴ、ダメージのダイス数。DL0でHP0なら死亡", ge=0)
+    ] = 0
     hp: Annotated[int, field("ＨＰ", "最大かつ開始時のHP", ge=0)] = 0
-    ingaoho: Annotated[int, field("インガオホー値", "開始時のインガオホー値（100以上で死亡）", ge=0)] = 0
+    ingaoho: Annotated[
+        int, field("インガオホー値", "開始時のインガオホー値（100以上で死亡）", ge=0)
+    ] = 0
     tatsujin: Annotated[int, field("タツジンカウンター", "開始時のタツジンカウンター", ge=0)] = 0
     wazamae: Annotated[int, field("ワザマエカウンター", "開始時のワザマエカウンター", ge=0)] = 0
     equipment: Annotated[list[Equipment], field("装備")] = []
     tokugi: Annotated[list[Tokugi], field("特技")] = []
-    pc: Annotated[bool | None, field("PC（プレイヤーキャラクター）", "イニシアティヴの同順位でPCを優先する。空ならプレイヤーが持つキャラクターがPC")] = None
+    pc: Annotated[
+        bool | None,
+        field(
+            "PC（プレイヤーキャラクター）",
+            "イニシアティヴの同順位でPCを優先する。空ならプレイヤーが持つキャラクターがPC",
+        ),
+    ] = None
     notes: Annotated[str, field("メモ")] = ""
 
     def __post_init__(self) -> None:
@@ -235,7 +283,9 @@ class CharState(msgspec.Struct, frozen=True, kw_only=True):
         dead: 死亡 (CH-25); it stays until the GM lifts it (ディセンション, ゴウランガ).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターの現在値", description="HP・インガオホー値・カウンター・死亡")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="キャラクターの現在値", description="HP・インガオホー値・カウンター・死亡"
+    )
 
     hp: Annotated[int, field("現在のＨＰ", "0で戦闘不能")] = 0
     ingaoho: Annotated[int, field("インガオホー値", "現在のインガオホー値（100以上で死亡）")] = 0
@@ -255,7 +305,9 @@ class Condition(msgspec.Struct, frozen=True, kw_only=True):
         characters: the characters the check looks at.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="勝利条件・敗北条件", description="GMが宣言する条件と、サーバーが確かめる方法")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="勝利条件・敗北条件", description="GMが宣言する条件と、サーバーが確かめる方法"
+    )
 
     text: Annotated[str, field("条件", "GMが宣言する条件（「襲撃者の全滅」など）")]
     kind: Annotated[
@@ -279,10 +331,14 @@ class RoundState(msgspec.Struct, frozen=True, kw_only=True):
         waiting: who declared 待機 (in the order they did; acting order is by ``order``).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ラウンド", description="ラウンド進行の一ラウンド")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="ラウンド", description="ラウンド進行の一ラウンド"
+    )
 
     number: Annotated[int, field("ラウンド数", "1から")]
-    order: Annotated[list[str], field("イニシアティヴ順", "未行動になったキャラクターの行動順")] = []
+    order: Annotated[
+        list[str], field("イニシアティヴ順", "未行動になったキャラクターの行動順")
+    ] = []
     done: Annotated[list[str], field("行動完了", "行動完了のキャラクター")] = []
     waiting: Annotated[list[str], field("待機", "待機宣言したキャラクター（宣言順）")] = []
 
@@ -305,9 +361,13 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     victory: Annotated[Condition, field("勝利条件")]
     defeat: Annotated[Condition, field("敗北条件")]
     participants: Annotated[list[str], field("参加キャラクター")] = []
-    agreed_order: Annotated[list[str], field("相談した行動順", "DL・インガオホー値・PC優先でも同順位のときの順")] = []
+    agreed_order: Annotated[
+        list[str], field("相談した行動順", "DL・インガオホー値・PC優先でも同順位のときの順")
+    ] = []
     round: Annotated[RoundState | None, field("現在のラウンド")] = None
-    effects: Annotated[list[tuple[str, str]], field("エンドフェイズまでの効果", "[キャラクター, 特技]")] = []
+    effects: Annotated[
+        list[tuple[str, str]], field("エンドフェイズまでの効果", "[キャラクター, 特技]")
+    ] = []
 
 
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
@@ -333,13 +393,21 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
         setsuna: 刹那 特技 used on it, as ``[character, 特技]`` (CH-27: never the same twice).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="解決待ちの宣言", description="刹那の割り込み、または回避判定を待つ宣言")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="解決待ちの宣言", description="刹那の割り込み、または回避判定を待つ宣言"
+    )
 
     id: Annotated[str, field("宣言ID")]
-    kind: Annotated[PendingKind, field("種類", "attack（攻撃）/ check（判定）/ action（攻撃でない活劇特技）")]
+    kind: Annotated[
+        PendingKind, field("種類", "attack（攻撃）/ check（判定）/ action（攻撃でない活劇特技）")
+    ]
     actor: Annotated[str, field("宣言者", _CHAR)]
     stage: Annotated[
-        PendingStage, field("段階", "declared（刹那待ち。進行で解決）/ evasion（命中。対象が回避判定か受けるかを選ぶ）")
+        PendingStage,
+        field(
+            "段階",
+            "declared（刹那待ち。進行で解決）/ evasion（命中。対象が回避判定か受けるかを選ぶ）",
+        ),
     ] = "declared"
     is_action: Annotated[bool, field("活劇", "キャラクターの行動（解決で行動完了）")] = False
     label: Annotated[str, field("表示名")] = ""
@@ -366,10 +434,19 @@ class ChabuState(msgspec.Struct, frozen=True, kw_only=True):
         outcome: how the last combat ended (``victory`` / ``defeat``) and why.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チャブＲＰＧの卓の状態", description="キャラクターの現在値・射程・ラウンド進行・解決待ちの宣言")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="チャブＲＰＧの卓の状態",
+        description="キャラクターの現在値・射程・ラウンド進行・解決待ちの宣言",
+    )
 
     chars: Annotated[dict[str, CharState], field("キャラクターの現在値", "キャラクターIDごと")] = {}
-    ranges: Annotated[dict[str, dict[str, Range]], field("射程", f"ranges[a][b]: aから見たbの射程。{RANGE_VALUES}")] = {}
+    ranges: Annotated[
+        dict[str, dict[str, Range]],
+        field("射程", f"ranges[a][b]: aから見たbの射程。{RANGE_VALUES}"),
+    ] = {}
     combat: Annotated[Combat | None, field("ラウンド進行", "戦闘中のみ")] = None
     pending: Annotated[Pending | None, field("解決待ちの宣言")] = None
-    outcome: Annotated[str | None, field("前回の戦闘の結果", "victory（勝利）/ defeat（敗北）/ aborted（中断）と理由")] = None
+    outcome: Annotated[
+        str | None,
+        field("前回の戦闘の結果", "victory（勝利）/ defeat（敗北）/ aborted（中断）と理由"),
+    ] = None

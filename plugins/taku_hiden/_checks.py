@@ -54,7 +54,11 @@ def roll_side(fields: dict[str, Any], dice: DiceSource) -> Side:
 
 def reroll_side(side: Side, dice: DiceSource) -> Side:
     """五ノ五: both dice rolled again; the new roll stands even when worse (HD-12)."""
-    fields = {f: getattr(side, f) for f in side.__struct_fields__ if f not in ("roll", "bonus", "value", "effect")}
+    fields = {
+        f: getattr(side, f)
+        for f in side.__struct_fields__
+        if f not in ("roll", "bonus", "value", "effect")
+    }
     fields["rerolls"] = side.rerolls + 1
     return Side(**_with_roll(fields, dice))
 
@@ -77,12 +81,22 @@ def make_target(
         return None
     total = difficulty + sum(m.value for m in modifiers)
     if simple:
-        return Target(mode="simple", difficulty=difficulty, modifiers=modifiers, value=simple_target(total))
+        return Target(
+            mode="simple", difficulty=difficulty, modifiers=modifiers, value=simple_target(total)
+        )
     roll = dice.roll(2, 6)
-    return Target(mode="rolled", difficulty=difficulty, modifiers=modifiers, roll=roll, value=total + roll.total)
+    return Target(
+        mode="rolled",
+        difficulty=difficulty,
+        modifiers=modifiers,
+        roll=roll,
+        value=total + roll.total,
+    )
 
 
-def single_success(side: Side, target: Target | None, options: HidenOptions, *, kind: str = "check") -> bool | None:
+def single_success(
+    side: Side, target: Target | None, options: HidenOptions, *, kind: str = "check"
+) -> bool | None:
     """Success of a single check (五ノ一, 五ノ三): 判定値 >= 目標値; 1ゾロ fails; 6ゾロ succeeds by default.
 
     A 勘働き check (``kind="kan"``) succeeds on 6ゾロ whatever the option: 五ノ七 says

@@ -82,7 +82,9 @@ def _require_control(table: TableState, ctx: Context[Any], character_id: str) ->
     ch = kit.character(table, character_id)
     if not ctx.controls(table, character_id):
         raise Forbidden(
-            f"{character_id} is not the sender's", role=ctx.role, reason=f"{ch.name}はあなたのキャラクターではありません"
+            f"{character_id} is not the sender's",
+            role=ctx.role,
+            reason=f"{ch.name}はあなたのキャラクターではありません",
         )
 
 

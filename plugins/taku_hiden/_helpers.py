@@ -36,19 +36,31 @@ def jump(table: TableState, command: Jump, ctx: Context[HidenOptions]) -> Diffic
     """《跳躍》 (五ノ七; HD-15): distance beyond the difficulty-0 distance, in units of 1 or 2 尺."""
     _optional_sheet(table, command.character_id)
     options = ctx.options
-    dist = T.to_shaku(ken=_fraction(command.ken), jo=_fraction(command.jo), shaku=_fraction(command.shaku))
+    dist = T.to_shaku(
+        ken=_fraction(command.ken), jo=_fraction(command.jo), shaku=_fraction(command.shaku)
+    )
     if dist <= 0:
         _reject("no_distance", "跳ぶ距離（間・丈・尺）を指定してください", S_VARIOUS)
     row = T.JUMP[command.kind]
     base = row["run_up" if command.run_up else "standing"]
     core = T.jump_difficulty(command.kind, command.run_up, dist, rounding=options.jump_rounding)
-    what = ("高跳び" if command.kind == "high" else "幅跳び") + ("（助走あり）" if command.run_up else "（助走なし）")
-    parts = [Modifier(label=f"{what} {_num(dist)}尺: 難易度0は{base}尺、{row['unit']}尺ごとに+1", value=core)]
+    what = ("高跳び" if command.kind == "high" else "幅跳び") + (
+        "（助走あり）" if command.run_up else "（助走なし）"
+    )
+    parts = [
+        Modifier(
+            label=f"{what} {_num(dist)}尺: 難易度0は{base}尺、{row['unit']}尺ごとに+1", value=core
+        )
+    ]
     if command.risky:
         parts.append(Modifier(label="失敗が許されない", value=command.risky))
     notes = []
     if (dist - base) % row["unit"]:
-        notes.append("端数は1単位に切り上げ（G-HD-05）" if options.jump_rounding == "up" else "端数は切り捨て")
+        notes.append(
+            "端数は1単位に切り上げ（G-HD-05）"
+            if options.jump_rounding == "up"
+            else "端数は切り捨て"
+        )
     if command.kind == "long" and command.run_up and dist == 18:
         notes.append("本文の例は難易度5としていますが、表によれば6です（G-HD-04）")
     difficulty = core + command.risky
@@ -72,15 +84,23 @@ def lift(table: TableState, command: Lift, ctx: Context[HidenOptions]) -> Diffic
     _optional_sheet(table, command.character_id)
     options = ctx.options
     if (command.kan is None) == (command.kg is None):
-        _reject("kan_or_kg", "重さを貫（kan）かキロ（kg）のどちらか一方で指定してください", S_VARIOUS)
-    kan = _fraction(command.kan) if command.kan is not None else _fraction(command.kg or 0) / T.KAN_KG
+        _reject(
+            "kan_or_kg", "重さを貫（kan）かキロ（kg）のどちらか一方で指定してください", S_VARIOUS
+        )
+    kan = (
+        _fraction(command.kan) if command.kan is not None else _fraction(command.kg or 0) / T.KAN_KG
+    )
     if kan <= 0:
         _reject("no_weight", "持ち上げる物の重さ（貫かキロ）を指定してください", S_VARIOUS)
     core = T.lift_difficulty(kan)
-    shown = f"{command.kg:g}キロ = {float(kan):.2f}貫" if command.kg is not None else f"{_num(kan)}貫"
+    shown = (
+        f"{command.kg:g}キロ = {float(kan):.2f}貫" if command.kg is not None else f"{_num(kan)}貫"
+    )
     parts = [Modifier(label=f"{shown}（{T.LIFT_BASE_KAN}貫が難易度0、端数切り捨て）", value=core)]
     if command.sword_grip:
-        parts.append(Modifier(label="棒状のものを剣のように握って持つ", value=options.sword_grip_modifier))
+        parts.append(
+            Modifier(label="棒状のものを剣のように握って持つ", value=options.sword_grip_modifier)
+        )
     difficulty = sum(p.value for p in parts)
     return DifficultyComputed(
         helper="lift",
@@ -116,7 +136,12 @@ def visibility(table: TableState, command: Visibility) -> DifficultyComputed:
         parts=tuple(parts),
         difficulty=difficulty,
         simple_target=T.simple_target(difficulty),
-        detail={"conditions": keys, "anshi_level": level, "cancelled": sum(cancelled), "modifier": remaining},
+        detail={
+            "conditions": keys,
+            "anshi_level": level,
+            "cancelled": sum(cancelled),
+            "modifier": remaining,
+        },
     )
 
 
@@ -130,7 +155,9 @@ def condition_key(name: str) -> str:
 def fatigue(table: TableState, command: Fatigue) -> DifficultyComputed:
     """疲労などによる修正 (五ノ七; HD-18, HD-19): they add up; 酒の耐性 lowers drink, never below 0."""
     sheet = _optional_sheet(table, command.character_id)
-    keys = list(dict.fromkeys(condition_key(c) for c in command.conditions))  # once each, as set_conditions
+    keys = list(
+        dict.fromkeys(condition_key(c) for c in command.conditions)
+    )  # once each, as set_conditions
     tol = command.sake_tolerance if command.sake_tolerance is not None else _sake_tolerance(sheet)
     parts = [Modifier(label="元の難易度", value=command.base)] if command.base else []
     for k in keys:
@@ -157,7 +184,9 @@ def situation_key(name: str) -> str:
     return key
 
 
-def seizure_for(table: TableState, character_id: str | None, trait: str | None, situation: str) -> tuple[str, int]:
+def seizure_for(
+    table: TableState, character_id: str | None, trait: str | None, situation: str
+) -> tuple[str, int]:
     """Which of 発作 / 不治の病 applies, and its difficulty (HD-21); with both, the harder."""
     if trait is not None:
         trait = strip_brackets(trait)

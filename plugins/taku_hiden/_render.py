@@ -53,7 +53,9 @@ def side_text(side: Side) -> str:
     if side.ability is not None:
         parts.append(f"〈{side.ability}〉{side.ability_value}{clamp}")
     elif side.ability_value:
-        parts.append(f"能力値{side.ability_value}{clamp}")  # a check without a sheet (an NPC's bare numbers)
+        parts.append(
+            f"能力値{side.ability_value}{clamp}"
+        )  # a check without a sheet (an NPC's bare numbers)
     parts += [f"「{t.name}」{t.value:+d}" for t in side.traits]
     if side.modifier or not parts:
         parts.append(f"{side.modifier:+d}" if parts else str(side.modifier))
@@ -63,7 +65,9 @@ def side_text(side: Side) -> str:
     elif side.effect == "fumble":
         dice += " 1ゾロ"
     fixed = "+".join(parts).replace("+-", "-").replace("++", "+")
-    lacking = f"（《{side.missing_skill}》なし: 能力値のみ）" if side.missing_skill is not None else ""
+    lacking = (
+        f"（《{side.missing_skill}》なし: 能力値のみ）" if side.missing_skill is not None else ""
+    )
     return f"{side.name}{lacking} {fixed}+{dice} = {side.value}"
 
 
@@ -85,7 +89,9 @@ def _outcome(success: bool | None, side: Side) -> str:
     return " ＞ 成功" if success else " ＞ 失敗"
 
 
-def _winner(event_first: Side, event_second: Side, winner: int, compared: tuple[int, int], both: bool) -> str:
+def _winner(
+    event_first: Side, event_second: Side, winner: int, compared: tuple[int, int], both: bool
+) -> str:
     who = event_second.name if winner == 1 else event_first.name
     note = f"（両者1ゾロ: 2Dを2として {compared[0]} 対 {compared[1]}）" if both else ""
     return f" ＞ {who}の勝ち{note}"
@@ -99,7 +105,9 @@ def render(event: Event, table: TableState, options: HidenOptions) -> str | None
             head = _KIND.get(event.kind, "行動判定")
             label = f"「{event.label}」" if event.label else ""
             goal = f" ＞ {target_text(event.target)}" if event.target is not None else ""
-            line = f"{head}{label}: {side_text(event.side)}{goal}{_outcome(event.success, event.side)}"
+            line = (
+                f"{head}{label}: {side_text(event.side)}{goal}{_outcome(event.success, event.side)}"
+            )
             if event.kind == "seizure":
                 turn = f"（第{event.turn}ターン）" if event.turn else ""
                 line += turn + (" ＞ 行動不能" if event.incapacitated else "")
@@ -108,14 +116,20 @@ def render(event: Event, table: TableState, options: HidenOptions) -> str | None
             label = f"「{event.label}」" if event.label else ""
             return (
                 f"対抗判定{label}: {side_text(event.first)} 対 {side_text(event.second)}"
-                + _winner(event.first, event.second, event.winner, event.compared, event.both_fumble)
+                + _winner(
+                    event.first, event.second, event.winner, event.compared, event.both_fumble
+                )
                 + f" ({event.check_id})"
             )
         case OpposedResolved():
             label = f"「{event.label}」" if event.label else ""
             effect = {"critical": "（6ゾロ）", "fumble": "（1ゾロ）"}.get(event.first_effect, "")
             who = event.second.name if event.winner == 1 else event.first_name
-            note = f"（両者1ゾロ: 2Dを2として {event.compared[0]} 対 {event.compared[1]}）" if event.both_fumble else ""
+            note = (
+                f"（両者1ゾロ: 2Dを2として {event.compared[0]} 対 {event.compared[1]}）"
+                if event.both_fumble
+                else ""
+            )
             return (
                 f"対抗判定{label}: {event.first_name}の判定値{event.first_value}{effect}（{event.against}）に "
                 f"{side_text(event.second)} ＞ {who}の勝ち{note} ({event.check_id})"

@@ -40,7 +40,10 @@ Level = Annotated[int, msgspec.Meta(ge=0, le=99)]
 
 _CHARACTER = field("キャラクター", "判定するキャラクターのID（個人設定用紙の値を使う）")
 _SKILL = field("技能・特技", "個人設定用紙の《技能》か《特技》の名前。なければ能力値だけで判定する")
-_ABILITY = field("能力値", "判定に使う〈能力値〉（器用・知識・知覚・知恵・気合い…）。《技能》と使うとき、能力値だけの判定のときに必要")
+_ABILITY = field(
+    "能力値",
+    "判定に使う〈能力値〉（器用・知識・知覚・知恵・気合い…）。《技能》と使うとき、能力値だけの判定のときに必要",
+)
 _LEVEL = field("技能レベル", "キャラクターのいない判定の《技能》のレベル")
 _ABILITY_VALUE = field("能力値の値", "キャラクターのいない判定の〈能力値〉")
 _TRAITS = field("特徴", "判定に関係する特徴（五ノ四）。GMだけが選ぶ")
@@ -50,7 +53,9 @@ _DIFFICULTY = field("難易度", "目標値 = 難易度 + 2D（簡易目標値�
 _TARGET = field("目標値", "GMが決めた固定の目標値（難易度の代わり）")
 _SIMPLE = field("簡易目標値", "目標値を難易度 + 7 にする。空なら卓の設定に従う")
 _LABEL = field("何の判定か", "判定の説明（自由記述）", max_length=200)
-_HELPER_CHARACTER = field("キャラクター", "このキャラクターの個人設定用紙の値（〈暗視〉・酒の耐性・発作）を使う")
+_HELPER_CHARACTER = field(
+    "キャラクター", "このキャラクターの個人設定用紙の値（〈暗視〉・酒の耐性・発作）を使う"
+)
 
 
 class TraitUse(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -61,10 +66,16 @@ class TraitUse(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     give ``value``.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="特徴による修正", description="判定に関係する特徴と、その修正値（五ノ四）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="特徴による修正", description="判定に関係する特徴と、その修正値（五ノ四）"
+    )
 
-    name: Annotated[str, field("特徴", "個人設定用紙の特徴の名前（容貌・声・内気…）", max_length=64)]
-    value: Annotated[Small | None, field("修正値", "空なら特徴に書かれた修正、なければ消費CP")] = None
+    name: Annotated[
+        str, field("特徴", "個人設定用紙の特徴の名前（容貌・声・内気…）", max_length=64)
+    ]
+    value: Annotated[Small | None, field("修正値", "空なら特徴に書かれた修正、なければ消費CP")] = (
+        None
+    )
 
 
 class CheckSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -82,7 +93,9 @@ class CheckSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         name: who acts, for a check without a character.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="判定する者", description="対抗判定の一方: キャラクターと技能・能力値（五ノ一）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="判定する者", description="対抗判定の一方: キャラクターと技能・能力値（五ノ一）"
+    )
 
     character_id: Annotated[str | None, _CHARACTER] = None
     skill: Annotated[str | None, _SKILL] = None
@@ -164,7 +177,9 @@ class Oppose(Command, frozen=True, kw_only=True, tag="hiden.oppose"):
         description="目標値なしで振られた判定値に、後に行動する者として対抗判定する（五ノ六）",
     )
 
-    against: Annotated[str, field("対抗する判定", "目標値なしで振られた判定のID（k7 など）", max_length=32)]
+    against: Annotated[
+        str, field("対抗する判定", "目標値なしで振られた判定のID（k7 など）", max_length=32)
+    ]
     second: Annotated[CheckSpec, field("後に行動する者", "相手の判定値に達すれば勝つ側")]
     label: Annotated[str, _LABEL] = ""
 
@@ -182,15 +197,23 @@ class Reroll(Command, frozen=True, kw_only=True, tag="hiden.reroll"):
         description="座布団を一枚使って判定のダイスを二つとも振り直す。新しい出目が悪くてもそれに従う（五ノ五）",
     )
 
-    check_id: Annotated[Annotated[str, msgspec.Meta(max_length=32)] | None, field("判定", "振り直す判定のID（空なら自分のキャラクターの最新の判定）")] = None
-    character_id: Annotated[str | None, field("キャラクター", "座布団を使うキャラクター（対抗判定のどちらの側か）")] = None
+    check_id: Annotated[
+        Annotated[str, msgspec.Meta(max_length=32)] | None,
+        field("判定", "振り直す判定のID（空なら自分のキャラクターの最新の判定）"),
+    ] = None
+    character_id: Annotated[
+        str | None, field("キャラクター", "座布団を使うキャラクター（対抗判定のどちらの側か）")
+    ] = None
 
 
 class AwardZabuton(Command, frozen=True, kw_only=True, tag="hiden.award_zabuton"):
     """GM: 「座布団一枚!」 (五ノ五)."""
 
     permit = GM
-    meta = msgspec.Meta(title="座布団を与える", description="「座布団一枚!」面白いことを言ったり、うまいことをしたプレイヤーに（五ノ五）")
+    meta = msgspec.Meta(
+        title="座布団を与える",
+        description="「座布団一枚!」面白いことを言ったり、うまいことをしたプレイヤーに（五ノ五）",
+    )
 
     character_id: Annotated[str, field("キャラクター", "座布団を受け取るキャラクター")]
     count: Annotated[int, field("枚数", "与える座布団の枚数", ge=1, le=99)] = 1
@@ -201,9 +224,14 @@ class ConvertZabuton(Command, frozen=True, kw_only=True, tag="hiden.convert_zabu
     """GM, at the session's end: turn 座布団 into CP (五ノ五); every character, or one."""
 
     permit = GM
-    meta = msgspec.Meta(title="座布団をCPに変換する", description="セッションの終わりに、座布団をCPに換える（五ノ五）")
+    meta = msgspec.Meta(
+        title="座布団をCPに変換する",
+        description="セッションの終わりに、座布団をCPに換える（五ノ五）",
+    )
 
-    character_id: Annotated[str | None, field("キャラクター", "このキャラクターだけ（空なら全員）")] = None
+    character_id: Annotated[
+        str | None, field("キャラクター", "このキャラクターだけ（空なら全員）")
+    ] = None
 
 
 class KanCheck(Command, frozen=True, kw_only=True, tag="hiden.kan_check"):
@@ -248,7 +276,10 @@ class SeizureCheck(Command, frozen=True, kw_only=True, tag="hiden.seizure_check"
     character_id: Annotated[str, field("キャラクター", "判定するキャラクター")]
     situation: Annotated[SituationName, _SITUATION]
     trait: Annotated[SeizureTrait | None, _SEIZURE_TRAIT] = None
-    turn: Annotated[Annotated[int, msgspec.Meta(ge=1, le=999)] | None, field("ターン", "戦闘中は毎ターン判定する: そのターン")] = None
+    turn: Annotated[
+        Annotated[int, msgspec.Meta(ge=1, le=999)] | None,
+        field("ターン", "戦闘中は毎ターン判定する: そのターン"),
+    ] = None
     difficulty: Annotated[Small | None, field("難易度", "表の代わりにGMが決めた難易度")] = None
     simple: Annotated[bool | None, _SIMPLE] = None
 
@@ -259,7 +290,10 @@ class Seizure(Command, frozen=True, kw_only=True, tag="hiden.seizure"):
     ``trait`` defaults to the character's (with both, the harder).
     """
 
-    meta = msgspec.Meta(title="発作の難易度", description="発作・不治の病の〈気合い〉判定の難易度を表から求める（振らない。五ノ七）")
+    meta = msgspec.Meta(
+        title="発作の難易度",
+        description="発作・不治の病の〈気合い〉判定の難易度を表から求める（振らない。五ノ七）",
+    )
 
     situation: Annotated[SituationName, _SITUATION]
     trait: Annotated[SeizureTrait | None, _SEIZURE_TRAIT] = None
@@ -297,7 +331,9 @@ class Jump(Command, frozen=True, kw_only=True, tag="hiden.jump"):
     ``risky`` adds to it when failure is not an option.
     """
 
-    meta = msgspec.Meta(title="《跳躍》の難易度", description="高跳び・幅跳びの難易度を距離から求める（五ノ七）")
+    meta = msgspec.Meta(
+        title="《跳躍》の難易度", description="高跳び・幅跳びの難易度を距離から求める（五ノ七）"
+    )
 
     kind: Annotated[Literal["high", "long"], field("跳び方", "high（高跳び）/ long（幅跳び）")]
     run_up: Annotated[bool, field("助走", "助走をつける")] = False
@@ -311,11 +347,18 @@ class Jump(Command, frozen=True, kw_only=True, tag="hiden.jump"):
 class Lift(Command, frozen=True, kw_only=True, tag="hiden.lift"):
     """《持ち上げ》 difficulty (五ノ七): ``kan`` 貫 or ``kg`` kilograms (1 貫 = 3.75 kg)."""
 
-    meta = msgspec.Meta(title="《持ち上げ》の難易度", description="持ち上げる物の重さから難易度を求める。15貫が難易度0（五ノ七）")
+    meta = msgspec.Meta(
+        title="《持ち上げ》の難易度",
+        description="持ち上げる物の重さから難易度を求める。15貫が難易度0（五ノ七）",
+    )
 
     kan: Annotated[Distance | None, field("貫", "重さ（貫）。貫かキロのどちらか一方")] = None
-    kg: Annotated[Distance | None, field("キロ", "重さ（キロ、1貫 = 3.75キロ）。貫かキロのどちらか一方")] = None
-    sword_grip: Annotated[bool, field("剣のように握る", "棒状のものを剣のように握って持つ（難易度 +3 程度）")] = False
+    kg: Annotated[
+        Distance | None, field("キロ", "重さ（キロ、1貫 = 3.75キロ）。貫かキロのどちらか一方")
+    ] = None
+    sword_grip: Annotated[
+        bool, field("剣のように握る", "棒状のものを剣のように握って持つ（難易度 +3 程度）")
+    ] = False
     character_id: Annotated[str | None, field("キャラクター", "持ち上げるキャラクター")] = None
 
 
@@ -326,7 +369,10 @@ class Visibility(Command, frozen=True, kw_only=True, tag="hiden.visibility"):
     its level and never more than the modifiers.
     """
 
-    meta = msgspec.Meta(title="視界の修正", description="霧・雨・夜による難易度の修正。〈暗視〉がそのレベルまで打ち消す（五ノ七）")
+    meta = msgspec.Meta(
+        title="視界の修正",
+        description="霧・雨・夜による難易度の修正。〈暗視〉がそのレベルまで打ち消す（五ノ七）",
+    )
 
     conditions: Annotated[
         list[VisibilityName],
@@ -337,7 +383,9 @@ class Visibility(Command, frozen=True, kw_only=True, tag="hiden.visibility"):
         ),
     ]
     base: Annotated[Small, field("元の難易度", "距離・大きさによる難易度")] = 0
-    anshi_level: Annotated[Level | None, field("〈暗視〉", "〈暗視〉のレベル（空ならキャラクターの）")] = None
+    anshi_level: Annotated[
+        Level | None, field("〈暗視〉", "〈暗視〉のレベル（空ならキャラクターの）")
+    ] = None
     character_id: Annotated[str | None, _HELPER_CHARACTER] = None
 
 
@@ -347,11 +395,16 @@ class Fatigue(Command, frozen=True, kw_only=True, tag="hiden.fatigue"):
     ``sake_tolerance`` (the CP of 酒の耐性) defaults to the character's trait.
     """
 
-    meta = msgspec.Meta(title="疲労などによる修正", description="空腹・疲労・飲酒による難易度の修正。酒の耐性が飲酒の修正を減らす（五ノ七）")
+    meta = msgspec.Meta(
+        title="疲労などによる修正",
+        description="空腹・疲労・飲酒による難易度の修正。酒の耐性が飲酒の修正を減らす（五ノ七）",
+    )
 
     conditions: Annotated[list[ConditionName], _CONDITIONS]
     base: Annotated[Small, field("元の難易度", "修正を加える難易度")] = 0
-    sake_tolerance: Annotated[Level | None, field("酒の耐性", "酒の耐性の消費CP（空ならキャラクターの）")] = None
+    sake_tolerance: Annotated[
+        Level | None, field("酒の耐性", "酒の耐性の消費CP（空ならキャラクターの）")
+    ] = None
     character_id: Annotated[str | None, _HELPER_CHARACTER] = None
 
 

@@ -42,7 +42,15 @@ from taku_hiden._common import (
     _sake_tolerance,
     _sheet,
 )
-from taku_hiden._helpers import condition_key, fatigue, jump, lift, seizure_for, situation_key, visibility
+from taku_hiden._helpers import (
+    condition_key,
+    fatigue,
+    jump,
+    lift,
+    seizure_for,
+    situation_key,
+    visibility,
+)
 from taku_hiden.commands import (
     AwardZabuton,
     Check,
@@ -79,6 +87,7 @@ from taku_hiden.view import sees
 
 __all__ = ["decide", "evolve", "initial_state"]
 
+
 def initial_state(options: HidenOptions | None) -> HidenState:
     """An empty table: no characters, no open checks."""
     return HidenState()
@@ -87,7 +96,9 @@ def initial_state(options: HidenOptions | None) -> HidenState:
 # --------------------------------------------------------------------------- sides
 
 
-def _side_fields(table: TableState, spec: CheckSpec, ctx: Context[HidenOptions], options: HidenOptions) -> dict[str, Any]:
+def _side_fields(
+    table: TableState, spec: CheckSpec, ctx: Context[HidenOptions], options: HidenOptions
+) -> dict[str, Any]:
     """The fixed part of one actor's 判定値 (五ノ一, 五ノ四), checked against the sheet.
 
     Who may act for the character is checked before (the command's permit, or
@@ -148,7 +159,11 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context[HidenOptions],
         for use in spec.traits:
             found_trait = _find(sheet.traits, use.name)
             if found_trait is None and use.value is None:
-                _reject("unknown_trait", f"{name}は特徴「{strip_brackets(use.name)}」を持っていません", S_TRAITS)
+                _reject(
+                    "unknown_trait",
+                    f"{name}は特徴「{strip_brackets(use.name)}」を持っていません",
+                    S_TRAITS,
+                )
             cp = found_trait[1].cp if found_trait else None
             stated = found_trait[1].modifier if found_trait else None
             if (
@@ -175,7 +190,11 @@ def _side_fields(table: TableState, spec: CheckSpec, ctx: Context[HidenOptions],
         ability_value = spec.ability_value or 0
         for use in spec.traits:
             if use.value is None:
-                _reject("trait_value_required", "キャラクターのいない判定では特徴の修正値を指定してください", S_TRAITS)
+                _reject(
+                    "trait_value_required",
+                    "キャラクターのいない判定では特徴の修正値を指定してください",
+                    S_TRAITS,
+                )
             traits.append(TraitApplied(name=strip_brackets(use.name), value=use.value))
     # 五ノ一: with a skill an ability of 0 or less counts as 0 (HD-03); alone, only by option (G-HD-02)
     clamp = kind is not None or options.clamp_ability_only
@@ -205,7 +224,9 @@ def _condition_modifiers(table: TableState, character_id: str | None) -> tuple[M
     if cs is None or not cs.conditions:
         return ()
     tol = _sake_tolerance(_sheet(table, character_id))
-    return tuple(Modifier(label=_condition_label(k), value=T.fatigue_modifier(k, tol)) for k in cs.conditions)
+    return tuple(
+        Modifier(label=_condition_label(k), value=T.fatigue_modifier(k, tol)) for k in cs.conditions
+    )
 
 
 def _single(
@@ -222,11 +243,16 @@ def _single(
 ) -> CheckRolled:
     options = ctx.options
     if difficulty is not None and target is not None:
-        raise InvalidCommand("give a difficulty or a fixed target, not both", detail="難易度か固定の目標値のどちらか一方を指定してください")
+        raise InvalidCommand(
+            "give a difficulty or a fixed target, not both",
+            detail="難易度か固定の目標値のどちらか一方を指定してください",
+        )
     fields = _side_fields(table, spec, ctx, options)
     mods = _condition_modifiers(table, spec.character_id)
     use_simple = options.simple_target if simple is None else simple
-    goal = make_target(difficulty, target, use_simple, mods, ctx.dice)  # the GM's 2D is rolled first
+    goal = make_target(
+        difficulty, target, use_simple, mods, ctx.dice
+    )  # the GM's 2D is rolled first
     side = roll_side(fields, ctx.dice)
     success = single_success(side, goal, options, kind=kind)
     if kind == "seizure":
@@ -262,7 +288,9 @@ def _hidden(event: Event, secret_to: str | None, ctx: Context[HidenOptions]) -> 
     if secret_to is None or ctx.secret:
         return event
     tag = str(type(event).__struct_config__.tag)
-    return Private(event=event, audience=(secret_to, GM), redacted=Redacted(of=tag, note="シークレットダイス"))
+    return Private(
+        event=event, audience=(secret_to, GM), redacted=Redacted(of=tag, note="シークレットダイス")
+    )
 
 
 # --------------------------------------------------------------------------- decide
@@ -316,7 +344,9 @@ def decide(table: TableState, command: Any, ctx: Context[HidenOptions]) -> list[
         case ConvertZabuton():
             return list(_convert(table, command, ctx))
         case KanCheck():
-            spec = CheckSpec(character_id=command.character_id, ability="勘働き", modifier=command.modifier)
+            spec = CheckSpec(
+                character_id=command.character_id, ability="勘働き", modifier=command.modifier
+            )
             return [
                 _single(
                     table,
@@ -373,15 +403,24 @@ def decide(table: TableState, command: Any, ctx: Context[HidenOptions]) -> list[
                 DifficultyComputed(
                     helper="seizure",
                     character_id=command.character_id,
-                    parts=(Modifier(label=f"「{trait}」{T.SEIZURE[situation][0]}", value=difficulty),),
+                    parts=(
+                        Modifier(label=f"「{trait}」{T.SEIZURE[situation][0]}", value=difficulty),
+                    ),
                     difficulty=difficulty,
                     simple_target=T.simple_target(difficulty),
-                    detail={"trait": trait, "situation": situation, "combat": situation in T.COMBAT_SITUATIONS},
+                    detail={
+                        "trait": trait,
+                        "situation": situation,
+                        "combat": situation in T.COMBAT_SITUATIONS,
+                    },
                     note="戦闘中は毎ターン判定します" if situation in T.COMBAT_SITUATIONS else "",
                 )
             ]
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not a command of hiden", code="command/unknown_command")
+            raise InvalidCommand(
+                f"{type(command).__name__} is not a command of hiden",
+                code="command/unknown_command",
+            )
 
 
 def _char_state(table: TableState, character_id: str) -> CharState:
@@ -497,7 +536,9 @@ def _reroll(table: TableState, command: Reroll, ctx: Context[HidenOptions]) -> E
         _require_control(table, ctx, wanted or with_char[0])  # Forbidden: another's character
         _reject("not_in_check", "そのキャラクターはこの判定をしていません", S_ZABUTON)
     if len(sides) > 1:
-        _reject("which_side", "どちらの側の座布団を使うか character_id で指定してください", S_ZABUTON)
+        _reject(
+            "which_side", "どちらの側の座布団を使うか character_id で指定してください", S_ZABUTON
+        )
     index = sides[0]
     old = oc.sides[index]
     assert old.character_id is not None  # candidates() keeps only sides with a character
@@ -529,7 +570,9 @@ def _reroll(table: TableState, command: Reroll, ctx: Context[HidenOptions]) -> E
     return _hidden(event, secret_to, ctx)
 
 
-def _convert(table: TableState, command: ConvertZabuton, ctx: Context[HidenOptions]) -> list[Emitted]:
+def _convert(
+    table: TableState, command: ConvertZabuton, ctx: Context[HidenOptions]
+) -> list[Emitted]:
     """五ノ五: 座布団 become CP after the session (a table option; rate ``cp_per_zabuton``)."""
     options = ctx.options
     if not options.zabuton_to_cp:
@@ -545,7 +588,9 @@ def _convert(table: TableState, command: ConvertZabuton, ctx: Context[HidenOptio
         if cs.zabuton > 0:
             cp = cs.zabuton * options.cp_per_zabuton
             out.append(
-                ZabutonConverted(character_id=cid, zabuton=cs.zabuton, cp=cp, cp_total=cs.cp_from_zabuton + cp)
+                ZabutonConverted(
+                    character_id=cid, zabuton=cs.zabuton, cp=cp, cp_total=cs.cp_from_zabuton + cp
+                )
             )
     if not out:
         _reject("nothing_to_convert", "変換する座布団がありません", S_ZABUTON)
@@ -566,7 +611,9 @@ def _open(game: HidenState, oc: OpenCheck) -> HidenState:
     return msgspec.structs.replace(game, checks=checks)
 
 
-def evolve(game: HidenState | None, event: Event, table: TableState, options: HidenOptions) -> HidenState:
+def evolve(
+    game: HidenState | None, event: Event, table: TableState, options: HidenOptions
+) -> HidenState:
     """Apply one stored event to the 秘伝の声 state. Never rejects, never rolls (options unused:
     every event records its outcome)."""
     if not isinstance(game, HidenState):
@@ -591,7 +638,9 @@ def evolve(game: HidenState | None, event: Event, table: TableState, options: Hi
             game = _open(game, oc)
             cid = event.side.character_id
             if event.incapacitated is not None and cid is not None:
-                game = _put_char(game, cid, replace(_cs(game, cid), incapacitated=event.incapacitated))
+                game = _put_char(
+                    game, cid, replace(_cs(game, cid), incapacitated=event.incapacitated)
+                )
             return game
         case OpposedRolled():
             oc = OpenCheck(
@@ -626,7 +675,9 @@ def evolve(game: HidenState | None, event: Event, table: TableState, options: Hi
                 return game
             sides = _replace_at(old.sides, event.side_index, event.side)
             secret_to = event.secret_to if event.secret_to is not None else old.secret_to
-            now = replace(old, sides=sides, success=event.success, winner=event.winner, secret_to=secret_to)
+            now = replace(
+                old, sides=sides, success=event.success, winner=event.winner, secret_to=secret_to
+            )
             checks = {**game.checks, old.check_id: now}
             return replace(game, checks=checks)
         case ZabutonAwarded(character_id=cid, zabuton=n):

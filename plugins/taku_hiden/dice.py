@@ -49,7 +49,9 @@ from taku_hiden.tables import DIFFICULTY_TABLE, simple_target
 __all__ = ["chat", "parse_mods"]
 
 _MODS = r"[+-]?\d{1,3}(?:[+-]\d{1,3})*"
-_CHECK = re.compile(rf"^HD(?P<a>{_MODS})?(?:VS(?P<b>{_MODS})?|>=(?P<t>[+-]?\d{{1,3}})|@(?P<d>[+-]?\d{{1,3}}))?$")
+_CHECK = re.compile(
+    rf"^HD(?P<a>{_MODS})?(?:VS(?P<b>{_MODS})?|>=(?P<t>[+-]?\d{{1,3}})|@(?P<d>[+-]?\d{{1,3}}))?$"
+)
 _REROLL_HEADS = ("ZR", "座布団", "ZABUTON")
 _TABLE_HEADS = ("HDT", "難易度表")
 _CHECK_ID = re.compile(r"^k\d+(?:-\d+)?$")
@@ -125,7 +127,9 @@ def chat(text: str, table: TableState, ctx: Context[HidenOptions]) -> list[Emitt
     fixed = int(m["t"]) if m["t"] is not None else None
     difficulty = int(m["d"]) if m["d"] is not None else None
     # spoken as a character: the check is that character's (its conditions apply, 座布団 may reroll it)
-    target = make_target(difficulty, fixed, options.simple_target, _condition_modifiers(table, speaker), ctx.dice)
+    target = make_target(
+        difficulty, fixed, options.simple_target, _condition_modifiers(table, speaker), ctx.dice
+    )
     side = roll_side(fields(parse_mods(m["a"]), who, speaker), ctx.dice)
     return [
         CheckRolled(
@@ -151,12 +155,16 @@ def _character(name: str, table: TableState, ctx: Context[HidenOptions]) -> str:
         return name
     found = [c for c in table.characters.values() if c.name == name]
     if not found:
-        raise InvalidCommand(f"no character named {name!r}", code="command/unknown_character", character_id=name)
+        raise InvalidCommand(
+            f"no character named {name!r}", code="command/unknown_character", character_id=name
+        )
     own = [c for c in found if c.owner == ctx.actor]
     return (own or found)[0].id
 
 
-def _named_check(body: str, comment: str, table: TableState, ctx: Context[HidenOptions]) -> list[Emitted]:
+def _named_check(
+    body: str, comment: str, table: TableState, ctx: Context[HidenOptions]
+) -> list[Emitted]:
     """``HD:甲:姿隠し@2``: a ``hiden.check`` of a named character."""
     label = f"HD:{body}" + (f" {comment}" if comment else "")
     speaker = _speaker(table, ctx)

@@ -40,27 +40,57 @@ class HidenOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
             sword (五ノ七: "難易度は3程度の修正").
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="秘伝の声の卓の設定", description="ハウスルールと、本文が決めていないところの扱い")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="秘伝の声の卓の設定", description="ハウスルールと、本文が決めていないところの扱い"
+    )
 
-    simple_target: Annotated[bool, field("簡易目標値", "目標値を難易度 + 2D ではなく難易度 + 7 にする（五ノ二）")] = False
+    simple_target: Annotated[
+        bool, field("簡易目標値", "目標値を難易度 + 2D ではなく難易度 + 7 にする（五ノ二）")
+    ] = False
     critical_auto_success: Annotated[
-        bool, field("6ゾロは無条件成功", "6ゾロは2Dを加えるうえ、目標値にかかわらず成功する（G-HD-01）。勘働きはいつも")
+        bool,
+        field(
+            "6ゾロは無条件成功",
+            "6ゾロは2Dを加えるうえ、目標値にかかわらず成功する（G-HD-01）。勘働きはいつも",
+        ),
     ] = True
     clamp_ability_only: Annotated[
-        bool, field("能力値だけの判定も0未満を0に", "能力値だけの判定でも0未満の能力値を0として数える（G-HD-02）")
+        bool,
+        field(
+            "能力値だけの判定も0未満を0に",
+            "能力値だけの判定でも0未満の能力値を0として数える（G-HD-02）",
+        ),
     ] = False
     opposed_tie: Annotated[
         Literal["second", "first"],
-        field("対抗判定の同値", "second（後に行動する者の勝ち: 規則）/ first（先に行動する者の勝ち: 甲乙の例）（G-HD-03）"),
+        field(
+            "対抗判定の同値",
+            "second（後に行動する者の勝ち: 規則）/ first（先に行動する者の勝ち: 甲乙の例）（G-HD-03）",
+        ),
     ] = "second"
     jump_rounding: Annotated[
-        Literal["up", "down"], field("《跳躍》の端数", "up（1単位に切り上げ）/ down（切り捨て）（G-HD-05）")
+        Literal["up", "down"],
+        field("《跳躍》の端数", "up（1単位に切り上げ）/ down（切り捨て）（G-HD-05）"),
     ] = "up"
-    zabuton_reroll: Annotated[bool, field("座布団で振り直し", "座布団を一枚使って判定を振り直せる（五ノ五のオプションルール）")] = True
-    zabuton_to_cp: Annotated[bool, field("座布団をCPに", "セッションの終わりに座布団をCPに変換できる（五ノ五）")] = True
-    cp_per_zabuton: Annotated[int, field("座布団一枚のCP", "変換で座布団一枚が何CPになるか（本文に定めなし）", ge=0, le=100)] = 1
+    zabuton_reroll: Annotated[
+        bool,
+        field("座布団で振り直し", "座布団を一枚使って判定を振り直せる（五ノ五のオプションルール）"),
+    ] = True
+    zabuton_to_cp: Annotated[
+        bool, field("座布団をCPに", "セッションの終わりに座布団をCPに変換できる（五ノ五）")
+    ] = True
+    cp_per_zabuton: Annotated[
+        int,
+        field("座布団一枚のCP", "変換で座布団一枚が何CPになるか（本文に定めなし）", ge=0, le=100),
+    ] = 1
     sword_grip_modifier: Annotated[
-        int, field("剣のように握る修正", "《持ち上げ》で棒状のものを剣のように握るときの修正（「3程度」）", ge=-20, le=20)
+        int,
+        field(
+            "剣のように握る修正",
+            "《持ち上げ》で棒状のものを剣のように握るときの修正（「3程度」）",
+            ge=-20,
+            le=20,
+        ),
     ] = 3
 
 

@@ -26,15 +26,21 @@ from taku_hiden.view import sees
 __all__ = ["affordances"]
 
 _DIFFICULTIES = [
-    *(Choice(value=d, label=f"難易度{d:+d}（簡易目標値{T.simple_target(d)}）{text}") for d, text in T.DIFFICULTY_TABLE),
+    *(
+        Choice(value=d, label=f"難易度{d:+d}（簡易目標値{T.simple_target(d)}）{text}")
+        for d, text in T.DIFFICULTY_TABLE
+    ),
     Choice(value=None, label="なし: 判定値だけ（対抗判定の先に行動する者）"),
 ]
 """五ノ二 難易度の程度, and none (the 判定値 alone, the first half of an 対抗判定)."""
 
-_CONDITIONS = [Choice(value=k, label=f"{v[0]} +{v[1]}") for k, v in (*T.FATIGUE.items(), *T.DRINK.items())]
+_CONDITIONS = [
+    Choice(value=k, label=f"{v[0]} +{v[1]}") for k, v in (*T.FATIGUE.items(), *T.DRINK.items())
+]
 _VISIBILITY = [Choice(value=k, label=f"{v[0]} +{v[1]}") for k, v in T.VISIBILITY.items()]
 _SITUATIONS = [
-    Choice(value=k, label=f"{v[0]}（発作{v[1]:+d}、不治の病{v[2]:+d}）") for k, v in T.SEIZURE.items()
+    Choice(value=k, label=f"{v[0]}（発作{v[1]:+d}、不治の病{v[2]:+d}）")
+    for k, v in T.SEIZURE.items()
 ]
 _SEIZURE_TRAITS = [Choice(value=t, label=t) for t in T.SEIZURE_TRAITS]
 _JUMP_KINDS = [Choice(value="high", label="高跳び"), Choice(value="long", label="幅跳び")]
@@ -43,12 +49,17 @@ _JUMP_KINDS = [Choice(value="high", label="高跳び"), Choice(value="long", lab
 def _sheet(ch: Character) -> HidenSheet | None:
     try:
         return msgspec.convert(ch.sheet, HidenSheet)
-    except msgspec.ValidationError:  # a sheet the GM overrode into something odd: offer nothing for it
+    except (
+        msgspec.ValidationError
+    ):  # a sheet the GM overrode into something odd: offer nothing for it
         return None
 
 
 def _abilities(sheet: HidenSheet) -> list[Choice]:
-    return [Choice(value=strip_brackets(a), label=f"〈{strip_brackets(a)}〉{v}") for a, v in sheet.abilities.items()]
+    return [
+        Choice(value=strip_brackets(a), label=f"〈{strip_brackets(a)}〉{v}")
+        for a, v in sheet.abilities.items()
+    ]
 
 
 def _specs(ch: Character, sheet: HidenSheet) -> list[Choice]:
@@ -57,14 +68,25 @@ def _specs(ch: Character, sheet: HidenSheet) -> list[Choice]:
     out: list[Choice] = []
     for t, tokugi in sheet.tokugi.items():
         name = strip_brackets(t)
-        out.append(Choice(value={"character_id": ch.id, "skill": name}, label=f"{ch.name}《{name}》{tokugi.level}"))
+        out.append(
+            Choice(
+                value={"character_id": ch.id, "skill": name},
+                label=f"{ch.name}《{name}》{tokugi.level}",
+            )
+        )
     for s, level in sheet.skills.items():
         name = strip_brackets(s)
         for a in _abilities(sheet):
             out.append(
-                Choice(value={"character_id": ch.id, "skill": name, "ability": a.value}, label=f"{ch.name}《{name}》{level}{a.label}")
+                Choice(
+                    value={"character_id": ch.id, "skill": name, "ability": a.value},
+                    label=f"{ch.name}《{name}》{level}{a.label}",
+                )
             )
-    out += [Choice(value={"character_id": ch.id, "ability": a.value}, label=f"{ch.name}{a.label}") for a in _abilities(sheet)]
+    out += [
+        Choice(value={"character_id": ch.id, "ability": a.value}, label=f"{ch.name}{a.label}")
+        for a in _abilities(sheet)
+    ]
     return out
 
 
@@ -75,7 +97,10 @@ def _checks(ch: Character, sheet: HidenSheet, gm: bool) -> list[Affordance]:
     traits: dict[str, list[Choice]] = {}
     if gm and sheet.traits:  # 五ノ四: only the GM chooses the traits that bear on a check
         traits["traits"] = [
-            Choice(value={"name": strip_brackets(n)}, label=f"「{strip_brackets(n)}」{t.modifier if t.modifier is not None else t.cp:+d}")
+            Choice(
+                value={"name": strip_brackets(n)},
+                label=f"「{strip_brackets(n)}」{t.modifier if t.modifier is not None else t.cp:+d}",
+            )
             for n, t in sheet.traits.items()
         ]
     out = []
@@ -161,7 +186,11 @@ def _rerolls(game: HidenState, viewer: Viewer, mine: dict[str, Character]) -> li
             held = game.characters.get(cid)
             if held is None or held.zabuton < 1:
                 continue
-            failed = oc.success is False if oc.kind != "opposed" else oc.winner is not None and oc.winner != i
+            failed = (
+                oc.success is False
+                if oc.kind != "opposed"
+                else oc.winner is not None and oc.winner != i
+            )
             out.append(
                 Affordance(
                     command="hiden.reroll",
@@ -202,7 +231,11 @@ def _gm_tools(table: TableState, game: HidenState, options: HidenOptions) -> lis
     if not everyone:
         return []
     out = [
-        Affordance(command="hiden.award_zabuton", label="座布団一枚!（座布団を与える）", choices={"character_id": everyone}),
+        Affordance(
+            command="hiden.award_zabuton",
+            label="座布団一枚!（座布団を与える）",
+            choices={"character_id": everyone},
+        ),
         Affordance(
             command="hiden.set_conditions",
             label="疲労・酒の状態を決める",
@@ -221,21 +254,41 @@ def _gm_tools(table: TableState, game: HidenState, options: HidenOptions) -> lis
                 Affordance(
                     command="override",
                     label=f"{c.name}の行動不能を解く",
-                    args={"path": ["game", "characters", c.id, "incapacitated"], "value": False, "reason": "行動不能を解く"},
+                    args={
+                        "path": ["game", "characters", c.id, "incapacitated"],
+                        "value": False,
+                        "reason": "行動不能を解く",
+                    },
                     group=c.name,
                 )
             )
     if options.zabuton_to_cp and holding:
-        out.append(Affordance(command="hiden.convert_zabuton", label="座布団をCPに変換する（全員）"))
-        out.append(Affordance(command="hiden.convert_zabuton", label="座布団をCPに変換する（一人）", choices={"character_id": holding}))
+        out.append(
+            Affordance(command="hiden.convert_zabuton", label="座布団をCPに変換する（全員）")
+        )
+        out.append(
+            Affordance(
+                command="hiden.convert_zabuton",
+                label="座布団をCPに変換する（一人）",
+                choices={"character_id": holding},
+            )
+        )
     return out
 
 
 _HELPERS = [
-    Affordance(command="hiden.jump", label="《跳躍》の難易度を求める", choices={"kind": _JUMP_KINDS}),
+    Affordance(
+        command="hiden.jump", label="《跳躍》の難易度を求める", choices={"kind": _JUMP_KINDS}
+    ),
     Affordance(command="hiden.lift", label="《持ち上げ》の難易度を求める"),
-    Affordance(command="hiden.visibility", label="視界の修正を求める", choices={"conditions": _VISIBILITY}),
-    Affordance(command="hiden.fatigue", label="疲労などによる修正を求める", choices={"conditions": _CONDITIONS}),
+    Affordance(
+        command="hiden.visibility", label="視界の修正を求める", choices={"conditions": _VISIBILITY}
+    ),
+    Affordance(
+        command="hiden.fatigue",
+        label="疲労などによる修正を求める",
+        choices={"conditions": _CONDITIONS},
+    ),
     Affordance(
         command="hiden.seizure",
         label="発作の難易度を求める",
@@ -253,11 +306,19 @@ def affordances(table: TableState, viewer: Viewer, options: HidenOptions) -> lis
     Returns an empty list for a spectator or the public. Labels name only what
     the viewer may see (a secret check of another member is never offered).
     """
-    if viewer.member_id is None or viewer.role == Role.SPECTATOR or viewer.member_id not in table.members:
+    if (
+        viewer.member_id is None
+        or viewer.role == Role.SPECTATOR
+        or viewer.member_id not in table.members
+    ):
         return []
     game = table.game if isinstance(table.game, HidenState) else HidenState()
     gm = viewer.is_gm
-    mine = {c.id: c for c in table.characters.values() if gm or (c.owner is not None and c.owner == viewer.member_id)}
+    mine = {
+        c.id: c
+        for c in table.characters.values()
+        if gm or (c.owner is not None and c.owner == viewer.member_id)
+    }
     sheets = {cid: s for cid, c in mine.items() if (s := _sheet(c)) is not None}
     specs = {cid: _specs(mine[cid], s) for cid, s in sheets.items()}
     out: list[Affordance] = []
@@ -268,11 +329,21 @@ def affordances(table: TableState, viewer: Viewer, options: HidenOptions) -> lis
         out += _checks(mine[cid], sheet, gm)
         out += _character_checks(mine[cid], sheet)
     out.append(
-        Affordance(command="hiden.check", label="キャラクターのいない判定（数値で）", choices={"difficulty": _DIFFICULTIES})
+        Affordance(
+            command="hiden.check",
+            label="キャラクターのいない判定（数値で）",
+            choices={"difficulty": _DIFFICULTIES},
+        )
     )
     both = [c for cs in specs.values() for c in cs]
     if len(specs) >= 2:  # 五ノ六: the GM, or a member who controls both characters
-        out.append(Affordance(command="hiden.opposed_check", label="対抗判定", choices={"first": both, "second": both}))
+        out.append(
+            Affordance(
+                command="hiden.opposed_check",
+                label="対抗判定",
+                choices={"first": both, "second": both},
+            )
+        )
     if gm:
         out += _gm_tools(table, game, options)
     out += _HELPERS

@@ -44,7 +44,9 @@ def strip_brackets(name: str) -> str:
 class Tokugi(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A 《特技》: a level and its fixed ability (五ノ一: "特技には対応能力値が決められています")."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="特技", description="《特技》のレベルと、決められた対応能力値（五ノ一）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="特技", description="《特技》のレベルと、決められた対応能力値（五ノ一）"
+    )
 
     level: Annotated[Level, field("レベル", "《特技》のレベル")]
     ability: Annotated[str, field("対応能力値", "この《特技》で使う〈能力値〉", max_length=64)]
@@ -61,10 +63,16 @@ class Trait(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
         note: free text.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="特徴", description="特徴と消費CP（短所は負）（五ノ四）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="特徴", description="特徴と消費CP（短所は負）（五ノ四）"
+    )
 
-    cp: Annotated[Score, field("消費CP", "特徴に使ったCP（短所は負）。判定に関係すればこれを加える")] = 0
-    modifier: Annotated[Score | None, field("修正", "特徴に書かれた修正（CPの代わりに使う）")] = None
+    cp: Annotated[
+        Score, field("消費CP", "特徴に使ったCP（短所は負）。判定に関係すればこれを加える")
+    ] = 0
+    modifier: Annotated[Score | None, field("修正", "特徴に書かれた修正（CPの代わりに使う）")] = (
+        None
+    )
     level: Annotated[Level | None, field("レベル", "レベルのある特徴（〈暗視〉など）")] = None
     note: Annotated[str, field("メモ", "自由記述", max_length=500)] = ""
 
@@ -84,15 +92,30 @@ class HidenSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
         extra: anything else the table keeps on the sheet.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="個人設定用紙", description="秘伝の声のキャラクター: 能力値・技能・特技・特徴・座布団")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="個人設定用紙", description="秘伝の声のキャラクター: 能力値・技能・特技・特徴・座布団"
+    )
 
     abilities: Annotated[
-        dict[str, Score], field("能力値", "〈能力値〉: 器用・知識・知覚・知恵・気合い、経験値の勘働き、そのほか")
+        dict[str, Score],
+        field("能力値", "〈能力値〉: 器用・知識・知覚・知恵・気合い、経験値の勘働き、そのほか"),
     ] = {}
-    skills: Annotated[dict[str, Level], field("技能", "《技能》のレベル。合う能力値と組み合わせる")] = {}
+    skills: Annotated[
+        dict[str, Level], field("技能", "《技能》のレベル。合う能力値と組み合わせる")
+    ] = {}
     tokugi: Annotated[dict[str, Tokugi], field("特技", "《特技》: レベルと対応能力値")] = {}
-    traits: Annotated[dict[str, Trait], field("特徴", "特徴と消費CP: 容貌・声・内気・酒の耐性・発作・不治の病…")] = {}
-    zabuton: Annotated[int, field("座布団", "作ったときに持っている座布団（あとの増減はGMの授与・振り直し・変換）", ge=0, le=999)] = 0
+    traits: Annotated[
+        dict[str, Trait], field("特徴", "特徴と消費CP: 容貌・声・内気・酒の耐性・発作・不治の病…")
+    ] = {}
+    zabuton: Annotated[
+        int,
+        field(
+            "座布団",
+            "作ったときに持っている座布団（あとの増減はGMの授与・振り直し・変換）",
+            ge=0,
+            le=999,
+        ),
+    ] = 0
     extra: Annotated[dict[str, Any], field("その他", "卓が用紙に書いておく自由なデータ")] = {}
 
     def __post_init__(self) -> None:
@@ -113,15 +136,24 @@ class CharState(msgspec.Struct, frozen=True, kw_only=True):
         incapacitated: 行動不能 after a failed 発作 / 不治の病 check (HD-21).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターの状態", description="遊ぶうちに変わるもの: 座布団・CP・疲労・行動不能")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="キャラクターの状態", description="遊ぶうちに変わるもの: 座布団・CP・疲労・行動不能"
+    )
 
     zabuton: Annotated[int, field("座布団", "今持っている座布団（五ノ五）", ge=0)] = 0
-    cp_from_zabuton: Annotated[int, field("座布団からのCP", "座布団を変換して得たCPの合計", ge=0)] = 0
+    cp_from_zabuton: Annotated[
+        int, field("座布団からのCP", "座布団を変換して得たCPの合計", ge=0)
+    ] = 0
     conditions: Annotated[
         tuple[ConditionKey, ...],
-        field("疲労・酒の状態", "すべての判定の難易度に加わる状態: 食事抜き・絶食・働きづめ・徹夜・晩酌程度・ゆっくり飲んだ・浴びるほど飲んだ"),
+        field(
+            "疲労・酒の状態",
+            "すべての判定の難易度に加わる状態: 食事抜き・絶食・働きづめ・徹夜・晩酌程度・ゆっくり飲んだ・浴びるほど飲んだ",
+        ),
     ] = ()
-    incapacitated: Annotated[bool, field("行動不能", "発作・不治の病の判定に失敗した（五ノ七）")] = False
+    incapacitated: Annotated[
+        bool, field("行動不能", "発作・不治の病の判定に失敗した（五ノ七）")
+    ] = False
 
 
 class OpenCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -137,24 +169,37 @@ class OpenCheck(msgspec.Struct, frozen=True, kw_only=True):
         secret_to: a secret check's roller: only they and the GM see it.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="振り直せる判定", description="座布団で振り直せる最近の判定（五ノ五）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="振り直せる判定", description="座布団で振り直せる最近の判定（五ノ五）"
+    )
 
     check_id: Annotated[str, field("判定", "判定のID")]
     kind: Annotated[
         Literal["check", "kan", "seizure", "opposed"],
-        field("判定の種類", "check（行動判定）/ kan（勘働き）/ seizure（発作の判定）/ opposed（対抗判定）"),
+        field(
+            "判定の種類",
+            "check（行動判定）/ kan（勘働き）/ seizure（発作の判定）/ opposed（対抗判定）",
+        ),
     ]
-    sides: Annotated[tuple[Side, ...], field("判定値", "単独の判定は一つ、対抗判定は二つ（先・後）")]
+    sides: Annotated[
+        tuple[Side, ...], field("判定値", "単独の判定は一つ、対抗判定は二つ（先・後）")
+    ]
     target: Annotated[Target | None, field("目標値", "単独の判定の目標値")] = None
     success: Annotated[bool | None, field("成功", "単独の判定の今の成否")] = None
     winner: Annotated[int | None, field("勝者", "対抗判定の今の勝者（0 先 / 1 後）")] = None
-    secret_to: Annotated[str | None, field("シークレット", "シークレットダイスの判定: このメンバーとGMだけが見る")] = None
+    secret_to: Annotated[
+        str | None, field("シークレット", "シークレットダイスの判定: このメンバーとGMだけが見る")
+    ] = None
 
 
 class HidenState(msgspec.Struct, frozen=True, kw_only=True):
     """The ruleset's part of a table state (``TableState.game``)."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="秘伝の声の卓", description="キャラクターの座布団と状態、振り直せる判定")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="秘伝の声の卓", description="キャラクターの座布団と状態、振り直せる判定"
+    )
 
-    characters: Annotated[dict[str, CharState], field("キャラクター", "キャラクターIDごとの状態")] = {}
+    characters: Annotated[
+        dict[str, CharState], field("キャラクター", "キャラクターIDごとの状態")
+    ] = {}
     checks: Annotated[dict[str, OpenCheck], field("振り直せる判定", "最近の判定（最大16件）")] = {}

@@ -86,12 +86,16 @@ JUMP: dict[str, dict[str, int]] = {
 """五ノ七 《跳躍》: the 尺 at difficulty 0 without / with a run-up, and the 尺 per +1 (HD-15)."""
 
 
-def to_shaku(*, ken: Fraction | int = 0, jo: Fraction | int = 0, shaku: Fraction | int = 0) -> Fraction:
+def to_shaku(
+    *, ken: Fraction | int = 0, jo: Fraction | int = 0, shaku: Fraction | int = 0
+) -> Fraction:
     """A distance in 尺 from 間, 丈 and 尺 (1 間 = 6 尺, 1 丈 = 10 尺)."""
     return Fraction(ken) * KEN_SHAKU + Fraction(jo) * JO_SHAKU + Fraction(shaku)
 
 
-def jump_difficulty(kind: JumpKind, run_up: bool, distance_shaku: Fraction, *, rounding: str = "up") -> int:
+def jump_difficulty(
+    kind: JumpKind, run_up: bool, distance_shaku: Fraction, *, rounding: str = "up"
+) -> int:
     """The 《跳躍》 difficulty of a jump (五ノ七; HD-15).
 
     ``(distance − base) / unit`` where base is the difficulty-0 distance of the
@@ -175,7 +179,9 @@ DRINK: dict[str, tuple[str, int]] = {
 """五ノ七 the drink modifiers ("最後の三つ"), reduced by 酒の耐性 (HD-18, HD-19)."""
 
 
-ConditionKey = Literal["食事抜き", "絶食", "働きづめ", "徹夜", "晩酌程度", "ゆっくり飲んだ", "浴びるほど飲んだ"]
+ConditionKey = Literal[
+    "食事抜き", "絶食", "働きづめ", "徹夜", "晩酌程度", "ゆっくり飲んだ", "浴びるほど飲んだ"
+]
 """A 疲労などによる修正 condition as stored: a key of :data:`FATIGUE` or :data:`DRINK`."""
 
 ConditionName = Literal[
@@ -211,7 +217,9 @@ SEIZURE: dict[str, tuple[str, int, int]] = {
 }
 """五ノ七: situation -> (wording, 発作 difficulty, 不治の病 difficulty) (HD-21)."""
 
-SituationKey = Literal["雑魚戦闘", "親玉戦闘", "軽い緊張", "普通の緊張", "強い緊張", "失敗は許されない"]
+SituationKey = Literal[
+    "雑魚戦闘", "親玉戦闘", "軽い緊張", "普通の緊張", "強い緊張", "失敗は許されない"
+]
 """A situation of the 発作 / 不治の病 table as stored: a key of :data:`SEIZURE`."""
 
 SituationName = Literal[
@@ -232,7 +240,9 @@ def seizure_difficulty(trait: str, situation: str) -> int:
 # --------------------------------------------------------------------------- lookup
 
 
-def lookup(table: dict[str, tuple[str, int]] | dict[str, tuple[str, int, int]], key: str) -> str | None:
+def lookup(
+    table: dict[str, tuple[str, int]] | dict[str, tuple[str, int, int]], key: str
+) -> str | None:
     """The key of ``table`` that ``key`` names, by key or by the book's wording."""
     if key in table:
         return key
@@ -259,15 +269,29 @@ def tables() -> dict[str, object]:
     """All the chapter's tables as JSON data, for clients (``game.tables``)."""
     return {
         "difficulty": [
-            {"difficulty": d, "simple_target": simple_target(d), "description": text} for d, text in DIFFICULTY_TABLE
+            {"difficulty": d, "simple_target": simple_target(d), "description": text}
+            for d, text in DIFFICULTY_TABLE
         ],
         "jump": {k: dict(v) for k, v in JUMP.items()},
-        "units": {"間": KEN_SHAKU, "丈": JO_SHAKU, "貫_kg": float(KAN_KG), "lift_base_kan": LIFT_BASE_KAN},
+        "units": {
+            "間": KEN_SHAKU,
+            "丈": JO_SHAKU,
+            "貫_kg": float(KAN_KG),
+            "lift_base_kan": LIFT_BASE_KAN,
+        },
         "visibility": [{"key": k, "label": v[0], "modifier": v[1]} for k, v in VISIBILITY.items()],
-        "fatigue": [{"key": k, "label": v[0], "modifier": v[1], "drink": False} for k, v in FATIGUE.items()]
+        "fatigue": [
+            {"key": k, "label": v[0], "modifier": v[1], "drink": False} for k, v in FATIGUE.items()
+        ]
         + [{"key": k, "label": v[0], "modifier": v[1], "drink": True} for k, v in DRINK.items()],
         "seizure": [
-            {"key": k, "label": v[0], "発作": v[1], "不治の病": v[2], "combat": k in COMBAT_SITUATIONS}
+            {
+                "key": k,
+                "label": v[0],
+                "発作": v[1],
+                "不治の病": v[2],
+                "combat": k in COMBAT_SITUATIONS,
+            }
             for k, v in SEIZURE.items()
         ],
     }

@@ -10,7 +10,16 @@ The pure rule functions live in importable modules for other rulesets
 - :mod:`taku_nstrpg.dkk`: DKK, Wasshoi!, the entry table, Ninja Slayer's stat block.
 """
 
-from taku_nstrpg.checks import CheckResult, Pattern, count_successes, evaluate, opposed, parse_difficulty, roll_check, shift
+from taku_nstrpg.checks import (
+    CheckResult,
+    Pattern,
+    count_successes,
+    evaluate,
+    opposed,
+    parse_difficulty,
+    roll_check,
+    shift,
+)
 from taku_nstrpg.combat import (
     attack_profile,
     auto_skills,

@@ -11,7 +11,16 @@ from taku_nstrpg import events as ev
 from taku_nstrpg.damage import ACTIVE, DEAD, EXPLODED, REMOVED
 from taku_nstrpg.dkk import ENTRY_TABLE
 from taku_nstrpg.options import NsOptions
-from taku_nstrpg.state import AttackMemo, Fighter, Hit, LastRoll, MemoRoll, NsGame, NsSheet, fighter_from_sheet
+from taku_nstrpg.state import (
+    AttackMemo,
+    Fighter,
+    Hit,
+    LastRoll,
+    MemoRoll,
+    NsGame,
+    NsSheet,
+    fighter_from_sheet,
+)
 
 __all__ = ["evolve", "sheet_of"]
 
@@ -38,7 +47,9 @@ def _all(game: NsGame, **changes: Any) -> NsGame:
     return _replace(game, fighters={k: _replace(f, **changes) for k, f in game.fighters.items()})
 
 
-def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None) -> NsGame:
+def evolve(
+    game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None
+) -> NsGame:
     """The state after ``event`` (core events included); ``options`` the table's (defaults if ``None``)."""
     if game is None:
         game = NsGame()
@@ -57,7 +68,9 @@ def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | N
             pending = {k: h for k, h in game.pending.items() if h.target != cid}
             return _replace(game, fighters=fighters, pending=pending)
         case ev.CheckRolled():
-            return _did_act(_check(game, event), event.character_id, event.purpose == "attack_phase")
+            return _did_act(
+                _check(game, event), event.character_id, event.purpose == "attack_phase"
+            )
         case ev.OpposedRolled(sides=sides):
             for s in sides:
                 f = game.fighters.get(s.character_id)
@@ -77,12 +90,20 @@ def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | N
             game = _f(game, event.attacker, sixth_sense_used=True)
             last = game.last_roll.get(event.attacker)
             if last is not None:
-                game = _replace(game, last_roll={**game.last_roll, event.attacker: _replace(last, rerolled=True)})
+                game = _replace(
+                    game,
+                    last_roll={**game.last_roll, event.attacker: _replace(last, rerolled=True)},
+                )
             if memo is not None and event.hit is not None:
                 rolls = list(memo.rolls)
                 if 0 <= event.index < len(rolls):
-                    rolls[event.index] = _replace(rolls[event.index], template=event.hit, success=True)
-                game = _replace(game, attacks={**game.attacks, event.attack_id: _replace(memo, rolls=tuple(rolls))})
+                    rolls[event.index] = _replace(
+                        rolls[event.index], template=event.hit, success=True
+                    )
+                game = _replace(
+                    game,
+                    attacks={**game.attacks, event.attack_id: _replace(memo, rolls=tuple(rolls))},
+                )
             return game
         case ev.EvasionRolled():
             f = game.fighters.get(event.defender)
@@ -92,13 +113,17 @@ def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | N
                     "emergency_dice": f.emergency_dice - event.emergency_dice,
                 }
                 if event.adrenaline:
-                    changes.update(seishin=f.seishin - 1, adrenaline_used=True, adrenaline_evasion=True)
+                    changes.update(
+                        seishin=f.seishin - 1, adrenaline_used=True, adrenaline_evasion=True
+                    )
                 if event.first is not None:
                     changes["sixth_sense_used"] = True
                 game = _f(game, event.defender, **changes)
             attack_ids = {game.pending[h].attack_id for h in event.hits if h in game.pending}
             if event.success:
-                game = _replace(game, pending={k: h for k, h in game.pending.items() if k not in event.hits})
+                game = _replace(
+                    game, pending={k: h for k, h in game.pending.items() if k not in event.hits}
+                )
             if event.roll is not None:
                 attacks = dict(game.attacks)
                 last = dict(game.last_roll)
@@ -129,48 +154,84 @@ def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | N
             changes = {"kuzure": False, "shuchu": shuchu, "sokuten": False}
             if equip is not None:
                 changes["equipped"] = equip
-            game = _replace(game, phase=game.phase + 1, acting=cid, step="attack" if shuchu else "move")
+            game = _replace(
+                game, phase=game.phase + 1, acting=cid, step="attack" if shuchu else "move"
+            )
             return _f(_all(game, adrenaline_evasion=False), cid, **changes)
         case ev.TurnEndedFor(character_id=cid):
             ending = game.acting == cid
             game = _replace(
-                game, phase=game.phase + 1, acting=None if ending else game.acting, step="" if ending else game.step,
+                game,
+                phase=game.phase + 1,
+                acting=None if ending else game.acting,
+                step="" if ending else game.step,
                 acted=game.acted if cid in game.acted else (*game.acted, cid),
             )
             return _f(_all(game, adrenaline_evasion=False), cid, shuchu=False, sokuten=False)
         case ev.PhaseEnded():
             return _all(_replace(game, phase=game.phase + 1), adrenaline_evasion=False)
         case ev.CombatStarted():
-            return _replace(game, combat=True, turn=0, atmosphere="normal", acted=(), step="", turn_over=False)
+            return _replace(
+                game, combat=True, turn=0, atmosphere="normal", acted=(), step="", turn_over=False
+            )
         case ev.TurnStarted(turn=turn, evasion=evasion):
             fighters = {
-                k: _replace(f, evasion_dice=evasion.get(k, f.evasion_dice), adrenaline_evasion=False)
+                k: _replace(
+                    f, evasion_dice=evasion.get(k, f.evasion_dice), adrenaline_evasion=False
+                )
                 for k, f in game.fighters.items()
             }
             return _replace(
-                game, turn=turn, fighters=fighters, dkk_this_turn=0, wasshoi_due=False, phase=game.phase + 1, acting=None,
-                acted=(), step="", turn_over=False,
+                game,
+                turn=turn,
+                fighters=fighters,
+                dkk_this_turn=0,
+                wasshoi_due=False,
+                phase=game.phase + 1,
+                acting=None,
+                acted=(),
+                step="",
+                turn_over=False,
             )
         case ev.TurnEnded(turn=turn, atmosphere=atmosphere, wasshoi_due=due):
             if game.entry_sokuten and turn >= game.entry_until:
                 game = _replace(game, entry_sokuten=0)  # "次のターンの終了時まで" (NS-99)
-            return _replace(game, atmosphere=atmosphere, wasshoi_due=due, acting=None, step="", turn_over=True)
+            return _replace(
+                game, atmosphere=atmosphere, wasshoi_due=due, acting=None, step="", turn_over=True
+            )
         case ev.CombatEnded(revived=revived, money=money):
             fighters = {}
             for k, f in game.fighters.items():
                 # the next combat starts with the declared weapon, else 素手&スリケン (NS-27)
                 changes = {
-                    "adrenaline_used": False, "adrenaline_evasion": False, "kuzure": False, "shuchu": False, "sokuten": False,
+                    "adrenaline_used": False,
+                    "adrenaline_evasion": False,
+                    "kuzure": False,
+                    "shuchu": False,
+                    "sokuten": False,
                     "equipped": None,
                 }
                 if k in revived:
                     changes.update(tairyoku=1, seishin=0, status=ACTIVE)
                 fighters[k] = _replace(f, **changes)
             looted = {k for k, f in fighters.items() if f.status != ACTIVE}
-            fighters = {k: _replace(f, looted=True) if k in looted and _is_enemy(table, k) else f for k, f in fighters.items()}
+            fighters = {
+                k: _replace(f, looted=True) if k in looted and _is_enemy(table, k) else f
+                for k, f in fighters.items()
+            }
             return _replace(
-                game, fighters=fighters, combat=False, turn=0, atmosphere="normal", pending={}, money_pool=game.money_pool + money,
-                acting=None, entry_sokuten=0, acted=(), step="", turn_over=False,
+                game,
+                fighters=fighters,
+                combat=False,
+                turn=0,
+                atmosphere="normal",
+                pending={},
+                money_pool=game.money_pool + money,
+                acting=None,
+                entry_sokuten=0,
+                acted=(),
+                step="",
+                turn_over=False,
             )
         case ev.ScenarioStarted():
             fighters = {}
@@ -185,7 +246,11 @@ def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | N
         case ev.ScenarioEnded(money_pool=left):
             fighters = {}
             for k, f in game.fighters.items():
-                sheet = sheet_of(table.characters[k].sheet) if k in getattr(table, "characters", {}) else NsSheet()
+                sheet = (
+                    sheet_of(table.characters[k].sheet)
+                    if k in getattr(table, "characters", {})
+                    else NsSheet()
+                )
                 fresh = fighter_from_sheet(sheet, opts.quick_dice_base)
                 fighters[k] = _replace(
                     f,
@@ -196,7 +261,15 @@ def evolve(game: NsGame | None, event: Event, table: Any, options: NsOptions | N
                     sixth_sense_used=False,
                     injury_penalty=0,
                 )
-            return _replace(game, fighters=fighters, money_pool=left, scenario=game.scenario + 1, last_roll={}, attacks={}, secret_rolls={})
+            return _replace(
+                game,
+                fighters=fighters,
+                money_pool=left,
+                scenario=game.scenario + 1,
+                last_roll={},
+                attacks={},
+                secret_rolls={},
+            )
         case ev.DkkGained(character_id=cid, after=after, turn_total=total, wasshoi_due=due):
             game = _f(game, cid, dkk=after)
             return _replace(game, dkk_this_turn=total, wasshoi_due=game.wasshoi_due or due)
@@ -286,12 +359,26 @@ def _attack(game: NsGame, e: ev.AttackRolled) -> NsGame:
         template = by_index.get(hid)
         if template is None:
             template = Hit(id=hid, attack_id=e.attack_id, attacker=e.attacker, target=r.target)
-        rolls.append(MemoRoll(dice=r.dice, difficulty=r.difficulty, auto=r.auto, success=r.success, template=template))
+        rolls.append(
+            MemoRoll(
+                dice=r.dice,
+                difficulty=r.difficulty,
+                auto=r.auto,
+                success=r.success,
+                template=template,
+            )
+        )
     attacks = {k: m for k, m in game.attacks.items() if m.attacker != e.attacker}
     attacks[e.attack_id] = AttackMemo(attacker=e.attacker, rolls=tuple(rolls))
     last = LastRoll(ref=e.attack_id, kind="attack")
     secret = {k: v for k, v in game.secret_rolls.items() if k != e.attacker}  # an attack is public
-    return _replace(game, pending=pending, attacks=attacks, last_roll={**game.last_roll, e.attacker: last}, secret_rolls=secret)
+    return _replace(
+        game,
+        pending=pending,
+        attacks=attacks,
+        last_roll={**game.last_roll, e.attacker: last},
+        secret_rolls=secret,
+    )
 
 
 def _damage(game: NsGame, e: ev.DamageResolved) -> NsGame:
@@ -307,7 +394,15 @@ def _damage(game: NsGame, e: ev.DamageResolved) -> NsGame:
         injuries = dict(f.injuries)
         if e.injury:
             injuries[e.injury] = injuries.get(e.injury, 0) + 1
-        game = _f(game, e.target, tairyoku=e.tairyoku, seishin=e.seishin, status=e.status, ability_damage=dmg, injuries=injuries)
+        game = _f(
+            game,
+            e.target,
+            tairyoku=e.tairyoku,
+            seishin=e.seishin,
+            status=e.status,
+            ability_damage=dmg,
+            injuries=injuries,
+        )
         if e.status in GONE:
             pending = {k: h for k, h in pending.items() if h.target != e.target}
     return _replace(game, pending=pending)

@@ -37,7 +37,9 @@ __all__ = [
 
 def open_set(title: str, description: str, values: tuple[str, ...]) -> msgspec.Meta:
     """A ``str`` field stored open in earlier logs, documented with the values the rules use now."""
-    return msgspec.Meta(title=title, description=description, extra_json_schema={"enum": list(values)})
+    return msgspec.Meta(
+        title=title, description=description, extra_json_schema={"enum": list(values)}
+    )
 
 
 CharacterId = Annotated[str, field("キャラクター", "キャラクターのID")]
@@ -61,12 +63,17 @@ Difficulty = Annotated[
         "KIDS（2以上）/ EASY（3以上）/ NORMAL（4以上）/ HARD（5以上）/ ULTRA-HARD（6）/ UH2…UH6（ウルトラハード: 6の出目が2…6個で成功1）",
     ),
 ]
-DifficultyLevel = Annotated[int, field("難易度", "難易度の段階: 2=KIDS、3=EASY、4=NORMAL、5=HARD、6=ULTRA-HARD、7=UH2、8=UH3 …", ge=2)]
+DifficultyLevel = Annotated[
+    int,
+    field(
+        "難易度",
+        "難易度の段階: 2=KIDS、3=EASY、4=NORMAL、5=HARD、6=ULTRA-HARD、7=UH2、8=UH3 …",
+        ge=2,
+    ),
+]
 
 Purpose = Literal["check", "resistance", "sokuten", "attack_phase"]
-PURPOSE_DESC = (
-    "check（判定）/ resistance（抵抗判定: 行動できなくても振る）/ sokuten（連続側転判定）/ attack_phase（攻撃フェイズの判定: 集中状態が効く）"
-)
+PURPOSE_DESC = "check（判定）/ resistance（抵抗判定: 行動できなくても振る）/ sokuten（連続側転判定）/ attack_phase（攻撃フェイズの判定: 集中状態が効く）"
 
 AttackKind = Literal["melee", "shoot"]
 ATTACK_KINDS = "melee（近接攻撃）/ shoot（射撃・スリケン投擲）"
@@ -85,12 +92,28 @@ ATMOSPHERE_DESC = "normal（通常）/ hard（ハードモード）/ ultra_hard�
 STATUSES = ("active", "fainted", "exploded", "removed", "dead")
 STATUS_DESC = "active（行動可能）/ fainted（気絶状態）/ exploded（爆発四散）/ removed（戦闘不能）/ dead（即死）"
 Status = Annotated[str, open_set("状態", STATUS_DESC, STATUSES)]
-CRITICAL_DESC = "\"\"（なし）/ satsubatsu（サツバツ!）/ namuamidabutsu（ナムアミダブツ!）"
+CRITICAL_DESC = '""（なし）/ satsubatsu（サツバツ!）/ namuamidabutsu（ナムアミダブツ!）'
 
 FighterField = Literal[
-    "tairyoku", "seishin", "status", "ability_damage", "injuries", "injury_penalty", "quick_dice", "emergency_dice",
-    "evasion_dice", "dkk", "kuzure", "shuchu", "sokuten", "adrenaline_used", "adrenaline_evasion", "sixth_sense_used",
-    "equipped", "looted", "boosts",
+    "tairyoku",
+    "seishin",
+    "status",
+    "ability_damage",
+    "injuries",
+    "injury_penalty",
+    "quick_dice",
+    "emergency_dice",
+    "evasion_dice",
+    "dkk",
+    "kuzure",
+    "shuchu",
+    "sokuten",
+    "adrenaline_used",
+    "adrenaline_evasion",
+    "sixth_sense_used",
+    "equipped",
+    "looted",
+    "boosts",
 ]
 FIGHTER_FIELD_DESC = (
     "tairyoku（【体力】）/ seishin（【精神力】）/ status（状態）/ ability_damage（能力値ダメージ）/ injuries（●部位損傷）/ "

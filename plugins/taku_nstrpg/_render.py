@@ -14,7 +14,13 @@ from taku_nstrpg.state import STAT_NAMES
 
 __all__ = ["render"]
 
-_STATUS = {"active": "", "fainted": "気絶状態", "exploded": "爆発四散!", "removed": "戦闘不能", "dead": "即死!"}
+_STATUS = {
+    "active": "",
+    "fainted": "気絶状態",
+    "exploded": "爆発四散!",
+    "removed": "戦闘不能",
+    "dead": "即死!",
+}
 _CRIT = {SATSUBATSU: "サツバツ!", NAMU: "ナムアミダブツ!", "": ""}
 _FIELDS = {
     "status": "状態",
@@ -60,7 +66,9 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
                 f"{'成功' if event.success else '失敗'}{pats}"
             )
         case ev.OpposedRolled():
-            sides = " / ".join(f"{n(s.character_id)} {_faces(s.roll.faces)}={s.successes}成功" for s in event.sides)
+            sides = " / ".join(
+                f"{n(s.character_id)} {_faces(s.roll.faces)}={s.successes}成功" for s in event.sides
+            )
             win = f"{n(event.winner)}の勝ち(差{event.margin})" if event.winner else "引き分け"
             return f"対抗判定:{difficulty_name(event.difficulty)} {sides} ＞ {win}"
         case ev.AttackRolled():

@@ -17,7 +17,9 @@ NARAKU = "◉ナラク・ウィズイン"
 """Ninja Slayer's skill: no 爆発四散, and no カイシャク while he lies fainted (NS-106)."""
 
 
-def resolve_hit(table: TableState, game: NsGame, hit: Hit, ctx: Context, opts: NsOptions, *, note: str = "") -> DamageResolved:
+def resolve_hit(
+    table: TableState, game: NsGame, hit: Hit, ctx: Context, opts: NsOptions, *, note: str = ""
+) -> DamageResolved:
     """The ``damage_resolved`` event of an undodged ``hit``; rolls the サツバツ! d6 (and 2D6) when needed.
 
     Order (G-NS-06): base damage + the one 痛打 (NS-92), − ダメージ軽減 (NS-95), then
@@ -71,7 +73,11 @@ def resolve_hit(table: TableState, game: NsGame, hit: Hit, ctx: Context, opts: N
         if hit.stat in ("karate", "kyakuryoku"):
             attacker = hit.attacker
             if attacker is not None and attacker in table.characters:
-                knockback = current(sheet_of(table.characters[attacker].sheet), game.fighters.get(attacker), "karate")
+                knockback = current(
+                    sheet_of(table.characters[attacker].sheet),
+                    game.fighters.get(attacker),
+                    "karate",
+                )
             else:
                 knockback = hit.attacker_karate
         else:
@@ -81,7 +87,12 @@ def resolve_hit(table: TableState, game: NsGame, hit: Hit, ctx: Context, opts: N
         # ◉ナラク・ウィズイン: at 体力 0 or less he does not explode but lies in a special 気絶 (NS-106)
         status = dmg.FAINTED
     crit_removed = False
-    if hit.critical and target_sheet.kind == "mob" and opts.mob_crit_autoremove and status != dmg.DEAD:
+    if (
+        hit.critical
+        and target_sheet.kind == "mob"
+        and opts.mob_crit_autoremove
+        and status != dmg.DEAD
+    ):
         status, crit_removed = dmg.REMOVED, True
     return DamageResolved(
         target=hit.target,

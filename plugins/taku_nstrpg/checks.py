@@ -88,7 +88,14 @@ def parse_difficulty(text: str) -> int:
     Raises:
         ValueError: not a difficulty.
     """
-    t = unicodedata.normalize("NFKC", text).strip().upper().replace("-", "").replace("_", "").replace(" ", "")
+    t = (
+        unicodedata.normalize("NFKC", text)
+        .strip()
+        .upper()
+        .replace("-", "")
+        .replace("_", "")
+        .replace(" ", "")
+    )
     t = t.replace("ウルトラハード", "UH").replace("ULTRAHARD", "UH").replace("UHARD", "UH")
     if t.isdigit() and KIDS <= int(t) <= UH:
         return int(t)

@@ -73,35 +73,85 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         evasion: the evasion difficulty of its hits (a sniper rifle: HARD; NS-75).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="武器", description="武器のデータ（装備の章は基本ルールブックにないのでデータで与える、G-NS-18）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="武器",
+        description="武器のデータ（装備の章は基本ルールブックにないのでデータで与える、G-NS-18）",
+    )
 
     id: Annotated[str, field("武器ID", "短いID（例: katana）")]
     name: Annotated[str, field("名前", "例: カタナ")]
     # open in stored sheets: earlier versions did not check it
-    kind: Annotated[str, open_set("種類", "melee（近接武器）/ shuriken（スリケン・ナガユミ）/ gun（銃）", ("melee", "shuriken", "gun"))] = "melee"
+    kind: Annotated[
+        str,
+        open_set(
+            "種類",
+            "melee（近接武器）/ shuriken（スリケン・ナガユミ）/ gun（銃）",
+            ("melee", "shuriken", "gun"),
+        ),
+    ] = "melee"
     damage: Annotated[int, field("ダメージ", "命中1回のダメージ")] = 1
-    attack_difficulty: Annotated[int, field("攻撃難易度", "攻撃判定／射撃判定の基本難易度の段階（4=NORMAL、5=HARD）")] = NORMAL
+    attack_difficulty: Annotated[
+        int, field("攻撃難易度", "攻撃判定／射撃判定の基本難易度の段階（4=NORMAL、5=HARD）")
+    ] = NORMAL
     attack_modifier: Annotated[int, field("難易度修正", "攻撃難易度への修正（即席の武器: +1）")] = 0
     bonus_dice: Annotated[int, field("追加ダイス")] = 0
-    styles: Annotated[list[str], field("スタイル", "使える戦闘スタイル: kyougeki（強攻撃）/ seimitsu（精密攻撃）/ setsudan（切断攻撃）")] = []
+    styles: Annotated[
+        list[str],
+        field(
+            "スタイル",
+            "使える戦闘スタイル: kyougeki（強攻撃）/ seimitsu（精密攻撃）/ setsudan（切断攻撃）",
+        ),
+    ] = []
     rensha: Annotated[int, field("連射", "銃自身の連射（0なら連射1）")] = 0
     multi: Annotated[bool, field("マルチ可")] = False
-    multi_builtin: Annotated[bool, field("マルチターゲット内蔵", "●マルチターゲットなしで複数のターゲットに割り振れる（スリケン）")] = False
-    jisa: Annotated[str, open_set("時間差", "\"\"（なし）/ capable（時間差可: ●時間差が必要）/ builtin（内蔵）", ("", "capable", "builtin"))] = ""
+    multi_builtin: Annotated[
+        bool,
+        field(
+            "マルチターゲット内蔵",
+            "●マルチターゲットなしで複数のターゲットに割り振れる（スリケン）",
+        ),
+    ] = False
+    jisa: Annotated[
+        str,
+        open_set(
+            "時間差",
+            '""（なし）/ capable（時間差可: ●時間差が必要）/ builtin（内蔵）',
+            ("", "capable", "builtin"),
+        ),
+    ] = ""
     renzoku_cap: Annotated[int, field("連続攻撃上限", "0なら上限なし")] = 0
     slots: Annotated[int, field("武器スロット", "シナリオ開始時に即応ダイス1つ分（NS-13）")] = 1
     satsubatsu: Annotated[str, field("サツバツ!の出目", "武器自身の出目の組（空なら【6,6】）")] = ""
-    tsuda_on_six: Annotated[int, field("6の痛打", "出目に6がある命中の痛打（ニンジャスレイヤーの拳）")] = 0
-    evasion: Annotated[int, field("回避難易度", "この武器の攻撃の回避難易度の段階（狙撃銃: 5=HARD）")] = NORMAL
+    tsuda_on_six: Annotated[
+        int, field("6の痛打", "出目に6がある命中の痛打（ニンジャスレイヤーの拳）")
+    ] = 0
+    evasion: Annotated[
+        int, field("回避難易度", "この武器の攻撃の回避難易度の段階（狙撃銃: 5=HARD）")
+    ] = NORMAL
 
 
 BUILTIN_WEAPONS: dict[str, Weapon] = {
     w.id: w
     for w in (
         Weapon(id="unarmed", name="素手", kind="melee", slots=0),
-        Weapon(id="shuriken", name="スリケン", kind="shuriken", multi=True, multi_builtin=True, jisa="capable", slots=0),
+        Weapon(
+            id="shuriken",
+            name="スリケン",
+            kind="shuriken",
+            multi=True,
+            multi_builtin=True,
+            jisa="capable",
+            slots=0,
+        ),
         Weapon(id="katana", name="カタナ", kind="melee", styles=["kyougeki", "seimitsu"]),
-        Weapon(id="chainsaw", name="チェーンソー", kind="melee", damage=2, attack_difficulty=HARD, styles=["setsudan"]),
+        Weapon(
+            id="chainsaw",
+            name="チェーンソー",
+            kind="melee",
+            damage=2,
+            attack_difficulty=HARD,
+            styles=["setsudan"],
+        ),
         Weapon(id="machinegun", name="マシンガン", kind="gun", rensha=3),
         Weapon(id="shotgun", name="ショットガン", kind="gun"),
         Weapon(id="chakagun", name="チャカガン", kind="gun"),
@@ -142,7 +192,15 @@ STYLES: dict[str, Style] = {
     s.id: s
     for s in (
         Style(id="kyougeki", name="強攻撃", difficulty=1, tsuda=1, renzoku_cap=3),
-        Style(id="seimitsu", name="精密攻撃", stat="wazamae", no_tsuda=True, satsubatsu="6,6,6", namu="6,6,6,6", rensha_as_renzoku=True),
+        Style(
+            id="seimitsu",
+            name="精密攻撃",
+            stat="wazamae",
+            no_tsuda=True,
+            satsubatsu="6,6,6",
+            namu="6,6,6,6",
+            rensha_as_renzoku=True,
+        ),
         Style(id="setsudan", name="切断攻撃", needs_shuchu=True, satsubatsu="6,5+"),
     )
 }
@@ -298,7 +356,11 @@ def attack_profile(
             tsuda_on_six=weapon.tsuda_on_six,
         )
     diff += 1 if snap_shuriken else 0
-    base = weapon.rensha if weapon.kind == "gun" and weapon.rensha else (1 if weapon.kind == "gun" else skills.rensha)
+    base = (
+        weapon.rensha
+        if weapon.kind == "gun" and weapon.rensha
+        else (1 if weapon.kind == "gun" else skills.rensha)
+    )
     n = max_attacks(base, rensha_plus)
     multi = weapon.multi_builtin or (weapon.multi and skills.multi_target)
     jisa = weapon.jisa == "builtin" or (weapon.jisa == "capable" and skills.jisa)
@@ -316,7 +378,9 @@ def attack_profile(
     )
 
 
-def validate_split(pool: int, dice: Sequence[int], targets: Sequence[str], profile: AttackProfile) -> str | None:
+def validate_split(
+    pool: int, dice: Sequence[int], targets: Sequence[str], profile: AttackProfile
+) -> str | None:
     """Why a declared split is illegal, or ``None`` (NS-64, NS-66, NS-68).
 
     ``dice[i]`` dice go to ``targets[i]``; all declared before the roll.
@@ -385,7 +449,9 @@ def evasion_difficulty(
     start = base + barrage
     if barrage:
         start = max(base, min(start, UH3))  # the raise stops at UH3; a higher base stays
-    return shift(start, (1 if namu else 0) + atmosphere + defender - (1 if adrenaline else 0) + modifiers)
+    return shift(
+        start, (1 if namu else 0) + atmosphere + defender - (1 if adrenaline else 0) + modifiers
+    )
 
 
 BARRAGE: dict[int, int] = {3: 1, 6: 2, 12: 3}
@@ -432,11 +498,12 @@ def can_counter(
     return None
 
 
-
 # --------------------------------------------------------------------------- initiative
 
 
-def initiative_order(entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence[str] = ()) -> list[str]:
+def initiative_order(
+    entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence[str] = ()
+) -> list[str]:
     """The 手番 order (NSTRPG 2-3, NS-31, NS-32).
 
     Args:
@@ -457,7 +524,9 @@ def initiative_order(entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence
     return [e[0] for e in sorted(entries, key=key)]
 
 
-def placement_order(entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence[str] = ()) -> list[str]:
+def placement_order(
+    entries: Sequence[tuple[str, int, bool]], pc_rank: Sequence[str] = ()
+) -> list[str]:
     """Sudden combat: place in reverse 手番 order, lowest first (NS-33, G-NS-25)."""
     return list(reversed(initiative_order(entries, pc_rank)))
 
@@ -479,10 +548,14 @@ def resolve_attack(faces: Sequence[int], difficulty: int, profile: AttackProfile
     """An attack check's result from its faces (NSTRPG 2-6, 2-13): criticals only on a hit."""
     n = count_successes(faces, difficulty)
     crit = critical_of(faces, success=n > 0, satsubatsu=profile.satsubatsu, namu=profile.namu)
-    return AttackResult(faces=tuple(faces), difficulty=difficulty, successes=n, hit=n > 0, critical=crit)
+    return AttackResult(
+        faces=tuple(faces), difficulty=difficulty, successes=n, hit=n > 0, critical=crit
+    )
 
 
-def roll_attack(dice: DiceSource, n: int, difficulty: int, profile: AttackProfile) -> tuple[Roll, AttackResult]:
+def roll_attack(
+    dice: DiceSource, n: int, difficulty: int, profile: AttackProfile
+) -> tuple[Roll, AttackResult]:
     """Roll one attack of ``n`` dice; store the :class:`Roll` in your event."""
     roll = dice.roll(max(n, 0), 6)
     return roll, resolve_attack(roll.faces, difficulty, profile)
@@ -513,19 +586,27 @@ def resolve_evasion(
     カウンターカラテ when :func:`can_counter` allows it."""
     n = count_successes(faces, difficulty)
     ok = n > 0
-    counter = ok and can_counter(
-        kinds=[kind],
-        evasion_successes=n,
-        attack_successes=attack_successes,
-        adjacent=adjacent,
-        area=area,
-        moving=moving,
-        counter=counter_of_counter,
-    ) is None
-    return EvasionResult(faces=tuple(faces), difficulty=difficulty, successes=n, success=ok, counter=counter)
+    counter = (
+        ok
+        and can_counter(
+            kinds=[kind],
+            evasion_successes=n,
+            attack_successes=attack_successes,
+            adjacent=adjacent,
+            area=area,
+            moving=moving,
+            counter=counter_of_counter,
+        )
+        is None
+    )
+    return EvasionResult(
+        faces=tuple(faces), difficulty=difficulty, successes=n, success=ok, counter=counter
+    )
 
 
-def roll_evasion(dice: DiceSource, n: int, difficulty: int, **kw: object) -> tuple[Roll, EvasionResult]:
+def roll_evasion(
+    dice: DiceSource, n: int, difficulty: int, **kw: object
+) -> tuple[Roll, EvasionResult]:
     """Roll an evasion of ``n`` dice (回避ダイス + 緊急回避ダイス); see :func:`resolve_evasion`."""
     roll = dice.roll(max(n, 0), 6)
     return roll, resolve_evasion(roll.faces, difficulty, **kw)  # type: ignore[arg-type]

@@ -132,5 +132,11 @@ def resolve_damage(
         else:
             new = REMOVED
     return DamageOutcome(
-        tairyoku=hp, seishin=sp, seishin_spent=spent, status=new, reduced=reduced, ability_damage=applied, injury=part
+        tairyoku=hp,
+        seishin=sp,
+        seishin_spent=spent,
+        status=new,
+        reduced=reduced,
+        ability_damage=applied,
+        injury=part,
     )

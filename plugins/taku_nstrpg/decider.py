@@ -28,7 +28,15 @@ from taku_nstrpg._evolve import evolve, sheet_of
 from taku_nstrpg._resolve import NARAKU, resolve_hit
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.options import NsOptions
-from taku_nstrpg.state import Fighter, Hit, NsGame, NsSheet, current, evasion_per_turn, fighter_from_sheet
+from taku_nstrpg.state import (
+    Fighter,
+    Hit,
+    NsGame,
+    NsSheet,
+    current,
+    evasion_per_turn,
+    fighter_from_sheet,
+)
 
 __all__ = ["decide", "reject"]
 
@@ -45,7 +53,12 @@ def _gm_field(ctx: Context[NsOptions], command: Any, what: str) -> None:
     """A field only a GM may set (the command itself is the owner's): ``command/forbidden``."""
     if not ctx.is_gm:
         tag = type(command).__struct_config__.tag
-        raise Forbidden(f"{tag}: GM only: {what}", command=tag, role=ctx.role, reason=f"{what}はGMだけが指定できます")
+        raise Forbidden(
+            f"{tag}: GM only: {what}",
+            command=tag,
+            role=ctx.role,
+            reason=f"{what}はGMだけが指定できます",
+        )
 
 
 def _load(table: TableState, game: NsGame, cid: str) -> tuple[Character, NsSheet, Fighter]:
@@ -58,12 +71,16 @@ def _difficulty(text: str) -> int:
     try:
         return ck.parse_difficulty(text)
     except ValueError:
-        raise InvalidCommand(f"not a difficulty: {text!r}", code="command/invalid_difficulty") from None
+        raise InvalidCommand(
+            f"not a difficulty: {text!r}", code="command/invalid_difficulty"
+        ) from None
 
 
 def _pool_stat(sheet: NsSheet, f: Fighter, stat: str) -> int:
     if stat == "jitsu":
-        return current(sheet, f, "neuron") + sheet.jitsu  # ジツ発動: 【ニューロン】+【ジツ】 (2-6 その他の行動)
+        return (
+            current(sheet, f, "neuron") + sheet.jitsu
+        )  # ジツ発動: 【ニューロン】+【ジツ】 (2-6 その他の行動)
     if stat in ("tairyoku", "seishin"):
         # a check "with the named attribute" (抵抗判定, NS-10): the current value, none when spent
         return max(0, getattr(f, stat))
@@ -75,9 +92,17 @@ def _pool_stat(sheet: NsSheet, f: Fighter, stat: str) -> int:
 def _adrenaline(sheet: NsSheet, f: Fighter) -> None:
     if not sheet.ninja:
         # 「あらゆるニンジャは…使用できる」: a ninja's rule (NS-96)
-        reject("ninja_only", "アドレナリン・ブーストはニンジャのみ", "NSTRPG 2-14 アドレナリン・ブースト")
+        reject(
+            "ninja_only",
+            "アドレナリン・ブーストはニンジャのみ",
+            "NSTRPG 2-14 アドレナリン・ブースト",
+        )
     if f.adrenaline_used:
-        reject("adrenaline_used", "アドレナリン・ブーストは戦闘中1回のみ", "NSTRPG 2-14 アドレナリン・ブースト")
+        reject(
+            "adrenaline_used",
+            "アドレナリン・ブーストは戦闘中1回のみ",
+            "NSTRPG 2-14 アドレナリン・ブースト",
+        )
     if f.seishin < 1:
         reject("no_seishin", "【精神力】が足りない", "NSTRPG 2-14 アドレナリン・ブースト")
 
@@ -85,12 +110,18 @@ def _adrenaline(sheet: NsSheet, f: Fighter) -> None:
 def _own_turn(acc: _Acc, cid: str) -> None:
     """アドレナリン・ブースト → 集中 is for one's own attack phase (NS-96); ``acting`` unset: not tracked."""
     if acc.game.acting not in (None, cid):
-        reject("adrenaline_timing", "集中のアドレナリン・ブーストは自分の手番の攻撃フェイズのみ", "NSTRPG 2-14 アドレナリン・ブースト")
+        reject(
+            "adrenaline_timing",
+            "集中のアドレナリン・ブーストは自分の手番の攻撃フェイズのみ",
+            "NSTRPG 2-14 アドレナリン・ブースト",
+        )
 
 
 def _quick(f: Fighter, n: int) -> None:
     if n > f.quick_dice:
-        reject("no_quick_dice", f"即応ダイスが足りない(残り{f.quick_dice})", "NSTRPG 2-1 即応ダイス")
+        reject(
+            "no_quick_dice", f"即応ダイスが足りない(残り{f.quick_dice})", "NSTRPG 2-1 即応ダイス"
+        )
 
 
 def _can_evade(sheet: NsSheet, f: Fighter) -> bool:
@@ -140,7 +171,9 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
             _, sheet, _f = _load(table, acc.game, cid)
             if equip is not None and equip not in _usable_weapons(sheet):
-                reject("weapon_not_carried", f"{equip} を持っていない", "NSTRPG 2-4 武器を切り替える")
+                reject(
+                    "weapon_not_carried", f"{equip} を持っていない", "NSTRPG 2-4 武器を切り替える"
+                )
             acc.add(ev.TurnBegan(character_id=cid, shuchu=shuchu, equip=equip))
         case c.EndTurnOf(character_id=cid):
             _load(table, acc.game, cid)
@@ -161,17 +194,29 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case c.EndTurn(atmosphere=atmosphere):
             level = atmosphere or acc.game.atmosphere
             if level not in cb.ATMOSPHERE_LEVELS:
-                raise InvalidCommand(f"atmosphere is one of {cb.ATMOSPHERE_LEVELS}", code="command/invalid_atmosphere")
+                raise InvalidCommand(
+                    f"atmosphere is one of {cb.ATMOSPHERE_LEVELS}",
+                    code="command/invalid_atmosphere",
+                )
             if cb.ATMOSPHERE_LEVELS.index(level) < cb.ATMOSPHERE_LEVELS.index(acc.game.atmosphere):
-                reject("atmosphere_drop", "一度上昇したアトモスフィアは戦闘終了まで下がらない", "NSTRPG 2-17 アトモスフィア")
+                reject(
+                    "atmosphere_drop",
+                    "一度上昇したアトモスフィアは戦闘終了まで下がらない",
+                    "NSTRPG 2-17 アトモスフィア",
+                )
             due = acc.game.wasshoi_due or acc.game.dkk_this_turn >= opts.wasshoi_dkk_per_turn
             acc.add(ev.TurnEnded(turn=acc.game.turn, atmosphere=level, wasshoi_due=due))
         case c.EndCombat():
-            revived = tuple(k for k, f in acc.game.fighters.items() if f.status == FAINTED and f.seishin >= 1)
+            revived = tuple(
+                k for k, f in acc.game.fighters.items() if f.status == FAINTED and f.seishin >= 1
+            )
             money = sum(
                 sheet_of(table.characters[k].sheet).manken
                 for k, f in acc.game.fighters.items()
-                if k in table.characters and f.status != ACTIVE and not f.looted and sheet_of(table.characters[k].sheet).kind != "pc"
+                if k in table.characters
+                and f.status != ACTIVE
+                and not f.looted
+                and sheet_of(table.characters[k].sheet).kind != "pc"
             )
             acc.add(ev.CombatEnded(revived=revived, money=money))
         case c.StartScenario():
@@ -179,19 +224,42 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             for k, f in acc.game.fighters.items():
                 if k not in table.characters:
                     continue
-                fresh = fighter_from_sheet(sheet_of(table.characters[k].sheet), opts.quick_dice_base)
+                fresh = fighter_from_sheet(
+                    sheet_of(table.characters[k].sheet), opts.quick_dice_base
+                )
                 quick[k], emergency[k] = fresh.quick_dice, fresh.emergency_dice
                 parts = sum(1 for n in f.injuries.values() if n > 0)
                 penalty[k] = 2 if parts >= 2 else parts  # ●部位損傷 +1, two or more +2 (NS-21)
-            acc.add(ev.ScenarioStarted(scenario=acc.game.scenario, quick_dice=quick, emergency_dice=emergency, injury_penalty=penalty))
+            acc.add(
+                ev.ScenarioStarted(
+                    scenario=acc.game.scenario,
+                    quick_dice=quick,
+                    emergency_dice=emergency,
+                    injury_penalty=penalty,
+                )
+            )
         case c.EndScenario():
-            pcs = [k for k in acc.game.fighters if k in table.characters and sheet_of(table.characters[k].sheet).kind == "pc"]
+            pcs = [
+                k
+                for k in acc.game.fighters
+                if k in table.characters and sheet_of(table.characters[k].sheet).kind == "pc"
+            ]
             share = acc.game.money_pool // len(pcs) if pcs else 0
             shares = {k: share for k in pcs} if share else {}
             for k, s in shares.items():
                 sheet = table.characters[k].sheet
-                acc.add(CharacterUpdated(character_id=k, sheet={"manken": int(sheet.get("manken", 0)) + s}))
-            acc.add(ev.ScenarioEnded(scenario=acc.game.scenario, money_pool=acc.game.money_pool - share * len(shares), shares=shares))
+                acc.add(
+                    CharacterUpdated(
+                        character_id=k, sheet={"manken": int(sheet.get("manken", 0)) + s}
+                    )
+                )
+            acc.add(
+                ev.ScenarioEnded(
+                    scenario=acc.game.scenario,
+                    money_pool=acc.game.money_pool - share * len(shares),
+                    shares=shares,
+                )
+            )
         case c.GainDkk():
             _gain_dkk(acc, command, ctx, opts)
         case c.Wasshoi():
@@ -199,29 +267,60 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         case c.RerollEntry(choose=choose):
             n = acc.game.entry_rerolls
             if n < 0:
-                reject("no_entry", "エントリー決定表を振っていない", "NSTRPG 2-15 どう考えても出現不能")
+                reject(
+                    "no_entry", "エントリー決定表を振っていない", "NSTRPG 2-15 どう考えても出現不能"
+                )
             if choose is not None:
                 if n < 1:
-                    reject("reroll_first", "まず1回だけ振り直すこと", "NSTRPG 2-15 どう考えても出現不能")
+                    reject(
+                        "reroll_first",
+                        "まず1回だけ振り直すこと",
+                        "NSTRPG 2-15 どう考えても出現不能",
+                    )
                 if not 1 <= choose <= 6:
-                    raise InvalidCommand("the entry table has rows 1-6", detail="エントリー決定表の出目は1〜6")
+                    raise InvalidCommand(
+                        "the entry table has rows 1-6", detail="エントリー決定表の出目は1〜6"
+                    )
                 acc.add(ev.EntryRerolled(row=choose, chosen=True))
             else:
                 if n >= 1:
-                    reject("reroll_once", "振り直しは1回だけ。マスターが出目を決めること", "NSTRPG 2-15 どう考えても出現不能")
+                    reject(
+                        "reroll_once",
+                        "振り直しは1回だけ。マスターが出目を決めること",
+                        "NSTRPG 2-15 どう考えても出現不能",
+                    )
                 r = ctx.dice.roll(1, 6)
                 acc.add(ev.EntryRerolled(row=r.faces[0], roll=r))
         case c.CreateMobs(name=name, count=count, sheet=raw):
             try:
-                sheet = msgspec.convert({**raw, "kind": "mob", "mob_type": raw.get("mob_type") or name}, NsSheet)
+                sheet = msgspec.convert(
+                    {**raw, "kind": "mob", "mob_type": raw.get("mob_type") or name}, NsSheet
+                )
             except msgspec.ValidationError as e:
-                raise InvalidCommand(f"bad character sheet: {e}", code="command/invalid_sheet") from None
-            data = msgspec.json.decode(msgspec.json.encode(sheet))  # plain JSON, as a replay reads it
+                raise InvalidCommand(
+                    f"bad character sheet: {e}", code="command/invalid_sheet"
+                ) from None
+            data = msgspec.json.decode(
+                msgspec.json.encode(sheet)
+            )  # plain JSON, as a replay reads it
             for i in range(1, count + 1):
-                acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=f"{name}{i}"[:64], owner=None, sheet=data))
+                acc.add(
+                    CharacterCreated(
+                        character_id=ctx.new_id("c"), name=f"{name}{i}"[:64], owner=None, sheet=data
+                    )
+                )
         case c.CreateNinjaSlayer(name=name):
-            data = msgspec.json.decode(msgspec.json.encode(msgspec.convert(dk.NINJA_SLAYER, NsSheet)))
-            acc.add(CharacterCreated(character_id=ctx.new_id("c"), name=name[:64] or "ニンジャスレイヤー", owner=None, sheet=data))
+            data = msgspec.json.decode(
+                msgspec.json.encode(msgspec.convert(dk.NINJA_SLAYER, NsSheet))
+            )
+            acc.add(
+                CharacterCreated(
+                    character_id=ctx.new_id("c"),
+                    name=name[:64] or "ニンジャスレイヤー",
+                    owner=None,
+                    sheet=data,
+                )
+            )
         case c.AdjustValue(character_id=cid, field=field, value=value, reason=reason):
             _, _, f = _load(table, acc.game, cid)
             if field not in Fighter.__struct_fields__:
@@ -229,12 +328,24 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             try:
                 msgspec.convert({**msgspec.to_builtins(f), field: value}, Fighter)
             except msgspec.ValidationError as e:
-                raise InvalidCommand(f"that value does not fit: {e}", code="command/invalid_value") from None
+                raise InvalidCommand(
+                    f"that value does not fit: {e}", code="command/invalid_value"
+                ) from None
             if field == "dkk" and not 0 <= int(value) <= dk.DKK_MAX:
                 reject("dkk_range", "【DKK】は0から12", "NSTRPG 2-15 DKKポイント")
-            acc.add(ev.ValueAdjusted(character_id=cid, field=field, value=value, previous=getattr(f, field), reason=reason[:500]))
+            acc.add(
+                ev.ValueAdjusted(
+                    character_id=cid,
+                    field=field,
+                    value=value,
+                    previous=getattr(f, field),
+                    reason=reason[:500],
+                )
+            )
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not an nstrpg command", code="command/unknown_command")
+            raise InvalidCommand(
+                f"{type(command).__name__} is not an nstrpg command", code="command/unknown_command"
+            )
     return acc.out
 
 
@@ -248,13 +359,21 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
         # 抵抗判定 happens even when the character cannot act (NS-10)
         reject("cannot_act", f"{ch.name} は行動できない({f.status})", "NSTRPG 2-12 気絶状態")
     if cmd.purpose not in ("check", "resistance", "sokuten", "attack_phase"):
-        raise InvalidCommand("purpose is check, resistance, sokuten or attack_phase", detail="判定の種類が正しくない")
+        raise InvalidCommand(
+            "purpose is check, resistance, sokuten or attack_phase", detail="判定の種類が正しくない"
+        )
     if cmd.purpose == "sokuten" and f.shuchu:
         # 集中状態 skips the whole move phase, so no movement style (NS-56)
-        reject("shuchu_no_move", "集中状態では移動フェイズを飛ばすので連続側転できない", "NSTRPG 2-4 集中状態に入る")
+        reject(
+            "shuchu_no_move",
+            "集中状態では移動フェイズを飛ばすので連続側転できない",
+            "NSTRPG 2-4 集中状態に入る",
+        )
     if cmd.stat == "dice":
         if cmd.quick_dice:
-            reject("fixed_dice", "固定ダイス数の判定に即応ダイスは使えない", "NSTRPG 2-1 即応ダイス")
+            reject(
+                "fixed_dice", "固定ダイス数の判定に即応ダイスは使えない", "NSTRPG 2-1 即応ダイス"
+            )
         pool = cmd.bonus_dice
     else:
         pool = _pool_stat(sheet, f, cmd.stat) + cmd.bonus_dice
@@ -265,7 +384,11 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
         mods += acc.game.entry_sokuten  # fear of the 死神's entry (NS-99)
     if cmd.adrenaline:
         if cmd.purpose != "attack_phase":
-            reject("adrenaline_timing", "判定でのアドレナリン・ブーストは自分の攻撃フェイズのみ(集中状態)", "NSTRPG 2-14 アドレナリン・ブースト")
+            reject(
+                "adrenaline_timing",
+                "判定でのアドレナリン・ブーストは自分の攻撃フェイズのみ(集中状態)",
+                "NSTRPG 2-14 アドレナリン・ブースト",
+            )
         _own_turn(acc, cmd.character_id)
         _adrenaline(sheet, f)
     if cmd.purpose == "attack_phase":
@@ -277,7 +400,9 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
         try:
             patterns[p] = ck.Pattern.parse(p).matches(roll.faces)
         except ValueError:
-            raise InvalidCommand(f"not a 【】 pattern: {p!r}", code="command/invalid_pattern") from None
+            raise InvalidCommand(
+                f"not a 【】 pattern: {p!r}", code="command/invalid_pattern"
+            ) from None
     gained, kuzure = 0, None
     if cmd.purpose == "sokuten":
         # 連続側転: success gives 2 回避ダイス at once; failure leaves 崩れ (NS-49, NS-50)
@@ -307,7 +432,9 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
 def _opposed(acc: _Acc, cmd: c.OpposedCheck, ctx: Context, opts: NsOptions) -> None:
     """NS-11 対抗判定: the most successes wins; a tie has no winner (G-NS-03)."""
     if len(cmd.sides) < 2:
-        raise InvalidCommand("an opposed check needs two sides or more", detail="対抗判定には2人以上が必要")
+        raise InvalidCommand(
+            "an opposed check needs two sides or more", detail="対抗判定には2人以上が必要"
+        )
     level = _difficulty(cmd.difficulty)
     sides = []
     for s in cmd.sides:
@@ -320,13 +447,38 @@ def _opposed(acc: _Acc, cmd: c.OpposedCheck, ctx: Context, opts: NsOptions) -> N
         pool = _pool_stat(sheet, f, s.stat) + s.bonus_dice + s.quick_dice
         lv = ck.shift(level, f.injury_penalty)
         roll, res = ck.roll_check(ctx.dice, pool, lv)
-        sides.append(ev.OpposedRoll(character_id=s.character_id, stat=s.stat, pool=pool, roll=roll, successes=res.successes, quick_dice=s.quick_dice))
+        sides.append(
+            ev.OpposedRoll(
+                character_id=s.character_id,
+                stat=s.stat,
+                pool=pool,
+                roll=roll,
+                successes=res.successes,
+                quick_dice=s.quick_dice,
+            )
+        )
     result = ck.opposed([s.successes for s in sides])
     winner = sides[result.winner].character_id if result.winner is not None else None
-    acc.add(ev.OpposedRolled(sides=tuple(sides), difficulty=level, winner=winner, margin=result.margin, label=cmd.label[:200]))
+    acc.add(
+        ev.OpposedRolled(
+            sides=tuple(sides),
+            difficulty=level,
+            winner=winner,
+            margin=result.margin,
+            label=cmd.label[:200],
+        )
+    )
     if cmd.damage_difference and winner is not None and len(sides) == 2 and result.margin > 0:
         loser = sides[1 - result.winner].character_id  # type: ignore[operator]
-        hit = Hit(id=ctx.new_id("x"), attack_id="opposed", attacker=winner, target=loser, kind="other", damage=result.margin, evadable=False)
+        hit = Hit(
+            id=ctx.new_id("x"),
+            attack_id="opposed",
+            attacker=winner,
+            target=loser,
+            kind="other",
+            damage=result.margin,
+            evadable=False,
+        )
         acc.game = _replace(acc.game, pending={**acc.game.pending, hit.id: hit})
         acc.add(resolve_hit(acc.table, acc.game, hit, ctx, opts, note="対抗判定の差分ダメージ"))
 
@@ -354,18 +506,34 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
             reject("weapon_not_carried", f"{cmd.weapon} を持っていない", S)
         weapon = sheet.weapon(cmd.weapon)
     elif cmd.kind == "shoot":
-        weapon = equipped_w if equipped_w is not None and equipped_w.kind in ("gun", "shuriken") else sheet.weapon("shuriken")
+        weapon = (
+            equipped_w
+            if equipped_w is not None and equipped_w.kind in ("gun", "shuriken")
+            else sheet.weapon("shuriken")
+        )
     else:
-        weapon = equipped_w if equipped_w is not None and equipped_w.kind == "melee" else sheet.weapon("unarmed")
+        weapon = (
+            equipped_w
+            if equipped_w is not None and equipped_w.kind == "melee"
+            else sheet.weapon("unarmed")
+        )
     assert weapon is not None, "built-in weapons always resolve"
     if (cmd.kind == "melee") != (weapon.kind == "melee"):
-        reject("wrong_weapon", f"{weapon.name} では{'近接攻撃' if cmd.kind == 'melee' else '射撃'}できない", S)
+        reject(
+            "wrong_weapon",
+            f"{weapon.name} では{'近接攻撃' if cmd.kind == 'melee' else '射撃'}できない",
+            S,
+        )
     # 咄嗟のスリケン投擲: shuriken while wielding another weapon: +1, no shooting style (NS-59)
     snap = weapon.id == "shuriken" and equipped not in ("unarmed", "shuriken")
     style = None
     if cmd.style is not None:
         if snap:
-            reject("no_style_on_snap", "咄嗟のスリケン投擲では射撃スタイルを使えない", "NSTRPG 2-4 咄嗟のスリケン投擲")
+            reject(
+                "no_style_on_snap",
+                "咄嗟のスリケン投擲では射撃スタイルを使えない",
+                "NSTRPG 2-4 咄嗟のスリケン投擲",
+            )
         style = cb.STYLES.get(cmd.style)
         if style is None or cmd.style not in weapon.styles:
             reject("style_not_available", f"{weapon.name} にスタイル {cmd.style} はない", S)
@@ -391,19 +559,33 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     )
     pool = current(sheet, f, profile.stat) + weapon.bonus_dice + cmd.bonus_dice + cmd.quick_dice
     if cmd.kind == "melee":
-        pool += sheet.attack_bonus + (sheet.karate_attack_bonus if profile.stat == "karate" else 0)  # テッコ: カラテ only
+        pool += sheet.attack_bonus + (
+            sheet.karate_attack_bonus if profile.stat == "karate" else 0
+        )  # テッコ: カラテ only
     else:
         pool += sheet.shoot_bonus
     group: tuple[str, ...] = ()
     if cmd.pool_with:
         # pooled attack of identical mobs (NS-80, G-NS-10)
         if sheet.kind != "mob":
-            reject("pool_mobs_only", "まとめて判定できるのは同種のモブ敵だけ", "NSTRPG 2-11 まとめて全弾回避")
+            reject(
+                "pool_mobs_only",
+                "まとめて判定できるのは同種のモブ敵だけ",
+                "NSTRPG 2-11 まとめて全弾回避",
+            )
         group = (cmd.attacker,)
         for mid in cmd.pool_with:
             mch, msheet, mf = _load(table, game, mid)
-            if mid in group or msheet.kind != "mob" or (msheet.mob_type or mch.name) != (sheet.mob_type or ch.name):
-                reject("pool_mobs_only", "まとめて判定できるのは同種のモブ敵だけ", "NSTRPG 2-11 まとめて全弾回避")
+            if (
+                mid in group
+                or msheet.kind != "mob"
+                or (msheet.mob_type or mch.name) != (sheet.mob_type or ch.name)
+            ):
+                reject(
+                    "pool_mobs_only",
+                    "まとめて判定できるのは同種のモブ敵だけ",
+                    "NSTRPG 2-11 まとめて全弾回避",
+                )
             if mf.status != ACTIVE:
                 reject("cannot_act", f"{mch.name} は行動できない", "NSTRPG 2-12")
             group += (mid,)
@@ -413,7 +595,9 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     splits = list(cmd.splits)
     if not splits:
         if cmd.target is None:
-            raise InvalidCommand("name a target or the splits", detail="ターゲットか攻撃の割り振りを指定すること")
+            raise InvalidCommand(
+                "name a target or the splits", detail="ターゲットか攻撃の割り振りを指定すること"
+            )
         splits = [c.Split(target=cmd.target, dice=pool)]
     if group and len(splits) != 1:
         reject("pool_single_attack", "まとめて振るモブの攻撃は1回", "NSTRPG 2-11")
@@ -447,47 +631,76 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if cmd.kind == "melee" and not adjacent:
             reject("not_adjacent", "近接攻撃は隣接する敵だけ", "NSTRPG 2-6 近接攻撃")
         if cmd.kind == "shoot" and adjacent and not cmd.area:
-            reject("adjacent_target", "隣接している敵は射撃のターゲットに選べない", "NSTRPG 2-6 射撃とスリケン投擲")
-        level = override if override is not None else ck.shift(profile.difficulty, -1 if tf.kuzure else 0)  # 崩れ −1 (NS-50)
+            reject(
+                "adjacent_target",
+                "隣接している敵は射撃のターゲットに選べない",
+                "NSTRPG 2-6 射撃とスリケン投擲",
+            )
+        level = (
+            override
+            if override is not None
+            else ck.shift(profile.difficulty, -1 if tf.kuzure else 0)
+        )  # 崩れ −1 (NS-50)
         if tf.status == FAINTED:
             # attacks on the 気絶 succeed automatically: no roll, no critical (NS-86, G-NS-27)
-            rolls.append(ev.AttackRoll(index=i, target=s.target, dice=s.dice, difficulty=level, successes=0, success=True, auto=True))
+            rolls.append(
+                ev.AttackRoll(
+                    index=i,
+                    target=s.target,
+                    dice=s.dice,
+                    difficulty=level,
+                    successes=0,
+                    success=True,
+                    auto=True,
+                )
+            )
             success, successes, crit, faces = True, (s.dice if group else 0), "", ()
         else:
             roll, res = ck.roll_check(ctx.dice, s.dice, level)
-            crit = sb.critical_of(roll.faces, success=res.success, satsubatsu=profile.satsubatsu, namu=profile.namu)
-            rolls.append(ev.AttackRoll(index=i, target=s.target, dice=s.dice, difficulty=level, successes=res.successes, success=res.success, roll=roll, critical=crit))
-            success, successes, faces = res.success, res.successes, roll.faces
-        template = (
-            Hit(
-                id=f"{attack_id}.{i}",
-                attack_id=attack_id,
-                attacker=cmd.attacker,
-                target=s.target,
-                kind=profile.kind,
-                damage_kind=profile.damage_kind,
-                damage=profile.damage * (successes if group else 1),
-                tsuda=profile.tsuda,
-                tsuda_on_six=profile.tsuda_on_six,
-                no_tsuda=profile.no_tsuda,
-                critical=crit,
-                successes=successes,
-                evasion_base=weapon.evasion,
-                jisa=profile.jisa and per_target[s.target] >= 2,
-                adjacent=adjacent,
-                area=cmd.area,
-                moving=cmd.moving,
-                from_mob=sheet.kind == "mob",
-                mob_type=(sheet.mob_type or ch.name) if sheet.kind == "mob" else "",
-                group=group,
-                stat=profile.stat,
-                attacker_karate=karate_now,
-                evadable=tf.status == ACTIVE,
-                faces=faces,
-                satsubatsu=str(profile.satsubatsu) if profile.satsubatsu else "",
-                namu=str(profile.namu) if profile.namu else "",
-                phase=game.phase,
+            crit = sb.critical_of(
+                roll.faces, success=res.success, satsubatsu=profile.satsubatsu, namu=profile.namu
             )
+            rolls.append(
+                ev.AttackRoll(
+                    index=i,
+                    target=s.target,
+                    dice=s.dice,
+                    difficulty=level,
+                    successes=res.successes,
+                    success=res.success,
+                    roll=roll,
+                    critical=crit,
+                )
+            )
+            success, successes, faces = res.success, res.successes, roll.faces
+        template = Hit(
+            id=f"{attack_id}.{i}",
+            attack_id=attack_id,
+            attacker=cmd.attacker,
+            target=s.target,
+            kind=profile.kind,
+            damage_kind=profile.damage_kind,
+            damage=profile.damage * (successes if group else 1),
+            tsuda=profile.tsuda,
+            tsuda_on_six=profile.tsuda_on_six,
+            no_tsuda=profile.no_tsuda,
+            critical=crit,
+            successes=successes,
+            evasion_base=weapon.evasion,
+            jisa=profile.jisa and per_target[s.target] >= 2,
+            adjacent=adjacent,
+            area=cmd.area,
+            moving=cmd.moving,
+            from_mob=sheet.kind == "mob",
+            mob_type=(sheet.mob_type or ch.name) if sheet.kind == "mob" else "",
+            group=group,
+            stat=profile.stat,
+            attacker_karate=karate_now,
+            evadable=tf.status == ACTIVE,
+            faces=faces,
+            satsubatsu=str(profile.satsubatsu) if profile.satsubatsu else "",
+            namu=str(profile.namu) if profile.namu else "",
+            phase=game.phase,
         )
         (hits if success else misses).append(template)
     acc.add(
@@ -513,19 +726,33 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
 # --------------------------------------------------------------------------- evasion
 
 
-def _hit_difficulty(acc: _Acc, hit: Hit, sheet: NsSheet, f: Fighter, adrenaline: bool, modifiers: int, opts: NsOptions) -> int:
-    kind = "melee" if hit.kind in ("counter", "knockback") or hit.moving else hit.damage_kind  # NS-109
+def _hit_difficulty(
+    acc: _Acc,
+    hit: Hit,
+    sheet: NsSheet,
+    f: Fighter,
+    adrenaline: bool,
+    modifiers: int,
+    opts: NsOptions,
+) -> int:
+    kind = (
+        "melee" if hit.kind in ("counter", "knockback") or hit.moving else hit.damage_kind
+    )  # NS-109
     base = hit.evasion_base
     barrage = hit.evasion_plus
     if barrage:
-        base = max(base, min(base + barrage, opts.barrage_cap))  # 弾幕 raises up to UH3, never lowers (NS-76)
+        base = max(
+            base, min(base + barrage, opts.barrage_cap)
+        )  # 弾幕 raises up to UH3, never lowers (NS-76)
         barrage = 0
     return cb.evasion_difficulty(
         base=base,
         namu=hit.critical == sb.NAMU,
         atmosphere=cb.atmosphere_modifier(acc.game.atmosphere, kind, from_mob=hit.from_mob),
         # a collision is melee only for the atmosphere, not for the defender's anti-melee modifiers
-        defender=sheet.evasion_modifiers.get(hit.damage_kind if hit.kind == "knockback" else kind, 0),
+        defender=sheet.evasion_modifiers.get(
+            hit.damage_kind if hit.kind == "knockback" else kind, 0
+        ),
         adrenaline=adrenaline or f.adrenaline_evasion,
         barrage=barrage,
         modifiers=modifiers + (f.injury_penalty if opts.injury_penalty_on_evasion else 0),
@@ -554,7 +781,9 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     table = acc.table
     ch, sheet, f = _load(table, acc.game, cmd.defender)
     if not cmd.hits or len(set(cmd.hits)) != len(cmd.hits):
-        raise InvalidCommand("name the pending hits once each", detail="回避する攻撃を1つ以上、重ねずに指定すること")
+        raise InvalidCommand(
+            "name the pending hits once each", detail="回避する攻撃を1つ以上、重ねずに指定すること"
+        )
     hits = []
     for hid in cmd.hits:
         h = acc.game.pending.get(hid)
@@ -571,32 +800,57 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
             reject("not_evadable", "回避不能", S)
         if len(hits) > 1:
             if not sheet.ninja:
-                reject("group_needs_ninja", "まとめて全弾回避はニンジャのみ", "NSTRPG 2-11 まとめて全弾回避")
+                reject(
+                    "group_needs_ninja",
+                    "まとめて全弾回避はニンジャのみ",
+                    "NSTRPG 2-11 まとめて全弾回避",
+                )
             why = _group_ok(hits)
             if why is not None:
-                msg = "『時間差』のダメージはまとめて回避できない" if why == "jisa_no_group" else "別のフェイズのダメージはまとめて回避できない"
+                msg = (
+                    "『時間差』のダメージはまとめて回避できない"
+                    if why == "jisa_no_group"
+                    else "別のフェイズのダメージはまとめて回避できない"
+                )
                 reject(why, msg, "NSTRPG 2-11 まとめて全弾回避")
         if cmd.dice > max(f.evasion_dice, 0):
             reject("no_evasion_dice", f"回避ダイスが足りない(残り{f.evasion_dice})", S)
         if cmd.emergency_dice > f.emergency_dice:
-            reject("no_emergency_dice", f"緊急回避ダイスが足りない(残り{f.emergency_dice})", "NSTRPG 2-1 緊急回避ダイス")
+            reject(
+                "no_emergency_dice",
+                f"緊急回避ダイスが足りない(残り{f.emergency_dice})",
+                "NSTRPG 2-1 緊急回避ダイス",
+            )
     if cmd.adrenaline:
         if not rolling:
-            reject("adrenaline_timing", "アドレナリン・ブーストは判定の直前に使う", "NSTRPG 2-14 アドレナリン・ブースト")
+            reject(
+                "adrenaline_timing",
+                "アドレナリン・ブーストは判定の直前に使う",
+                "NSTRPG 2-14 アドレナリン・ブースト",
+            )
         if acc.game.acting == cmd.defender:
             # the evasion −1 is for someone else's 手番 only; in one's own it gives 集中 (G-NS-21)
-            reject("adrenaline_timing", "回避のアドレナリン・ブーストは自分以外の手番のみ", "NSTRPG 2-14 アドレナリン・ブースト")
+            reject(
+                "adrenaline_timing",
+                "回避のアドレナリン・ブーストは自分以外の手番のみ",
+                "NSTRPG 2-14 アドレナリン・ブースト",
+            )
         _adrenaline(sheet, f)
     if cmd.difficulty is not None:
         _gm_field(ctx, cmd, "回避の難易度")
         level = _difficulty(cmd.difficulty)
     else:
         # mixed difficulties in one group: the highest (NS-75)
-        level = max(_hit_difficulty(acc, h, sheet, f, cmd.adrenaline, cmd.modifiers, opts) for h in hits)
+        level = max(
+            _hit_difficulty(acc, h, sheet, f, cmd.adrenaline, cmd.modifiers, opts) for h in hits
+        )
     if not rolling:
         acc.add(ev.EvasionRolled(defender=cmd.defender, hits=tuple(cmd.hits), difficulty=level))
         for h in hits:
-            if h.id in acc.game.pending and acc.game.fighters[cmd.defender].status in (ACTIVE, FAINTED):
+            if h.id in acc.game.pending and acc.game.fighters[cmd.defender].status in (
+                ACTIVE,
+                FAINTED,
+            ):
                 acc.add(resolve_hit(table, acc.game, acc.game.pending[h.id], ctx, opts))
         return
     if cmd.sixth_sense:
@@ -625,7 +879,10 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     )
     if not res.success:
         for h in hits:
-            if h.id in acc.game.pending and acc.game.fighters[cmd.defender].status in (ACTIVE, FAINTED):
+            if h.id in acc.game.pending and acc.game.fighters[cmd.defender].status in (
+                ACTIVE,
+                FAINTED,
+            ):
                 acc.add(resolve_hit(table, acc.game, acc.game.pending[h.id], ctx, opts))
         return
     # カウンターカラテ (NS-77 … NS-79)
@@ -647,15 +904,27 @@ def _evade(acc: _Acc, cmd: c.Evade, ctx: Context, opts: NsOptions) -> None:
     candidates: list[str] = []
     for h in hits:
         for who in h.group or ((h.attacker,) if h.attacker else ()):
-            if who not in candidates and who in acc.game.fighters and acc.game.fighters[who].status in (ACTIVE, FAINTED):
+            if (
+                who not in candidates
+                and who in acc.game.fighters
+                and acc.game.fighters[who].status in (ACTIVE, FAINTED)
+            ):
                 candidates.append(who)
     if why is not None or not candidates:
         if cmd.counter_target is not None:
-            reject(why or "no_counter_target", "カウンターカラテは発生しない", "NSTRPG 2-11 カウンターカラテ")
+            reject(
+                why or "no_counter_target",
+                "カウンターカラテは発生しない",
+                "NSTRPG 2-11 カウンターカラテ",
+            )
         return
     target = cmd.counter_target or candidates[0]
     if target not in candidates:
-        reject("bad_counter_target", "カウンターカラテの対象は攻撃してきた隣接する敵", "NSTRPG 2-11 複数のモブ敵に対するカウンター")
+        reject(
+            "bad_counter_target",
+            "カウンターカラテの対象は攻撃してきた隣接する敵",
+            "NSTRPG 2-11 複数のモブ敵に対するカウンター",
+        )
     hit = Hit(
         id=ctx.new_id("h"),
         attack_id=ctx.new_id("ctr"),
@@ -681,23 +950,39 @@ def _barrage(acc: _Acc, cmd: c.DeclareBarrage, ctx: Context, opts: NsOptions) ->
     if not hits or any(h is None for h in hits) or len(set(cmd.hits)) != len(cmd.hits):
         reject("no_such_hit", "その攻撃は回避待ちではない", S)
     real = [h for h in hits if h is not None]
-    if len({h.target for h in real}) != 1 or any(not h.from_mob or h.kind != "shoot" for h in real) or _group_ok(real):
+    if (
+        len({h.target for h in real}) != 1
+        or any(not h.from_mob or h.kind != "shoot" for h in real)
+        or _group_ok(real)
+    ):
         reject("not_a_barrage", "弾幕発生はまとめて全弾回避できるモブ敵の射撃だけ", S)
     if len(real) > 1:
         tch = acc.table.characters.get(real[0].target)
         if tch is None or not sheet_of(tch.sheet).ninja:
             # several hits go together only for a ninja (NS-74), so only a ninja faces them as one 弾幕
-            reject("not_a_barrage", "弾幕発生はまとめて全弾回避できるモブ敵の射撃だけ(まとめて全弾回避はニンジャのみ)", S)
+            reject(
+                "not_a_barrage",
+                "弾幕発生はまとめて全弾回避できるモブ敵の射撃だけ(まとめて全弾回避はニンジャのみ)",
+                S,
+            )
     total = sum(h.damage for h in real)
     try:
         damage, plus = cb.barrage(total, cmd.divisor)
     except ValueError:
-        raise InvalidCommand("弾幕発生 divides by 3, 6 or 12", detail="弾幕発生は÷3、÷6、÷12") from None
+        raise InvalidCommand(
+            "弾幕発生 divides by 3, 6 or 12", detail="弾幕発生は÷3、÷6、÷12"
+        ) from None
     first = real[0]
     # hits of different evasion difficulties go together at the highest (NS-75), then +1/+2/+3
     base = max(h.evasion_base for h in real)
     hit = _replace(
-        first, id=ctx.new_id("h"), damage=damage, evasion_base=base, evasion_plus=plus, successes=sum(h.successes for h in real), jisa=False
+        first,
+        id=ctx.new_id("h"),
+        damage=damage,
+        evasion_base=base,
+        evasion_plus=plus,
+        successes=sum(h.successes for h in real),
+        jisa=False,
     )
     acc.add(ev.BarrageDeclared(replaced=tuple(cmd.hits), divisor=cmd.divisor, total=total, hit=hit))
 
@@ -707,7 +992,9 @@ def _inflict(acc: _Acc, cmd: c.Inflict, ctx: Context, opts: NsOptions) -> None:
     if f.status not in (ACTIVE, FAINTED):
         reject("target_gone", f"{ch.name} はもういない", "NSTRPG 2-12")
     if cmd.damage_kind not in cb.DAMAGE_KINDS:
-        raise InvalidCommand(f"damage_kind is one of {cb.DAMAGE_KINDS}", detail="ダメージの区分が正しくない")
+        raise InvalidCommand(
+            f"damage_kind is one of {cb.DAMAGE_KINDS}", detail="ダメージの区分が正しくない"
+        )
     hit = Hit(
         id=ctx.new_id("h"),
         attack_id=ctx.new_id("g"),
@@ -768,20 +1055,47 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
         # 「ニンジャは『気絶状態』の敵と隣接することで…『カイシャク』を宣言できる」(NS-87)
         reject("not_adjacent", "カイシャクは隣接する気絶状態の敵だけ", S)
     if NARAKU in tsheet.skills:
-        reject("naraku", f"{tch.name} は異様なアトモスフィアを漂わせておりカイシャクできない", "NSTRPG 2-15 ◉ナラク・ウィズイン")
+        reject(
+            "naraku",
+            f"{tch.name} は異様なアトモスフィアを漂わせておりカイシャクできない",
+            "NSTRPG 2-15 ◉ナラク・ウィズイン",
+        )
     weapon = sheet.weapon(f.equipped) or sheet.weapon("unarmed")
     assert weapon is not None
-    hit = Hit(id=ctx.new_id("h"), attack_id="kaishaku", attacker=cmd.attacker, target=cmd.target, damage=weapon.damage, evadable=False)
+    hit = Hit(
+        id=ctx.new_id("h"),
+        attack_id="kaishaku",
+        attacker=cmd.attacker,
+        target=cmd.target,
+        damage=weapon.damage,
+        evadable=False,
+    )
     # apply row 6 directly: 即死!, or 痛打+2D6 against 即死耐性
     if tsheet.instant_death_resistance:
         death = ctx.dice.roll(2, 6)
-        out = resolve_hit(acc.table, _with(acc.game, hit), _replace(hit, tsuda=death.total), ctx, opts, note="カイシャク")
+        out = resolve_hit(
+            acc.table,
+            _with(acc.game, hit),
+            _replace(hit, tsuda=death.total),
+            ctx,
+            opts,
+            note="カイシャク",
+        )
         acc.add(_replace(out, row=6, death_roll=death, critical=sb.SATSUBATSU))
     else:
         acc.add(
             ev.DamageResolved(
-                target=cmd.target, source=cmd.attacker, hit_id=None, amount=0, tairyoku=tf.tairyoku, seishin=tf.seishin,
-                status="dead", row=6, instant_death=True, critical=sb.SATSUBATSU, note="カイシャク",
+                target=cmd.target,
+                source=cmd.attacker,
+                hit_id=None,
+                amount=0,
+                tairyoku=tf.tairyoku,
+                seishin=tf.seishin,
+                status="dead",
+                row=6,
+                instant_death=True,
+                critical=sb.SATSUBATSU,
+                note="カイシャク",
             )
         )
 
@@ -810,7 +1124,9 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     if last is None:
         reject("nothing_to_reroll", "振り直す判定がない", S)
     if last.rerolled:
-        reject("reroll_of_reroll", "振り直しの振り直しはできない", "NSTRPG 2-16 原則:振り直しルール")
+        reject(
+            "reroll_of_reroll", "振り直しの振り直しはできない", "NSTRPG 2-16 原則:振り直しルール"
+        )
     if last.kind == "check":
         roll, res = ck.roll_check(ctx.dice, last.pool, last.difficulty)
         gained, kuzure = 0, None
@@ -840,7 +1156,10 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     if memo is None or memo.evaded or last.evaded:
         reject("already_evaded", "敵が既に回避判定を行った攻撃は振り直せない", S)
     if not 0 <= cmd.index < len(memo.rolls):
-        raise InvalidCommand(f"the attack has attacks 0-{len(memo.rolls) - 1}", detail=f"振り直せる攻撃は0〜{len(memo.rolls) - 1}回目")
+        raise InvalidCommand(
+            f"the attack has attacks 0-{len(memo.rolls) - 1}",
+            detail=f"振り直せる攻撃は0〜{len(memo.rolls) - 1}回目",
+        )
     m = memo.rolls[cmd.index]
     if m.auto:
         reject("nothing_to_reroll", "自動成功した攻撃は振り直せない", S)
@@ -853,20 +1172,32 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
     sat = ck.Pattern.parse(old.satsubatsu) if old.satsubatsu else None
     namu = ck.Pattern.parse(old.namu) if old.namu else None
     crit = sb.critical_of(roll.faces, success=res.success, satsubatsu=sat, namu=namu)
-    new_hit = _replace(old, critical=crit, successes=res.successes, faces=roll.faces) if res.success else None
+    new_hit = (
+        _replace(old, critical=crit, successes=res.successes, faces=roll.faces)
+        if res.success
+        else None
+    )
     acc.add(
         ev.AttackRerolled(
             attack_id=last.ref,
             attacker=cmd.character_id,
             index=cmd.index,
-            roll=ev.AttackRoll(index=cmd.index, target=old.target, dice=m.dice, difficulty=m.difficulty, successes=res.successes, success=res.success, roll=roll, critical=crit),
+            roll=ev.AttackRoll(
+                index=cmd.index,
+                target=old.target,
+                dice=m.dice,
+                difficulty=m.difficulty,
+                successes=res.successes,
+                success=res.success,
+                roll=roll,
+                critical=crit,
+            ),
             removed=old.id if was_pending else None,
             hit=new_hit,
         )
     )
     if new_hit is not None:
         _land_or_wait(acc, [new_hit], ctx, opts)
-
 
 
 # --------------------------------------------------------------------------- DKK and Wasshoi!
@@ -879,7 +1210,9 @@ def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
     if cmd.guide is not None:
         g = dk.DKK_GUIDE.get(cmd.guide)
         if g is None:
-            raise InvalidCommand(f"DKK guide is one of {sorted(dk.DKK_GUIDE)}", detail="DKK獲得の目安が正しくない")
+            raise InvalidCommand(
+                f"DKK guide is one of {sorted(dk.DKK_GUIDE)}", detail="DKK獲得の目安が正しくない"
+            )
         if g.dice == "D3":
             roll = ctx.dice.roll(1, 6)
             amount = dk.d3(roll.faces[0])
@@ -894,14 +1227,23 @@ def _gain_dkk(acc: _Acc, cmd: c.GainDkk, ctx: Context, opts: NsOptions) -> None:
     elif cmd.amount is not None:
         amount = cmd.amount
     else:
-        raise InvalidCommand("give an amount or a guide", detail="【DKK】の点数か目安を指定すること")
+        raise InvalidCommand(
+            "give an amount or a guide", detail="【DKK】の点数か目安を指定すること"
+        )
     after = dk.clamp_dkk(f.dkk + amount)
     total = acc.game.dkk_this_turn + max(amount, 0)
     due = acc.game.combat and total >= opts.wasshoi_dkk_per_turn
     acc.add(
         ev.DkkGained(
-            character_id=cmd.character_id, amount=amount, before=f.dkk, after=after, roll=roll, guide=cmd.guide,
-            turn_total=total, wasshoi_due=due, reason=cmd.reason[:500],
+            character_id=cmd.character_id,
+            amount=amount,
+            before=f.dkk,
+            after=after,
+            roll=roll,
+            guide=cmd.guide,
+            turn_total=total,
+            wasshoi_due=due,
+            reason=cmd.reason[:500],
         )
     )
 
@@ -912,8 +1254,11 @@ def _wasshoi(acc: _Acc, cmd: c.Wasshoi, ctx: Context) -> None:
     present = cmd.present
     if present is None:
         present = [
-            k for k, f in game.fighters.items()  # the 気絶 are still on the map (NS-82)
-            if k in table.characters and f.status in (ACTIVE, FAINTED) and sheet_of(table.characters[k].sheet).ninja
+            k
+            for k, f in game.fighters.items()  # the 気絶 are still on the map (NS-82)
+            if k in table.characters
+            and f.status in (ACTIVE, FAINTED)
+            and sheet_of(table.characters[k].sheet).ninja
         ]
     values = []
     for k in present:
@@ -928,7 +1273,12 @@ def _wasshoi(acc: _Acc, cmd: c.Wasshoi, ctx: Context) -> None:
     entry = ctx.dice.roll(1, 6) if success else None
     acc.add(
         ev.WasshoiRolled(
-            roll=roll, total=roll.total, target=target, success=success, target_ninja=top if success else None,
-            entry=entry, entry_row=entry.faces[0] if entry else 0,
+            roll=roll,
+            total=roll.total,
+            target=target,
+            success=success,
+            target_ninja=top if success else None,
+            entry=entry,
+            entry_row=entry.faces[0] if entry else 0,
         )
     )

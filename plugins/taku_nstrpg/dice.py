@@ -51,7 +51,15 @@ from taku_nstrpg import checks as ck
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import satsubatsu as sb
 
-__all__ = ["PoolCommand", "chat", "dice_chat", "parse_pools", "satsubatsu_line", "wasshoi_line", "entry_line"]
+__all__ = [
+    "PoolCommand",
+    "chat",
+    "dice_chat",
+    "parse_pools",
+    "satsubatsu_line",
+    "wasshoi_line",
+    "entry_line",
+]
 
 _LETTER = r"(?:UH\d+:|UH|[KENHU])"
 _POOLS = re.compile(rf"^(?P<pools>{_LETTER}\d+(?:,{_LETTER}?\d+)*)(?P<app>(?:\[[^\[\]]*\])*)$")
@@ -74,7 +82,9 @@ _STAT_WORDS = {
     "体力": "tairyoku",
     "精神力": "seishin",
 }
-_CHAR_CHECK = re.compile(r"^(?P<stat>カラテ|ニューロン|ワザマエ|ジツ|脚力|体力|精神力)(?:判定)?(?:\+(?P<bonus>\d+))?(?::(?P<diff>.+))?$")
+_CHAR_CHECK = re.compile(
+    r"^(?P<stat>カラテ|ニューロン|ワザマエ|ジツ|脚力|体力|精神力)(?:判定)?(?:\+(?P<bonus>\d+))?(?::(?P<diff>.+))?$"
+)
 
 _COUNT_LABEL = {"S": "サツバツ！", "C": "クリティカル！"}
 
@@ -193,11 +203,17 @@ def all_of(faces: tuple[int, ...], op: str, targets: str) -> bool:
     return used >= len(want)
 
 
-def pool_line(n: int, level: int, faces: tuple[int, ...], apps: tuple[Appendix, ...]) -> tuple[str, int, int]:
+def pool_line(
+    n: int, level: int, faces: tuple[int, ...], apps: tuple[Appendix, ...]
+) -> tuple[str, int, int]:
     """One BCDice line ``(5B6>=4) ＞ 4,6,3,1,5 ＞ 成功数:3 \\n``, its 成功数, and the figure
     BCDice judges success by (成功数 plus every counting appendix's count)."""
     succ = ck.count_successes(faces, level)
-    head = f"({n}B6>={ck.target_face(level)})" if level <= ck.UH else f"({n}B6 {ck.difficulty_name(level)})"
+    head = (
+        f"({n}B6>={ck.target_face(level)})"
+        if level <= ck.UH
+        else f"({n}B6 {ck.difficulty_name(level)})"
+    )
     line = f"{head} ＞ {','.join(map(str, faces))} ＞ 成功数:{succ}"
     judged = succ
     for a in apps:
@@ -249,34 +265,78 @@ def wasshoi_line(a: int, b: int, dkk: int) -> str:
 
 def entry_line(number: int, rolled: bool) -> str:
     r = dk.ENTRY_TABLE[number - 1]
-    head = f"ニンジャスレイヤー=サンのエントリー!!(D6) ＞ ({number})" if rolled else f"ニンジャスレイヤー=サンのエントリー!!({number})"
+    head = (
+        f"ニンジャスレイヤー=サンのエントリー!!(D6) ＞ ({number})"
+        if rolled
+        else f"ニンジャスレイヤー=サンのエントリー!!({number})"
+    )
     line = f"{head} ＞ {_ENTRY_TEXT[number - 1]}"
     if r.sokuten_penalty:
         line += f" \n激しい恐怖や動揺により、次のターンの終了時まで、その場にいる【DKK】1以上のニンジャ全員は『連続側転判定』の難易度が+{r.sokuten_penalty}される。"
     return line
 
 
-def _event(expr: str, rolls: tuple[Roll, ...], result: str, *, secret: bool, comment: str, **kw: object) -> DiceRolled:
-    return DiceRolled(expression=expr, rolls=rolls, result=result, secret=secret, comment=comment, **kw)  # type: ignore[arg-type]
+def _event(
+    expr: str, rolls: tuple[Roll, ...], result: str, *, secret: bool, comment: str, **kw: object
+) -> DiceRolled:
+    return DiceRolled(
+        expression=expr, rolls=rolls, result=result, secret=secret, comment=comment, **kw
+    )  # type: ignore[arg-type]
 
 
 def _roll_fixed(expr: str, dice: DiceSource, secret: bool, comment: str) -> DiceRolled | None:
     if m := _SB.match(expr):
         if m[1]:
-            return _event(expr, (), satsubatsu_line(int(m[1]), False), secret=secret, comment=comment, total=int(m[1]))
+            return _event(
+                expr,
+                (),
+                satsubatsu_line(int(m[1]), False),
+                secret=secret,
+                comment=comment,
+                total=int(m[1]),
+            )
         r = dice.roll(1, 6)
-        return _event(expr, (r,), satsubatsu_line(r.faces[0], True), secret=secret, comment=comment, total=r.faces[0])
+        return _event(
+            expr,
+            (r,),
+            satsubatsu_line(r.faces[0], True),
+            secret=secret,
+            comment=comment,
+            total=r.faces[0],
+        )
     if m := _WSE.match(expr):
         if m[1]:
-            return _event(expr, (), entry_line(int(m[1]), False), secret=secret, comment=comment, total=int(m[1]))
+            return _event(
+                expr,
+                (),
+                entry_line(int(m[1]), False),
+                secret=secret,
+                comment=comment,
+                total=int(m[1]),
+            )
         r = dice.roll(1, 6)
-        return _event(expr, (r,), entry_line(r.faces[0], True), secret=secret, comment=comment, total=r.faces[0])
+        return _event(
+            expr,
+            (r,),
+            entry_line(r.faces[0], True),
+            secret=secret,
+            comment=comment,
+            total=r.faces[0],
+        )
     if m := _WS.match(expr):
         target = int(m[1])
         r = dice.roll(2, 6)
         a, b = r.faces
         # BCDice's flags are the ninjas': Ninja Slayer staying away (2D6 > DKK) is the success.
-        return _event(expr, (r,), wasshoi_line(a, b, target), secret=secret, comment=comment, total=a + b, success=a + b > target)
+        return _event(
+            expr,
+            (r,),
+            wasshoi_line(a, b, target),
+            secret=secret,
+            comment=comment,
+            total=a + b,
+            success=a + b > target,
+        )
     return None
 
 
@@ -293,8 +353,14 @@ def roll_pools(cmd: PoolCommand, dice: DiceSource, character_id: str | None = No
         total += succ
         judged += judge
     return _event(
-        cmd.expression, tuple(rolls), "".join(lines), secret=cmd.secret, comment=cmd.comment,
-        successes=total, success=judged > 0, character_id=character_id,
+        cmd.expression,
+        tuple(rolls),
+        "".join(lines),
+        secret=cmd.secret,
+        comment=cmd.comment,
+        successes=total,
+        success=judged > 0,
+        character_id=character_id,
     )
 
 
@@ -335,7 +401,9 @@ def chat(text: str, table: TableState, ctx: Context) -> list[Emitted] | None:
     return None
 
 
-def _character_check(m: re.Match[str], comment: str, table: TableState, ctx: Context) -> list[Emitted]:
+def _character_check(
+    m: re.Match[str], comment: str, table: TableState, ctx: Context
+) -> list[Emitted]:
     from taku_nstrpg.commands import Check
     from taku_nstrpg.decider import decide
 
@@ -343,17 +411,31 @@ def _character_check(m: re.Match[str], comment: str, table: TableState, ctx: Con
     named = [c for c in table.characters.values() if comment and comment.split(" ")[0] == c.name]
     if named:
         cid = named[0].id
-        comment = comment[len(named[0].name):].strip()
+        comment = comment[len(named[0].name) :].strip()
     elif ctx.character_id is not None:  # the chat line is spoken as this character
         cid = ctx.character_id
     elif len(owned) == 1:
         cid = owned[0].id
     else:
-        raise InvalidCommand("どのキャラクターの判定か、名前を続けて書くこと(例: カラテ判定:HARD ボブ)", code="command/which_character")
+        raise InvalidCommand(
+            "どのキャラクターの判定か、名前を続けて書くこと(例: カラテ判定:HARD ボブ)",
+            code="command/which_character",
+        )
     if not ctx.controls(table, cid):
         # the chat line bypasses the core's permit check of nstrpg.check (owner_of character_id)
         name = table.characters[cid].name
-        raise Forbidden(f"{cid} is not the sender's", command=Check.__struct_config__.tag, role=ctx.role, reason=f"{name}はあなたのキャラクターではありません")
+        raise Forbidden(
+            f"{cid} is not the sender's",
+            command=Check.__struct_config__.tag,
+            role=ctx.role,
+            reason=f"{name}はあなたのキャラクターではありません",
+        )
     diff = m["diff"] or "NORMAL"
-    cmd = Check(character_id=cid, stat=_STAT_WORDS[m["stat"]], difficulty=diff, bonus_dice=int(m["bonus"] or 0), label=comment or f"{m['stat']}判定")
+    cmd = Check(
+        character_id=cid,
+        stat=_STAT_WORDS[m["stat"]],
+        difficulty=diff,
+        bonus_dice=int(m["bonus"] or 0),
+        label=comment or f"{m['stat']}判定",
+    )
     return decide(table, cmd, ctx)

@@ -67,12 +67,39 @@ class EntryRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 ENTRY_TABLE: tuple[EntryRow, ...] = (
-    EntryRow(number=1, title="高所からの回転着地! タタミ四枚の距離で睨み合った!", placement="標的ニンジャから3または4マス離れた任意のマスに、【殺】コマを置くこと。"),
-    EntryRow(number=2, title="ドアを蹴破って出現!", placement="標的ニンジャがいる部屋の任意のドアの隣に【殺】コマを置くこと。なお、ドアにあらかじめ鍵をかけるなどの行為は全て無駄である。"),
-    EntryRow(number=3, title="KRAAAAASH! 窓を突き破り出現!", placement="標的ニンジャがいる部屋の任意の窓の隣に【殺】コマを置くこと。【殺】コマが隣接している間、その窓は脱出用として使用できなくなる。"),
-    EntryRow(number=4, title="天井破壊や床破砕、または垂直リフト射出により出現!", placement="標的ニンジャから2マス離れた任意の場所に【殺】コマを置くこと。", sokuten_penalty=1),
-    EntryRow(number=5, title="冷蔵庫や金庫から突如出現!", placement="標的ニンジャから最も近いトレジャーボックス1個(もしくは適切な障害物や爆発物)の隣に【殺】コマを置くこと。", sokuten_penalty=1),
-    EntryRow(number=6, title="「行き先はジゴクですよ」", placement="マップ上にいるNPC1人(標的ニンジャから最も近くにいる者)が、実はニンジャスレイヤーの変装であった。そのNPCのコマを【殺】に変更せよ。", sokuten_penalty=2),
+    EntryRow(
+        number=1,
+        title="高所からの回転着地! タタミ四枚の距離で睨み合った!",
+        placement="標的ニンジャから3または4マス離れた任意のマスに、【殺】コマを置くこと。",
+    ),
+    EntryRow(
+        number=2,
+        title="ドアを蹴破って出現!",
+        placement="標的ニンジャがいる部屋の任意のドアの隣に【殺】コマを置くこと。なお、ドアにあらかじめ鍵をかけるなどの行為は全て無駄である。",
+    ),
+    EntryRow(
+        number=3,
+        title="KRAAAAASH! 窓を突き破り出現!",
+        placement="標的ニンジャがいる部屋の任意の窓の隣に【殺】コマを置くこと。【殺】コマが隣接している間、その窓は脱出用として使用できなくなる。",
+    ),
+    EntryRow(
+        number=4,
+        title="天井破壊や床破砕、または垂直リフト射出により出現!",
+        placement="標的ニンジャから2マス離れた任意の場所に【殺】コマを置くこと。",
+        sokuten_penalty=1,
+    ),
+    EntryRow(
+        number=5,
+        title="冷蔵庫や金庫から突如出現!",
+        placement="標的ニンジャから最も近いトレジャーボックス1個(もしくは適切な障害物や爆発物)の隣に【殺】コマを置くこと。",
+        sokuten_penalty=1,
+    ),
+    EntryRow(
+        number=6,
+        title="「行き先はジゴクですよ」",
+        placement="マップ上にいるNPC1人(標的ニンジャから最も近くにいる者)が、実はニンジャスレイヤーの変装であった。そのNPCのコマを【殺】に変更せよ。",
+        sokuten_penalty=2,
+    ),
 )
 """死神のエントリー決定表 (D6)."""
 
@@ -93,7 +120,9 @@ DKK_GUIDE: dict[str, DkkGuide] = {
         DkkGuide(id="kill_satsubatsu", text="【カルマ:善】のNPCを『サツバツ!』で殺害", dice="D3"),
         DkkGuide(id="vip_torture", text="【カルマ:善】の重要NPCを拷問/部位損傷させる", dice="D3"),
         DkkGuide(id="vip_kill", text="【カルマ:善】の重要NPCを殺害/気絶させる", dice="2D3"),
-        DkkGuide(id="vip_instant_death", text="【カルマ:善】の重要NPCを『即死!』させる", dice="2D6"),
+        DkkGuide(
+            id="vip_instant_death", text="【カルマ:善】の重要NPCを『即死!』させる", dice="2D6"
+        ),
     )
 }
 
@@ -112,10 +141,27 @@ NINJA_SLAYER: dict[str, object] = {
     "instant_death_resistance": True,
     "evasion_modifiers": {"melee": -1, "shuriken": -1},
     "weapons": [
-        {"id": "ns_fists", "name": "素手(ニンジャスレイヤー)", "kind": "melee", "slots": 0, "tsuda_on_six": 1},
+        {
+            "id": "ns_fists",
+            "name": "素手(ニンジャスレイヤー)",
+            "kind": "melee",
+            "slots": 0,
+            "tsuda_on_six": 1,
+        },
     ],
     "equipped": "ns_fists",
-    "skills": ["●連続攻撃3", "●連射2", "●時間差", "●マルチターゲット", "◉ランスキック", "◉◉憎悪:ニンジャソウルの闇", "◉ヘルタツマキ", "◉ツヨイ・スリケン", "◉ナラク・ウィズイン", "●即死耐性"],
+    "skills": [
+        "●連続攻撃3",
+        "●連射2",
+        "●時間差",
+        "●マルチターゲット",
+        "◉ランスキック",
+        "◉◉憎悪:ニンジャソウルの闇",
+        "◉ヘルタツマキ",
+        "◉ツヨイ・スリケン",
+        "◉ナラク・ウィズイン",
+        "●即死耐性",
+    ],
     "notes": "装備:家族の写真、パーソナルメンポ、伝統的ニンジャ装束",
 }
 """Ninja Slayer's stat block (NS-102) as a character sheet: create him with ``nstrpg.create_ninja_slayer``."""

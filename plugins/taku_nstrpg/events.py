@@ -72,7 +72,9 @@ MaybeRoll = Annotated[Roll | None, field("出目", "振ったダイスの出目�
 Note = Annotated[str, field("理由", "GMの記録した理由")]
 QuickSpent = Annotated[int, field("即応ダイス", "使った即応ダイス")]
 AdrenalineUsed = Annotated[bool, field("アドレナリン・ブースト", "使った（【精神力】−1）")]
-Critical = Annotated[str, open_set("クリティカル", CRITICAL_DESC, ("", "satsubatsu", "namuamidabutsu"))]
+Critical = Annotated[
+    str, open_set("クリティカル", CRITICAL_DESC, ("", "satsubatsu", "namuamidabutsu"))
+]
 
 
 class CheckRolled(Event, frozen=True, kw_only=True, tag="nstrpg.check_rolled"):
@@ -107,11 +109,18 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="nstrpg.check_rolled"):
     patterns: Annotated[dict[str, bool], field("【】出目指定", "出目の組 → 成立したか")] = {}
     quick_dice: QuickSpent = 0
     adrenaline: AdrenalineUsed = False
-    reroll_of: Annotated[str | None, field("振り直した判定", "●ニンジャ第六感で振り直した元の判定ID")] = None
-    evasion_gained: Annotated[int, field("得た回避ダイス", "連続側転の成功で+2（振り直しで取り消されると−2）")] = 0
-    kuzure: Annotated[bool | None, field("崩れ状態", "連続側転判定で崩れ状態になった（true）／解けた（false）")] = None
+    reroll_of: Annotated[
+        str | None, field("振り直した判定", "●ニンジャ第六感で振り直した元の判定ID")
+    ] = None
+    evasion_gained: Annotated[
+        int, field("得た回避ダイス", "連続側転の成功で+2（振り直しで取り消されると−2）")
+    ] = 0
+    kuzure: Annotated[
+        bool | None, field("崩れ状態", "連続側転判定で崩れ状態になった（true）／解けた（false）")
+    ] = None
     secret_to: Annotated[
-        tuple[str, ...], field("見られる者", "シークレットの判定を見られるメンバー（@gm はGM全員）。空なら公開")
+        tuple[str, ...],
+        field("見られる者", "シークレットの判定を見られるメンバー（@gm はGM全員）。空なら公開"),
     ] = ()
 
 
@@ -121,7 +130,13 @@ class OpposedRoll(msgspec.Struct, frozen=True, kw_only=True):
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="対抗判定の一方の出目")
 
     character_id: CharacterId
-    stat: Annotated[StatName, field("能力値", "karate（【カラテ】）/ neuron（【ニューロン】）/ wazamae（【ワザマエ】）/ jitsu（ジツ）/ kyakuryoku（【脚力】）/ tairyoku（【体力】）/ seishin（【精神力】）")]
+    stat: Annotated[
+        StatName,
+        field(
+            "能力値",
+            "karate（【カラテ】）/ neuron（【ニューロン】）/ wazamae（【ワザマエ】）/ jitsu（ジツ）/ kyakuryoku（【脚力】）/ tairyoku（【体力】）/ seishin（【精神力】）",
+        ),
+    ]
     pool: Pool
     roll: Faces
     successes: Successes
@@ -131,7 +146,9 @@ class OpposedRoll(msgspec.Struct, frozen=True, kw_only=True):
 class OpposedRolled(Event, frozen=True, kw_only=True, tag="nstrpg.opposed_rolled"):
     """An opposed check (NS-11); ``winner`` is ``None`` on a tie (G-NS-03)."""
 
-    meta = msgspec.Meta(title="対抗判定した", description="対抗判定の各側の出目と勝者（同数なら勝者なし）")
+    meta = msgspec.Meta(
+        title="対抗判定した", description="対抗判定の各側の出目と勝者（同数なら勝者なし）"
+    )
 
     sides: Annotated[tuple[OpposedRoll, ...], field("各側の出目")]
     difficulty: DifficultyLevel
@@ -146,7 +163,9 @@ class AttackRoll(msgspec.Struct, frozen=True, kw_only=True):
     ``roll`` is ``None`` when it hit automatically (a 気絶 target, NS-86).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="攻撃1回の判定", description="攻撃または射撃1回分の出目と結果")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="攻撃1回の判定", description="攻撃または射撃1回分の出目と結果"
+    )
 
     index: Annotated[int, field("何回目", "攻撃の順番（0から）")]
     target: Annotated[str, field("ターゲット", "キャラクターのID")]
@@ -156,7 +175,9 @@ class AttackRoll(msgspec.Struct, frozen=True, kw_only=True):
     success: Annotated[bool, field("命中")]
     roll: MaybeRoll = None
     critical: Critical = ""
-    auto: Annotated[bool, field("自動成功", "気絶状態のターゲットへの攻撃（判定なし、NS-86）")] = False
+    auto: Annotated[bool, field("自動成功", "気絶状態のターゲットへの攻撃（判定なし、NS-86）")] = (
+        False
+    )
 
 
 class AttackRolled(Event, frozen=True, kw_only=True, tag="nstrpg.attack_rolled"):
@@ -167,17 +188,23 @@ class AttackRolled(Event, frozen=True, kw_only=True, tag="nstrpg.attack_rolled")
     ``misses`` are what the missed attacks would have been (for ●ニンジャ第六感).
     """
 
-    meta = msgspec.Meta(title="攻撃した", description="攻撃の判定と命中した攻撃（回避待ち）（2-6、2-16）")
+    meta = msgspec.Meta(
+        title="攻撃した", description="攻撃の判定と命中した攻撃（回避待ち）（2-6、2-16）"
+    )
 
     attack_id: Annotated[str, field("攻撃ID")]
     attacker: Annotated[str, field("攻撃した者", "キャラクターのID")]
     kind: Annotated[AttackKind, field("攻撃の種類", ATTACK_KINDS)]
     weapon: Annotated[str, field("武器", "武器のID")]
-    stat: Annotated[StatName, field("判定の能力値", "karate（【カラテ】）/ wazamae（【ワザマエ】）など")]
+    stat: Annotated[
+        StatName, field("判定の能力値", "karate（【カラテ】）/ wazamae（【ワザマエ】）など")
+    ]
     pool: Pool
     rolls: Annotated[tuple[AttackRoll, ...], field("判定", "攻撃ごとの出目")]
     hits: Annotated[tuple[Hit, ...], field("命中", "回避待ちになった攻撃")] = ()
-    misses: Annotated[tuple[Hit, ...], field("外れ", "外れた攻撃（●ニンジャ第六感での振り直し用）")] = ()
+    misses: Annotated[
+        tuple[Hit, ...], field("外れ", "外れた攻撃（●ニンジャ第六感での振り直し用）")
+    ] = ()
     style: Annotated[StyleId | None, field("スタイル", STYLE_DESC)] = None
     quick_dice: QuickSpent = 0
     adrenaline: AdrenalineUsed = False
@@ -187,7 +214,9 @@ class AttackRolled(Event, frozen=True, kw_only=True, tag="nstrpg.attack_rolled")
 class AttackRerolled(Event, frozen=True, kw_only=True, tag="nstrpg.attack_rerolled"):
     """●ニンジャ第六感 rerolled one attack of an action (NS-70): its new roll and hit."""
 
-    meta = msgspec.Meta(title="攻撃を振り直した", description="●ニンジャ第六感で攻撃1回を振り直した（NS-70）")
+    meta = msgspec.Meta(
+        title="攻撃を振り直した", description="●ニンジャ第六感で攻撃1回を振り直した（NS-70）"
+    )
 
     attack_id: Annotated[str, field("攻撃ID")]
     attacker: Annotated[str, field("攻撃した者", "キャラクターのID")]
@@ -205,7 +234,9 @@ class EvasionRolled(Event, frozen=True, kw_only=True, tag="nstrpg.evasion_rolled
     ●ニンジャ第六感 rerolled (NS-70, NS-15); ``roll`` is then the reroll, which stands.
     """
 
-    meta = msgspec.Meta(title="回避判定した", description="回避判定（または回避せずに受けた）とその結果（2-11）")
+    meta = msgspec.Meta(
+        title="回避判定した", description="回避判定（または回避せずに受けた）とその結果（2-11）"
+    )
 
     defender: Annotated[str, field("回避した者", "キャラクターのID")]
     hits: Annotated[tuple[str, ...], field("攻撃", "回避した攻撃のID")]
@@ -216,13 +247,18 @@ class EvasionRolled(Event, frozen=True, kw_only=True, tag="nstrpg.evasion_rolled
     successes: Successes = 0
     success: Success = False
     adrenaline: AdrenalineUsed = False
-    first: Annotated[Roll | None, field("最初の出目", "●ニンジャ第六感で振り直す前の失敗した出目")] = None
+    first: Annotated[
+        Roll | None, field("最初の出目", "●ニンジャ第六感で振り直す前の失敗した出目")
+    ] = None
 
 
 class CounterKarate(Event, frozen=True, kw_only=True, tag="nstrpg.counter_karate"):
     """カウンターカラテ: 1 damage at the attacker, evadable at NORMAL (NS-77, NS-78)."""
 
-    meta = msgspec.Meta(title="カウンターカラテ", description="回避に成功したニンジャが攻撃者に1ダメージを返す（回避可能、NS-77）")
+    meta = msgspec.Meta(
+        title="カウンターカラテ",
+        description="回避に成功したニンジャが攻撃者に1ダメージを返す（回避可能、NS-77）",
+    )
 
     defender: Annotated[str, field("カウンターした者", "キャラクターのID")]
     target: Annotated[str, field("対象", "キャラクターのID")]
@@ -245,7 +281,9 @@ class DamageResolved(Event, frozen=True, kw_only=True, tag="nstrpg.damage_resolv
         note: why (対抗判定 difference, GM damage …).
     """
 
-    meta = msgspec.Meta(title="ダメージを受けた", description="ダメージの適用とその結果（2-12、2-13）")
+    meta = msgspec.Meta(
+        title="ダメージを受けた", description="ダメージの適用とその結果（2-12、2-13）"
+    )
 
     target: Annotated[str, field("受けた者", "キャラクターのID")]
     amount: Annotated[int, field("ダメージ", "最終的なダメージ")]
@@ -259,21 +297,27 @@ class DamageResolved(Event, frozen=True, kw_only=True, tag="nstrpg.damage_resolv
     reduction: Annotated[int, field("ダメージ軽減")] = 0
     critical: Critical = ""
     table: Annotated[Roll | None, field("サツバツ・クリティカル表", "表のD6の出目")] = None
-    row: Annotated[int, field("表の結果", "サツバツ・クリティカル表の行（0: なし）", ge=0, le=6)] = 0
+    row: Annotated[
+        int, field("表の結果", "サツバツ・クリティカル表の行（0: なし）", ge=0, le=6)
+    ] = 0
     death_roll: Annotated[Roll | None, field("即死耐性の2D6", "痛打+2D6の出目")] = None
     instant_death: Annotated[bool, field("即死!")] = False
     knockback: Annotated[int, field("弾き飛ばし", "弾き飛ばされたマス数（0: なし）")] = 0
     seishin_spent: Annotated[int, field("ニンジャ耐久力", "【体力】の代わりに減った【精神力】")] = 0
     ability_damage: Annotated[dict[str, int], field("能力値ダメージ", "能力値 → 点数")] = {}
     injury: Annotated[str, field("●部位損傷", "損傷した部位")] = ""
-    crit_removed: Annotated[bool, field("サツバツ!で除去", "サツバツ!を受けたモブ敵が取り除かれた（G-NS-29）")] = False
+    crit_removed: Annotated[
+        bool, field("サツバツ!で除去", "サツバツ!を受けたモブ敵が取り除かれた（G-NS-29）")
+    ] = False
     note: Annotated[str, field("理由", "対抗判定の差分ダメージ、カイシャクなど")] = ""
 
 
 class BarrageDeclared(Event, frozen=True, kw_only=True, tag="nstrpg.barrage_declared"):
     """弾幕発生 (NS-76): ``replaced`` hits become the one ``hit``."""
 
-    meta = msgspec.Meta(title="弾幕発生", description="モブ敵の射撃がまとめて1つの攻撃になった（NS-76）")
+    meta = msgspec.Meta(
+        title="弾幕発生", description="モブ敵の射撃がまとめて1つの攻撃になった（NS-76）"
+    )
 
     replaced: Annotated[tuple[str, ...], field("まとめた攻撃", "攻撃のID")]
     divisor: Annotated[int, field("割る数", "3 / 6 / 12")]
@@ -284,7 +328,9 @@ class BarrageDeclared(Event, frozen=True, kw_only=True, tag="nstrpg.barrage_decl
 class HitInflicted(Event, frozen=True, kw_only=True, tag="nstrpg.hit_inflicted"):
     """GM damage waiting for the target's evasion."""
 
-    meta = msgspec.Meta(title="GMがダメージを与えた", description="攻撃以外のダメージ（回避待ち、または即適用）")
+    meta = msgspec.Meta(
+        title="GMがダメージを与えた", description="攻撃以外のダメージ（回避待ち、または即適用）"
+    )
 
     hit: Annotated[Hit, field("攻撃", "回避待ちの攻撃")]
     reason: Note = ""
@@ -293,7 +339,9 @@ class HitInflicted(Event, frozen=True, kw_only=True, tag="nstrpg.hit_inflicted")
 class HitOverridden(Event, frozen=True, kw_only=True, tag="nstrpg.hit_overridden"):
     """GM: a pending hit cancelled (``hit`` is ``None``) or changed."""
 
-    meta = msgspec.Meta(title="回避待ちの攻撃を変更した", description="GMが回避待ちの攻撃を取り消した（空）か変えた")
+    meta = msgspec.Meta(
+        title="回避待ちの攻撃を変更した", description="GMが回避待ちの攻撃を取り消した（空）か変えた"
+    )
 
     hit_id: Annotated[str, field("攻撃", "攻撃のID")]
     hit: Annotated[Hit | None, field("新しい攻撃", "空なら取り消し")] = None
@@ -321,7 +369,10 @@ class TurnEndedFor(Event, frozen=True, kw_only=True, tag="nstrpg.turn_ended_for"
 class PhaseEnded(Event, frozen=True, kw_only=True, tag="nstrpg.phase_ended"):
     """A phase ended: phase-long effects (アドレナリン・ブースト's evasion −1) end."""
 
-    meta = msgspec.Meta(title="フェイズ終了", description="フェイズが終わった（アドレナリン・ブーストの回避修正が終わる）")
+    meta = msgspec.Meta(
+        title="フェイズ終了",
+        description="フェイズが終わった（アドレナリン・ブーストの回避修正が終わる）",
+    )
 
 
 class CombatStarted(Event, frozen=True, kw_only=True, tag="nstrpg.combat_started"):
@@ -333,46 +384,67 @@ class CombatStarted(Event, frozen=True, kw_only=True, tag="nstrpg.combat_started
 class TurnStarted(Event, frozen=True, kw_only=True, tag="nstrpg.turn_started"):
     """ターン開始フェイズ: ``evasion`` is each fighter's 回避ダイス for the turn (NS-18, NS-41)."""
 
-    meta = msgspec.Meta(title="ターン開始", description="ターン開始フェイズ: 全員の回避ダイスが回復した（NS-41）")
+    meta = msgspec.Meta(
+        title="ターン開始", description="ターン開始フェイズ: 全員の回避ダイスが回復した（NS-41）"
+    )
 
     turn: Annotated[int, field("ターン", "何ターン目か", ge=1)]
-    evasion: Annotated[dict[str, int], field("回避ダイス", "キャラクターID → このターンの回避ダイス")] = {}
+    evasion: Annotated[
+        dict[str, int], field("回避ダイス", "キャラクターID → このターンの回避ダイス")
+    ] = {}
 
 
 class TurnEnded(Event, frozen=True, kw_only=True, tag="nstrpg.turn_ended"):
     """ターン終了フェイズ; ``atmosphere`` is the level from the next turn (2-17)."""
 
-    meta = msgspec.Meta(title="ターン終了", description="ターン終了フェイズ。次のターンからのアトモスフィア（2-17）")
+    meta = msgspec.Meta(
+        title="ターン終了", description="ターン終了フェイズ。次のターンからのアトモスフィア（2-17）"
+    )
 
     turn: Annotated[int, field("ターン", "終わったターン")]
     atmosphere: Annotated[Atmosphere, field("アトモスフィア", ATMOSPHERE_DESC)] = "normal"
-    wasshoi_due: Annotated[bool, field("Wasshoi!判定", "このターンに【DKK】を3以上得たのでWasshoi!判定を行う")] = False
+    wasshoi_due: Annotated[
+        bool, field("Wasshoi!判定", "このターンに【DKK】を3以上得たのでWasshoi!判定を行う")
+    ] = False
 
 
 class CombatEnded(Event, frozen=True, kw_only=True, tag="nstrpg.combat_ended"):
     """The combat ended (2-10): ``revived`` woke at 体力 1 / 精神力 0; ``money`` went into the pool."""
 
-    meta = msgspec.Meta(title="戦闘終了", description="戦闘が終わった: 気絶から回復した者、万札プールに入った【万札】（2-10）")
+    meta = msgspec.Meta(
+        title="戦闘終了",
+        description="戦闘が終わった: 気絶から回復した者、万札プールに入った【万札】（2-10）",
+    )
 
-    revived: Annotated[tuple[str, ...], field("回復した者", "【体力】1・【精神力】0で目覚めたキャラクターのID")] = ()
+    revived: Annotated[
+        tuple[str, ...], field("回復した者", "【体力】1・【精神力】0で目覚めたキャラクターのID")
+    ] = ()
     money: Annotated[int, field("万札", "万札プールに入った【万札】")] = 0
 
 
 class ScenarioStarted(Event, frozen=True, kw_only=True, tag="nstrpg.scenario_started"):
     """A scenario started: 即応ダイス, 緊急回避ダイス and ●部位損傷 penalties per fighter."""
 
-    meta = msgspec.Meta(title="シナリオ開始", description="即応ダイス・緊急回避ダイス・●部位損傷の修正が決まった")
+    meta = msgspec.Meta(
+        title="シナリオ開始", description="即応ダイス・緊急回避ダイス・●部位損傷の修正が決まった"
+    )
 
     scenario: Annotated[int, field("シナリオ", "何本目のシナリオか")]
     quick_dice: Annotated[dict[str, int], field("即応ダイス", "キャラクターID → 即応ダイス")] = {}
-    emergency_dice: Annotated[dict[str, int], field("緊急回避ダイス", "キャラクターID → 緊急回避ダイス")] = {}
-    injury_penalty: Annotated[dict[str, int], field("部位損傷の修正", "キャラクターID → 難易度修正")] = {}
+    emergency_dice: Annotated[
+        dict[str, int], field("緊急回避ダイス", "キャラクターID → 緊急回避ダイス")
+    ] = {}
+    injury_penalty: Annotated[
+        dict[str, int], field("部位損傷の修正", "キャラクターID → 難易度修正")
+    ] = {}
 
 
 class ScenarioEnded(Event, frozen=True, kw_only=True, tag="nstrpg.scenario_ended"):
     """The scenario ended (NS-111): ability damage healed, ×N collapsed, the pool split."""
 
-    meta = msgspec.Meta(title="シナリオ終了", description="能力値ダメージが回復し、万札プールが分けられた（NS-111）")
+    meta = msgspec.Meta(
+        title="シナリオ終了", description="能力値ダメージが回復し、万札プールが分けられた（NS-111）"
+    )
 
     scenario: Annotated[int, field("シナリオ", "終わったシナリオ")]
     money_pool: Annotated[int, field("万札プール", "分けた後の残り")] = 0
@@ -389,7 +461,14 @@ class DkkGained(Event, frozen=True, kw_only=True, tag="nstrpg.dkk_gained"):
     before: Annotated[int, field("前の【DKK】")]
     after: Annotated[int, field("後の【DKK】", "最大12")]
     roll: MaybeRoll = None
-    guide: Annotated[str | None, open_set("目安", "DKK獲得の目安のID（gain_dkkの目安）", ("kill", "kill_satsubatsu", "vip_torture", "vip_kill", "vip_instant_death"))] = None
+    guide: Annotated[
+        str | None,
+        open_set(
+            "目安",
+            "DKK獲得の目安のID（gain_dkkの目安）",
+            ("kill", "kill_satsubatsu", "vip_torture", "vip_kill", "vip_instant_death"),
+        ),
+    ] = None
     turn_total: Annotated[int, field("このターンの合計", "このターンに得た【DKK】")] = 0
     wasshoi_due: Annotated[bool, field("Wasshoi!判定", "このターンに3以上得た")] = False
     reason: Note = ""
@@ -398,21 +477,31 @@ class DkkGained(Event, frozen=True, kw_only=True, tag="nstrpg.dkk_gained"):
 class WasshoiRolled(Event, frozen=True, kw_only=True, tag="nstrpg.wasshoi_rolled"):
     """The Wasshoi! check (NS-98) and, on success, the entry table's d6 (NS-99)."""
 
-    meta = msgspec.Meta(title="Wasshoi!判定した", description="2D6が目標値以下ならニンジャスレイヤーのエントリー（NS-98、NS-99）")
+    meta = msgspec.Meta(
+        title="Wasshoi!判定した",
+        description="2D6が目標値以下ならニンジャスレイヤーのエントリー（NS-98、NS-99）",
+    )
 
     roll: Faces
     total: Annotated[int, field("合計", "2D6の合計")]
     target: Annotated[int, field("目標値", "その場のニンジャの最大【DKK】")]
     success: Annotated[bool, field("エントリー", "ニンジャスレイヤーがエントリーする")]
-    target_ninja: Annotated[str | None, field("標的ニンジャ", "最大【DKK】のキャラクターのID")] = None
+    target_ninja: Annotated[str | None, field("標的ニンジャ", "最大【DKK】のキャラクターのID")] = (
+        None
+    )
     entry: Annotated[Roll | None, field("死神のエントリー決定表", "D6の出目")] = None
-    entry_row: Annotated[int, field("エントリーの行", "死神のエントリー決定表の行（0: なし）", ge=0, le=6)] = 0
+    entry_row: Annotated[
+        int, field("エントリーの行", "死神のエントリー決定表の行（0: なし）", ge=0, le=6)
+    ] = 0
 
 
 class EntryRerolled(Event, frozen=True, kw_only=True, tag="nstrpg.entry_rerolled"):
     """The entry table again (NS-100): a reroll, or the GM's choice after it."""
 
-    meta = msgspec.Meta(title="エントリー決定表を振り直した", description="振り直し、またはその後のGMの選択（NS-100）")
+    meta = msgspec.Meta(
+        title="エントリー決定表を振り直した",
+        description="振り直し、またはその後のGMの選択（NS-100）",
+    )
 
     row: Annotated[int, field("行", "死神のエントリー決定表の行", ge=1, le=6)]
     roll: MaybeRoll = None
@@ -422,7 +511,9 @@ class EntryRerolled(Event, frozen=True, kw_only=True, tag="nstrpg.entry_rerolled
 class ValueAdjusted(Event, frozen=True, kw_only=True, tag="nstrpg.value_adjusted"):
     """GM: a fighter's value set by hand, with the reason."""
 
-    meta = msgspec.Meta(title="値を変更した", description="GMがキャラクターの現在の値を理由つきで変えた")
+    meta = msgspec.Meta(
+        title="値を変更した", description="GMがキャラクターの現在の値を理由つきで変えた"
+    )
 
     character_id: CharacterId
     field: Annotated[str, open_set("項目", FIGHTER_FIELD_DESC, FIGHTER_FIELDS)]

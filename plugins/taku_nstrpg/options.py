@@ -27,15 +27,38 @@ class NsOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
-        title="ニンジャスレイヤーTRPGのハウスルール", description="ルールブックに書かれていない点の既定値（卓を作るときにGMが変えられる）"
+        title="ニンジャスレイヤーTRPGのハウスルール",
+        description="ルールブックに書かれていない点の既定値（卓を作るときにGMが変えられる）",
     )
 
-    mob_crit_autoremove: Annotated[bool, field("サツバツ!でモブを除去", "回避されなかったサツバツ!を受けたモブ敵を取り除く（G-NS-29）")] = True
-    injury_penalty_on_evasion: Annotated[bool, field("部位損傷の修正を回避にも", "次のシナリオの●部位損傷の修正を回避判定にも適用する（G-NS-22）")] = True
-    barrage_cap: Annotated[int, field("弾幕発生の上限", "弾幕発生で上がる回避難易度の上限の段階（8=UH3、NS-76）")] = UH3
-    wasshoi_dkk_per_turn: Annotated[int, field("Wasshoi!判定の【DKK】", "1ターンにこれだけ【DKK】を得るとWasshoi!判定（NS-97）")] = 3
-    quick_dice_base: Annotated[int, field("即応ダイスの基本値", "武器スロットを引く前の即応ダイス（NS-13）")] = 5
+    mob_crit_autoremove: Annotated[
+        bool,
+        field(
+            "サツバツ!でモブを除去", "回避されなかったサツバツ!を受けたモブ敵を取り除く（G-NS-29）"
+        ),
+    ] = True
+    injury_penalty_on_evasion: Annotated[
+        bool,
+        field(
+            "部位損傷の修正を回避にも",
+            "次のシナリオの●部位損傷の修正を回避判定にも適用する（G-NS-22）",
+        ),
+    ] = True
+    barrage_cap: Annotated[
+        int, field("弾幕発生の上限", "弾幕発生で上がる回避難易度の上限の段階（8=UH3、NS-76）")
+    ] = UH3
+    wasshoi_dkk_per_turn: Annotated[
+        int, field("Wasshoi!判定の【DKK】", "1ターンにこれだけ【DKK】を得るとWasshoi!判定（NS-97）")
+    ] = 3
+    quick_dice_base: Annotated[
+        int, field("即応ダイスの基本値", "武器スロットを引く前の即応ダイス（NS-13）")
+    ] = 5
     # open in stored table options: earlier versions did not check it
     counter_compare: Annotated[
-        str, open_set("カウンターの比較", "まとめて全弾回避でカウンターカラテを判定するとき: sum（攻撃の成功数の合計）/ max（最大）と比べる", ("sum", "max"))
+        str,
+        open_set(
+            "カウンターの比較",
+            "まとめて全弾回避でカウンターカラテを判定するとき: sum（攻撃の成功数の合計）/ max（最大）と比べる",
+            ("sum", "max"),
+        ),
     ] = "sum"

@@ -43,13 +43,22 @@ PHASES: dict[str, str] = {
 
 _STATS = ("karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin")
 _DIFFICULTIES = ("KIDS", "EASY", "NORMAL", "HARD", "ULTRA-HARD")
-_PURPOSES = {"check": "判定", "sokuten": "連続側転判定", "attack_phase": "攻撃フェイズの判定", "resistance": "抵抗判定"}
+_PURPOSES = {
+    "check": "判定",
+    "sokuten": "連続側転判定",
+    "attack_phase": "攻撃フェイズの判定",
+    "resistance": "抵抗判定",
+}
 _ATM = {"normal": "通常", "hard": "ハードモード", "ultra_hard": "ウルトラハードモード"}
 
 
 def _fighters(table: TableState) -> list[tuple[Character, NsSheet, Fighter]]:
     game: NsGame = table.game or NsGame()
-    return [(table.characters[k], sheet_of(table.characters[k].sheet), f) for k, f in game.fighters.items() if k in table.characters]
+    return [
+        (table.characters[k], sheet_of(table.characters[k].sheet), f)
+        for k, f in game.fighters.items()
+        if k in table.characters
+    ]
 
 
 Fighters = list[tuple[Character, NsSheet, Fighter]]
@@ -58,7 +67,11 @@ Fighters = list[tuple[Character, NsSheet, Fighter]]
 def order(table: TableState, fighters: Fighters | None = None) -> list[tuple[str, int]]:
     """The 手番 order of the fighters still on the map (active or 気絶), with each イニシアチブ値 (2-3)."""
     fs = _fighters(table) if fighters is None else fighters
-    entries = [(ch.id, initiative(sheet, f), sheet.kind == "pc") for ch, sheet, f in fs if f.status in (ACTIVE, FAINTED)]
+    entries = [
+        (ch.id, initiative(sheet, f), sheet.kind == "pc")
+        for ch, sheet, f in fs
+        if f.status in (ACTIVE, FAINTED)
+    ]
     values = {cid: v for cid, v, _ in entries}
     return [(cid, values[cid]) for cid in cb.initiative_order(entries)]
 
@@ -72,7 +85,9 @@ def _next(table: TableState, game: NsGame, fighters: Fighters | None = None) -> 
     return None
 
 
-def _phase(table: TableState, game: NsGame, fighters: Fighters | None = None) -> tuple[str, str | None]:
+def _phase(
+    table: TableState, game: NsGame, fighters: Fighters | None = None
+) -> tuple[str, str | None]:
     if game.turn == 0:
         return "combat_start", None
     if game.acting is not None:
@@ -96,7 +111,9 @@ def turn(table: TableState, options: NsOptions | None = None) -> Turn | None:
             id=cid,
             label=table.characters[cid].name,
             value=value,
-            done=cid in game.acted or game.fighters[cid].status != ACTIVE or (game.turn_over and game.turn > 0),
+            done=cid in game.acted
+            or game.fighters[cid].status != ACTIVE
+            or (game.turn_over and game.turn > 0),
         )
         for cid, value in order(table, fighters)
     ]
@@ -119,15 +136,24 @@ def _side(sheet: NsSheet) -> int:
     return 0 if sheet.kind == "pc" else 1
 
 
-def _targets(fighters: Fighters, me: Character, mine: NsSheet, *, fainted: bool) -> list[tuple[Character, NsSheet, Fighter]]:
+def _targets(
+    fighters: Fighters, me: Character, mine: NsSheet, *, fainted: bool
+) -> list[tuple[Character, NsSheet, Fighter]]:
     """Fighters who can be attacked (``fainted=False``: only the 気絶): the other side first (the likely targets)."""
-    out = [(ch, sheet, f) for ch, sheet, f in fighters if ch.id != me.id and f.status in ((ACTIVE, FAINTED) if fainted else (FAINTED,))]
+    out = [
+        (ch, sheet, f)
+        for ch, sheet, f in fighters
+        if ch.id != me.id and f.status in ((ACTIVE, FAINTED) if fainted else (FAINTED,))
+    ]
     out.sort(key=lambda t: _side(t[1]) == _side(mine))
     return out
 
 
 def _choices(targets: Fighters) -> list[Choice]:
-    return [Choice(value=ch.id, label=ch.name + ("（気絶）" if f.status == FAINTED else "")) for ch, _, f in targets]
+    return [
+        Choice(value=ch.id, label=ch.name + ("（気絶）" if f.status == FAINTED else ""))
+        for ch, _, f in targets
+    ]
 
 
 def _weapons(sheet: NsSheet, kind: str) -> list[Choice]:
@@ -159,14 +185,19 @@ def _hit_label(table: TableState, h: Hit) -> str:
     return f"{who}の攻撃（ダメージ{h.damage}）"
 
 
-def _evasions(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f: Fighter) -> list[Affordance]:
+def _evasions(
+    table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f: Fighter
+) -> list[Affordance]:
     """Evasion of the hits pending against ``ch`` (2-11): one hit, or まとめて全弾回避 for a ninja."""
     hits = [h for h in game.pending.values() if h.target == ch.id]
     if not hits:
         return []
     can_roll = sheet.kind != "mob" and f.status == ACTIVE
     top = max(f.evasion_dice, 0) if can_roll else 0
-    dice = [Choice(value=n, label=f"回避ダイス{n}個" if n else "回避しない（ダメージを受ける）") for n in range(top, -1, -1)]
+    dice = [
+        Choice(value=n, label=f"回避ダイス{n}個" if n else "回避しない（ダメージを受ける）")
+        for n in range(top, -1, -1)
+    ]
     out = []
     for h in hits:
         choices = dice if h.evadable else dice[-1:]
@@ -190,12 +221,21 @@ def _evasions(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f:
                         args={"defender": ch.id, "hits": [h.id]},
                         choices={
                             "dice": dice,
-                            "emergency_dice": [Choice(value=n, label=f"緊急回避ダイス{n}個") for n in range(1, f.emergency_dice + 1)],
+                            "emergency_dice": [
+                                Choice(value=n, label=f"緊急回避ダイス{n}個")
+                                for n in range(1, f.emergency_dice + 1)
+                            ],
                         },
                         group=ch.name,
                     )
                 )
-    if len(hits) > 1 and sheet.ninja and can_roll and all(h.evadable for h in hits) and _group_ok(hits) is None:
+    if (
+        len(hits) > 1
+        and sheet.ninja
+        and can_roll
+        and all(h.evadable for h in hits)
+        and _group_ok(hits) is None
+    ):
         out.append(
             Affordance(
                 command="nstrpg.evade",
@@ -208,13 +248,28 @@ def _evasions(table: TableState, game: NsGame, ch: Character, sheet: NsSheet, f:
     return out
 
 
-def _character(table: TableState, game: NsGame, fighters: Fighters, nxt: str | None, ch: Character, sheet: NsSheet, f: Fighter) -> list[Affordance]:
+def _character(
+    table: TableState,
+    game: NsGame,
+    fighters: Fighters,
+    nxt: str | None,
+    ch: Character,
+    sheet: NsSheet,
+    f: Fighter,
+) -> list[Affordance]:
     """What the controller of ``ch`` may do with it now (``nxt``: whose 手番 is due)."""
     out = _evasions(table, game, ch, sheet, f)
     if f.status != ACTIVE:
         if f.status == FAINTED:
-            out.append(Affordance(command="nstrpg.check", label="抵抗判定", args={"character_id": ch.id, "purpose": "resistance"},
-                                  choices={"stat": [Choice(value=s, label=STAT_NAMES[s]) for s in _STATS]}, group=ch.name))
+            out.append(
+                Affordance(
+                    command="nstrpg.check",
+                    label="抵抗判定",
+                    args={"character_id": ch.id, "purpose": "resistance"},
+                    choices={"stat": [Choice(value=s, label=STAT_NAMES[s]) for s in _STATS]},
+                    group=ch.name,
+                )
+            )
         return out
     out.append(
         Affordance(
@@ -260,15 +315,39 @@ def _character(table: TableState, game: NsGame, fighters: Fighters, nxt: str | N
                             )
                         )
         if sheet.ninja:
-            victims = _choices([v for v in _targets(fighters, ch, sheet, fainted=False) if NARAKU not in v[1].skills])
+            victims = _choices(
+                [
+                    v
+                    for v in _targets(fighters, ch, sheet, fainted=False)
+                    if NARAKU not in v[1].skills
+                ]
+            )
             if victims:
                 out.append(
-                    Affordance(command="nstrpg.kaishaku", label="カイシャクする", args={"attacker": ch.id}, choices={"target": victims}, group=ch.name)
+                    Affordance(
+                        command="nstrpg.kaishaku",
+                        label="カイシャクする",
+                        args={"attacker": ch.id},
+                        choices={"target": victims},
+                        group=ch.name,
+                    )
                 )
     last = game.last_roll.get(ch.id)
-    if last is not None and not last.rerolled and sheet.auto().sixth_sense and not f.sixth_sense_used:
+    if (
+        last is not None
+        and not last.rerolled
+        and sheet.auto().sixth_sense
+        and not f.sixth_sense_used
+    ):
         if last.kind == "check":
-            out.append(Affordance(command="nstrpg.reroll", label="●ニンジャ第六感で振り直す", args={"character_id": ch.id}, group=ch.name))
+            out.append(
+                Affordance(
+                    command="nstrpg.reroll",
+                    label="●ニンジャ第六感で振り直す",
+                    args={"character_id": ch.id},
+                    group=ch.name,
+                )
+            )
         else:
             memo = game.attacks.get(last.ref)
             if memo is not None and not memo.evaded and not last.evaded:
@@ -279,8 +358,13 @@ def _character(table: TableState, game: NsGame, fighters: Fighters, nxt: str | N
                 ]
                 if idx:
                     out.append(
-                        Affordance(command="nstrpg.reroll", label="●ニンジャ第六感で攻撃を振り直す", args={"character_id": ch.id},
-                                   choices={"index": idx}, group=ch.name)
+                        Affordance(
+                            command="nstrpg.reroll",
+                            label="●ニンジャ第六感で攻撃を振り直す",
+                            args={"character_id": ch.id},
+                            choices={"index": idx},
+                            group=ch.name,
+                        )
                     )
     if game.combat and game.turn > 0 and not game.turn_over:
         if game.acting is None and nxt == ch.id:
@@ -289,7 +373,12 @@ def _character(table: TableState, game: NsGame, fighters: Fighters, nxt: str | N
                     command="nstrpg.begin_turn_of",
                     label="手番を始める",
                     args={"character_id": ch.id},
-                    choices={"shuchu": [Choice(value=False, label="通常"), Choice(value=True, label="集中状態に入る（移動フェイズを飛ばす）")]},
+                    choices={
+                        "shuchu": [
+                            Choice(value=False, label="通常"),
+                            Choice(value=True, label="集中状態に入る（移動フェイズを飛ばす）"),
+                        ]
+                    },
                     group=ch.name,
                     primary=True,
                 )
@@ -319,7 +408,9 @@ def _barrages(table: TableState, game: NsGame) -> list[Affordance]:
         if target not in table.characters:
             continue
         ninja = bool(sheet_of(table.characters[target].sheet).ninja)
-        groups = [hits] if ninja and len(hits) > 1 and _group_ok(hits) is None else [[h] for h in hits]
+        groups = (
+            [hits] if ninja and len(hits) > 1 and _group_ok(hits) is None else [[h] for h in hits]
+        )
         for g in groups:
             out.append(
                 Affordance(
@@ -335,45 +426,100 @@ def _barrages(table: TableState, game: NsGame) -> list[Affordance]:
 
 def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]:
     """The GM's own actions: the sequence, damage, DKK and Wasshoi!, mobs."""
-    on_map = [Choice(value=ch.id, label=ch.name) for ch, _, f in fighters if f.status in (ACTIVE, FAINTED)]
-    ninjas = [Choice(value=ch.id, label=ch.name) for ch, sheet, f in fighters if sheet.ninja and f.status in (ACTIVE, FAINTED)]
+    on_map = [
+        Choice(value=ch.id, label=ch.name) for ch, _, f in fighters if f.status in (ACTIVE, FAINTED)
+    ]
+    ninjas = [
+        Choice(value=ch.id, label=ch.name)
+        for ch, sheet, f in fighters
+        if sheet.ninja and f.status in (ACTIVE, FAINTED)
+    ]
     out: list[Affordance] = []
     G = "GM"
     if not game.combat:
-        out.append(Affordance(command="nstrpg.start_combat", label="戦闘を始める", group=G, primary=len(on_map) >= 2))
+        out.append(
+            Affordance(
+                command="nstrpg.start_combat",
+                label="戦闘を始める",
+                group=G,
+                primary=len(on_map) >= 2,
+            )
+        )
         out.append(Affordance(command="nstrpg.start_scenario", label="シナリオを始める", group=G))
         out.append(Affordance(command="nstrpg.end_scenario", label="シナリオを終える", group=G))
     else:
         phase, _ = _phase(table, game, fighters)
         if game.turn == 0 or game.turn_over:
-            out.append(Affordance(command="nstrpg.start_turn", label=f"ターン{game.turn + 1}を始める", group=G, primary=game.turn == 0))
+            out.append(
+                Affordance(
+                    command="nstrpg.start_turn",
+                    label=f"ターン{game.turn + 1}を始める",
+                    group=G,
+                    primary=game.turn == 0,
+                )
+            )
         elif game.acting is None:
-            levels = cb.ATMOSPHERE_LEVELS[cb.ATMOSPHERE_LEVELS.index(game.atmosphere):]
+            levels = cb.ATMOSPHERE_LEVELS[cb.ATMOSPHERE_LEVELS.index(game.atmosphere) :]
             out.append(
                 Affordance(
                     command="nstrpg.end_turn",
                     label=f"ターン{game.turn}を終える",
-                    choices={"atmosphere": [Choice(value=a, label=f"アトモスフィア: {_ATM[a]}") for a in levels]},
+                    choices={
+                        "atmosphere": [
+                            Choice(value=a, label=f"アトモスフィア: {_ATM[a]}") for a in levels
+                        ]
+                    },
                     group=G,
                     primary=phase == "turn_end" and not game.pending,
                 )
             )
         out.append(Affordance(command="nstrpg.end_phase", label="フェイズを終える", group=G))
         out.append(Affordance(command="nstrpg.end_combat", label="戦闘を終える", group=G))
-        out.append(Affordance(command="nstrpg.wasshoi", label="Wasshoi!判定", group=G, primary=game.wasshoi_due and game.acting is None))
+        out.append(
+            Affordance(
+                command="nstrpg.wasshoi",
+                label="Wasshoi!判定",
+                group=G,
+                primary=game.wasshoi_due and game.acting is None,
+            )
+        )
     out.extend(_barrages(table, game))
     if game.pending:
-        hits = [Choice(value=h.id, label=f"{_hit_label(table, h)}→{table.characters[h.target].name if h.target in table.characters else h.target}")
-                for h in game.pending.values()]
-        out.append(Affordance(command="nstrpg.override_hit", label="回避待ちの攻撃を取り消す", args={"cancel": True}, choices={"hit": hits}, group=G))
+        hits = [
+            Choice(
+                value=h.id,
+                label=f"{_hit_label(table, h)}→{table.characters[h.target].name if h.target in table.characters else h.target}",
+            )
+            for h in game.pending.values()
+        ]
+        out.append(
+            Affordance(
+                command="nstrpg.override_hit",
+                label="回避待ちの攻撃を取り消す",
+                args={"cancel": True},
+                choices={"hit": hits},
+                group=G,
+            )
+        )
     if on_map:
-        out.append(Affordance(command="nstrpg.inflict", label="ダメージを与える", choices={"target": on_map}, group=G))
+        out.append(
+            Affordance(
+                command="nstrpg.inflict",
+                label="ダメージを与える",
+                choices={"target": on_map},
+                group=G,
+            )
+        )
     if len(on_map) >= 2:
         out.append(
             Affordance(
                 command="nstrpg.opposed_check",
                 label="対抗判定",
-                choices={"sides": [Choice(value={"character_id": c.value}, label=c.label) for c in on_map]},
+                choices={
+                    "sides": [
+                        Choice(value={"character_id": c.value}, label=c.label) for c in on_map
+                    ]
+                },
                 group=G,
             )
         )
@@ -382,7 +528,10 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
             Affordance(
                 command="nstrpg.gain_dkk",
                 label="【DKK】を与える（目安）",
-                choices={"character_id": ninjas, "guide": [Choice(value=g.id, label=g.text) for g in dk.DKK_GUIDE.values()]},
+                choices={
+                    "character_id": ninjas,
+                    "guide": [Choice(value=g.id, label=g.text) for g in dk.DKK_GUIDE.values()],
+                },
                 group=G,
             )
         )
@@ -390,18 +539,28 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
             Affordance(
                 command="nstrpg.gain_dkk",
                 label="【DKK】を与える",
-                choices={"character_id": ninjas, "amount": [Choice(value=n, label=f"+{n}") for n in (1, 2, 3)]},
+                choices={
+                    "character_id": ninjas,
+                    "amount": [Choice(value=n, label=f"+{n}") for n in (1, 2, 3)],
+                },
                 group=G,
             )
         )
     if game.entry_rerolls == 0:
-        out.append(Affordance(command="nstrpg.reroll_entry", label="エントリー決定表を振り直す", group=G))
+        out.append(
+            Affordance(command="nstrpg.reroll_entry", label="エントリー決定表を振り直す", group=G)
+        )
     elif game.entry_rerolls >= 1:
         out.append(
             Affordance(
                 command="nstrpg.reroll_entry",
                 label="エントリーの出目を決める",
-                choices={"choose": [Choice(value=r.number, label=f"{r.number}: {r.title}") for r in dk.ENTRY_TABLE]},
+                choices={
+                    "choose": [
+                        Choice(value=r.number, label=f"{r.number}: {r.title}")
+                        for r in dk.ENTRY_TABLE
+                    ]
+                },
                 group=G,
             )
         )
@@ -409,17 +568,26 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
         Affordance(
             command="nstrpg.create_mobs",
             label="モブ敵を作る（クローンヤクザ）",
-            args={"name": "クローンヤクザ", "sheet": {"kind": "mob", "karate": 2, "neuron": 1, "wazamae": 2, "tairyoku": 1}},
+            args={
+                "name": "クローンヤクザ",
+                "sheet": {"kind": "mob", "karate": 2, "neuron": 1, "wazamae": 2, "tairyoku": 1},
+            },
             choices={"count": [Choice(value=n, label=f"{n}人") for n in (1, 2, 3, 5)]},
             group=G,
         )
     )
     if not any(ch.name == "ニンジャスレイヤー" for ch, _, _ in fighters):
-        out.append(Affordance(command="nstrpg.create_ninja_slayer", label="ニンジャスレイヤーを出す", group=G))
+        out.append(
+            Affordance(
+                command="nstrpg.create_ninja_slayer", label="ニンジャスレイヤーを出す", group=G
+            )
+        )
     return out
 
 
-def affordances(table: TableState, viewer: Viewer, options: NsOptions | None = None) -> list[Affordance]:
+def affordances(
+    table: TableState, viewer: Viewer, options: NsOptions | None = None
+) -> list[Affordance]:
     """The nstrpg actions ``viewer`` may take now (the core adds chat, dice and characters).
 
     A player gets the actions of their own characters; a GM those of every
@@ -427,12 +595,20 @@ def affordances(table: TableState, viewer: Viewer, options: NsOptions | None = N
     evasion of a pending hit, 手番開始 of the next in order, the acting
     character's attack and then 手番終了, then the GM's ``end_turn`` (NSTRPG 2-2 … 2-11).
     """
-    if viewer.member_id is None or viewer.member_id not in table.members or viewer.role not in ("gm", "player"):
+    if (
+        viewer.member_id is None
+        or viewer.member_id not in table.members
+        or viewer.role not in ("gm", "player")
+    ):
         return []
     game: NsGame = table.game or NsGame()
     out: list[Affordance] = []
     fighters = _fighters(table)
-    nxt = _next(table, game, fighters) if game.combat and game.acting is None and not game.turn_over else None
+    nxt = (
+        _next(table, game, fighters)
+        if game.combat and game.acting is None and not game.turn_over
+        else None
+    )
     for ch, sheet, f in fighters:
         if _controls(table, viewer, ch):
             out.extend(_character(table, game, fighters, nxt, ch, sheet, f))

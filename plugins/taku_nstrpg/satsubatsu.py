@@ -178,7 +178,9 @@ class CriticalEffect(msgspec.Struct, frozen=True, kw_only=True):
     knockback: bool = False
 
 
-def apply_row(number: int, *, other_tsuda: Iterable[int] = (), resistance: bool = False, death_roll: int = 0) -> CriticalEffect:
+def apply_row(
+    number: int, *, other_tsuda: Iterable[int] = (), resistance: bool = False, death_roll: int = 0
+) -> CriticalEffect:
     """A サツバツ! row applied to a hit that already has ``other_tsuda`` (強攻撃 …).
 
     Row 6 is 即死!, or 痛打+``death_roll`` (2D6) against 即死耐性 (NS-94).

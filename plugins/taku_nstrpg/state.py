@@ -51,7 +51,17 @@ __all__ = [
     "fighter_from_sheet",
 ]
 
-STATS = ("karate", "neuron", "wazamae", "jitsu", "tairyoku", "seishin", "kyakuryoku", "manken", "dkk")
+STATS = (
+    "karate",
+    "neuron",
+    "wazamae",
+    "jitsu",
+    "tairyoku",
+    "seishin",
+    "kyakuryoku",
+    "manken",
+    "dkk",
+)
 STAT_NAMES = {
     "karate": "カラテ",
     "neuron": "ニューロン",
@@ -63,6 +73,7 @@ STAT_NAMES = {
     "manken": "万札",
     "dkk": "DKK",
 }
+
 
 def _stat(title: str, description: str = "") -> msgspec.Meta:
     return field(title, description or "能力値（0〜99）", ge=0, le=99)
@@ -98,11 +109,16 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
-        title="ニンジャスレイヤーTRPGのキャラクターシート", description="能力値・装備・スキル（2-1〜2-16）"
+        title="ニンジャスレイヤーTRPGのキャラクターシート",
+        description="能力値・装備・スキル（2-1〜2-16）",
     )
 
-    kind: Annotated[Literal["pc", "boss", "mob"], field("種別", "pc（PC）/ boss（ボス級の敵）/ mob（モブ敵）")] = "pc"
-    ninja: Annotated[bool | None, field("ニンジャ", "空ならPCとボスはニンジャ、モブはニンジャでない（G-NS-09）")] = None
+    kind: Annotated[
+        Literal["pc", "boss", "mob"], field("種別", "pc（PC）/ boss（ボス級の敵）/ mob（モブ敵）")
+    ] = "pc"
+    ninja: Annotated[
+        bool | None, field("ニンジャ", "空ならPCとボスはニンジャ、モブはニンジャでない（G-NS-09）")
+    ] = None
     karate: Annotated[int, _stat("【カラテ】")] = 1
     neuron: Annotated[int, _stat("【ニューロン】")] = 1
     wazamae: Annotated[int, _stat("【ワザマエ】")] = 1
@@ -112,25 +128,55 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     kyakuryoku: Annotated[int, _stat("【脚力】")] = 1
     manken: Annotated[int, _stat("【万札】")] = 0
     dkk: Annotated[int, field("【DKK】ポイント", "0〜12", ge=0, le=12)] = 0
-    quick_dice: Annotated[Annotated[int, msgspec.Meta(ge=0)] | None, field("即応ダイス", "シナリオ開始時の即応ダイス（空なら5−武器スロット、NS-13）")] = None
-    emergency_dice: Annotated[int, field("緊急回避ダイス", "装備による緊急回避ダイス（NS-14）", ge=0)] = 0
-    initiative_bonus: Annotated[int, field("イニシアチブ修正", "生体LANなどによるイニシアチブ値の修正（NS-17）")] = 0
-    evasion: Annotated[Annotated[int, msgspec.Meta(ge=0)] | None, field("【回避】", "記載された【回避】（空なら最大のカラテ／ニューロン／ワザマエ）")] = None
+    quick_dice: Annotated[
+        Annotated[int, msgspec.Meta(ge=0)] | None,
+        field("即応ダイス", "シナリオ開始時の即応ダイス（空なら5−武器スロット、NS-13）"),
+    ] = None
+    emergency_dice: Annotated[
+        int, field("緊急回避ダイス", "装備による緊急回避ダイス（NS-14）", ge=0)
+    ] = 0
+    initiative_bonus: Annotated[
+        int, field("イニシアチブ修正", "生体LANなどによるイニシアチブ値の修正（NS-17）")
+    ] = 0
+    evasion: Annotated[
+        Annotated[int, msgspec.Meta(ge=0)] | None,
+        field("【回避】", "記載された【回避】（空なら最大のカラテ／ニューロン／ワザマエ）"),
+    ] = None
     instant_death_resistance: Annotated[bool, field("即死耐性", "NS-94")] = False
     damage_reduction: Annotated[int, field("ダメージ軽減", "NS-95", ge=0)] = 0
-    weapons: Annotated[list[str | Weapon], field("武器", "素手とスリケン以外に持つ武器: 組み込みのID（katana、chainsaw…）か武器データ")] = []
-    equipped: Annotated[str, field("装備中の武器", "戦闘開始時に手にしている武器のID（既定は素手、NS-27）")] = "unarmed"
-    karate_attack_bonus: Annotated[int, field("カラテ攻撃ダイス", "【カラテ】で攻撃するときだけの追加ダイス（テッコ）")] = 0
+    weapons: Annotated[
+        list[str | Weapon],
+        field(
+            "武器", "素手とスリケン以外に持つ武器: 組み込みのID（katana、chainsaw…）か武器データ"
+        ),
+    ] = []
+    equipped: Annotated[
+        str, field("装備中の武器", "戦闘開始時に手にしている武器のID（既定は素手、NS-27）")
+    ] = "unarmed"
+    karate_attack_bonus: Annotated[
+        int, field("カラテ攻撃ダイス", "【カラテ】で攻撃するときだけの追加ダイス（テッコ）")
+    ] = 0
     attack_bonus: Annotated[int, field("近接攻撃ダイス", "装備による近接攻撃の追加ダイス")] = 0
     shoot_bonus: Annotated[int, field("射撃ダイス", "装備による射撃の追加ダイス")] = 0
-    evasion_modifiers: Annotated[dict[str, int], field("回避難易度修正", "ダメージの区分 → 回避難易度の修正（ニンジャスレイヤー: 近接−1）")] = {}
-    renzoku: Annotated[int, field("●連続攻撃", "データによる●連続攻撃の値（0なら能力値から）", ge=0, le=20)] = 0
-    rensha: Annotated[int, field("●連射", "データによる●連射の値（0なら能力値から）", ge=0, le=20)] = 0
+    evasion_modifiers: Annotated[
+        dict[str, int],
+        field("回避難易度修正", "ダメージの区分 → 回避難易度の修正（ニンジャスレイヤー: 近接−1）"),
+    ] = {}
+    renzoku: Annotated[
+        int, field("●連続攻撃", "データによる●連続攻撃の値（0なら能力値から）", ge=0, le=20)
+    ] = 0
+    rensha: Annotated[
+        int, field("●連射", "データによる●連射の値（0なら能力値から）", ge=0, le=20)
+    ] = 0
     renzoku_plus: Annotated[int, field("連続攻撃+X", "効果中の連続攻撃+X")] = 0
     rensha_plus: Annotated[int, field("連射+X", "効果中の連射+X")] = 0
-    sixth_sense: Annotated[bool, field("●ニンジャ第六感", "【ニューロン】13以外で得た●ニンジャ第六感")] = False
+    sixth_sense: Annotated[
+        bool, field("●ニンジャ第六感", "【ニューロン】13以外で得た●ニンジャ第六感")
+    ] = False
     mob_type: Annotated[str, field("モブの種類", "同種のモブ敵の区別（空なら名前）")] = ""
-    skills: Annotated[list[str], field("スキル", "スキル名（●マルチターゲット、◉ナラク・ウィズインなど）")] = []
+    skills: Annotated[
+        list[str], field("スキル", "スキル名（●マルチターゲット、◉ナラク・ウィズインなど）")
+    ] = []
     notes: Annotated[str, field("メモ")] = ""
 
     def __post_init__(self) -> None:
@@ -204,7 +250,9 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
         phase: the phase it was dealt in (まとめて全弾回避 groups one phase's damage).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="回避待ちの攻撃", description="ターゲットの回避判定を待つダメージ（2-11）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="回避待ちの攻撃", description="ターゲットの回避判定を待つダメージ（2-11）"
+    )
 
     id: Annotated[str, field("攻撃ID", "回避待ちの攻撃のID")]
     attack_id: Annotated[str, field("攻撃ID", "元の攻撃（カウンター、GMのダメージ）のID")]
@@ -212,29 +260,44 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
     target: Annotated[str, field("ターゲット", "キャラクターのID")]
     # open in stored logs: inflict.kind was a free string before
     kind: Annotated[str, open_set("種類", HIT_KIND_DESC, HIT_KINDS)] = "melee"
-    damage_kind: Annotated[str, open_set("ダメージの区分", DAMAGE_KIND_DESC, DAMAGE_KINDS)] = "melee"
+    damage_kind: Annotated[str, open_set("ダメージの区分", DAMAGE_KIND_DESC, DAMAGE_KINDS)] = (
+        "melee"
+    )
     damage: Annotated[int, field("ダメージ", "基本ダメージ（まとめて振ったモブは成功数）")] = 1
     tsuda: Annotated[int, field("痛打", "スタイルによる痛打")] = 0
     tsuda_on_six: Annotated[int, field("6の痛打", "出目に6があるときの武器の痛打")] = 0
     no_tsuda: Annotated[bool, field("痛打なし", "精密攻撃: 痛打を受けない")] = False
-    critical: Annotated[str, open_set("クリティカル", CRITICAL_DESC, ("", "satsubatsu", "namuamidabutsu"))] = ""
+    critical: Annotated[
+        str, open_set("クリティカル", CRITICAL_DESC, ("", "satsubatsu", "namuamidabutsu"))
+    ] = ""
     successes: Annotated[int, field("成功数", "攻撃の成功数（カウンターカラテで比べる）")] = 0
     evasion_base: Annotated[int, field("回避難易度", "この攻撃の回避難易度（4=NORMAL）")] = NORMAL
     evasion_plus: Annotated[int, field("弾幕の修正", "弾幕発生による回避難易度の上昇")] = 0
-    jisa: Annotated[bool, field("時間差", "このターゲットへの時間差攻撃の一部（まとめて回避できない）")] = False
+    jisa: Annotated[
+        bool, field("時間差", "このターゲットへの時間差攻撃の一部（まとめて回避できない）")
+    ] = False
     adjacent: Annotated[bool, field("隣接", "攻撃者が隣接している")] = True
     area: Annotated[bool, field("範囲攻撃")] = False
     moving: Annotated[bool, field("移動攻撃")] = False
     from_mob: Annotated[bool, field("モブ敵の攻撃", "アトモスフィアの影響を受けない")] = False
     mob_type: Annotated[str, field("モブの種類")] = ""
     group: Annotated[tuple[str, ...], field("まとめて振ったモブ", "キャラクターのID")] = ()
-    stat: Annotated[str, open_set("判定の能力値", "karate（【カラテ】）/ wazamae（【ワザマエ】）など", ("karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin"))] = "karate"
+    stat: Annotated[
+        str,
+        open_set(
+            "判定の能力値",
+            "karate（【カラテ】）/ wazamae（【ワザマエ】）など",
+            ("karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin"),
+        ),
+    ] = "karate"
     attacker_karate: Annotated[int, field("攻撃者の【カラテ】", "弾き飛ばしの距離")] = 0
     evadable: Annotated[bool, field("回避可能", "falseなら回避不能")] = True
     faces: Annotated[tuple[int, ...], field("出目", "攻撃判定の出目")] = ()
     satsubatsu: Annotated[str, field("サツバツ!の出目", "使った出目の組（空なら【6,6】）")] = ""
     namu: Annotated[str, field("ナムアミダブツ!の出目", "使った出目の組")] = ""
-    phase: Annotated[int, field("フェイズ", "与えられたフェイズの番号（まとめて全弾回避は同じフェイズのみ）")] = 0
+    phase: Annotated[
+        int, field("フェイズ", "与えられたフェイズの番号（まとめて全弾回避は同じフェイズのみ）")
+    ] = 0
 
 
 class LastRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -247,16 +310,37 @@ class LastRoll(msgspec.Struct, frozen=True, kw_only=True):
         evaded: the opponent already rolled an evasion against it.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="直前の判定", description="●ニンジャ第六感で振り直せる直前の判定か攻撃")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="直前の判定", description="●ニンジャ第六感で振り直せる直前の判定か攻撃"
+    )
 
     ref: Annotated[str, field("判定ID", "判定か攻撃のID")]
     kind: Annotated[Literal["check", "attack"], field("種類", "check（判定）/ attack（攻撃）")]
     rerolled: Annotated[bool, field("振り直し済み")] = False
     evaded: Annotated[bool, field("回避された", "相手が既に回避判定をした")] = False
-    stat: Annotated[str, open_set("能力値", "判定した能力値（攻撃なら空）", ("", "karate", "neuron", "wazamae", "jitsu", "kyakuryoku", "tairyoku", "seishin", "dice"))] = ""
+    stat: Annotated[
+        str,
+        open_set(
+            "能力値",
+            "判定した能力値（攻撃なら空）",
+            (
+                "",
+                "karate",
+                "neuron",
+                "wazamae",
+                "jitsu",
+                "kyakuryoku",
+                "tairyoku",
+                "seishin",
+                "dice",
+            ),
+        ),
+    ] = ""
     pool: Annotated[int, field("ダイス数")] = 0
     difficulty: Annotated[int, field("難易度", "難易度の段階（4=NORMAL）")] = NORMAL
-    purpose: Annotated[Literal["check", "resistance", "sokuten", "attack_phase"], field("判定の種類", PURPOSE_DESC)] = "check"
+    purpose: Annotated[
+        Literal["check", "resistance", "sokuten", "attack_phase"], field("判定の種類", PURPOSE_DESC)
+    ] = "check"
     patterns: Annotated[tuple[str, ...], field("【】出目指定")] = ()
     label: Annotated[str, field("判定の名前")] = ""
     success: Annotated[bool, field("成功")] = False
@@ -286,33 +370,56 @@ class Fighter(msgspec.Struct, frozen=True, kw_only=True):
             current values, never the ● skills (NS-23).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターの現在値", description="プレイ中に変わる値（シートは基本値）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="キャラクターの現在値", description="プレイ中に変わる値（シートは基本値）"
+    )
 
     tairyoku: Annotated[int, field("【体力】", "現在の【体力】")]
     seishin: Annotated[int, field("【精神力】", "現在の【精神力】")]
     status: Annotated[str, open_set("状態", STATUS_DESC, STATUSES)] = ACTIVE
-    ability_damage: Annotated[dict[str, int], field("能力値ダメージ", "能力値 → 点数（読むときは最低1）")] = {}
+    ability_damage: Annotated[
+        dict[str, int], field("能力値ダメージ", "能力値 → 点数（読むときは最低1）")
+    ] = {}
     injuries: Annotated[dict[str, int], field("●部位損傷", "部位 → 回数（×N）")] = {}
-    injury_penalty: Annotated[int, field("部位損傷の修正", "このシナリオのすべての判定の難易度修正（NS-21）")] = 0
+    injury_penalty: Annotated[
+        int, field("部位損傷の修正", "このシナリオのすべての判定の難易度修正（NS-21）")
+    ] = 0
     quick_dice: Annotated[int, field("即応ダイス", "残りの即応ダイス")] = 0
     emergency_dice: Annotated[int, field("緊急回避ダイス", "残りの緊急回避ダイス")] = 0
     evasion_dice: Annotated[int, field("回避ダイス", "このターンの残りの回避ダイス")] = 0
     dkk: Annotated[int, field("【DKK】ポイント", "現在の【DKK】（0〜12）")] = 0
     kuzure: Annotated[bool, field("崩れ状態", "この者への攻撃の難易度−1（NS-50）")] = False
     shuchu: Annotated[bool, field("集中状態", "攻撃フェイズの行動の難易度−1（NS-56）")] = False
-    sokuten: Annotated[bool, field("連続側転済み", "この手番に連続側転した（攻撃フェイズの行動+1）")] = False
-    adrenaline_used: Annotated[bool, field("アドレナリン・ブースト使用済み", "この戦闘で使った（NS-96）")] = False
-    adrenaline_evasion: Annotated[bool, field("アドレナリンの回避修正", "このフェイズの回避難易度−1が効いている")] = False
-    sixth_sense_used: Annotated[bool, field("●ニンジャ第六感使用済み", "このシナリオで使った")] = False
-    equipped: Annotated[str | None, field("装備中の武器", "手番開始で持ち替えた武器のID（空ならシートの武器）")] = None
+    sokuten: Annotated[
+        bool, field("連続側転済み", "この手番に連続側転した（攻撃フェイズの行動+1）")
+    ] = False
+    adrenaline_used: Annotated[
+        bool, field("アドレナリン・ブースト使用済み", "この戦闘で使った（NS-96）")
+    ] = False
+    adrenaline_evasion: Annotated[
+        bool, field("アドレナリンの回避修正", "このフェイズの回避難易度−1が効いている")
+    ] = False
+    sixth_sense_used: Annotated[bool, field("●ニンジャ第六感使用済み", "このシナリオで使った")] = (
+        False
+    )
+    equipped: Annotated[
+        str | None, field("装備中の武器", "手番開始で持ち替えた武器のID（空ならシートの武器）")
+    ] = None
     looted: Annotated[bool, field("万札回収済み", "【万札】が万札プールに入った")] = False
-    boosts: Annotated[dict[str, int], field("一時的な能力値修正", "能力値 → 修正（☆ヘンゲヨーカイ・ジツなど。●スキルは変わらない）")] = {}
+    boosts: Annotated[
+        dict[str, int],
+        field(
+            "一時的な能力値修正", "能力値 → 修正（☆ヘンゲヨーカイ・ジツなど。●スキルは変わらない）"
+        ),
+    ] = {}
 
 
 class MemoRoll(msgspec.Struct, frozen=True, kw_only=True):
     """One attack of an action as ●ニンジャ第六感 needs it: its dice, difficulty and hit template."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="攻撃1回の記録", description="●ニンジャ第六感で振り直すための攻撃1回分")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="攻撃1回の記録", description="●ニンジャ第六感で振り直すための攻撃1回分"
+    )
 
     dice: Annotated[int, field("ダイス数")]
     difficulty: Annotated[int, field("難易度", "難易度の段階（4=NORMAL）")]
@@ -324,7 +431,9 @@ class MemoRoll(msgspec.Struct, frozen=True, kw_only=True):
 class AttackMemo(msgspec.Struct, frozen=True, kw_only=True):
     """The latest attack action of an attacker, kept for ●ニンジャ第六感 (NS-70)."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="直前の攻撃の記録", description="攻撃者の直前の攻撃（●ニンジャ第六感用）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="直前の攻撃の記録", description="攻撃者の直前の攻撃（●ニンジャ第六感用）"
+    )
 
     attacker: Annotated[str, field("攻撃した者", "キャラクターのID")]
     rolls: Annotated[tuple[MemoRoll, ...], field("攻撃", "攻撃ごとの記録")] = ()
@@ -358,33 +467,67 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         turn_over: the turn's ターン終了フェイズ is done (``end_turn``); the next ``start_turn`` clears it.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="ニンジャスレイヤーTRPGの卓の状態", description="戦闘・ターン・回避待ちの攻撃・万札プール・DKK")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="ニンジャスレイヤーTRPGの卓の状態",
+        description="戦闘・ターン・回避待ちの攻撃・万札プール・DKK",
+    )
 
-    fighters: Annotated[dict[str, Fighter], field("キャラクターの現在値", "キャラクターID → 現在値")] = {}
+    fighters: Annotated[
+        dict[str, Fighter], field("キャラクターの現在値", "キャラクターID → 現在値")
+    ] = {}
     combat: Annotated[bool, field("戦闘中")] = False
     turn: Annotated[int, field("ターン", "戦闘の何ターン目か（開始前は0）", ge=0)] = 0
     atmosphere: Annotated[Atmosphere, field("アトモスフィア", ATMOSPHERE_DESC)] = "normal"
     pending: Annotated[dict[str, Hit], field("回避待ちの攻撃", "攻撃ID → 攻撃")] = {}
-    last_roll: Annotated[dict[str, LastRoll], field("直前の判定", "キャラクターID → 直前の判定（●ニンジャ第六感用）")] = {}
-    attacks: Annotated[dict[str, AttackMemo], field("攻撃の記録", "攻撃ID → 攻撃（●ニンジャ第六感と時間差用）")] = {}
+    last_roll: Annotated[
+        dict[str, LastRoll], field("直前の判定", "キャラクターID → 直前の判定（●ニンジャ第六感用）")
+    ] = {}
+    attacks: Annotated[
+        dict[str, AttackMemo], field("攻撃の記録", "攻撃ID → 攻撃（●ニンジャ第六感と時間差用）")
+    ] = {}
     money_pool: Annotated[int, field("万札プール", "2-10")] = 0
     dkk_this_turn: Annotated[int, field("このターンの【DKK】", "このターンに得た【DKK】の合計")] = 0
-    wasshoi_due: Annotated[bool, field("Wasshoi!判定待ち", "このターンに【DKK】を3以上得た")] = False
-    entry_rerolls: Annotated[int, field("エントリーの振り直し", "直前のエントリー決定表の振り直し回数（−1: 振っていない）")] = -1
+    wasshoi_due: Annotated[bool, field("Wasshoi!判定待ち", "このターンに【DKK】を3以上得た")] = (
+        False
+    )
+    entry_rerolls: Annotated[
+        int,
+        field("エントリーの振り直し", "直前のエントリー決定表の振り直し回数（−1: 振っていない）"),
+    ] = -1
     scenario: Annotated[int, field("シナリオ", "何本目のシナリオか")] = 1
-    phase: Annotated[int, field("フェイズ番号", "手番の開始・終了、フェイズ終了、ターン開始で増える")] = 0
-    acting: Annotated[str | None, field("手番のキャラクター", "手番開始から手番終了までのキャラクターID")] = None
-    entry_sokuten: Annotated[int, field("エントリーによる連続側転の修正", "死神のエントリー4〜6による連続側転判定の難易度修正（NS-99）")] = 0
+    phase: Annotated[
+        int, field("フェイズ番号", "手番の開始・終了、フェイズ終了、ターン開始で増える")
+    ] = 0
+    acting: Annotated[
+        str | None, field("手番のキャラクター", "手番開始から手番終了までのキャラクターID")
+    ] = None
+    entry_sokuten: Annotated[
+        int,
+        field(
+            "エントリーによる連続側転の修正",
+            "死神のエントリー4〜6による連続側転判定の難易度修正（NS-99）",
+        ),
+    ] = 0
     entry_until: Annotated[int, field("修正の終わるターン", "このターンの終了まで")] = 0
-    acted: Annotated[tuple[str, ...], field("手番を終えた者", "このターンに手番を終えたキャラクターID（順に）")] = ()
+    acted: Annotated[
+        tuple[str, ...], field("手番を終えた者", "このターンに手番を終えたキャラクターID（順に）")
+    ] = ()
     step: Annotated[
         Literal["", "move", "attack", "attacked"],
-        field("手番の段階", "move（移動フェイズ）/ attack（攻撃フェイズ）/ attacked（攻撃フェイズの行動済み）/ 空（手番の間）"),
+        field(
+            "手番の段階",
+            "move（移動フェイズ）/ attack（攻撃フェイズ）/ attacked（攻撃フェイズの行動済み）/ 空（手番の間）",
+        ),
     ] = ""
-    turn_over: Annotated[bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")] = False
+    turn_over: Annotated[
+        bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")
+    ] = False
     secret_rolls: Annotated[
         dict[str, tuple[str, ...]],
-        field("シークレットの判定", "キャラクターID → 直前の判定を見られるメンバー（シークレットの判定のとき）"),
+        field(
+            "シークレットの判定",
+            "キャラクターID → 直前の判定を見られるメンバー（シークレットの判定のとき）",
+        ),
     ] = {}
 
 
@@ -393,7 +536,9 @@ def current(sheet: NsSheet, fighter: Fighter | None, stat: str) -> int:
     base = getattr(sheet, stat)
     if fighter is None:
         return base
-    return max(1, effective(base, fighter.ability_damage.get(stat, 0)) + fighter.boosts.get(stat, 0))
+    return max(
+        1, effective(base, fighter.ability_damage.get(stat, 0)) + fighter.boosts.get(stat, 0)
+    )
 
 
 def evasion_per_turn(sheet: NsSheet, fighter: Fighter | None) -> int:
@@ -412,7 +557,11 @@ def initiative(sheet: NsSheet, fighter: Fighter | None) -> int:
 
 def fighter_from_sheet(sheet: NsSheet, quick_dice_base: int = 5) -> Fighter:
     """A fresh fighter for a new character: full values, full evasion dice."""
-    quick = sheet.quick_dice if sheet.quick_dice is not None else max(0, quick_dice_base - sheet.weapon_slots())
+    quick = (
+        sheet.quick_dice
+        if sheet.quick_dice is not None
+        else max(0, quick_dice_base - sheet.weapon_slots())
+    )
     return Fighter(
         tairyoku=sheet.tairyoku,
         seishin=sheet.seishin,

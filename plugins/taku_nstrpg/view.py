@@ -15,7 +15,12 @@ from taku_nstrpg.state import NsGame, current, evasion_per_turn, initiative
 
 __all__ = ["derived", "view"]
 
-_NOT_SHOWN = ("acted", "step", "turn_over", "secret_rolls")  # turn bookkeeping (see ``turn``), and who may see a secret check
+_NOT_SHOWN = (
+    "acted",
+    "step",
+    "turn_over",
+    "secret_rolls",
+)  # turn bookkeeping (see ``turn``), and who may see a secret check
 
 
 def derived(table: TableState, cid: str) -> dict[str, Any]:

@@ -10,7 +10,16 @@ legal moves.
 - :mod:`taku_shadowjan._rules`: scoring tables, equipment restrictions, the knock-out split.
 """
 
-from taku_shadowjan._rules import CHOMBO, RON, TSUMO, chombo_deltas, equipment_problem, ron_deltas, split_points, tsumo_deltas
+from taku_shadowjan._rules import (
+    CHOMBO,
+    RON,
+    TSUMO,
+    chombo_deltas,
+    equipment_problem,
+    ron_deltas,
+    split_points,
+    tsumo_deltas,
+)
 from taku_shadowjan.decider import decide, moves, waiting_for
 from taku_shadowjan.options import SjOptions
 from taku_shadowjan.state import SjGame

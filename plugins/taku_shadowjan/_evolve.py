@@ -39,12 +39,18 @@ def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = 
         case ev.Seated():
             players = dict(g.players)
             players[event.character_id] = Player(
-                character_id=event.character_id, tairyoku=event.tairyoku, seishin=event.seishin, dkk=event.dkk
+                character_id=event.character_id,
+                tairyoku=event.tairyoku,
+                seishin=event.seishin,
+                dkk=event.dkk,
             )
             return _r(g, players=players)
         case ev.GameStarted():
             rolls = {r.character_id: r.roll.faces[0] for r in event.rolls}
-            players = {cid: _r(p, score=event.score, seat_roll=rolls.get(cid, 0)) for cid, p in g.players.items()}
+            players = {
+                cid: _r(p, score=event.score, seat_roll=rolls.get(cid, 0))
+                for cid, p in g.players.items()
+            }
             return _r(g, players=players, seats=event.seats)
         case ev.HandStarted():
             players = {
@@ -112,7 +118,12 @@ def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = 
         case ev.Betaoried():
             return _p(g, event.character_id, mentsu=event.mentsu, betaori=True, tenho_ok=False)
         case ev.Declared():
-            g = _p(g, event.character_id, declaration=event.kind, declared_at=-1 if g.in_deal else g.turn_count)
+            g = _p(
+                g,
+                event.character_id,
+                declaration=event.kind,
+                declared_at=-1 if g.in_deal else g.turn_count,
+            )
             rest = tuple(c for c in g.declaring if c != event.character_id)
             return _r(
                 g,
@@ -163,10 +174,22 @@ def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = 
             abil = dict(p.ability_damage)
             for k, v in event.ability_damage.items():
                 abil[k] = abil.get(k, 0) + v
-            g = _p(g, event.target, tairyoku=event.tairyoku, seishin=event.seishin, status=event.status, ability_damage=abil)
+            g = _p(
+                g,
+                event.target,
+                tairyoku=event.tairyoku,
+                seishin=event.seishin,
+                status=event.status,
+                ability_damage=abil,
+            )
             g = _r(g, pending=tuple(h for h in g.pending if h.id != event.hit_id))
             b = g.battle
-            if b is not None and event.amount >= 1 and event.target in b.defenders and event.target not in b.damaged:
+            if (
+                b is not None
+                and event.amount >= 1
+                and event.target in b.defenders
+                and event.target not in b.damaged
+            ):
                 g = _battle(g, damaged=(*b.damaged, event.target))  # G-SJ-08
             return g
         case ev.KnockedOut():
@@ -174,8 +197,14 @@ def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = 
             for cid, share in event.shares.items():
                 players[cid] = _r(players[cid], score=players[cid].score + share)
             # the points went to the survivors; a negative score is not shared and stays (G-SJ-12)
-            players[event.character_id] = _r(players[event.character_id], out=True, score=min(event.points, 0))
-            g = _r(g, players=players, pending=tuple(h for h in g.pending if h.target != event.character_id))
+            players[event.character_id] = _r(
+                players[event.character_id], out=True, score=min(event.points, 0)
+            )
+            g = _r(
+                g,
+                players=players,
+                pending=tuple(h for h in g.pending if h.target != event.character_id),
+            )
             b = g.battle
             if b is not None:
                 g = _battle(
@@ -186,24 +215,49 @@ def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = 
             return g
         case ev.BattleEnded():
             # a stick thrown in the deal may leave another deal declaration waiting (G-SJ-05)
-            return _r(g, battle=None, pending=(), phase=DECLARE if g.declaring else TURN, after_battle="")
+            return _r(
+                g, battle=None, pending=(), phase=DECLARE if g.declaring else TURN, after_battle=""
+            )
         case ev.Scored():
             players = dict(g.players)
             for cid, d in event.deltas.items():
                 players[cid] = _r(players[cid], score=players[cid].score + d)
-            line = ScoreLine(hand=g.hand, reason=event.reason, who=event.who, deltas=event.deltas, multiplier=event.multiplier)
-            draws = g.draws if event.reason == "chombo" else 0  # SJ-27: back to ×1 once someone wins
+            line = ScoreLine(
+                hand=g.hand,
+                reason=event.reason,
+                who=event.who,
+                deltas=event.deltas,
+                multiplier=event.multiplier,
+            )
+            draws = (
+                g.draws if event.reason == "chombo" else 0
+            )  # SJ-27: back to ×1 once someone wins
             return _r(g, players=players, scoreboard=(*g.scoreboard, line), draws=draws)
         case ev.Ryukyoku():
             return _r(g, draws=event.draws)
         case ev.NinjaSlayerRose():
             g = _p(g, event.character_id, slayer=True)
             if event.fight:
-                g = _p(g, event.character_id, tairyoku=event.tairyoku, seishin=event.seishin, status="active", ability_damage={})
+                g = _p(
+                    g,
+                    event.character_id,
+                    tairyoku=event.tairyoku,
+                    seishin=event.seishin,
+                    status="active",
+                    ability_damage={},
+                )
             return g
         case ev.DkkGained():
             return _p(g, event.character_id, dkk=event.dkk)
         case ev.GameEnded():
-            return _r(g, phase=ENDED, ranking=event.ranking, end_reason=event.reason, battle=None, pending=(), turn="")
+            return _r(
+                g,
+                phase=ENDED,
+                ranking=event.ranking,
+                end_reason=event.reason,
+                battle=None,
+                pending=(),
+                turn="",
+            )
         case _:
             return g

@@ -47,7 +47,9 @@ class Acc(Emit[SjGame, SjOptions]):
     with the reading helpers the rules need (a player, a sheet, an attribute now …)."""
 
     def __init__(self, table: TableState, ctx: Context[SjOptions], opts: SjOptions) -> None:
-        super().__init__(table, evolve, opts, table.game if isinstance(table.game, SjGame) else SjGame())
+        super().__init__(
+            table, evolve, opts, table.game if isinstance(table.game, SjGame) else SjGame()
+        )
         self.ctx = ctx
         self.opts = opts
 
@@ -64,7 +66,9 @@ class Acc(Emit[SjGame, SjOptions]):
 
     def stat(self, cid: str, name: str) -> int:
         """An attribute now: base minus ability damage, floor 1 (NS-19)."""
-        return dmg.effective(getattr(self.sheet(cid), name), self.p(cid).ability_damage.get(name, 0))
+        return dmg.effective(
+            getattr(self.sheet(cid), name), self.p(cid).ability_damage.get(name, 0)
+        )
 
     def evasion_per_turn(self, cid: str) -> int:
         """回避ダイス a turn (NS-18): the printed 【回避】 or the best current attribute."""
@@ -130,7 +134,9 @@ def seat_order(acc: Acc, group: Sequence[str], rolls: list[ev.SeatRoll]) -> list
 def start_hand(acc: Acc, hand: int, dealer: str, *, replay: bool = False) -> None:
     """◆配牌 (SJ-07): 回避ダイス, then 6 − 1d6 メンツ each from the dealer on."""
     acc.add(ev.HandStarted(hand=hand, dealer=dealer, draws=acc.game.draws, replay=replay))
-    acc.add(ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in acc.active()}, reason="deal"))
+    acc.add(
+        ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in acc.active()}, reason="deal")
+    )
     for cid in acc.order_from(dealer):
         r = acc.roll(1, 6)
         acc.add(ev.MentsuDealt(character_id=cid, roll=r, mentsu=6 - r.faces[0]))
@@ -141,8 +147,14 @@ def continue_deal(acc: Acc) -> None:
     """After the deal's declarations (G-SJ-05): 回避ダイス again, then the dealer's turn (SJ-10)."""
     if acc.game.declaring:
         return
-    acc.add(ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in acc.active()}, reason="after_deal"))
-    start_turn(acc, acc.game.dealer if acc.game.dealer in acc.active() else acc.next_after(acc.game.dealer))
+    acc.add(
+        ev.EvasionDiceTaken(
+            dice={c: acc.evasion_per_turn(c) for c in acc.active()}, reason="after_deal"
+        )
+    )
+    start_turn(
+        acc, acc.game.dealer if acc.game.dealer in acc.active() else acc.next_after(acc.game.dealer)
+    )
 
 
 def start_turn(acc: Acc, cid: str) -> None:
@@ -150,7 +162,11 @@ def start_turn(acc: Acc, cid: str) -> None:
     first = acc.game.turn_count == 0
     acc.add(ev.TurnStarted(character_id=cid, turn=acc.game.turn_count + 1))
     if cid == acc.game.dealer and not first:
-        acc.add(ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in acc.active()}, reason="dealer_turn"))
+        acc.add(
+            ev.EvasionDiceTaken(
+                dice={c: acc.evasion_per_turn(c) for c in acc.active()}, reason="dealer_turn"
+            )
+        )
 
 
 # --------------------------------------------------------------------------- after a move
@@ -180,17 +196,32 @@ def turn_end(acc: Acc) -> None:
     others = [c for c in acc.active() if c != actor and acc.p(c).declaration]
     if others and actor in acc.active():
         bonus = 2 if p.betaori else 0  # SJ-16
-        level = ck.UH if p.declaration == "riichi" else ck.HARD  # SJ-20: one step higher after リーチ
+        level = (
+            ck.UH if p.declaration == "riichi" else ck.HARD
+        )  # SJ-20: one step higher after リーチ
         r, res = ck.roll_check(acc.ctx.dice, acc.stat(actor, "neuron") + bonus, level)
         ron_by = () if res.success else tuple(others)
         acc.add(
-            ev.FurikomiRolled(character_id=actor, roll=r, difficulty=level, bonus=bonus, success=res.success, ron_by=ron_by)
+            ev.FurikomiRolled(
+                character_id=actor,
+                roll=r,
+                difficulty=level,
+                bonus=bonus,
+                success=res.success,
+                ron_by=ron_by,
+            )
         )
         if ron_by:
             # SJ-22 … SJ-24: ロン, which cannot be declined; the ron'd player answers every declarer
             acc.add(
                 ev.BattleStarted(
-                    battle=Battle(kind="ron", defenders=ron_by, attackers=(actor,), uncovered=ron_by, ron_by=actor)
+                    battle=Battle(
+                        kind="ron",
+                        defenders=ron_by,
+                        attackers=(actor,),
+                        uncovered=ron_by,
+                        ron_by=actor,
+                    )
                 )
             )
             advance_battle(acc)
@@ -203,7 +234,9 @@ def turn_end(acc: Acc) -> None:
         if acc.opts.max_draws and draws >= acc.opts.max_draws:
             hand_over(acc)  # G-SJ-10: the GM's cap: the hand counts and the dealer moves on
         else:
-            start_hand(acc, acc.game.hand, acc.game.dealer, replay=True)  # G-SJ-10: same dealer, replayed
+            start_hand(
+                acc, acc.game.hand, acc.game.dealer, replay=True
+            )  # G-SJ-10: same dealer, replayed
         return
     start_turn(acc, acc.next_after(actor))
 
@@ -223,7 +256,15 @@ def score_tsumo(acc: Acc, winner: str, kind: str) -> None:
     live = acc.active()
     m = multiplier(acc)
     reason = "tenho" if kind == "tenho" else f"tsumo_{kind}"
-    acc.add(ev.Scored(reason=reason, who=winner, deltas=rules.tsumo_deltas(winner, live, kind, m), multiplier=m, remaining=len(live)))
+    acc.add(
+        ev.Scored(
+            reason=reason,
+            who=winner,
+            deltas=rules.tsumo_deltas(winner, live, kind, m),
+            multiplier=m,
+            remaining=len(live),
+        )
+    )
 
 
 def score_ron(acc: Acc, winner: str, payer: str, m: int | None = None) -> None:
@@ -232,7 +273,10 @@ def score_ron(acc: Acc, winner: str, payer: str, m: int | None = None) -> None:
     m = multiplier(acc) if m is None else m
     acc.add(
         ev.Scored(
-            reason=f"ron_{kind}", who=winner, deltas=rules.ron_deltas(winner, payer, kind, m), multiplier=m,
+            reason=f"ron_{kind}",
+            who=winner,
+            deltas=rules.ron_deltas(winner, payer, kind, m),
+            multiplier=m,
             remaining=len(acc.active()),
         )
     )
@@ -244,7 +288,15 @@ def score_chombo(acc: Acc, offender: str, m: int | None = None) -> None:
     if offender not in live or len(live) < 2:
         return  # knocked out already: their points went to the survivors (SJ-34)
     m = multiplier(acc, chombo=True) if m is None else m
-    acc.add(ev.Scored(reason="chombo", who=offender, deltas=rules.chombo_deltas(offender, live, m), multiplier=m, remaining=len(live)))
+    acc.add(
+        ev.Scored(
+            reason="chombo",
+            who=offender,
+            deltas=rules.chombo_deltas(offender, live, m),
+            multiplier=m,
+            remaining=len(live),
+        )
+    )
 
 
 def hand_over(acc: Acc) -> None:
@@ -269,14 +321,20 @@ def end_game(acc: Acc, reason: str, winner: str = "") -> None:
         tied = tuple(c for c in live if acc.p(c).score == top)
         if len(tied) >= 2:
             acc.add(ev.BattleStarted(battle=Battle(kind="ikusa", fighters=tied, attackers=tied)))
-            acc.add(ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in tied}, reason="ikusa"))
+            acc.add(
+                ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in tied}, reason="ikusa")
+            )
             advance_battle(acc)
             return
     out = {c: (p.out or p.status != "active") for c, p in g.players.items()}
     ranking = rules.rank({c: p.score for c, p in g.players.items()}, out, g.seats)
     if winner:
         ranking = [winner] + [c for c in ranking if c != winner]
-    acc.add(ev.GameEnded(reason=reason, ranking=tuple(ranking), scores={c: p.score for c, p in g.players.items()}))
+    acc.add(
+        ev.GameEnded(
+            reason=reason, ranking=tuple(ranking), scores={c: p.score for c, p in g.players.items()}
+        )
+    )
 
 
 # --------------------------------------------------------------------------- ニンジャ殺すべし
@@ -296,15 +354,35 @@ def ninja_slayer_check(acc: Acc, declarer: str) -> bool:
     score = acc.p(last).score
     r = None if score < 0 else acc.roll(1, 6)
     hit = rules.ninja_slayer_triggers(r.faces[0] if r else None, score)
-    acc.add(ev.NinjaSlayerChecked(character_id=last, declarer=declarer, roll=r, score=score, triggered=hit))
+    acc.add(
+        ev.NinjaSlayerChecked(
+            character_id=last, declarer=declarer, roll=r, score=score, triggered=hit
+        )
+    )
     if not hit:
         return False
     if acc.opts.ninja_slayer_fight:
         ns = _NS_SHEET
-        acc.add(ev.NinjaSlayerRose(character_id=last, target=declarer, fight=True, tairyoku=ns.tairyoku, seishin=ns.seishin))
+        acc.add(
+            ev.NinjaSlayerRose(
+                character_id=last,
+                target=declarer,
+                fight=True,
+                tairyoku=ns.tairyoku,
+                seishin=ns.seishin,
+            )
+        )
         fighters = (last, declarer)
-        acc.add(ev.BattleStarted(battle=Battle(kind="ikusa", fighters=fighters, attackers=fighters, defenders=(declarer,))))
-        acc.add(ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in fighters}, reason="ikusa"))
+        acc.add(
+            ev.BattleStarted(
+                battle=Battle(
+                    kind="ikusa", fighters=fighters, attackers=fighters, defenders=(declarer,)
+                )
+            )
+        )
+        acc.add(
+            ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in fighters}, reason="ikusa")
+        )
         advance_battle(acc)
         return True
     # the shortcut (SJ-29): the target 爆発四散, every other PC gains 1d3 DKK, the session ends
@@ -312,7 +390,11 @@ def ninja_slayer_check(acc: Acc, declarer: str) -> bool:
     t = acc.p(declarer)
     acc.add(
         ev.DamageResolved(
-            target=declarer, hit_id="", amount=0, tairyoku=t.tairyoku, seishin=t.seishin,
+            target=declarer,
+            hit_id="",
+            amount=0,
+            tairyoku=t.tairyoku,
+            seishin=t.seishin,
             status=dmg.EXPLODED if acc.opts.bakuhatsu else dmg.FAINTED,
         )
     )
@@ -321,7 +403,11 @@ def ninja_slayer_check(acc: Acc, declarer: str) -> bool:
             continue
         r6 = acc.roll(1, 6)
         gain = nsdkk.d3(r6.faces[0])  # G-NS-16: a D3 read from a d6
-        acc.add(ev.DkkGained(character_id=c, roll=r6, gained=gain, dkk=nsdkk.clamp_dkk(acc.p(c).dkk + gain)))
+        acc.add(
+            ev.DkkGained(
+                character_id=c, roll=r6, gained=gain, dkk=nsdkk.clamp_dkk(acc.p(c).dkk + gain)
+            )
+        )
     end_game(acc, "ninja_slayer", winner="")
     return True
 
@@ -363,14 +449,29 @@ def advance_battle(acc: Acc) -> None:
         who, step = w
         if step == "evade" and acc.p(who).evasion_dice <= 0:
             hit = acc.game.pending[0]
-            acc.add(ev.EvasionRolled(character_id=who, hit_id=hit.id, dice=0, difficulty=evasion_level(acc, hit)))
+            acc.add(
+                ev.EvasionRolled(
+                    character_id=who, hit_id=hit.id, dice=0, difficulty=evasion_level(acc, hit)
+                )
+            )
             land(acc, hit)
             continue
         b = acc.game.battle
         assert b is not None, "battle_waiting returned a step"
-        if b.kind == "ikusa" and step == "attack" and who == b.fighters[0] and acc.out and not isinstance(acc.out[-1], ev.EvasionDiceTaken):
+        if (
+            b.kind == "ikusa"
+            and step == "attack"
+            and who == b.fighters[0]
+            and acc.out
+            and not isinstance(acc.out[-1], ev.EvasionDiceTaken)
+        ):
             # a new round of the イクサ: 回避ダイス again (NSTRPG 2-3)
-            acc.add(ev.EvasionDiceTaken(dice={c: acc.evasion_per_turn(c) for c in b.fighters if c in acc.active()}, reason="ikusa"))
+            acc.add(
+                ev.EvasionDiceTaken(
+                    dice={c: acc.evasion_per_turn(c) for c in b.fighters if c in acc.active()},
+                    reason="ikusa",
+                )
+            )
         return
 
 
@@ -385,7 +486,9 @@ def end_battle(acc: Acc) -> None:
         winner = alive[0] if alive else ""
     acc.add(ev.BattleEnded(kind=b.kind, damaged=b.damaged, winner=winner))
     if b.kind == "ikusa":
-        end_game(acc, "ninja_slayer" if b.defenders else acc.game.end_reason or "tiebreak", winner=winner)
+        end_game(
+            acc, "ninja_slayer" if b.defenders else acc.game.end_reason or "tiebreak", winner=winner
+        )
         return
     if b.kind == "stick":
         if len(acc.active()) <= 1:
@@ -424,7 +527,11 @@ def evasion_level(acc: Acc, hit: SjHit) -> int:
     sheet = acc.sheet(hit.target)
     kind = "melee" if hit.kind == "counter" else ("shuriken" if hit.kind == "stick" else hit.kind)
     mods = 0
-    if acc.opts.iaido and kind in ("shuriken", "gun") and any("イアイドー" in s for s in sheet.skills):
+    if (
+        acc.opts.iaido
+        and kind in ("shuriken", "gun")
+        and any("イアイドー" in s for s in sheet.skills)
+    ):
         mods -= 1  # SJ-36 点棒切り払い: 遠隔攻撃 −1
     return cb.evasion_difficulty(
         base=hit.evasion,
@@ -461,19 +568,40 @@ def land(acc: Acc, hit: SjHit) -> None:
     tsuda = sb.tsuda(sources)
     amount = dmg.final_damage(hit.damage, tsuda, sheet.damage_reduction)
     out = dmg.resolve_damage(
-        kind=sheet.kind, ninja=sheet.ninja, tairyoku=p.tairyoku, seishin=p.seishin, status=p.status,
-        amount=amount, ability_damage=ability, instant_death=instant,
+        kind=sheet.kind,
+        ninja=sheet.ninja,
+        tairyoku=p.tairyoku,
+        seishin=p.seishin,
+        status=p.status,
+        amount=amount,
+        ability_damage=ability,
+        instant_death=instant,
     )
     status = out.status
     if not acc.opts.bakuhatsu and status in (dmg.EXPLODED, dmg.DEAD):
         status = dmg.FAINTED  # 爆発四散無効 (SJ-37)
     acc.add(
         ev.DamageResolved(
-            target=hit.target, hit_id=hit.id, amount=amount, tsuda=tsuda, critical=hit.critical, table=table_roll,
-            row=row_n, death_roll=death_roll, tairyoku=out.tairyoku, seishin=out.seishin, status=status,
+            target=hit.target,
+            hit_id=hit.id,
+            amount=amount,
+            tsuda=tsuda,
+            critical=hit.critical,
+            table=table_roll,
+            row=row_n,
+            death_roll=death_roll,
+            tairyoku=out.tairyoku,
+            seishin=out.seishin,
+            status=status,
             ability_damage=out.ability_damage,
         )
     )
     if status != dmg.ACTIVE and p.status == dmg.ACTIVE and not p.out:
         survivors = [c for c in acc.active() if c != hit.target]
-        acc.add(ev.KnockedOut(character_id=hit.target, points=p.score, shares=rules.split_points(p.score, survivors)))
+        acc.add(
+            ev.KnockedOut(
+                character_id=hit.target,
+                points=p.score,
+                shares=rules.split_points(p.score, survivors),
+            )
+        )

@@ -32,7 +32,9 @@ CHOMBO: dict[int, int] = {4: 4000, 3: 6000, 2: 12000}
 """SJ-32: what the offender pays EACH other remaining player."""
 
 
-def tsumo_deltas(winner: str, remaining: Sequence[str], kind: str, multiplier: int = 1) -> dict[str, int]:
+def tsumo_deltas(
+    winner: str, remaining: Sequence[str], kind: str, multiplier: int = 1
+) -> dict[str, int]:
     """SJ-30, G-SJ-15/16: every other remaining player pays the row for the number remaining."""
     each = TSUMO[kind][len(remaining)] * multiplier
     out = {c: -each for c in remaining if c != winner}

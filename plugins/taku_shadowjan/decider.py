@@ -45,7 +45,11 @@ def decide(table: TableState, command: Any, ctx: Context[SjOptions]) -> list[Emi
         Rejected: ``rule/shadowjan/<reason>`` (listed in ``RULESET.errors``) when the rules
             do not allow the move now.
     """
-    acc = Acc(table, ctx, ctx.options if isinstance(ctx.options, SjOptions) else kit.options(table, SjOptions))
+    acc = Acc(
+        table,
+        ctx,
+        ctx.options if isinstance(ctx.options, SjOptions) else kit.options(table, SjOptions),
+    )
     match command:
         case c.Sit():
             _sit(acc, command)
@@ -60,7 +64,9 @@ def decide(table: TableState, command: Any, ctx: Context[SjOptions]) -> list[Emi
         case c.Evade():
             _evade(acc, command)
         case _:
-            raise InvalidCommand(f"unknown command {type(command).__name__}", code="command/unknown_command")
+            raise InvalidCommand(
+                f"unknown command {type(command).__name__}", code="command/unknown_command"
+            )
     if acc.game.phase not in (LOBBY, ENDED):
         # tell every client whose move it is now and what is legal (the server drives the game)
         who, step = waiting_for(acc.game)
@@ -116,7 +122,12 @@ def _targets(acc: Acc, cid: str) -> list[str]:
     return [d for d in b.defenders if d in live]
 
 
-_ATTACK_JP = {"melee": "近接攻撃", "shuriken": "スリケン（遠隔攻撃）", "jitsu": "ジツ", "gun": "銃撃"}
+_ATTACK_JP = {
+    "melee": "近接攻撃",
+    "shuriken": "スリケン（遠隔攻撃）",
+    "jitsu": "ジツ",
+    "gun": "銃撃",
+}
 _STAT_JP = {"karate": "【カラテ】", "wazamae": "【ワザマエ】", "neuron": "【ニューロン】"}
 
 
@@ -138,11 +149,21 @@ def moves(table: TableState, game: SjGame, opts: SjOptions) -> list[Affordance]:
     name = lambda cid: kit.character_name(table, cid)  # noqa: E731
     out: list[Affordance] = []
 
-    def add(command: str, label: str, cid: str = "", choices: dict[str, list[Choice]] | None = None, **args: Any) -> None:
+    def add(
+        command: str,
+        label: str,
+        cid: str = "",
+        choices: dict[str, list[Choice]] | None = None,
+        **args: Any,
+    ) -> None:
         out.append(
             Affordance(
-                command=f"shadowjan.{command}", label=label, args={"character_id": cid, **args} if cid else dict(args),
-                choices=choices or {}, group=name(cid) if cid else "", primary=True,
+                command=f"shadowjan.{command}",
+                label=label,
+                args={"character_id": cid, **args} if cid else dict(args),
+                choices=choices or {},
+                group=name(cid) if cid else "",
+                primary=True,
             )
         )
 
@@ -165,7 +186,12 @@ def moves(table: TableState, game: SjGame, opts: SjOptions) -> list[Affordance]:
             add("karate", "カラテ判定（ゴーモーパイ）", who)
         base = _ikasama_base(p.ikasama_uses)
         enhance = [
-            Choice(value=e, label=f"強化+{e}（{ck.difficulty_name(base + e)}、メンツ+{1 + e}）" if e else f"{ck.difficulty_name(base)}（メンツ+1）")
+            Choice(
+                value=e,
+                label=f"強化+{e}（{ck.difficulty_name(base + e)}、メンツ+{1 + e}）"
+                if e
+                else f"{ck.difficulty_name(base)}（メンツ+1）",
+            )
             for e in range(0, ck.UH3 - base + 1)
         ]
         add("wazamae", "ワザマエ判定（イカサマ）", who, {"enhance": enhance})
@@ -173,10 +199,17 @@ def moves(table: TableState, game: SjGame, opts: SjOptions) -> list[Affordance]:
         if p.mentsu >= 2:
             add("betaori", "ベタオリ", who)
     elif step == "tsumo":
-        add("tsumo", "ツモ判定", who, {"stat": [Choice(value=k, label=v) for k, v in _STAT_JP.items()]})
+        add(
+            "tsumo",
+            "ツモ判定",
+            who,
+            {"stat": [Choice(value=k, label=v) for k, v in _STAT_JP.items()]},
+        )
     elif step == "declare":
         sticks = [Choice(value=None, label="リーチ棒を投げない")]
-        sticks += [Choice(value=t, label=f"リーチ棒を{name(t)}へ") for t in acc.active() if t != who]
+        sticks += [
+            Choice(value=t, label=f"リーチ棒を{name(t)}へ") for t in acc.active() if t != who
+        ]
         add("declare", "リーチ", who, {"stick_target": sticks}, kind="riichi")
         add("declare", "ダマテン", who, kind="dama")
     elif step == "attack":
@@ -186,9 +219,17 @@ def moves(table: TableState, game: SjGame, opts: SjOptions) -> list[Affordance]:
         if b.kind == "ron" and b.uncovered:
             targets = [t for t in targets if t in b.uncovered] or targets
         kinds = [Choice(value=k, label=_ATTACK_JP[k]) for k in _attack_kinds(acc, who)]
-        add("attack", "攻撃", who, {"kind": kinds, "target": [Choice(value=t, label=name(t)) for t in targets]})
+        add(
+            "attack",
+            "攻撃",
+            who,
+            {"kind": kinds, "target": [Choice(value=t, label=name(t)) for t in targets]},
+        )
     elif step == "evade":
-        dice = [Choice(value=n, label=f"{n}ダイス" if n else "回避しない") for n in range(0, p.evasion_dice + 1)]
+        dice = [
+            Choice(value=n, label=f"{n}ダイス" if n else "回避しない")
+            for n in range(0, p.evasion_dice + 1)
+        ]
         add("evade", "回避判定", who, {"dice": dice})
     return out
 
@@ -199,10 +240,24 @@ def _moves(table: TableState, opts: SjOptions) -> list[ev.Move]:
     for a in moves(table, table.game, opts):
         combos: list[tuple[str, dict[str, Any]]] = [("", {})]
         for key, choices in a.choices.items():
-            combos = [(f"{lab}・{c.label}" if lab else c.label, {**args, key: c.value}) for lab, args in combos for c in choices]
+            combos = [
+                (f"{lab}・{c.label}" if lab else c.label, {**args, key: c.value})
+                for lab, args in combos
+                for c in choices
+            ]
         for lab, args in combos:
-            command = {"type": a.command, **a.args, **{k: v for k, v in args.items() if v is not None}}
-            out.append(ev.Move(label=f"{a.label} {lab}" if lab else a.label, character_id=a.args.get("character_id", ""), command=command))
+            command = {
+                "type": a.command,
+                **a.args,
+                **{k: v for k, v in args.items() if v is not None},
+            }
+            out.append(
+                ev.Move(
+                    label=f"{a.label} {lab}" if lab else a.label,
+                    character_id=a.args.get("character_id", ""),
+                    command=command,
+                )
+            )
     return out
 
 
@@ -215,12 +270,24 @@ def _must_move(acc: Acc, cid: str, *steps: str) -> None:
         reject("game_over", "対局は終了している", section("◆ゲームの終了"))
     who, step = waiting_for(g)
     if cid != who:
-        reject("not_your_move", f"いまは {kit.character_name(acc.table, who)} の番({_STEP_JP[step]})", section("◆手番の処理"))
+        reject(
+            "not_your_move",
+            f"いまは {kit.character_name(acc.table, who)} の番({_STEP_JP[step]})",
+            section("◆手番の処理"),
+        )
     if step not in steps:
         reject(f"expected_{step}", f"いまは{_STEP_JP[step]}の番", section(_STEP_SECTION[step]))
 
 
-_STEP_JP = {"action": "手番の行動", "tsumo": "ツモ判定", "declare": "リーチ/ダマテン宣言", "attack": "攻撃", "evade": "回避判定", "sit": "着席", "ended": "終了"}
+_STEP_JP = {
+    "action": "手番の行動",
+    "tsumo": "ツモ判定",
+    "declare": "リーチ/ダマテン宣言",
+    "attack": "攻撃",
+    "evade": "回避判定",
+    "sit": "着席",
+    "ended": "終了",
+}
 _STEP_SECTION = {
     "action": "◆手番の処理",
     "tsumo": "ツモ判定",
@@ -247,11 +314,20 @@ def _sit(acc: Acc, cmd: c.Sit) -> None:
     try:
         sheet = flow.sheet_of(acc.table, cmd.character_id)
     except Exception:
-        reject("bad_sheet", "ニンジャスレイヤーTRPGのキャラクターシートが必要", section("基本ルール"))
+        reject(
+            "bad_sheet", "ニンジャスレイヤーTRPGのキャラクターシートが必要", section("基本ルール")
+        )
     why = rules.equipment_problem(sheet)
     if why is not None:
         reject("forbidden_equipment", why, section("基本ルール"))
-    acc.add(ev.Seated(character_id=cmd.character_id, tairyoku=sheet.tairyoku, seishin=sheet.seishin, dkk=sheet.dkk))
+    acc.add(
+        ev.Seated(
+            character_id=cmd.character_id,
+            tairyoku=sheet.tairyoku,
+            seishin=sheet.seishin,
+            dkk=sheet.dkk,
+        )
+    )
 
 
 def _start(acc: Acc) -> None:
@@ -261,7 +337,9 @@ def _start(acc: Acc) -> None:
         reject("already_started", "対局はもう始まっている", section("ゲームの流れ"))
     if len(g.players) < 2:
         reject("not_enough_players", "2人以上で遊ぶ", section("推奨人数"))
-    if not acc.ctx.is_gm and not any(acc.table.characters[cid].owner == acc.ctx.actor for cid in g.players):
+    if not acc.ctx.is_gm and not any(
+        acc.table.characters[cid].owner == acc.ctx.actor for cid in g.players
+    ):
         reject("not_seated", "着席したプレイヤーだけが開始できる", section("ゲームの流れ"))
     rolls: list[ev.SeatRoll] = []
     seats = flow.seat_order(acc, list(g.players), rolls)
@@ -283,10 +361,18 @@ def _turn_action(acc: Acc, cmd: Any) -> None:
     p = acc.p(cid)
     if isinstance(cmd, c.Tenho):
         if not (p.tenho_ok and p.turns == 1):
-            reject("no_tenho", "テンホー・チーホーは配牌で5メンツの者が最初の手番にだけ宣言できる", section("◆配牌"))
+            reject(
+                "no_tenho",
+                "テンホー・チーホーは配牌で5メンツの者が最初の手番にだけ宣言できる",
+                section("◆配牌"),
+            )
         acc.add(ev.TenhoDeclared(character_id=cid))
         others = [o for o in acc.order_from(cid) if o != cid]
-        acc.add(ev.BattleStarted(battle=flow.Battle(kind="tenho", defenders=(cid,), attackers=tuple(others))))
+        acc.add(
+            ev.BattleStarted(
+                battle=flow.Battle(kind="tenho", defenders=(cid,), attackers=tuple(others))
+            )
+        )
         flow.advance_battle(acc)
         return
     if isinstance(cmd, c.Betaori) and p.mentsu < 2 and not p.tenho_ok:
@@ -315,13 +401,25 @@ def _goumoupai(acc: Acc, cmd: c.Goumoupai) -> None:
     p = acc.p(cid)
     n = 2 if p.karate_uses == 0 else 3
     pool = acc.stat(cid, "karate")
-    split = list(cmd.split) if cmd.split is not None else [pool // n + (1 if i < pool % n else 0) for i in range(n)]
+    split = (
+        list(cmd.split)
+        if cmd.split is not None
+        else [pool // n + (1 if i < pool % n else 0) for i in range(n)]
+    )
     if len(split) != n:
-        reject("bad_split", f"ゴーモーパイは{n}回の判定に分ける", section("カラテ判定――ゴーモーパイ"))
+        reject(
+            "bad_split", f"ゴーモーパイは{n}回の判定に分ける", section("カラテ判定――ゴーモーパイ")
+        )
     if pool < n or any(d < 1 for d in split):
-        reject("pool_too_small", f"カラテ{pool}を{n}つに分けられない", section("カラテ判定――ゴーモーパイ"))
+        reject(
+            "pool_too_small",
+            f"カラテ{pool}を{n}つに分けられない",
+            section("カラテ判定――ゴーモーパイ"),
+        )
     if sum(split) > pool:
-        reject("too_many_dice", f"ダイスが足りない(カラテ{pool})", section("カラテ判定――ゴーモーパイ"))
+        reject(
+            "too_many_dice", f"ダイスが足りない(カラテ{pool})", section("カラテ判定――ゴーモーパイ")
+        )
     rolls, succ = [], []
     for d in split:
         r, res = ck.roll_check(acc.ctx.dice, d, ck.NORMAL)
@@ -330,8 +428,13 @@ def _goumoupai(acc: Acc, cmd: c.Goumoupai) -> None:
     gained = sum(1 for s in succ if s > 0)
     acc.add(
         ev.ActionRolled(
-            character_id=cid, action="karate", rolls=tuple(rolls), difficulties=(ck.NORMAL,) * n, successes=tuple(succ),
-            gained=gained, mentsu=p.mentsu + gained,
+            character_id=cid,
+            action="karate",
+            rolls=tuple(rolls),
+            difficulties=(ck.NORMAL,) * n,
+            successes=tuple(succ),
+            gained=gained,
+            mentsu=p.mentsu + gained,
         )
     )
     flow.after_action(acc)
@@ -344,20 +447,35 @@ def _ikasama(acc: Acc, cmd: c.Ikasama) -> None:
     base = _ikasama_base(p.ikasama_uses)
     level = base + cmd.enhance
     if level > ck.UH3:
-        reject("ikasama_cap", f"強化イカサマの難易度はUH3まで({ck.difficulty_name(base)}+{cmd.enhance})", section("ワザマエ判定――イカサマ"))
+        reject(
+            "ikasama_cap",
+            f"強化イカサマの難易度はUH3まで({ck.difficulty_name(base)}+{cmd.enhance})",
+            section("ワザマエ判定――イカサマ"),
+        )
     r, res = ck.roll_check(acc.ctx.dice, acc.stat(cid, "wazamae"), level)
     gained = 1 + cmd.enhance if res.success else 0
     acc.add(
         ev.ActionRolled(
-            character_id=cid, action="wazamae", rolls=(r,), difficulties=(level,), successes=(res.successes,),
-            gained=gained, mentsu=p.mentsu + gained, enhance=cmd.enhance, chombo=not res.success,
+            character_id=cid,
+            action="wazamae",
+            rolls=(r,),
+            difficulties=(level,),
+            successes=(res.successes,),
+            gained=gained,
+            mentsu=p.mentsu + gained,
+            enhance=cmd.enhance,
+            chombo=not res.success,
         )
     )
     if res.success:
         flow.after_action(acc)
         return
     others = [o for o in acc.order_from(cid) if o != cid]
-    acc.add(ev.BattleStarted(battle=flow.Battle(kind="ikasama", defenders=(cid,), attackers=tuple(others))))
+    acc.add(
+        ev.BattleStarted(
+            battle=flow.Battle(kind="ikasama", defenders=(cid,), attackers=tuple(others))
+        )
+    )
     flow.advance_battle(acc)
 
 
@@ -369,8 +487,13 @@ def _neuron(acc: Acc, cmd: c.Neuron) -> None:
     gained = (1 + (r.faces.count(6) >= 2)) if res.success else 0
     acc.add(
         ev.ActionRolled(
-            character_id=cid, action="neuron", rolls=(r,), difficulties=(ck.UH,), successes=(res.successes,),
-            gained=gained, mentsu=p.mentsu + gained,
+            character_id=cid,
+            action="neuron",
+            rolls=(r,),
+            difficulties=(ck.UH,),
+            successes=(res.successes,),
+            gained=gained,
+            mentsu=p.mentsu + gained,
         )
     )
     flow.after_action(acc)
@@ -384,7 +507,17 @@ def _tsumo(acc: Acc, cmd: c.Tsumo) -> None:
     sixes = r.faces.count(6)
     total = p.sixes + sixes
     win = total >= acc.opts.tsumo_sixes
-    acc.add(ev.TsumoRolled(character_id=cid, stat=cmd.stat, roll=r, sixes=sixes, total=total, needed=acc.opts.tsumo_sixes, win=win))
+    acc.add(
+        ev.TsumoRolled(
+            character_id=cid,
+            stat=cmd.stat,
+            roll=r,
+            sixes=sixes,
+            total=total,
+            needed=acc.opts.tsumo_sixes,
+            win=win,
+        )
+    )
     if win:
         flow.score_tsumo(acc, cid, p.declaration)
         flow.hand_over(acc)
@@ -400,9 +533,17 @@ def _declare(acc: Acc, cmd: c.Declare) -> None:
     _must_move(acc, cid, "declare")
     if cmd.stick_target is not None:
         if cmd.kind != "riichi":
-            reject("stick_needs_riichi", "リーチ棒を投げられるのはリーチ宣言の時だけ", section("◆手番の処理"))
+            reject(
+                "stick_needs_riichi",
+                "リーチ棒を投げられるのはリーチ宣言の時だけ",
+                section("◆手番の処理"),
+            )
         if cmd.stick_target == cid or cmd.stick_target not in acc.active():
-            reject("bad_stick_target", "リーチ棒は卓についている他のキャラクターへ", section("◆手番の処理"))
+            reject(
+                "bad_stick_target",
+                "リーチ棒は卓についている他のキャラクターへ",
+                section("◆手番の処理"),
+            )
     acc.add(ev.Declared(character_id=cid, kind=cmd.kind))
     if cmd.stick_target is None:
         flow.after_declaration(acc)
@@ -410,8 +551,13 @@ def _declare(acc: Acc, cmd: c.Declare) -> None:
     yumido = acc.opts.yumido and any("ユミドー" in s for s in acc.sheet(cid).skills)
     r = acc.roll(2, 3) if yumido else acc.roll(1, 6)  # SJ-36 リーチ棒強化: 2d3
     hit = SjHit(
-        id=acc.ctx.new_id("h"), attacker=cid, target=cmd.stick_target, kind="stick", damage=r.total,
-        damage_roll=r.faces, evasion=ck.UH2 if yumido else ck.UH,
+        id=acc.ctx.new_id("h"),
+        attacker=cid,
+        target=cmd.stick_target,
+        kind="stick",
+        damage=r.total,
+        damage_roll=r.faces,
+        evasion=ck.UH2 if yumido else ck.UH,
     )
     acc.add(ev.StickThrown(character_id=cid, target=cmd.stick_target, roll=r, hit=hit))
     flow.advance_battle(acc)
@@ -438,12 +584,27 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
         if cmd.weapon is not None:
             w = sheet.weapon(cmd.weapon)
             if w is None or w.kind != "melee" or not rules.is_bio(w.id, w.name):
-                reject("forbidden_weapon", "近接武器は使えない(バイオサイバネのみ)", section("基本ルール"))
+                reject(
+                    "forbidden_weapon",
+                    "近接武器は使えない(バイオサイバネのみ)",
+                    section("基本ルール"),
+                )
             weapon = w
         assert weapon is not None, "素手 is built in"
-        prof = cb.attack_profile(kind="melee", weapon=weapon, style=None, skills=sheet.auto(), ninja=ninja_crit,
-                                 renzoku_plus=[sheet.renzoku_plus])
-        pool = acc.stat(cid, "karate") + weapon.bonus_dice + sheet.attack_bonus + sheet.karate_attack_bonus
+        prof = cb.attack_profile(
+            kind="melee",
+            weapon=weapon,
+            style=None,
+            skills=sheet.auto(),
+            ninja=ninja_crit,
+            renzoku_plus=[sheet.renzoku_plus],
+        )
+        pool = (
+            acc.stat(cid, "karate")
+            + weapon.bonus_dice
+            + sheet.attack_bonus
+            + sheet.karate_attack_bonus
+        )
     elif cmd.kind in ("shuriken", "gun"):
         if cmd.kind == "gun":
             guns = [w for w in sheet.carried() if w.kind == "gun"]
@@ -453,13 +614,26 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
         else:
             weapon = sheet.weapon("shuriken")
         assert weapon is not None, "スリケン is built in"
-        prof = cb.attack_profile(kind="shoot", weapon=weapon, style=None, skills=sheet.auto(), ninja=False,
-                                 rensha_plus=[sheet.rensha_plus])
+        prof = cb.attack_profile(
+            kind="shoot",
+            weapon=weapon,
+            style=None,
+            skills=sheet.auto(),
+            ninja=False,
+            rensha_plus=[sheet.rensha_plus],
+        )
         pool = acc.stat(cid, "wazamae") + weapon.bonus_dice + sheet.shoot_bonus
     else:
         # ジツ (G: 【ニューロン】+【ジツ】 at NORMAL, damage 1, one attack or an area attack)
-        prof = cb.AttackProfile(kind="shoot", damage_kind="jitsu", stat="neuron", difficulty=ck.NORMAL, damage=1,
-                                max_attacks=1, multi=cmd.area)
+        prof = cb.AttackProfile(
+            kind="shoot",
+            damage_kind="jitsu",
+            stat="neuron",
+            difficulty=ck.NORMAL,
+            damage=1,
+            max_attacks=1,
+            multi=cmd.area,
+        )
         pool = acc.stat(cid, "neuron") + sheet.jitsu
     if cmd.area and cmd.kind != "jitsu":
         reject("area_jitsu_only", "範囲攻撃はジツで", S)
@@ -471,33 +645,76 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
     allowed = _targets(acc, cid)
     for s in splits:
         if s.target not in allowed:
-            reject("bad_target", f"{kit.character_name(acc.table, s.target)} は攻撃の対象ではない", S)
+            reject(
+                "bad_target", f"{kit.character_name(acc.table, s.target)} は攻撃の対象ではない", S
+            )
     if cmd.area:
         if len({s.target for s in splits}) != len(splits):
             reject("bad_split", "範囲攻撃は対象ごとに1回", S)
         if pool < 1:
             reject("too_many_dice", "ダイスがない", S)
         r, res = ck.roll_check(acc.ctx.dice, pool, prof.difficulty)
-        rolls = [ev.AttackRoll(target=s.target, dice=pool, difficulty=prof.difficulty, roll=r, successes=res.successes, success=res.success) for s in splits]
+        rolls = [
+            ev.AttackRoll(
+                target=s.target,
+                dice=pool,
+                difficulty=prof.difficulty,
+                roll=r,
+                successes=res.successes,
+                success=res.success,
+            )
+            for s in splits
+        ]
     else:
         why = cb.validate_split(pool, [s.dice for s in splits], [s.target for s in splits], prof)
         if why is not None:
-            msgs = {"too_many_dice": f"ダイスが足りない(判定ダイス{pool}個)", "too_many_attacks": f"攻撃回数は最大{prof.max_attacks}回",
-                    "single_target": "複数のターゲットに割り振れない"}
+            msgs = {
+                "too_many_dice": f"ダイスが足りない(判定ダイス{pool}個)",
+                "too_many_attacks": f"攻撃回数は最大{prof.max_attacks}回",
+                "single_target": "複数のターゲットに割り振れない",
+            }
             reject(why, msgs.get(why, why), "NSTRPG 2-16 ●連続攻撃 / ●連射")
         rolls = []
         for s in splits:
             r, res = ck.roll_check(acc.ctx.dice, s.dice, prof.difficulty)
-            crit = sb.critical_of(r.faces, success=res.success, satsubatsu=prof.satsubatsu, namu=prof.namu) if cmd.kind == "melee" else ""
-            rolls.append(ev.AttackRoll(target=s.target, dice=s.dice, difficulty=prof.difficulty, roll=r, successes=res.successes,
-                                       success=res.success, critical=crit))
+            crit = (
+                sb.critical_of(
+                    r.faces, success=res.success, satsubatsu=prof.satsubatsu, namu=prof.namu
+                )
+                if cmd.kind == "melee"
+                else ""
+            )
+            rolls.append(
+                ev.AttackRoll(
+                    target=s.target,
+                    dice=s.dice,
+                    difficulty=prof.difficulty,
+                    roll=r,
+                    successes=res.successes,
+                    success=res.success,
+                    critical=crit,
+                )
+            )
     hits = tuple(
-        SjHit(id=acc.ctx.new_id("h"), attacker=cid, target=ar.target, kind=cmd.kind, damage=prof.damage, successes=ar.successes,
-              critical=ar.critical, faces=ar.roll.faces, area=cmd.area)
+        SjHit(
+            id=acc.ctx.new_id("h"),
+            attacker=cid,
+            target=ar.target,
+            kind=cmd.kind,
+            damage=prof.damage,
+            successes=ar.successes,
+            critical=ar.critical,
+            faces=ar.roll.faces,
+            area=cmd.area,
+        )
         for ar in rolls
         if ar.success
     )
-    acc.add(ev.AttackRolled(character_id=cid, kind=cmd.kind, pool=pool, rolls=tuple(rolls), hits=hits, area=cmd.area))
+    acc.add(
+        ev.AttackRolled(
+            character_id=cid, kind=cmd.kind, pool=pool, rolls=tuple(rolls), hits=hits, area=cmd.area
+        )
+    )
     flow.advance_battle(acc)
 
 
@@ -507,7 +724,9 @@ def _evade(acc: Acc, cmd: c.Evade) -> None:
     _must_move(acc, cid, "evade")
     p = acc.p(cid)
     if cmd.dice > p.evasion_dice:
-        reject("no_evasion_dice", f"回避ダイスが足りない(残り{p.evasion_dice})", "NSTRPG 2-11 回避判定")
+        reject(
+            "no_evasion_dice", f"回避ダイスが足りない(残り{p.evasion_dice})", "NSTRPG 2-11 回避判定"
+        )
     hit = acc.game.pending[0]
     level = flow.evasion_level(acc, hit)
     if cmd.dice == 0:
@@ -516,16 +735,35 @@ def _evade(acc: Acc, cmd: c.Evade) -> None:
         flow.advance_battle(acc)
         return
     r, res = ck.roll_check(acc.ctx.dice, cmd.dice, level)
-    acc.add(ev.EvasionRolled(character_id=cid, hit_id=hit.id, dice=cmd.dice, difficulty=level, roll=r, successes=res.successes, success=res.success))
+    acc.add(
+        ev.EvasionRolled(
+            character_id=cid,
+            hit_id=hit.id,
+            dice=cmd.dice,
+            difficulty=level,
+            roll=r,
+            successes=res.successes,
+            success=res.success,
+        )
+    )
     if not res.success:
         flow.land(acc, hit)
     elif (
         acc.sheet(cid).ninja
         and hit.attacker in acc.active()
-        and cb.can_counter(kinds=[hit.kind], evasion_successes=res.successes, attack_successes=hit.successes, adjacent=True, area=hit.area) is None
+        and cb.can_counter(
+            kinds=[hit.kind],
+            evasion_successes=res.successes,
+            attack_successes=hit.successes,
+            adjacent=True,
+            area=hit.area,
+        )
+        is None
     ):
         # カウンターカラテは発生する (SJ-09, SJ-22): a 1-damage hit back on the attacker (NS-77)
-        counter = SjHit(id=acc.ctx.new_id("h"), attacker=cid, target=hit.attacker, kind="counter", damage=1)
+        counter = SjHit(
+            id=acc.ctx.new_id("h"), attacker=cid, target=hit.attacker, kind="counter", damage=1
+        )
         acc.add(ev.CounterKarate(character_id=cid, hit=counter))
     flow.advance_battle(acc)
 

@@ -28,8 +28,23 @@ from taku_shadowjan.state import SjGame
 
 __all__ = ["chat", "parse"]
 
-_STATS = {"カラテ": "karate", "ワザマエ": "wazamae", "ニューロン": "neuron", "KARATE": "karate", "WAZAMAE": "wazamae", "NEURON": "neuron"}
-_KINDS = {"近接": "melee", "近接攻撃": "melee", "スリケン": "shuriken", "遠隔": "shuriken", "ジツ": "jitsu", "銃": "gun", "銃撃": "gun"}
+_STATS = {
+    "カラテ": "karate",
+    "ワザマエ": "wazamae",
+    "ニューロン": "neuron",
+    "KARATE": "karate",
+    "WAZAMAE": "wazamae",
+    "NEURON": "neuron",
+}
+_KINDS = {
+    "近接": "melee",
+    "近接攻撃": "melee",
+    "スリケン": "shuriken",
+    "遠隔": "shuriken",
+    "ジツ": "jitsu",
+    "銃": "gun",
+    "銃撃": "gun",
+}
 
 
 def _char_by_name(table: TableState, name: str) -> str | None:
@@ -39,7 +54,9 @@ def _char_by_name(table: TableState, name: str) -> str | None:
     return None
 
 
-def parse(text: str, table: TableState, actor: str | None, speaking_as: str | None = None) -> Any | None:
+def parse(
+    text: str, table: TableState, actor: str | None, speaking_as: str | None = None
+) -> Any | None:
     """The command a chat line stands for, or ``None`` when it is not a シャドー・ジャン command.
 
     The move is for ``speaking_as`` (a chat line spoken as a character), else for the
@@ -95,7 +112,11 @@ def parse(text: str, table: TableState, actor: str | None, speaking_as: str | No
         if len(rest) == 3:
             if not rest[2].isdigit() or int(rest[2]) < 1:
                 return None
-            return c.Attack(character_id=me, kind=_KINDS[rest[0]], splits=[c.Split(target=target, dice=int(rest[2]))])
+            return c.Attack(
+                character_id=me,
+                kind=_KINDS[rest[0]],
+                splits=[c.Split(target=target, dice=int(rest[2]))],
+            )
         return c.Attack(character_id=me, kind=_KINDS[rest[0]], target=target)
     if head == "回避" and len(rest) <= 1:
         if rest and not rest[0].isdigit():
@@ -119,6 +140,10 @@ def chat(text: str, table: TableState, ctx: Context[SjOptions]) -> list[Emitted]
         return dice_chat(text, ctx)
     if ctx.secret:
         # a move moves the hand for everyone: it cannot be hidden (the dice of a move are public)
-        reject("secret_move", "対局の手はシークレットにできません（Sを付けずに送ってください）", "シャドー・ジャン2 対局の進行")
+        reject(
+            "secret_move",
+            "対局の手はシークレットにできません（Sを付けずに送ってください）",
+            "シャドー・ジャン2 対局の進行",
+        )
     check_permit(table, cmd, ctx)
     return decide(table, cmd, ctx)

@@ -68,7 +68,9 @@ __all__ = [
 class Seated(Event, frozen=True, kw_only=True, tag="shadowjan.seated"):
     """A player sat down with a character (its fight values as they start)."""
 
-    meta = msgspec.Meta(title="着席", description="キャラクターが卓についた（戦闘の値はこの時点のもの）")
+    meta = msgspec.Meta(
+        title="着席", description="キャラクターが卓についた（戦闘の値はこの時点のもの）"
+    )
 
     character_id: Annotated[str, field("キャラクター", "着席したキャラクター")]
     tairyoku: Annotated[int, field("【体力】", "開始時の【体力】")]
@@ -77,7 +79,9 @@ class Seated(Event, frozen=True, kw_only=True, tag="shadowjan.seated"):
 
 
 class SeatRoll(msgspec.Struct, frozen=True, kw_only=True):
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="席順の1d100", description="席順を決めるダイス")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="席順の1d100", description="席順を決めるダイス"
+    )
 
     character_id: Annotated[str, field("キャラクター", "振ったキャラクター")]
     roll: Annotated[Roll, field("席順のダイス", "席順の1d100の出目")]
@@ -107,10 +111,18 @@ class HandStarted(Event, frozen=True, kw_only=True, tag="shadowjan.hand_started"
 class EvasionDiceTaken(Event, frozen=True, kw_only=True, tag="shadowjan.evasion_dice_taken"):
     """回避ダイス taken: at the deal, after it (SJ-07, SJ-10), at the dealer's turn (SJ-25)."""
 
-    meta = msgspec.Meta(title="回避ダイスを握る", description="配牌時・配牌後・親の手番・イクサの回避ダイス")
+    meta = msgspec.Meta(
+        title="回避ダイスを握る", description="配牌時・配牌後・親の手番・イクサの回避ダイス"
+    )
 
     dice: Annotated[dict[str, int], field("回避ダイス", "キャラクターごとの回避ダイス")]
-    reason: Annotated[Literal["deal", "after_deal", "dealer_turn", "ikusa"], field("理由", "deal（配牌時）/ after_deal（配牌後）/ dealer_turn（親の手番）/ ikusa（イクサのラウンド）")]
+    reason: Annotated[
+        Literal["deal", "after_deal", "dealer_turn", "ikusa"],
+        field(
+            "理由",
+            "deal（配牌時）/ after_deal（配牌後）/ dealer_turn（親の手番）/ ikusa（イクサのラウンド）",
+        ),
+    ]
 
 
 class MentsuDealt(Event, frozen=True, kw_only=True, tag="shadowjan.mentsu_dealt"):
@@ -133,10 +145,15 @@ class TurnStarted(Event, frozen=True, kw_only=True, tag="shadowjan.turn_started"
 class TenhoDeclared(Event, frozen=True, kw_only=True, tag="shadowjan.tenho_declared"):
     """テンホー・チーホー declared (SJ-09), or declined: メンツ becomes 2 (SJ-08, G-SJ-06)."""
 
-    meta = msgspec.Meta(title="テンホー・チーホー", description="テンホー・チーホーの宣言、またはしなかった（メンツ2）")
+    meta = msgspec.Meta(
+        title="テンホー・チーホー",
+        description="テンホー・チーホーの宣言、またはしなかった（メンツ2）",
+    )
 
     character_id: Annotated[str, field("キャラクター", "配牌で5メンツのキャラクター")]
-    declared: Annotated[bool, field("宣言した", "テンホー・チーホーを宣言した（偽: 宣言せずメンツ2）")] = True
+    declared: Annotated[
+        bool, field("宣言した", "テンホー・チーホーを宣言した（偽: 宣言せずメンツ2）")
+    ] = True
     mentsu: Annotated[int, field("メンツ", "この後のメンツ", ge=0)] = 5
 
 
@@ -146,15 +163,23 @@ class ActionRolled(Event, frozen=True, kw_only=True, tag="shadowjan.action_rolle
     ``rolls[i]`` at ``difficulties[i]``; ``gained`` メンツ; ``chombo`` on a failed イカサマ.
     """
 
-    meta = msgspec.Meta(title="手番の行動の判定", description="カラテ判定（ゴーモーパイ）・ワザマエ判定（イカサマ）・ニューロン判定")
+    meta = msgspec.Meta(
+        title="手番の行動の判定",
+        description="カラテ判定（ゴーモーパイ）・ワザマエ判定（イカサマ）・ニューロン判定",
+    )
 
     character_id: Annotated[str, field("キャラクター", "行動したキャラクター")]
     action: Annotated[
         Literal["karate", "wazamae", "neuron"],
-        field("行動", "karate（カラテ判定・ゴーモーパイ）/ wazamae（ワザマエ判定・イカサマ）/ neuron（ニューロン判定）"),
+        field(
+            "行動",
+            "karate（カラテ判定・ゴーモーパイ）/ wazamae（ワザマエ判定・イカサマ）/ neuron（ニューロン判定）",
+        ),
     ]
     rolls: Annotated[tuple[Roll, ...], field("出目", "判定ごとの出目")]
-    difficulties: Annotated[tuple[int, ...], field("難易度", "判定ごとの難易度（4: NORMAL … 8: UH3）")]
+    difficulties: Annotated[
+        tuple[int, ...], field("難易度", "判定ごとの難易度（4: NORMAL … 8: UH3）")
+    ]
     successes: Annotated[tuple[int, ...], field("成功数", "判定ごとの成功数")]
     gained: Annotated[int, field("得たメンツ", "増えたメンツ", ge=0)]
     mentsu: Annotated[int, field("メンツ", "判定後のメンツ", ge=0)]
@@ -183,7 +208,9 @@ class Declared(Event, frozen=True, kw_only=True, tag="shadowjan.declared"):
 class StickThrown(Event, frozen=True, kw_only=True, tag="shadowjan.stick_thrown"):
     """The リーチ棒: an automatic hit, 1d6 damage (2d3 with ユミドー), evasion U-HARD (UH2) (SJ-19, SJ-36)."""
 
-    meta = msgspec.Meta(title="リーチ棒", description="リーチ棒の投擲: 自動命中、1d6ダメージ（ユミドー2d3）")
+    meta = msgspec.Meta(
+        title="リーチ棒", description="リーチ棒の投擲: 自動命中、1d6ダメージ（ユミドー2d3）"
+    )
 
     character_id: Annotated[str, field("キャラクター", "リーチ棒を投げたキャラクター")]
     target: Annotated[str, field("的", "リーチ棒を受けるキャラクター")]
@@ -197,7 +224,10 @@ class TsumoRolled(Event, frozen=True, kw_only=True, tag="shadowjan.tsumo_rolled"
     meta = msgspec.Meta(title="ツモ判定", description="U-HARDのツモ判定。出目6が累計される")
 
     character_id: Annotated[str, field("キャラクター", "ツモ判定をしたキャラクター")]
-    stat: Annotated[Literal["karate", "wazamae", "neuron"], field("能力値", "karate（【カラテ】）/ wazamae（【ワザマエ】）/ neuron（【ニューロン】）")]
+    stat: Annotated[
+        Literal["karate", "wazamae", "neuron"],
+        field("能力値", "karate（【カラテ】）/ wazamae（【ワザマエ】）/ neuron（【ニューロン】）"),
+    ]
     roll: Annotated[Roll, field("出目", "ツモ判定の出目")]
     sixes: Annotated[int, field("出目6", "この判定の6の数", ge=0)]
     total: Annotated[int, field("6の累計", "この局の6の累計", ge=0)]
@@ -208,7 +238,9 @@ class TsumoRolled(Event, frozen=True, kw_only=True, tag="shadowjan.tsumo_rolled"
 class FurikomiRolled(Event, frozen=True, kw_only=True, tag="shadowjan.furikomi_rolled"):
     """振り込み判定 at the end of the turn (SJ-20); failure is ロン by every other declarer (SJ-23, SJ-24)."""
 
-    meta = msgspec.Meta(title="振り込み判定", description="手番の終わりの振り込み判定。失敗で宣言者全員のロン")
+    meta = msgspec.Meta(
+        title="振り込み判定", description="手番の終わりの振り込み判定。失敗で宣言者全員のロン"
+    )
 
     character_id: Annotated[str, field("キャラクター", "判定したキャラクター")]
     roll: Annotated[Roll, field("出目", "【ニューロン】判定の出目")]
@@ -227,13 +259,18 @@ class TurnEnded(Event, frozen=True, kw_only=True, tag="shadowjan.turn_ended"):
 class BattleStarted(Event, frozen=True, kw_only=True, tag="shadowjan.battle_started"):
     """A fight begins (SJ-09, SJ-14, SJ-22, SJ-33, SJ-29)."""
 
-    meta = msgspec.Meta(title="戦闘の開始", description="テンホー・チーホー戦、イカサマの制裁、ロン回避判定、リーチ棒、イクサ")
+    meta = msgspec.Meta(
+        title="戦闘の開始",
+        description="テンホー・チーホー戦、イカサマの制裁、ロン回避判定、リーチ棒、イクサ",
+    )
 
     battle: Annotated[Battle, field("戦闘", "始まった戦闘")]
 
 
 class AttackRoll(msgspec.Struct, frozen=True, kw_only=True):
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="攻撃判定", description="1つの対象への攻撃判定")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="攻撃判定", description="1つの対象への攻撃判定"
+    )
 
     target: Annotated[str, field("対象", "攻撃したキャラクター")]
     dice: Annotated[int, field("ダイス数", "この対象へのダイス", ge=1)]
@@ -250,7 +287,10 @@ class AttackRolled(Event, frozen=True, kw_only=True, tag="shadowjan.attack_rolle
     meta = msgspec.Meta(title="攻撃", description="近接攻撃・スリケン・ジツ・銃撃")
 
     character_id: Annotated[str, field("攻撃者", "攻撃したキャラクター")]
-    kind: Annotated[Literal["melee", "shuriken", "jitsu", "gun"], field("攻撃の種類", "melee（近接攻撃）/ shuriken（スリケン）/ jitsu（ジツ）/ gun（銃撃）")]
+    kind: Annotated[
+        Literal["melee", "shuriken", "jitsu", "gun"],
+        field("攻撃の種類", "melee（近接攻撃）/ shuriken（スリケン）/ jitsu（ジツ）/ gun（銃撃）"),
+    ]
     pool: Annotated[int, field("判定ダイス", "攻撃のダイス数", ge=0)]
     rolls: Annotated[tuple[AttackRoll, ...], field("攻撃判定", "対象ごとの判定")]
     hits: Annotated[tuple[SjHit, ...], field("命中", "回避判定を待つ命中")]
@@ -313,7 +353,9 @@ class BattleEnded(Event, frozen=True, kw_only=True, tag="shadowjan.battle_ended"
     meta = msgspec.Meta(title="戦闘の終了", description="戦闘の結果")
 
     kind: Annotated[BattleKind, field("戦闘の種類", BATTLE_JP)]
-    damaged: Annotated[tuple[str, ...], field("ダメージを受けた者", "【体力】を1以上失った防御側")] = ()
+    damaged: Annotated[
+        tuple[str, ...], field("ダメージを受けた者", "【体力】を1以上失った防御側")
+    ] = ()
     winner: Annotated[str, field("勝者", "イクサの勝者")] = ""
 
 
@@ -324,7 +366,9 @@ class Scored(Event, frozen=True, kw_only=True, tag="shadowjan.scored"):
     ``ron_riichi``, ``ron_dama`` or ``chombo``; ``deltas`` by character.
     """
 
-    meta = msgspec.Meta(title="点数の支払い", description="ツモ・ロン・チョンボの支払い（流局の倍率つき）")
+    meta = msgspec.Meta(
+        title="点数の支払い", description="ツモ・ロン・チョンボの支払い（流局の倍率つき）"
+    )
 
     reason: Annotated[ScoreReason, field("理由", SCORE_JP)]
     who: Annotated[str, field("アガリ・チョンボの者", "アガった（チョンボした）キャラクター")]
@@ -344,11 +388,15 @@ class Ryukyoku(Event, frozen=True, kw_only=True, tag="shadowjan.ryukyoku"):
 class NinjaSlayerChecked(Event, frozen=True, kw_only=True, tag="shadowjan.ninja_slayer_checked"):
     """ニンジャ殺すべし (SJ-28): 1d6 above score / 1000, automatic below 0."""
 
-    meta = msgspec.Meta(title="ニンジャ殺すべし判定", description="1d6が点数/1000を上回るか（マイナスなら自動成功）")
+    meta = msgspec.Meta(
+        title="ニンジャ殺すべし判定", description="1d6が点数/1000を上回るか（マイナスなら自動成功）"
+    )
 
     character_id: Annotated[str, field("最下位", "判定する最下位のキャラクター")]
     declarer: Annotated[str, field("宣言者", "ツモ判定でアガれなかった宣言者")]
-    roll: Annotated[Roll | None, field("判定のダイス", "1d6の出目（点数マイナスなら空: 自動成功）")] = None
+    roll: Annotated[
+        Roll | None, field("判定のダイス", "1d6の出目（点数マイナスなら空: 自動成功）")
+    ] = None
     score: Annotated[int, field("点数", "最下位の点数")]
     triggered: Annotated[bool, field("成立", "ニンジャ殺すべしが成立した")]
 
@@ -356,7 +404,9 @@ class NinjaSlayerChecked(Event, frozen=True, kw_only=True, tag="shadowjan.ninja_
 class NinjaSlayerRose(Event, frozen=True, kw_only=True, tag="shadowjan.ninja_slayer_rose"):
     """The player becomes Ninja Slayer (SJ-29); ``fight``: the イクサ begins with his stat block."""
 
-    meta = msgspec.Meta(title="ニンジャスレイヤー", description="プレイヤーがニンジャスレイヤーとなった")
+    meta = msgspec.Meta(
+        title="ニンジャスレイヤー", description="プレイヤーがニンジャスレイヤーとなった"
+    )
 
     character_id: Annotated[str, field("キャラクター", "ニンジャスレイヤーとなったキャラクター")]
     target: Annotated[str, field("標的", "ニンジャスレイヤーの標的")]
@@ -379,7 +429,9 @@ class DkkGained(Event, frozen=True, kw_only=True, tag="shadowjan.dkk_gained"):
 class Move(msgspec.Struct, frozen=True, kw_only=True):
     """A legal move: a button's label, the character, the command to send."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="合法手", description="ボタンの表示名とキャラクターと送るコマンド")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="合法手", description="ボタンの表示名とキャラクターと送るコマンド"
+    )
 
     label: Annotated[str, field("表示名", "ボタンの表示名")]
     character_id: Annotated[str, field("キャラクター", "動くキャラクター（空: 対局開始など）")] = ""
@@ -393,7 +445,13 @@ class ToMove(Event, frozen=True, kw_only=True, tag="shadowjan.to_move"):
     meta = msgspec.Meta(title="手番の案内", description="いま誰が何をする番か、合法手")
 
     character_id: Annotated[str, field("キャラクター", "いま動くキャラクター")]
-    step: Annotated[Literal["action", "tsumo", "declare", "attack", "evade"], field("手順", "action（手番の行動）/ tsumo（ツモ判定）/ declare（リーチ/ダマテン宣言）/ attack（攻撃）/ evade（回避判定）")]
+    step: Annotated[
+        Literal["action", "tsumo", "declare", "attack", "evade"],
+        field(
+            "手順",
+            "action（手番の行動）/ tsumo（ツモ判定）/ declare（リーチ/ダマテン宣言）/ attack（攻撃）/ evade（回避判定）",
+        ),
+    ]
     moves: Annotated[tuple[Move, ...], field("合法手", "いまできる手")] = ()
 
 

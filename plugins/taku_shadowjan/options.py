@@ -36,18 +36,48 @@ class SjOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         tiebreak_ikusa: a tie for first is fought out (SJ-33); off: the tied players share first place.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="シャドー・ジャン2のオプション", description="◆オプション、タツジンのルール、ルールの隙間の既定値")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="シャドー・ジャン2のオプション",
+        description="◆オプション、タツジンのルール、ルールの隙間の既定値",
+    )
 
-    tsumo_sixes: Annotated[int, field("ツモに要る6の数", "ツモ判定でアガるのに要る出目6の累計（3。上位帯向け: 4、5以上）", ge=1, le=12)] = 3
-    end_on_negative: Annotated[bool, field("点数マイナスで終了", "誰かの点数が0を下回ったら対局を終える")] = False
+    tsumo_sixes: Annotated[
+        int,
+        field(
+            "ツモに要る6の数",
+            "ツモ判定でアガるのに要る出目6の累計（3。上位帯向け: 4、5以上）",
+            ge=1,
+            le=12,
+        ),
+    ] = 3
+    end_on_negative: Annotated[
+        bool, field("点数マイナスで終了", "誰かの点数が0を下回ったら対局を終える")
+    ] = False
     ninja_slayer: Annotated[bool, field("ニンジャ殺すべし", "ニンジャ殺すべしを使う")] = True
-    ninja_slayer_fight: Annotated[bool, field("ニンジャスレイヤーとのイクサ", "省略せず、ニンジャスレイヤーのデータでイクサを行う")] = False
-    satsubatsu: Annotated[bool, field("サツバツ!", "近接攻撃でサツバツ!が起こる（オフ: サツバツ無効）")] = True
-    bakuhatsu: Annotated[bool, field("爆発四散", "爆発四散が起こる（オフ: 爆発四散無効、代わりに気絶）")] = True
-    iaido: Annotated[bool, field("タツジン（イアイドー）点棒切り払い", "遠隔攻撃への回避難易度−1")] = True
-    yumido: Annotated[bool, field("タツジン（ユミドー）リーチ棒強化", "リーチ棒のダメージ2d3、回避難易度UH2")] = True
+    ninja_slayer_fight: Annotated[
+        bool,
+        field("ニンジャスレイヤーとのイクサ", "省略せず、ニンジャスレイヤーのデータでイクサを行う"),
+    ] = False
+    satsubatsu: Annotated[
+        bool, field("サツバツ!", "近接攻撃でサツバツ!が起こる（オフ: サツバツ無効）")
+    ] = True
+    bakuhatsu: Annotated[
+        bool, field("爆発四散", "爆発四散が起こる（オフ: 爆発四散無効、代わりに気絶）")
+    ] = True
+    iaido: Annotated[
+        bool, field("タツジン（イアイドー）点棒切り払い", "遠隔攻撃への回避難易度−1")
+    ] = True
+    yumido: Annotated[
+        bool, field("タツジン（ユミドー）リーチ棒強化", "リーチ棒のダメージ2d3、回避難易度UH2")
+    ] = True
     hands: Annotated[int, field("局数", "1回の対局の局数（4）", ge=1, le=16)] = 4
     start_score: Annotated[int, field("持ち点", "開始時の持ち点（25000）")] = 25000
-    chombo_multiplied: Annotated[bool, field("チョンボにも流局の倍率", "チョンボの支払いにも流局の倍率をかける")] = False
-    max_draws: Annotated[int, field("流局の上限", "連続流局の上限。達したら局を進める（0: 上限なし）", ge=0)] = 0
-    tiebreak_ikusa: Annotated[bool, field("同着1位のイクサ", "同着1位はイクサで決着（オフ: 同着のまま）")] = True
+    chombo_multiplied: Annotated[
+        bool, field("チョンボにも流局の倍率", "チョンボの支払いにも流局の倍率をかける")
+    ] = False
+    max_draws: Annotated[
+        int, field("流局の上限", "連続流局の上限。達したら局を進める（0: 上限なし）", ge=0)
+    ] = 0
+    tiebreak_ikusa: Annotated[
+        bool, field("同着1位のイクサ", "同着1位はイクサで決着（オフ: 同着のまま）")
+    ] = True

@@ -58,7 +58,9 @@ def affordances(table: TableState, viewer: Viewer, options: SjOptions) -> list[A
 
     def mine(cid: str) -> bool:
         ch = table.characters.get(cid)
-        return viewer.is_gm or (ch is not None and ch.owner is not None and ch.owner == viewer.member_id)
+        return viewer.is_gm or (
+            ch is not None and ch.owner is not None and ch.owner == viewer.member_id
+        )
 
     out = []
     for a in moves(table, game, options):

@@ -70,7 +70,9 @@ Card = Annotated[
 
 Suit = Annotated[
     Literal["♠", "♥", "♦", "♣"],
-    msgspec.Meta(title="スート", description="♠（スペード）/ ♥（ハート）/ ♦（ダイヤ）/ ♣（クラブ）"),
+    msgspec.Meta(
+        title="スート", description="♠（スペード）/ ♥（ハート）/ ♦（ダイヤ）/ ♣（クラブ）"
+    ),
 ]
 """A 流れ suit (YD-71)."""
 

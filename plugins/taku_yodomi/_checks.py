@@ -112,7 +112,9 @@ def resolve(check: Check, *, key_number: int | None, key_mode: str, key_bonus: b
         bonus = 10 if critical and (not key_critical or key_bonus) else 0
         total = check.base + dice_value + bonus + check.modifier - check.penalty + check.card_bonus
         success = True if critical else _meets(total, check.difficulty)
-        return replace(check, critical=critical, key_critical=key_critical, value=total, success=success)
+        return replace(
+            check, critical=critical, key_critical=key_critical, value=total, success=success
+        )
     # D99
     target = check.base + check.modifier - check.penalty + check.card_bonus
     if check.no_roll:
@@ -155,10 +157,18 @@ def boost(
         tuple(check.cards) + tuple(cards), suit, key_number, own_suit_barred=own_suit_barred
     )
     if check.cards:
-        _, before = flow_bonus(tuple(check.cards), suit, key_number, own_suit_barred=own_suit_barred)
+        _, before = flow_bonus(
+            tuple(check.cards), suit, key_number, own_suit_barred=own_suit_barred
+        )
         if before is not None and counted != before:
             # a joker already played as the own-suit card (G-YD-07) stays that card
-            raise ValueError("自分のスートの「流れ」は一枚だけ出せます（ジョーカーをその一枚として出しています）")
+            raise ValueError(
+                "自分のスートの「流れ」は一枚だけ出せます（ジョーカーをその一枚として出しています）"
+            )
     bonus = total - check.card_bonus
     new = msgspec.structs.replace(check, card_bonus=total, cards=check.cards + tuple(cards))
-    return resolve(new, key_number=key_number, key_mode=key_mode, key_bonus=key_bonus), bonus, counted
+    return (
+        resolve(new, key_number=key_number, key_mode=key_mode, key_bonus=key_bonus),
+        bonus,
+        counted,
+    )

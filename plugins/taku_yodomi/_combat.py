@@ -102,7 +102,9 @@ def _action_value(table: TableState, cid: str) -> int:
     return int(v) if isinstance(v, int) else 0
 
 
-def next_actor(table: TableState, game: Game, combat: Combat, *, done: str | None = None) -> str | None:
+def next_actor(
+    table: TableState, game: Game, combat: Combat, *, done: str | None = None
+) -> str | None:
     """G-YD-09: the 未行動 character with the highest 【行動値】 (PCs first on ties, then
     the order of joining); then the waiters, lowest 【行動値】 first (YD-32)."""
     ready = []
@@ -196,7 +198,12 @@ def damage(
         # YD-50, YD-53: attacked while dead: 完全消滅, every 流れ discarded
         hand = game.hands.get(cid, [])
         gone: list[Emitted] = [discard(table, ctx, cid, hand, "完全消滅")] if hand else []
-        return [*gone, ConditionChanged(character_id=cid, condition=Condition.VANISHED, reason="死亡状態で攻撃を受けた")]
+        return [
+            *gone,
+            ConditionChanged(
+                character_id=cid, condition=Condition.VANISHED, reason="死亡状態で攻撃を受けた"
+            ),
+        ]
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
         reject("not_in_play", f"{name(table, cid)} はもう場にいません", S_STATE)
     dmg = amount
@@ -213,25 +220,71 @@ def damage(
             reject("unknown_item", f"{name(table, cid)} は「{item}」を持っていません", S_SPOT)
         left = max(c.item_pp[item] - dmg, 0)
         return [
-            Damaged(character_id=cid, amount=dmg, attribute=attribute, halved=halved, to="item", item=item,
-                    pp=pp, sp=sp, item_pp=left, source=source, roll=roll)
+            Damaged(
+                character_id=cid,
+                amount=dmg,
+                attribute=attribute,
+                halved=halved,
+                to="item",
+                item=item,
+                pp=pp,
+                sp=sp,
+                item_pp=left,
+                source=source,
+                roll=roll,
+            )
         ]
     out: list[Emitted] = []
     if c.condition == Condition.INCAPACITATED or c.condition == Condition.YODOMI_LIFE:
         sp = max(sp - dmg, 0)
-        out.append(Damaged(character_id=cid, amount=dmg, attribute=attribute, halved=halved, to="sp", pp=pp, sp=sp, source=source, roll=roll))
+        out.append(
+            Damaged(
+                character_id=cid,
+                amount=dmg,
+                attribute=attribute,
+                halved=halved,
+                to="sp",
+                pp=pp,
+                sp=sp,
+                source=source,
+                roll=roll,
+            )
+        )
         if sp == 0:
-            out.append(ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="【SP】0"))
+            out.append(
+                ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="【SP】0")
+            )
         return out
     pp = max(pp - dmg, 0)
-    out.append(Damaged(character_id=cid, amount=dmg, attribute=attribute, halved=halved, to="pp", pp=pp, sp=sp, source=source, roll=roll))
+    out.append(
+        Damaged(
+            character_id=cid,
+            amount=dmg,
+            attribute=attribute,
+            halved=halved,
+            to="pp",
+            pp=pp,
+            sp=sp,
+            source=source,
+            roll=roll,
+        )
+    )
     if pp == 0:
-        out.append(ConditionChanged(character_id=cid, condition=Condition.INCAPACITATED, reason="【PP】0"))
+        out.append(
+            ConditionChanged(character_id=cid, condition=Condition.INCAPACITATED, reason="【PP】0")
+        )
     return out
 
 
 def add_status(
-    table: TableState, ctx: Context, cid: str, status: str, x: int = 0, *, by: str | None = None, item: str | None = None
+    table: TableState,
+    ctx: Context,
+    cid: str,
+    status: str,
+    x: int = 0,
+    *,
+    by: str | None = None,
+    item: str | None = None,
 ) -> list[Emitted]:
     """A bad status and its side effects: 転倒 during 極技 deals 4D6 and ends 極技 (YD-61)."""
     c = char(table, cid)
@@ -248,11 +301,19 @@ def add_status(
         out.append(StatusRemoved(character_id=cid, status="極技", reason="転倒"))
         if c.condition not in (Condition.DEAD, Condition.VANISHED, Condition.FLOW_DEATH):
             r = ctx.dice.roll(4, 6)
-            out += damage(table, ctx, cid, r.total, "", source="極技+転倒 4D6", apply_defence=False, roll=r, attack=False)
+            out += damage(
+                table,
+                ctx,
+                cid,
+                r.total,
+                "",
+                source="極技+転倒 4D6",
+                apply_defence=False,
+                roll=r,
+                attack=False,
+            )
     out.insert(0, StatusAdded(character_id=cid, status=status, x=x, by=by, item=item))
     return out
-
-
 
 
 # --------------------------------------------------------------------------- round progression
@@ -326,12 +387,30 @@ def advance(table: TableState, cmd: C.AdvanceRound, ctx: Context) -> list[Emitte
                 if c is None:
                     continue
                 x = c.statuses.get("毒")
-                if x and c.condition not in (Condition.DEAD, Condition.VANISHED, Condition.FLOW_DEATH):
+                if x and c.condition not in (
+                    Condition.DEAD,
+                    Condition.VANISHED,
+                    Condition.FLOW_DEATH,
+                ):
                     # YD-56: 毒 is no attack: the dead do not vanish by it, the gone take nothing
                     r = ctx.dice.roll(x, 6)
-                    out += damage(table, ctx, cid, r.total, "", source=f"毒{x}", apply_defence=False, roll=r, attack=False)
+                    out += damage(
+                        table,
+                        ctx,
+                        cid,
+                        r.total,
+                        "",
+                        source=f"毒{x}",
+                        apply_defence=False,
+                        roll=r,
+                        attack=False,
+                    )
                 if "放心" in c.statuses:
-                    out.append(StatusRemoved(character_id=cid, status="放心", reason="クリンナッププロセス"))
+                    out.append(
+                        StatusRemoved(
+                            character_id=cid, status="放心", reason="クリンナッププロセス"
+                        )
+                    )
             out.append(CleanupDone(round=combat.round))
             return out
 
@@ -352,7 +431,10 @@ def wait(table: TableState, cmd: C.Wait, ctx: Context) -> list[Emitted]:
     if combat.minor_done:
         reject("already_acting", "行動を始めた後は待機できません", S_ROUND)
     after = msgspec.structs.replace(combat, waiting=[*combat.waiting, cmd.character_id])
-    return [Waited(character_id=cmd.character_id), ActorChosen(character_id=next_actor(table, game, after))]
+    return [
+        Waited(character_id=cmd.character_id),
+        ActorChosen(character_id=next_actor(table, game, after)),
+    ]
 
 
 def minor(table: TableState, cmd: C.Minor, ctx: Context) -> list[Emitted]:
@@ -394,12 +476,20 @@ def move(table: TableState, cmd: C.Move, ctx: Context) -> list[Emitted]:
     return out
 
 
-def _moved(table: TableState, game: Game, combat: Combat, cid: str, target: str, *, disengage: bool) -> list[Emitted]:
+def _moved(
+    table: TableState, game: Game, combat: Combat, cid: str, target: str, *, disengage: bool
+) -> list[Emitted]:
     passengers = tuple(p for p, pc in game.chars.items() if pc.passenger_of == cid)
-    out: list[Emitted] = [Moved(character_id=cid, engagement=target, passengers=passengers, disengage=disengage)]
+    out: list[Emitted] = [
+        Moved(character_id=cid, engagement=target, passengers=passengers, disengage=disengage)
+    ]
     for who in (cid, *passengers):
         w = game.chars[who]
-        if "極技" in w.statuses and w.kiwaza_by is not None and engagement_of(combat, w.kiwaza_by) != target:
+        if (
+            "極技" in w.statuses
+            and w.kiwaza_by is not None
+            and engagement_of(combat, w.kiwaza_by) != target
+        ):
             out.append(StatusRemoved(character_id=who, status="極技", reason="別のエンゲージへ"))
         if "水中" in w.statuses:
             out.append(StatusRemoved(character_id=who, status="水中", reason="エンゲージを出た"))
@@ -425,22 +515,52 @@ def disengage(table: TableState, cmd: C.Disengage, ctx: Context) -> list[Emitted
         reject("alone", "一人のエンゲージからは離脱できません", S_ENGAGE)
     out = turn(table, ctx, cid, "major")
     flying_free = c.flying and not enemies_in(game, combat, cid, flying_only=True)
-    blockers = [] if flying_free else [
-        b for b in combat.blockers.get(here, [])
-        if b in enemies_in(game, combat, cid) and game.chars[b].condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)
-    ]
+    blockers = (
+        []
+        if flying_free
+        else [
+            b
+            for b in combat.blockers.get(here, [])
+            if b in enemies_in(game, combat, cid)
+            and game.chars[b].condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)
+        ]
+    )
     if cmd.cards and not blockers:
         reject("no_check", "封鎖されていない離脱には判定がなく、「流れ」を出せません", S_ENGAGE)
     for i, b in enumerate(blockers):
         # the 流れ go on the leaver's first 対決 (one set of cards per command)
-        mine, evs = check(table, ctx, cid, kind="2d9", base=_action_value(table, cid), purpose="block", label="封鎖 対決",
-                          key_reroll=cmd.key_reroll, cards=cmd.cards if i == 0 else ())
+        mine, evs = check(
+            table,
+            ctx,
+            cid,
+            kind="2d9",
+            base=_action_value(table, cid),
+            purpose="block",
+            label="封鎖 対決",
+            key_reroll=cmd.key_reroll,
+            cards=cmd.cards if i == 0 else (),
+        )
         out += evs
-        theirs, evs = check(table, ctx, b, kind="2d9", base=_action_value(table, b), purpose="block", label="封鎖 対決")
+        theirs, evs = check(
+            table,
+            ctx,
+            b,
+            kind="2d9",
+            base=_action_value(table, b),
+            purpose="block",
+            label="封鎖 対決",
+        )
         out += evs
         won = mine.value > theirs.value
-        out.append(ContestResolved(action_check=mine.check_id, reaction_check=theirs.check_id, action_value=mine.value,
-                                   reaction_value=theirs.value, winner="action" if won else "reaction"))
+        out.append(
+            ContestResolved(
+                action_check=mine.check_id,
+                reaction_check=theirs.check_id,
+                action_value=mine.value,
+                reaction_value=theirs.value,
+                winner="action" if won else "reaction",
+            )
+        )
         if not won:
             out.append(DisengageFailed(character_id=cid, blocker=b))
             return out + after_major(table, out, cid)
@@ -468,13 +588,18 @@ def hide(table: TableState, cmd: C.Hide, ctx: Context) -> list[Emitted]:
     if game.combat is not None and enemies_in(game, game.combat, cid):
         reject("engaged", "敵とエンゲージしている間は隠密状態になれません", S_SPOT)
     turn(table, ctx, cid, "major")  # validates the timing
-    out = [ActionUsed(character_id=cid, action="major", what="隠密"), FlagChanged(character_id=cid, flag="stealth", value=True)]
+    out = [
+        ActionUsed(character_id=cid, action="major", what="隠密"),
+        FlagChanged(character_id=cid, flag="stealth", value=True),
+    ]
     return out + after_major(table, out, cid)
 
 
 def set_flying(table: TableState, cmd: C.SetFlying, ctx: Context) -> list[Emitted]:
     c = char(table, cmd.character_id)
-    out: list[Emitted] = [FlagChanged(character_id=cmd.character_id, flag="flying", value=cmd.flying)]
+    out: list[Emitted] = [
+        FlagChanged(character_id=cmd.character_id, flag="flying", value=cmd.flying)
+    ]
     if cmd.flying and "水中" in c.statuses:
         out.append(StatusRemoved(character_id=cmd.character_id, status="水中", reason="飛行状態"))
     return out
@@ -489,7 +614,9 @@ def mount(table: TableState, cmd: C.Mount, ctx: Context) -> list[Emitted]:
         char(table, cmd.rider)
         if cmd.rider == cid or game.chars[cmd.rider].passenger_of is not None:
             reject("bad_rider", "その相手には同乗できません", S_SPOT)
-        if game.combat is not None and engagement_of(game.combat, cid) != engagement_of(game.combat, cmd.rider):
+        if game.combat is not None and engagement_of(game.combat, cid) != engagement_of(
+            game.combat, cmd.rider
+        ):
             reject("not_engaged", "同じエンゲージの乗り手にしか同乗できません", S_SPOT)
     elif c.passenger_of is None:
         reject("not_passenger", "同乗していません", S_SPOT)
@@ -518,7 +645,11 @@ def attack(table: TableState, cmd: C.Attack, ctx: Context) -> list[Emitted]:
     base = cmd.value + ability(table, cid, cmd.ability)
     extra = opts.called_shot_penalty if cmd.called_shot else 0
     if cmd.called_shot and cmd.called_shot not in t.item_pp:
-        reject("unknown_item", f"{name(table, cmd.target)} は「{cmd.called_shot}」を持っていません", S_SPOT)
+        reject(
+            "unknown_item",
+            f"{name(table, cmd.target)} は「{cmd.called_shot}」を持っていません",
+            S_SPOT,
+        )
     for s, x in cmd.statuses.items():
         if s not in BAD_STATUSES:
             reject("unknown_status", f"バッドステータス「{s}」はありません", S_BAD)
@@ -526,9 +657,24 @@ def attack(table: TableState, cmd: C.Attack, ctx: Context) -> list[Emitted]:
         if s == "毒" and x < 1:
             reject("bad_status_value", "毒X の X は1以上です", S_BAD)
         if s == "使用不能" and not cmd.called_shot:
-            reject("bad_status_value", "使用不能は武器に対して発生します（武器狙いで武器を指定してください）", S_BAD)
-    hit, evs = check(table, ctx, cid, kind="2d9", base=base, modifier=cmd.modifier, extra_penalty=extra,
-                     key_reroll=cmd.key_reroll, purpose="hit", label="命中判定", cards=cmd.cards)
+            reject(
+                "bad_status_value",
+                "使用不能は武器に対して発生します（武器狙いで武器を指定してください）",
+                S_BAD,
+            )
+    hit, evs = check(
+        table,
+        ctx,
+        cid,
+        kind="2d9",
+        base=base,
+        modifier=cmd.modifier,
+        extra_penalty=extra,
+        key_reroll=cmd.key_reroll,
+        purpose="hit",
+        label="命中判定",
+        cards=cmd.cards,
+    )
     out += evs
     attack_id = ctx.new_id("a")
     if hit.fumble:
@@ -589,34 +735,83 @@ def defend(table: TableState, cmd: C.Defend, ctx: Context) -> list[Emitted]:
         base = cmd.value + ability(table, did, cmd.ability)
     extra = opts.ambush_reaction_penalty if a.ambush else 0
     out: list[Emitted] = []
-    dk, evs = check(table, ctx, did, kind="2d9", base=base, modifier=cmd.modifier, extra_penalty=extra,
-                    key_reroll=cmd.key_reroll, no_roll=mode == "none", purpose="defence", label="防御判定",
-                    cards=cmd.cards)
+    dk, evs = check(
+        table,
+        ctx,
+        did,
+        kind="2d9",
+        base=base,
+        modifier=cmd.modifier,
+        extra_penalty=extra,
+        key_reroll=cmd.key_reroll,
+        no_roll=mode == "none",
+        purpose="defence",
+        label="防御判定",
+        cards=cmd.cards,
+    )
     out += evs
     hit_value = a.hit.value
     attacker_wins = hit_value > dk.value
-    out.append(ContestResolved(action_check=a.hit.check_id, reaction_check=dk.check_id, action_value=hit_value,
-                               reaction_value=dk.value, winner="action" if attacker_wins else "reaction"))
+    out.append(
+        ContestResolved(
+            action_check=a.hit.check_id,
+            reaction_check=dk.check_id,
+            action_value=hit_value,
+            reaction_value=dk.value,
+            winner="action" if attacker_wins else "reaction",
+        )
+    )
     countered = False
     if attacker_wins:
         item = a.called_shot if a.called_shot and a.called_shot in game.chars[did].item_pp else None
-        dmg_events = damage(table, ctx, did, a.power + a.skill_bonus, a.attribute, source=name(table, a.attacker), item=item)
+        dmg_events = damage(
+            table,
+            ctx,
+            did,
+            a.power + a.skill_bonus,
+            a.attribute,
+            source=name(table, a.attacker),
+            item=item,
+        )
         out += dmg_events
-        fallen = any(isinstance(e, ConditionChanged) and e.condition == Condition.VANISHED for e in dmg_events)
+        fallen = any(
+            isinstance(e, ConditionChanged) and e.condition == Condition.VANISHED
+            for e in dmg_events
+        )
         if not fallen:
             now = project(table, out)
             for s, x in a.statuses.items():
                 if s == "水中" and game_of(now).chars[did].flying:
                     continue  # YD-62: no 水中 while flying
-                evs = add_status(now, ctx, did, s, x, by=a.attacker if s == "極技" else None,
-                                 item=a.called_shot if s == "使用不能" else None)
+                evs = add_status(
+                    now,
+                    ctx,
+                    did,
+                    s,
+                    x,
+                    by=a.attacker if s == "極技" else None,
+                    item=a.called_shot if s == "使用不能" else None,
+                )
                 out += evs
                 now = project(now, evs)
     elif mode == "counter":
         countered = True
-        out += damage(table, ctx, a.attacker, cmd.counter_power, cmd.counter_attribute, source=f"{name(table, did)}の突き返し")
-    out.append(AttackResolved(attack_id=a.attack_id, winner="attacker" if attacker_wins else "defender",
-                              defence_check=dk.check_id, countered=countered))
+        out += damage(
+            table,
+            ctx,
+            a.attacker,
+            cmd.counter_power,
+            cmd.counter_attribute,
+            source=f"{name(table, did)}の突き返し",
+        )
+    out.append(
+        AttackResolved(
+            attack_id=a.attack_id,
+            winner="attacker" if attacker_wins else "defender",
+            defence_check=dk.check_id,
+            countered=countered,
+        )
+    )
     return out + after_major(table, out, a.attacker)
 
 
@@ -642,14 +837,23 @@ def remove_status(table: TableState, cmd: C.RemoveStatus, ctx: Context) -> list[
             reject("card_needed", "蝕みは「流れ」を一枚捨てて解除します", S_BAD)
         (card,) = parse_cards([cmd.card])
         require_in_hand(game, cid, [card])
-        return [discard(table, ctx, cid, [card], "蝕み"), StatusRemoved(character_id=cid, status="蝕み", reason="流れを捨てた")]
+        return [
+            discard(table, ctx, cid, [card], "蝕み"),
+            StatusRemoved(character_id=cid, status="蝕み", reason="流れを捨てた"),
+        ]
     if cmd.status not in MINOR_REMOVABLE:
         reject("not_removable", f"{cmd.status}はマイナーアクションでは解除できません", S_BAD)
     out = turn(table, ctx, cid, "minor")
-    return out + [StatusRemoved(character_id=cid, status=cmd.status, reason="マイナーアクション", item=cmd.item)]
+    return out + [
+        StatusRemoved(
+            character_id=cid, status=cmd.status, reason="マイナーアクション", item=cmd.item
+        )
+    ]
 
 
-def play_cards_on_attack(table: TableState, ctx: Context, check_id: str, cards: list[str]) -> list[Emitted] | None:
+def play_cards_on_attack(
+    table: TableState, ctx: Context, check_id: str, cards: list[str]
+) -> list[Emitted] | None:
     """流れ on an attack's hit check before the defence (``None``: not an attack's check)."""
     game = game_of(table)
     for a in game.attacks.values():

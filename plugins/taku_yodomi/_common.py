@@ -66,7 +66,11 @@ def require_controls(table: TableState, ctx: Context, cid: str) -> CharState:
     """
     c = char(table, cid)
     if not ctx.controls(table, cid):
-        raise Forbidden(f"{cid} is not the sender's", role=ctx.role, reason=f"{name(table, cid)}はあなたのキャラクターではありません")
+        raise Forbidden(
+            f"{cid} is not the sender's",
+            role=ctx.role,
+            reason=f"{name(table, cid)}はあなたのキャラクターではありません",
+        )
     return c
 
 
@@ -95,7 +99,11 @@ def ability(table: TableState, cid: str, key: str | None) -> int:
         return v
     if v is None and k in ("action", "evasion", "social"):
         return 0  # YodomiSheet's default for a value the sheet leaves out
-    reject("unknown_ability", f"{name(table, cid)} に能力値「{key}」はありません", "澱み流れ 行為判定ルール")
+    reject(
+        "unknown_ability",
+        f"{name(table, cid)} に能力値「{key}」はありません",
+        "澱み流れ 行為判定ルール",
+    )
 
 
 def penalty(c: CharState | None) -> int:
@@ -123,7 +131,9 @@ def parse_cards(cards: Sequence[str]) -> tuple[str, ...]:
     out = tuple(cards)
     for c in out:
         if not is_card(c):
-            reject("unknown_card", f"「{c}」はトランプのカードではありません", "澱み流れ “流れ”ルール")
+            reject(
+                "unknown_card", f"「{c}」はトランプのカードではありません", "澱み流れ “流れ”ルール"
+            )
     if len(set(out)) != len(out):
         reject("duplicate_card", "同じカードが二度あります", "澱み流れ “流れ”ルール")
     return out
@@ -133,7 +143,11 @@ def require_in_hand(game: Game, cid: str, cards: Sequence[str]) -> None:
     hand = game.hands.get(cid, [])
     missing = [c for c in cards if c not in hand]
     if missing:
-        reject("card_not_in_hand", f"手札にない「流れ」は使えません（{len(missing)}枚）", "澱み流れ “流れ”ルール")
+        reject(
+            "card_not_in_hand",
+            f"手札にない「流れ」は使えません（{len(missing)}枚）",
+            "澱み流れ “流れ”ルール",
+        )
 
 
 # --------------------------------------------------------------------------- deck
@@ -156,7 +170,13 @@ def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = ""
     if not game.shuffled:
         sh = ctx.dice.shuffle(DECK_SIZE)
         deck = list(deck_from_order(sh.order))
-        out.append(Private(event=DeckShuffled(shuffle=sh, deck=tuple(deck)), audience=(), redacted=DeckShuffledNotice(count=DECK_SIZE)))
+        out.append(
+            Private(
+                event=DeckShuffled(shuffle=sh, deck=tuple(deck)),
+                audience=(),
+                redacted=DeckShuffledNotice(count=DECK_SIZE),
+            )
+        )
     audience = hand_audience(table, ctx, cid)
     got: list[str] = []
 
@@ -193,7 +213,9 @@ def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = ""
     return out
 
 
-def discard(table: TableState, ctx: Context, cid: str, cards: Sequence[str], reason: str) -> Emitted:
+def discard(
+    table: TableState, ctx: Context, cid: str, cards: Sequence[str], reason: str
+) -> Emitted:
     return Private(
         event=CardsDiscarded(character_id=cid, cards=tuple(cards), reason=reason),
         audience=hand_audience(table, ctx, cid),
@@ -235,7 +257,13 @@ def check(
     if cards:
         _precheck_cards(table, cid, cards, cards_allowed)
     pen = (penalty(c) if with_status_penalty else 0) + extra_penalty
-    if with_status_penalty and armour_penalty and c is not None and cid is not None and "水中" in c.statuses:
+    if (
+        with_status_penalty
+        and armour_penalty
+        and c is not None
+        and cid is not None
+        and "水中" in c.statuses
+    ):
         # YD-62: 水中 lowers every 判定値 by the armour's 必要能力値
         pen += int(sheet(table, cid).get("armor_requirement", 0) or 0)
     k = _checks.make_check(
@@ -264,7 +292,9 @@ def check(
     return k, events
 
 
-def _precheck_cards(table: TableState, cid: str | None, cards: Sequence[str], cards_allowed: bool) -> None:
+def _precheck_cards(
+    table: TableState, cid: str | None, cards: Sequence[str], cards_allowed: bool
+) -> None:
     """Refuse bad cards before any die is rolled (so a refusal reveals no roll)."""
     if cid is None:
         reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
@@ -279,7 +309,9 @@ def _precheck_cards(table: TableState, cid: str | None, cards: Sequence[str], ca
         reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法")
 
 
-def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> tuple[Check, CardsPlayed]:
+def play_on(
+    table: TableState, ctx: Context, k: Check, cards: Sequence[str]
+) -> tuple[Check, CardsPlayed]:
     """``k`` with 流れ played by its character, and the ``cards_played`` event (YD-25 … YD-28)."""
     game = game_of(table)
     cid = k.character_id
@@ -289,7 +321,9 @@ def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> 
     parsed = parse_cards(cards)
     require_in_hand(game, cid, parsed)
     if k.fumble:
-        reject("fumble_no_flow", "ファンブルした判定には「流れ」を足せません", "澱み流れ ▼ファンブル")
+        reject(
+            "fumble_no_flow", "ファンブルした判定には「流れ」を足せません", "澱み流れ ▼ファンブル"
+        )
     if not k.cards_allowed:
         reject("flow_not_allowed", "この判定には「流れ」を使えません", "澱み流れ ▼強制転換")
     opts = ctx.options
@@ -305,11 +339,17 @@ def play_on(table: TableState, ctx: Context, k: Check, cards: Sequence[str]) -> 
         )
     except ValueError as e:
         reject("bad_flow", str(e), "澱み流れ ▼「流れ」の使用方法")
-    return new, CardsPlayed(character_id=cid, check_id=k.check_id, cards=parsed, bonus=bonus, counted=counted)
+    return new, CardsPlayed(
+        character_id=cid, check_id=k.check_id, cards=parsed, bonus=bonus, counted=counted
+    )
 
 
 def active_chars(game: Game) -> list[str]:
-    return [cid for cid, c in game.chars.items() if c.condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)]
+    return [
+        cid
+        for cid, c in game.chars.items()
+        if c.condition in (Condition.ACTIVE, Condition.YODOMI_LIFE)
+    ]
 
 
 def can_act(c: CharState) -> bool:

@@ -51,7 +51,9 @@ def _new_char(event: CharacterCreated) -> CharState:
     )
 
 
-def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions | None = None) -> Game:  # noqa: C901 (one case per event)
+def evolve(
+    game: Game, event: Event, table: TableState, options: YodomiOptions | None = None
+) -> Game:  # noqa: C901 (one case per event)
     """The state after ``event``; every value comes from the event (nothing is rolled here).
 
     ``options`` are not read: every value an option decided is in the event.
@@ -60,8 +62,11 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
         return game
     match event:
         case CharacterCreated():
-            return replace(game, chars={**game.chars, event.character_id: _new_char(event)},
-                           hands={**game.hands, event.character_id: []})
+            return replace(
+                game,
+                chars={**game.chars, event.character_id: _new_char(event)},
+                hands={**game.hands, event.character_id: []},
+            )
         case CharacterUpdated():
             side = event.sheet.get("side")
             return _ch(game, event.character_id, side=side) if side in ("pc", "enemy") else game
@@ -77,7 +82,9 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
         case E.HandoutGiven():
             return replace(game, handouts={**game.handouts, event.character_id: event.text})
         case E.CharacterIntroduced():
-            return replace(game, introductions={**game.introductions, event.character_id: event.text})
+            return replace(
+                game, introductions={**game.introductions, event.character_id: event.text}
+            )
         case E.KeyNumberRolled():
             return _ch(game, event.character_id, key_number=event.key_number)
         case E.SuitChosen():
@@ -85,19 +92,32 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
         # ---------------------------------------------------------------- deck
         case E.DeckShuffled():
             if event.reshuffle:
-                return replace(game, deck=[*game.deck, *event.deck], discards=_without(game.discards, event.deck))
+                return replace(
+                    game,
+                    deck=[*game.deck, *event.deck],
+                    discards=_without(game.discards, event.deck),
+                )
             return replace(game, deck=list(event.deck), shuffled=True)
         case E.CardsDealt():
             hand = game.hands.get(event.character_id, [])
-            return replace(game, deck=_without(game.deck, event.cards),
-                           hands={**game.hands, event.character_id: [*hand, *event.cards]})
+            return replace(
+                game,
+                deck=_without(game.deck, event.cards),
+                hands={**game.hands, event.character_id: [*hand, *event.cards]},
+            )
         case E.CardsGiven():
             src = _without(game.hands.get(event.from_character, []), event.cards)
             dst = [*game.hands.get(event.to_character, []), *event.cards]
-            return replace(game, hands={**game.hands, event.from_character: src, event.to_character: dst})
+            return replace(
+                game, hands={**game.hands, event.from_character: src, event.to_character: dst}
+            )
         case E.CardsDiscarded() | E.CardsPlayed():
             hand = _without(game.hands.get(event.character_id, []), event.cards)
-            game = replace(game, hands={**game.hands, event.character_id: hand}, discards=[*game.discards, *event.cards])
+            game = replace(
+                game,
+                hands={**game.hands, event.character_id: hand},
+                discards=[*game.discards, *event.cards],
+            )
             if isinstance(event, E.CardsDiscarded) and event.reason == "手札調整":
                 game = _ch(game, event.character_id, cut_done=True)
             return game
@@ -108,12 +128,18 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
                 game = _ch(game, k.character_id, intuition_due=False)
             attacks = game.attacks
             if isinstance(event, E.CheckBoosted):
-                attacks = {aid: (replace(a, hit=k) if a.hit.check_id == k.check_id else a) for aid, a in attacks.items()}
+                attacks = {
+                    aid: (replace(a, hit=k) if a.hit.check_id == k.check_id else a)
+                    for aid, a in attacks.items()
+                }
             if k.character_id is None:
                 return replace(game, attacks=attacks)
             return replace(game, last_check={**game.last_check, k.character_id: k}, attacks=attacks)
         case E.ContinuousStarted():
-            return replace(game, continuous={**game.continuous, event.continuous.continuous_id: event.continuous})
+            return replace(
+                game,
+                continuous={**game.continuous, event.continuous.continuous_id: event.continuous},
+            )
         case E.ContinuousRolled():
             q = game.continuous.get(event.continuous_id)
             if q is None:
@@ -126,15 +152,27 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
                     done.append(event.character_id)
             else:
                 chains[event.character_id] = event.next_target
-            q = replace(q, points=event.points, chain_target=chains, done_this_round=done,
-                        finished=event.finished, success=event.success)
+            q = replace(
+                q,
+                points=event.points,
+                chain_target=chains,
+                done_this_round=done,
+                finished=event.finished,
+                success=event.success,
+            )
             return replace(game, continuous={**game.continuous, q.continuous_id: q})
         case E.ContinuousRoundAdvanced():
             q = game.continuous.get(event.continuous_id)
             if q is None:
                 return game
-            q = replace(q, round=event.round, chain_target={}, done_this_round=[], finished=event.finished,
-                        success=event.success if event.finished else q.success)
+            q = replace(
+                q,
+                round=event.round,
+                chain_target={},
+                done_this_round=[],
+                finished=event.finished,
+                success=event.success if event.finished else q.success,
+            )
             return replace(game, continuous={**game.continuous, q.continuous_id: q})
         # ---------------------------------------------------------------- scenes
         case E.SceneStarted():
@@ -142,11 +180,23 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             chars = {}
             for cid, c in game.chars.items():
                 changes: dict[str, Any] = dict(
-                    in_scene=cid in sc.present, appeared=cid in sc.present, backstage_done=False, backstage_recovered=False, backstage_purchase_done=False,
-                    backstage_skill_done=False, path_done=False, emotion_done=False, cut_done=False,
+                    in_scene=cid in sc.present,
+                    appeared=cid in sc.present,
+                    backstage_done=False,
+                    backstage_recovered=False,
+                    backstage_purchase_done=False,
+                    backstage_skill_done=False,
+                    path_done=False,
+                    emotion_done=False,
+                    cut_done=False,
                 )
                 if cid in event.recovered:
-                    changes.update(pp=1, condition=Condition.ACTIVE, recover_next_scene=False, may_convert=False)
+                    changes.update(
+                        pp=1,
+                        condition=Condition.ACTIVE,
+                        recover_next_scene=False,
+                        may_convert=False,
+                    )
                 chars[cid] = replace(c, **changes)
             return replace(game, chars=chars, scene=sc, scene_count=sc.number, phase=Phase.SCENE)
         case E.SceneEntered():
@@ -155,18 +205,36 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             if cb is not None and event.character_id not in cb.participants:
                 # YD-30: entering during a fight joins it, in an engagement of one's own
                 eid = f"e{cb.next_engagement}"
-                ready = cb.process == Process.SETUP or (cb.process == Process.INITIATIVE and cb.actor is None)
-                game = _ch(game, event.character_id, acted=Acted.UNACTED if ready and cb.process != Process.SETUP else Acted.ACTED)
-                game = _set_combat(game, participants=[*cb.participants, event.character_id],
-                                   engagements={**cb.engagements, eid: [event.character_id]},
-                                   next_engagement=cb.next_engagement + 1)
+                ready = cb.process == Process.SETUP or (
+                    cb.process == Process.INITIATIVE and cb.actor is None
+                )
+                game = _ch(
+                    game,
+                    event.character_id,
+                    acted=Acted.UNACTED if ready and cb.process != Process.SETUP else Acted.ACTED,
+                )
+                game = _set_combat(
+                    game,
+                    participants=[*cb.participants, event.character_id],
+                    engagements={**cb.engagements, eid: [event.character_id]},
+                    next_engagement=cb.next_engagement + 1,
+                )
             if game.scene is not None and event.character_id not in game.scene.present:
-                game = replace(game, scene=replace(game.scene, present=[*game.scene.present, event.character_id]))
+                game = replace(
+                    game,
+                    scene=replace(game.scene, present=[*game.scene.present, event.character_id]),
+                )
             return game
         case E.SceneLeft():
             game = _ch(game, event.character_id, in_scene=False)
             if game.scene is not None:
-                game = replace(game, scene=replace(game.scene, present=[c for c in game.scene.present if c != event.character_id]))
+                game = replace(
+                    game,
+                    scene=replace(
+                        game.scene,
+                        present=[c for c in game.scene.present if c != event.character_id],
+                    ),
+                )
             return game
         case E.TopicNoted():
             if game.scene is None:
@@ -186,20 +254,33 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
                 chars[cid] = replace(c, **changes)
             return replace(game, chars=chars, phase=Phase.SCENE_END, combat=None, attacks={})
         case E.BackstageRecovered():
-            return _ch(game, event.character_id, pp=event.pp, backstage_done=True, backstage_recovered=True)
+            return _ch(
+                game, event.character_id, pp=event.pp, backstage_done=True, backstage_recovered=True
+            )
         case E.BackstageSkillUsed():
             return _ch(game, event.character_id, backstage_skill_done=True, backstage_done=True)
         case E.PathGained():
             c = game.chars.get(event.character_id)
             if c is None:
                 return game
-            return _ch(game, event.character_id, paths=[*c.paths, event.path], path_done=True, backstage_done=True)
+            return _ch(
+                game,
+                event.character_id,
+                paths=[*c.paths, event.path],
+                path_done=True,
+                backstage_done=True,
+            )
         case E.EmotionChanged():
             c = game.chars.get(event.character_id)
             if c is None:
                 return game
-            paths = [replace(p, emotion=event.emotion) if p.target == event.target else p for p in c.paths]
-            return _ch(game, event.character_id, paths=paths, emotion_done=True, backstage_done=True)
+            paths = [
+                replace(p, emotion=event.emotion) if p.target == event.target else p
+                for p in c.paths
+            ]
+            return _ch(
+                game, event.character_id, paths=paths, emotion_done=True, backstage_done=True
+            )
         case E.SceneEndClosed():
             return replace(game, phase=Phase.FINISHED if event.final else Phase.BETWEEN, scene=None)
         case E.PurchaseRolled():
@@ -207,15 +288,25 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             if c is None:
                 return game
             if event.backstage:
-                return _ch(game, event.character_id, wealth=event.wealth, backstage_purchase_done=True, backstage_done=True)
-            return _ch(game, event.character_id, wealth=event.wealth, last_purchase_scene=game.scene_count)
+                return _ch(
+                    game,
+                    event.character_id,
+                    wealth=event.wealth,
+                    backstage_purchase_done=True,
+                    backstage_done=True,
+                )
+            return _ch(
+                game, event.character_id, wealth=event.wealth, last_purchase_scene=game.scene_count
+            )
         # ---------------------------------------------------------------- damage and states
         case E.Damaged():
             if event.to == "item" and event.item is not None:
                 c = game.chars.get(event.character_id)
                 if c is None:
                     return game
-                return _ch(game, event.character_id, item_pp={**c.item_pp, event.item: event.item_pp or 0})
+                return _ch(
+                    game, event.character_id, item_pp={**c.item_pp, event.item: event.item_pp or 0}
+                )
             return _ch(game, event.character_id, pp=event.pp, sp=event.sp)
         case E.ConditionChanged():
             cond = Condition(event.condition)
@@ -230,7 +321,11 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             if c is None:
                 return game
             if event.status == "使用不能":
-                items = c.disabled_items if event.item in c.disabled_items else [*c.disabled_items, event.item or ""]
+                items = (
+                    c.disabled_items
+                    if event.item in c.disabled_items
+                    else [*c.disabled_items, event.item or ""]
+                )
                 return _ch(game, event.character_id, disabled_items=items)
             changes = {"statuses": {**c.statuses, event.status: event.x}}
             if event.status == "極技":
@@ -243,14 +338,29 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             if c is None:
                 return game
             if event.status == "使用不能":
-                return _ch(game, event.character_id, disabled_items=[i for i in c.disabled_items if i != event.item])
+                return _ch(
+                    game,
+                    event.character_id,
+                    disabled_items=[i for i in c.disabled_items if i != event.item],
+                )
             st = {k: v for k, v in c.statuses.items() if k != event.status}
-            return _ch(game, event.character_id, statuses=st, kiwaza_by=None if event.status == "極技" else c.kiwaza_by)
+            return _ch(
+                game,
+                event.character_id,
+                statuses=st,
+                kiwaza_by=None if event.status == "極技" else c.kiwaza_by,
+            )
         case E.CostPaid():
             c = game.chars.get(event.character_id)
             if c is None:
                 return game
-            return _ch(game, event.character_id, pp=event.pp, sp=event.sp, intuition_due=c.intuition_due or event.intuition_due)
+            return _ch(
+                game,
+                event.character_id,
+                pp=event.pp,
+                sp=event.sp,
+                intuition_due=c.intuition_due or event.intuition_due,
+            )
         case E.ConversionResolved():
             c = game.chars.get(event.character_id)
             if c is None:
@@ -266,25 +376,43 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
                 changes["statuses"] = {}
                 changes["full_conversion_pending"] = event.outcome == "full"
                 cb = game.combat
-                if cb is not None and event.character_id in cb.participants and cb.process == Process.INITIATIVE:
+                if (
+                    cb is not None
+                    and event.character_id in cb.participants
+                    and cb.process == Process.INITIATIVE
+                ):
                     changes["acted"] = Acted.UNACTED
             return _ch(game, event.character_id, **changes)
         case E.FullConversionDone():
-            return _ch(game, event.character_id, pp=event.pp, sp=event.sp, full_conversion_pending=False)
+            return _ch(
+                game, event.character_id, pp=event.pp, sp=event.sp, full_conversion_pending=False
+            )
         case E.DeathChosen():
             cond = Condition.FLOW_DEATH if event.choice == "flow" else Condition.YODOMI_LIFE
-            return _ch(game, event.character_id, condition=cond, sp=event.sp, receives_flow=False,
-                       pp=0 if event.choice == "yodomi" else game.chars[event.character_id].pp)
+            return _ch(
+                game,
+                event.character_id,
+                condition=cond,
+                sp=event.sp,
+                receives_flow=False,
+                pp=0 if event.choice == "yodomi" else game.chars[event.character_id].pp,
+            )
         case E.FlagChanged():
             if event.flag in ("flying", "stealth"):
                 return _ch(game, event.character_id, **{event.flag: bool(event.value)})
             if event.flag == "passenger_of":
-                return _ch(game, event.character_id, passenger_of=event.value if isinstance(event.value, str) else None)
+                return _ch(
+                    game,
+                    event.character_id,
+                    passenger_of=event.value if isinstance(event.value, str) else None,
+                )
             return game
         # ---------------------------------------------------------------- combat
         case E.CombatStarted():
-            chars = {cid: (replace(c, acted=Acted.ACTED) if cid in event.combat.participants else c)
-                     for cid, c in game.chars.items()}
+            chars = {
+                cid: (replace(c, acted=Acted.ACTED) if cid in event.combat.participants else c)
+                for cid, c in game.chars.items()
+            }
             return replace(game, combat=event.combat, chars=chars)
         case E.SetupDone():
             if game.combat is None:
@@ -296,14 +424,28 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             for cid in event.acted:
                 if cid in chars:
                     c = chars[cid]
-                    chars[cid] = replace(c, acted=Acted.ACTED, may_convert=c.condition == Condition.INCAPACITATED)
-            return replace(game, chars=chars, combat=replace(game.combat, process=Process.INITIATIVE, actor=None, waiting=[]))
+                    chars[cid] = replace(
+                        c, acted=Acted.ACTED, may_convert=c.condition == Condition.INCAPACITATED
+                    )
+            return replace(
+                game,
+                chars=chars,
+                combat=replace(game.combat, process=Process.INITIATIVE, actor=None, waiting=[]),
+            )
         case E.ActorChosen():
             if game.combat is None:
                 return game
             if event.character_id is None:
-                return _set_combat(game, process=Process.CLEANUP, actor=None, minor_done=False, major_done=False)
-            return _set_combat(game, process=Process.MAIN, actor=event.character_id, minor_done=False, major_done=False)
+                return _set_combat(
+                    game, process=Process.CLEANUP, actor=None, minor_done=False, major_done=False
+                )
+            return _set_combat(
+                game,
+                process=Process.MAIN,
+                actor=event.character_id,
+                minor_done=False,
+                major_done=False,
+            )
         case E.Waited():
             if game.combat is None:
                 return game
@@ -318,7 +460,9 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             if event.action == "minor":
                 return _set_combat(game, minor_done=True)
             game = _ch(game, event.character_id, acted=Acted.ACTED)
-            return _set_combat(game, major_done=True, waiting=[w for w in cb.waiting if w != event.character_id])
+            return _set_combat(
+                game, major_done=True, waiting=[w for w in cb.waiting if w != event.character_id]
+            )
         case E.CleanupDone():
             if game.combat is None:
                 return game
@@ -334,7 +478,11 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             engs = {eid: [m for m in ms if m not in movers] for eid, ms in cb.engagements.items()}
             engs[event.engagement] = [*engs.get(event.engagement, []), *movers]
             engs = {eid: ms for eid, ms in engs.items() if ms}
-            blockers = {eid: [b for b in bs if b in engs.get(eid, [])] for eid, bs in cb.blockers.items() if eid in engs}
+            blockers = {
+                eid: [b for b in bs if b in engs.get(eid, [])]
+                for eid, bs in cb.blockers.items()
+                if eid in engs
+            }
             nxt = cb.next_engagement + 1 if event.disengage else cb.next_engagement
             return _set_combat(game, engagements=engs, blockers=blockers, next_engagement=nxt)
         case E.Blocked():
@@ -342,7 +490,13 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             if cb is None:
                 return game
             bs = cb.blockers.get(event.engagement, [])
-            return _set_combat(game, blockers={**cb.blockers, event.engagement: bs if event.character_id in bs else [*bs, event.character_id]})
+            return _set_combat(
+                game,
+                blockers={
+                    **cb.blockers,
+                    event.engagement: bs if event.character_id in bs else [*bs, event.character_id],
+                },
+            )
         case E.AttackDeclared():
             return replace(game, attacks={**game.attacks, event.attack.attack_id: event.attack})
         case E.Covered():
@@ -350,9 +504,14 @@ def evolve(game: Game, event: Event, table: TableState, options: YodomiOptions |
             if a is None:
                 return game
             game = _ch(game, event.character_id, acted=Acted.ACTED)
-            return replace(game, attacks={**game.attacks, a.attack_id: replace(a, covered_by=event.character_id)})
+            return replace(
+                game,
+                attacks={**game.attacks, a.attack_id: replace(a, covered_by=event.character_id)},
+            )
         case E.AttackResolved():
-            return replace(game, attacks={k: v for k, v in game.attacks.items() if k != event.attack_id})
+            return replace(
+                game, attacks={k: v for k, v in game.attacks.items() if k != event.attack_id}
+            )
         case _:
             return game
 

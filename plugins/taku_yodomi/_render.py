@@ -24,8 +24,18 @@ _CONDITION = {
     "yodomi_life": "澱みとしての生",
     "vanished": "完全消滅",
 }
-_SCENE = {"opening": "オープニング", "middle": "ミドル", "climax": "クライマックス", "ending": "エンディング"}
-_CONVERSION = {"success": "成功", "full": "完全転換", "failure": "失敗", "complete_failure": "完全失敗（死亡）"}
+_SCENE = {
+    "opening": "オープニング",
+    "middle": "ミドル",
+    "climax": "クライマックス",
+    "ending": "エンディング",
+}
+_CONVERSION = {
+    "success": "成功",
+    "full": "完全転換",
+    "failure": "失敗",
+    "complete_failure": "完全失敗（死亡）",
+}
 
 
 def _n(table: TableState, cid: str | None) -> str:
@@ -40,7 +50,11 @@ def check_line(table: TableState, k: Check) -> str:
         dice = "（振らない）"
     else:
         shown = "→".join(f"[{','.join(str(f % 10) for f in r.faces)}]" for r in k.rolls)
-        dice = ("2D9" if k.kind == "2d9" else "D99") + shown + ("（キーナンバー振り直し）" if k.rerolled else "")
+        dice = (
+            ("2D9" if k.kind == "2d9" else "D99")
+            + shown
+            + ("（キーナンバー振り直し）" if k.rerolled else "")
+        )
     if k.kind == "2d9":
         parts = f"判定値{k.base}"
         if k.modifier:
@@ -108,10 +122,20 @@ def render(event: Event, table: TableState, options: YodomiOptions | None = None
         case E.ContestResolved(action_value=a, reaction_value=r, winner=w):
             return f"対決: アクション側{a} 対 リアクション側{r} ＞ {'アクション側' if w == 'action' else 'リアクション側'}の勝利"
         case E.ContinuousStarted(continuous=q):
-            return (f"継続判定開始: 目標ポイント{q.target_points} 能力値【{q.ability}】 制限{q.round_limit}ラウンド"
-                    + (f" アクシデント: {q.accident}" if q.accident else ""))
-        case E.ContinuousRolled(character_id=c, gained=g, points=p, next_target=t, accident_points=lost,
-                                accident_roll=ar, finished=f, accident=acc):
+            return (
+                f"継続判定開始: 目標ポイント{q.target_points} 能力値【{q.ability}】 制限{q.round_limit}ラウンド"
+                + (f" アクシデント: {q.accident}" if q.accident else "")
+            )
+        case E.ContinuousRolled(
+            character_id=c,
+            gained=g,
+            points=p,
+            next_target=t,
+            accident_points=lost,
+            accident_roll=ar,
+            finished=f,
+            accident=acc,
+        ):
             line = f"継続判定 {n(c)}: +{g}点 ＞ {p}点"
             if ar is not None:
                 line += f"（アクシデント: {lost}点減少）"
@@ -145,7 +169,17 @@ def render(event: Event, table: TableState, options: YodomiOptions | None = None
             return "セッション終了" if f else f"シーン{num}の終了処理が終わりました"
         case E.PurchaseRolled(character_id=c, wealth_spent=w, total=t):
             return f"購入判定 {n(c)}: 財産点{w}点使用 ＞ 購入値{t}まで"
-        case E.Damaged(character_id=c, amount=a, attribute=attr, halved=h, to=to, item=item, pp=pp, sp=sp, item_pp=ip):
+        case E.Damaged(
+            character_id=c,
+            amount=a,
+            attribute=attr,
+            halved=h,
+            to=to,
+            item=item,
+            pp=pp,
+            sp=sp,
+            item_pp=ip,
+        ):
             where = f"「{item}」" if to == "item" else ("【SP】" if to == "sp" else "【PP】")
             tail = f"残り{ip}" if to == "item" else f"【PP】{pp} 【SP】{sp}"
             return f"{n(c)} に{a}点のダメージ{'（' + attr + '属性）' if attr else ''}{'（半減）' if h else ''} → {where} {tail}"
@@ -157,12 +191,29 @@ def render(event: Event, table: TableState, options: YodomiOptions | None = None
             return f"{n(c)} の[{s}]が解除されました{'（' + r + '）' if r else ''}"
         case E.ConversionResolved(character_id=c, outcome=o, pp=pp, sp=sp):
             return f"強制転換 {n(c)}: {_CONVERSION.get(o, o)} 【PP】{pp} 【SP】{sp}"
-        case E.CostPaid(character_id=c, pp_paid=pp_paid, sp_paid=sp_paid, flow_cards=fc, pp=pp, sp=sp, what=w,
-                        intuition_due=due):
-            paid = "、".join(x for x in (f"【PP】{pp_paid}" if pp_paid else "", f"【SP】{sp_paid}" if sp_paid else "",
-                                          f"流れ{fc}枚" if fc else "") if x)
-            return (f"{n(c)} は代償{'（' + w + '）' if w else ''}を支払いました: {paid} → 【PP】{pp} 【SP】{sp}"
-                    + ("（直感把握を行うこと）" if due else ""))
+        case E.CostPaid(
+            character_id=c,
+            pp_paid=pp_paid,
+            sp_paid=sp_paid,
+            flow_cards=fc,
+            pp=pp,
+            sp=sp,
+            what=w,
+            intuition_due=due,
+        ):
+            paid = "、".join(
+                x
+                for x in (
+                    f"【PP】{pp_paid}" if pp_paid else "",
+                    f"【SP】{sp_paid}" if sp_paid else "",
+                    f"流れ{fc}枚" if fc else "",
+                )
+                if x
+            )
+            return (
+                f"{n(c)} は代償{'（' + w + '）' if w else ''}を支払いました: {paid} → 【PP】{pp} 【SP】{sp}"
+                + ("（直感把握を行うこと）" if due else "")
+            )
         case E.FullConversionDone(character_id=c, amount=a, pp=pp, sp=sp):
             return f"完全転換 {n(c)}: 【SP】を{a}減らし【PP】{pp} 【SP】{sp}"
         case E.DeathChosen(character_id=c, choice=ch):
@@ -200,6 +251,10 @@ def render(event: Event, table: TableState, options: YodomiOptions | None = None
         case E.AttackResolved(winner=w, countered=ct, fumble=f):
             if f:
                 return "攻撃はファンブル（命中せず）"
-            return "命中しました" if w == "attacker" else ("突き返しました" if ct else "攻撃を防ぎました")
+            return (
+                "命中しました"
+                if w == "attacker"
+                else ("突き返しました" if ct else "攻撃を防ぎました")
+            )
         case _:
             return None

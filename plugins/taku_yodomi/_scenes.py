@@ -84,7 +84,11 @@ def roll_key_number(table: TableState, cmd: C.RollKeyNumber, ctx: Context) -> li
     """1D9 moved by the 変動値; a result that is no key number (not 1-9) is rolled again (YD-71)."""
     c = char(table, cmd.character_id)
     if c.key_number is not None:
-        reject("key_number_set", "キーナンバーはもう決まっています（GMは override で変えられます）", S_PRE)
+        reject(
+            "key_number_set",
+            "キーナンバーはもう決まっています（GMは override で変えられます）",
+            S_PRE,
+        )
     v = int(table.characters[cmd.character_id].sheet.get("variation", 0) or 0)
     if not -8 <= v <= 9:
         reject("bad_variation", f"変動値 {v} ではキーナンバーが1〜9になりません", S_PRE)
@@ -95,7 +99,11 @@ def roll_key_number(table: TableState, cmd: C.RollKeyNumber, ctx: Context) -> li
         key = d9(r.faces[0]) + v
         if 1 <= key <= 9:
             break
-    return [KeyNumberRolled(character_id=cmd.character_id, rolls=tuple(rolls), variation=v, key_number=key)]
+    return [
+        KeyNumberRolled(
+            character_id=cmd.character_id, rolls=tuple(rolls), variation=v, key_number=key
+        )
+    ]
 
 
 def choose_suit(table: TableState, cmd: C.ChooseSuit, ctx: Context) -> list[Emitted]:
@@ -109,7 +117,11 @@ def choose_suit(table: TableState, cmd: C.ChooseSuit, ctx: Context) -> list[Emit
     if len(players) < ctx.options.shared_suits_from:
         for other in players:
             if other != cmd.character_id and game.chars[other].suit == suit:
-                reject("suit_taken", f"{suit} は {name(table, other)} のスートです（5人以上なら重複できます）", S_PRE)
+                reject(
+                    "suit_taken",
+                    f"{suit} は {name(table, other)} のスートです（5人以上なら重複できます）",
+                    S_PRE,
+                )
     return [SuitChosen(character_id=cmd.character_id, suit=suit)]
 
 
@@ -131,8 +143,14 @@ def start_scene(table: TableState, cmd: C.StartScene, ctx: Context) -> list[Emit
     kind = SceneKind(cmd.kind)
     if kind == SceneKind.OPENING and sum(1 for cid in present if game.chars[cid].side == "pc") > 1:
         reject("opening_one_pc", "オープニングシーンに登場するPCは一人です", S_SCENE)
-    recovered = tuple(cid for cid, c in game.chars.items() if c.recover_next_scene and c.condition == Condition.INCAPACITATED)
-    scene = Scene(number=game.scene_count + 1, kind=kind, scene_player=cmd.scene_player, present=present)
+    recovered = tuple(
+        cid
+        for cid, c in game.chars.items()
+        if c.recover_next_scene and c.condition == Condition.INCAPACITATED
+    )
+    scene = Scene(
+        number=game.scene_count + 1, kind=kind, scene_player=cmd.scene_player, present=present
+    )
     return [SceneStarted(scene=scene, recovered=recovered)]
 
 
@@ -143,7 +161,9 @@ def _scene(game: Game) -> Scene:
 
 
 def _path_targets_present(table: TableState, game: Game, cid: str, scene: Scene) -> bool:
-    here = set(scene.present) | {table.characters[p].name for p in scene.present if p in table.characters}
+    here = set(scene.present) | {
+        table.characters[p].name for p in scene.present if p in table.characters
+    }
     return any(p.target in here for p in game.chars[cid].paths)
 
 
@@ -162,8 +182,19 @@ def enter_scene(table: TableState, cmd: C.EnterScene, ctx: Context) -> list[Emit
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH, Condition.DEAD):
         reject("not_in_play", "登場できません", S_SCENE)
     bonus = ctx.options.entry_path_bonus if _path_targets_present(table, game, cid, scene) else 0
-    k, out = check(table, ctx, cid, kind="d99", base=c.pp + bonus, modifier=cmd.modifier, key_reroll=cmd.key_reroll,
-                   purpose="entry", label="登場判定", cards=cmd.cards, armour_penalty=False)
+    k, out = check(
+        table,
+        ctx,
+        cid,
+        kind="d99",
+        base=c.pp + bonus,
+        modifier=cmd.modifier,
+        key_reroll=cmd.key_reroll,
+        purpose="entry",
+        label="登場判定",
+        cards=cmd.cards,
+        armour_penalty=False,
+    )
     if k.success:
         out.append(SceneEntered(character_id=cid, check_id=k.check_id))
     return out
@@ -263,14 +294,25 @@ def gain_path(table: TableState, cmd: C.GainPath, ctx: Context) -> list[Emitted]
     if len(c.paths) >= ctx.options.max_paths:
         reject("too_many_paths", f"パスは{ctx.options.max_paths}つまでです", S_PATH)
     target = cmd.target.strip()
-    is_char = target in table.characters or any(ch.name == target for ch in table.characters.values())
+    is_char = target in table.characters or any(
+        ch.name == target for ch in table.characters.values()
+    )
     if not is_char:
         topics = game.scene.topics if game.scene is not None else []
         if target not in topics:
-            reject("not_talked_about", "キャラクター以外にパスを結ぶには、シーン中に話題に出ている必要があります", S_PATH)
+            reject(
+                "not_talked_about",
+                "キャラクター以外にパスを結ぶには、シーン中に話題に出ている必要があります",
+                S_PATH,
+            )
     if any(p.target == target for p in c.paths):
         reject("path_exists", "その対象とはもうパスを結んでいます", S_PATH)
-    return [PathGained(character_id=cid, path=Path(target=target, emotion=_text(cmd.emotion)[:100], character=is_char))]
+    return [
+        PathGained(
+            character_id=cid,
+            path=Path(target=target, emotion=_text(cmd.emotion)[:100], character=is_char),
+        )
+    ]
 
 
 def change_emotion(table: TableState, cmd: C.ChangeEmotion, ctx: Context) -> list[Emitted]:
@@ -283,7 +325,11 @@ def change_emotion(table: TableState, cmd: C.ChangeEmotion, ctx: Context) -> lis
         reject("too_late", "感情は「流れ」の調整より前に変えます", S_PATH)
     if not any(p.target == cmd.target for p in c.paths):
         reject("no_path", "その対象とはパスを結んでいません", S_PATH)
-    return [EmotionChanged(character_id=cmd.character_id, target=cmd.target, emotion=_text(cmd.emotion)[:100])]
+    return [
+        EmotionChanged(
+            character_id=cmd.character_id, target=cmd.target, emotion=_text(cmd.emotion)[:100]
+        )
+    ]
 
 
 def cut_hand(table: TableState, cmd: C.CutHand, ctx: Context) -> list[Emitted]:
@@ -307,9 +353,12 @@ def cut_hand(table: TableState, cmd: C.CutHand, ctx: Context) -> list[Emitted]:
 def close_scene_end(table: TableState, cmd: C.CloseSceneEnd, ctx: Context) -> list[Emitted]:
     game = game_of(table)
     _scene_end(game)
-    over = [cid for cid in pcs(table, game)
-            if game.chars[cid].condition not in (Condition.FLOW_DEATH,)
-            and len(game.hands.get(cid, [])) > len(game.chars[cid].paths)]
+    over = [
+        cid
+        for cid in pcs(table, game)
+        if game.chars[cid].condition not in (Condition.FLOW_DEATH,)
+        and len(game.hands.get(cid, [])) > len(game.chars[cid].paths)
+    ]
     if over:
         names = "、".join(name(table, cid) for cid in over)
         reject("hand_over_limit", f"手札がパスの数を超えています: {names}", S_PATH)
@@ -342,9 +391,27 @@ def purchase(table: TableState, cmd: C.Purchase, ctx: Context) -> list[Emitted]:
         reject("too_much_wealth", f"一度に使える財産点は【社会】({social})までです", S_BUY)
     if cmd.wealth > c.wealth:
         reject("not_enough_wealth", f"財産点が足りません（{c.wealth}点）", S_BUY)
-    k, out = check(table, ctx, cid, kind="2d9", base=social, modifier=cmd.modifier, key_reroll=cmd.key_reroll,
-                   purpose="purchase", label="購入判定", cards=cmd.cards)
+    k, out = check(
+        table,
+        ctx,
+        cid,
+        kind="2d9",
+        base=social,
+        modifier=cmd.modifier,
+        key_reroll=cmd.key_reroll,
+        purpose="purchase",
+        label="購入判定",
+        cards=cmd.cards,
+    )
     total = 0 if k.fumble else k.value + cmd.wealth
-    out.append(PurchaseRolled(character_id=cid, check_id=k.check_id, wealth_spent=cmd.wealth,
-                              wealth=c.wealth - cmd.wealth, total=total, backstage=cmd.backstage))
+    out.append(
+        PurchaseRolled(
+            character_id=cid,
+            check_id=k.check_id,
+            wealth_spent=cmd.wealth,
+            wealth=c.wealth - cmd.wealth,
+            total=total,
+            backstage=cmd.backstage,
+        )
+    )
     return out

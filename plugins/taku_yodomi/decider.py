@@ -169,7 +169,9 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]: 
         case C.Defend():
             return _combat.defend(table, command, ctx)
         case _:
-            raise InvalidCommand(f"{type(command).__name__} is not a yodomi command", code="command/unknown_command")
+            raise InvalidCommand(
+                f"{type(command).__name__} is not a yodomi command", code="command/unknown_command"
+            )
 
 
 # --------------------------------------------------------------------------- 流れ
@@ -179,7 +181,11 @@ def deal_cards(table: TableState, cmd: C.DealCards, ctx: Context) -> list[Emitte
     """GM: the top cards of the deck to a character, as many as the GM likes (YD-23)."""
     c = char(table, cmd.character_id)
     if not c.receives_flow:
-        reject("no_flow_receiving", f"{name(table, cmd.character_id)} は「流れ」を受け取れません", S_DEATH)
+        reject(
+            "no_flow_receiving",
+            f"{name(table, cmd.character_id)} は「流れ」を受け取れません",
+            S_DEATH,
+        )
     if c.condition == Condition.VANISHED:
         reject("not_in_play", "完全消滅したキャラクターには配れません", S_DEATH)
     if not 1 <= cmd.count <= 54:
@@ -196,7 +202,11 @@ def give_cards(table: TableState, cmd: C.GiveCards, ctx: Context) -> list[Emitte
     if cmd.from_character == cmd.to_character:
         reject("same_character", "自分には渡せません", S_FLOW)
     if not dst.receives_flow or dst.condition == Condition.VANISHED:
-        reject("no_flow_receiving", f"{name(table, cmd.to_character)} は「流れ」を受け取れません", S_DEATH)
+        reject(
+            "no_flow_receiving",
+            f"{name(table, cmd.to_character)} は「流れ」を受け取れません",
+            S_DEATH,
+        )
     if src.condition in (Condition.VANISHED, Condition.YODOMI_LIFE):
         reject("no_flow", "「流れ」を渡せません", S_DEATH)
     cards = parse_cards(cmd.cards)
@@ -205,9 +215,13 @@ def give_cards(table: TableState, cmd: C.GiveCards, ctx: Context) -> list[Emitte
     require_in_hand(game, cmd.from_character, cards)
     return [
         Private(
-            event=CardsGiven(from_character=cmd.from_character, to_character=cmd.to_character, cards=cards),
+            event=CardsGiven(
+                from_character=cmd.from_character, to_character=cmd.to_character, cards=cards
+            ),
             audience=hand_audience(table, ctx, cmd.from_character, cmd.to_character),
-            redacted=CardsGivenNotice(from_character=cmd.from_character, to_character=cmd.to_character, count=len(cards)),
+            redacted=CardsGivenNotice(
+                from_character=cmd.from_character, to_character=cmd.to_character, count=len(cards)
+            ),
         )
     ]
 
@@ -225,10 +239,16 @@ def play_cards(table: TableState, cmd: C.PlayCards, ctx: Context) -> list[Emitte
         if k.check_id == cmd.check_id:
             require_controls(table, ctx, cid)
             if k.purpose in SETTLED_PURPOSES:
-                reject("check_settled", "その判定の結果はもう適用されています（判定と一緒に「流れ」を出してください）", S_FLOW)
+                reject(
+                    "check_settled",
+                    "その判定の結果はもう適用されています（判定と一緒に「流れ」を出してください）",
+                    S_FLOW,
+                )
             new, played = play_on(table, ctx, k, cmd.cards)
             return [CheckBoosted(check=new), played]
-    reject("unknown_check", "その判定はないか、もう「流れ」を足せません（最新の判定だけです）", S_FLOW)
+    reject(
+        "unknown_check", "その判定はないか、もう「流れ」を足せません（最新の判定だけです）", S_FLOW
+    )
 
 
 # --------------------------------------------------------------------------- checks
@@ -240,7 +260,11 @@ def roll_check(table: TableState, cmd: C.RollCheck, ctx: Context) -> list[Emitte
     if cid is None:
         if not ctx.is_gm:
             # the declared permit covers the named character; a check without one is the GM's
-            raise Forbidden("anonymous checks are the GM's", role=ctx.role, reason="キャラクターなしの判定はGMだけが振れます")
+            raise Forbidden(
+                "anonymous checks are the GM's",
+                role=ctx.role,
+                reason="キャラクターなしの判定はGMだけが振れます",
+            )
         if cmd.cards:
             reject("no_character", "「流れ」はキャラクターが使います", S_FLOW)
     c = char(table, cid) if cid is not None else None
@@ -251,8 +275,19 @@ def roll_check(table: TableState, cmd: C.RollCheck, ctx: Context) -> list[Emitte
         base += c.sp
     if cmd.kind == "d99" and cmd.no_roll:
         reject("d99_no_roll", "D99判定は必ず振ります", S_CHECK)
-    _, out = check(table, ctx, cid, kind=cmd.kind, base=base, modifier=cmd.modifier, difficulty=cmd.difficulty,
-                   key_reroll=cmd.key_reroll, no_roll=cmd.no_roll, label=cmd.label[:100], cards=cmd.cards)
+    _, out = check(
+        table,
+        ctx,
+        cid,
+        kind=cmd.kind,
+        base=base,
+        modifier=cmd.modifier,
+        difficulty=cmd.difficulty,
+        key_reroll=cmd.key_reroll,
+        no_roll=cmd.no_roll,
+        label=cmd.label[:100],
+        cards=cmd.cards,
+    )
     return out
 
 
@@ -263,7 +298,11 @@ def contest(table: TableState, cmd: C.Contest, ctx: Context) -> list[Emitted]:
     a = found.get(cmd.action_check)
     r = found.get(cmd.reaction_check)
     if a is None or r is None:
-        reject("unknown_check", "対決する二つの判定が見つかりません（各キャラクターの最新の判定です）", S_CONTEST)
+        reject(
+            "unknown_check",
+            "対決する二つの判定が見つかりません（各キャラクターの最新の判定です）",
+            S_CONTEST,
+        )
     if a.kind != "2d9" or r.kind != "2d9":
         reject("no_d99_contest", "D99判定には対決は発生しません", S_CONTEST)
     if a.check_id == r.check_id or a.character_id == r.character_id:
@@ -271,16 +310,28 @@ def contest(table: TableState, cmd: C.Contest, ctx: Context) -> list[Emitted]:
     if not ctx.is_gm:
         require_controls(table, ctx, a.character_id or "")
     winner = "action" if a.value > r.value else "reaction"
-    return [ContestResolved(action_check=a.check_id, reaction_check=r.check_id, action_value=a.value,
-                            reaction_value=r.value, winner=winner)]
+    return [
+        ContestResolved(
+            action_check=a.check_id,
+            reaction_check=r.check_id,
+            action_value=a.value,
+            reaction_value=r.value,
+            winner=winner,
+        )
+    ]
 
 
 def start_continuous(table: TableState, cmd: C.StartContinuous, ctx: Context) -> list[Emitted]:
     """GM: a 継続判定, its target points, ability, accident and round limit (YD-16)."""
     if cmd.target_points < 1 or cmd.round_limit < 1:
         reject("bad_continuous", "目標ポイントと制限ラウンドは1以上です", S_CONT)
-    q = Continuous(continuous_id=ctx.new_id("q"), target_points=cmd.target_points, ability=cmd.ability[:50],
-                   round_limit=cmd.round_limit, accident=cmd.accident[:200])
+    q = Continuous(
+        continuous_id=ctx.new_id("q"),
+        target_points=cmd.target_points,
+        ability=cmd.ability[:50],
+        round_limit=cmd.round_limit,
+        accident=cmd.accident[:200],
+    )
     return [ContinuousStarted(continuous=q)]
 
 
@@ -311,8 +362,18 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
         _combat.turn(table, ctx, cid, "major")
     if base is None:
         base = ability(table, cid, q.ability) + c.pp
-    k, out = check(table, ctx, cid, kind="d99", base=base, modifier=cmd.modifier, key_reroll=cmd.key_reroll,
-                   purpose="continuous", label="継続判定", cards=cmd.cards)
+    k, out = check(
+        table,
+        ctx,
+        cid,
+        kind="d99",
+        base=base,
+        modifier=cmd.modifier,
+        key_reroll=cmd.key_reroll,
+        purpose="continuous",
+        label="継続判定",
+        cards=cmd.cards,
+    )
     gained, points, next_target = 0, q.points, None
     accident_roll = None
     lost = 0
@@ -330,10 +391,21 @@ def roll_continuous(table: TableState, cmd: C.RollContinuous, ctx: Context) -> l
     finished = points >= q.target_points
     if finished:
         next_target = None
-    out.append(ContinuousRolled(continuous_id=q.continuous_id, character_id=cid, check_id=k.check_id, gained=gained,
-                                points=points, next_target=next_target, accident_roll=accident_roll,
-                                accident_points=lost, finished=finished, success=True if finished else None,
-                                accident=q.accident if k.fumble else ""))
+    out.append(
+        ContinuousRolled(
+            continuous_id=q.continuous_id,
+            character_id=cid,
+            check_id=k.check_id,
+            gained=gained,
+            points=points,
+            next_target=next_target,
+            accident_roll=accident_roll,
+            accident_points=lost,
+            finished=finished,
+            success=True if finished else None,
+            accident=q.accident if k.fumble else "",
+        )
+    )
     if in_fight and next_target is None:
         out.append(ActionUsed(character_id=cid, action="major", what="継続判定"))
         out += _combat.after_major(table, out, cid)
@@ -346,16 +418,32 @@ def advance_continuous(table: TableState, cmd: C.AdvanceContinuous, ctx: Context
         reject("unknown_continuous", "その継続判定はないか、終わっています", S_CONT)
     nxt = q.round + 1
     over = nxt > q.round_limit
-    return [ContinuousRoundAdvanced(continuous_id=q.continuous_id, round=min(nxt, q.round_limit), finished=over,
-                                    success=False if over else None)]
+    return [
+        ContinuousRoundAdvanced(
+            continuous_id=q.continuous_id,
+            round=min(nxt, q.round_limit),
+            finished=over,
+            success=False if over else None,
+        )
+    ]
 
 
 def intuition(table: TableState, cmd: C.Intuition, ctx: Context) -> list[Emitted]:
     """直感把握: D99 against 【PP】 + a base ability; 流れ may raise the target (YD-21)."""
     c = char(table, cmd.character_id)
     base = c.pp + ability(table, cmd.character_id, cmd.ability)
-    _, out = check(table, ctx, cmd.character_id, kind="d99", base=base, modifier=cmd.modifier,
-                   key_reroll=cmd.key_reroll, purpose="intuition", label="直感把握", cards=cmd.cards)
+    _, out = check(
+        table,
+        ctx,
+        cmd.character_id,
+        kind="d99",
+        base=base,
+        modifier=cmd.modifier,
+        key_reroll=cmd.key_reroll,
+        purpose="intuition",
+        label="直感把握",
+        cards=cmd.cards,
+    )
     return out
 
 
@@ -375,9 +463,21 @@ def forced_conversion(table: TableState, cmd: C.ForcedConversion, ctx: Context) 
     if c.condition != Condition.INCAPACITATED:
         reject("not_incapacitated", "強制転換は戦闘不能のときに行います", S_CONV)
     if not c.may_convert:
-        reject("not_now", "強制転換は戦闘不能になったときか、セットアッププロセスで行います", S_CONV)
-    k, out = check(table, ctx, cid, kind="d99", base=c.sp, key_reroll=cmd.key_reroll, purpose="conversion",
-                   label="強制転換", cards_allowed=False, with_status_penalty=False)
+        reject(
+            "not_now", "強制転換は戦闘不能になったときか、セットアッププロセスで行います", S_CONV
+        )
+    k, out = check(
+        table,
+        ctx,
+        cid,
+        kind="d99",
+        base=c.sp,
+        key_reroll=cmd.key_reroll,
+        purpose="conversion",
+        label="強制転換",
+        cards_allowed=False,
+        with_status_penalty=False,
+    )
     pp, sp = c.pp, c.sp
     if k.fumble or k.value == c.sp:
         outcome = "complete_failure"
@@ -388,10 +488,15 @@ def forced_conversion(table: TableState, cmd: C.ForcedConversion, ctx: Context) 
         pp, sp = c.pp + k.value, c.sp - k.value
     else:
         outcome = "failure"
-    out.append(ConversionResolved(character_id=cid, check_id=k.check_id, outcome=outcome, pp=pp, sp=sp))
+    out.append(
+        ConversionResolved(character_id=cid, check_id=k.check_id, outcome=outcome, pp=pp, sp=sp)
+    )
     if outcome in ("success", "full"):
         # YD-49: 全ての[バッドステータス]が解除: 使用不能 (on a weapon) is one of them too
-        out += [StatusRemoved(character_id=cid, status="使用不能", reason="強制転換", item=i) for i in c.disabled_items]
+        out += [
+            StatusRemoved(character_id=cid, status="使用不能", reason="強制転換", item=i)
+            for i in c.disabled_items
+        ]
     return out
 
 
@@ -402,7 +507,14 @@ def full_conversion(table: TableState, cmd: C.FullConversion, ctx: Context) -> l
         reject("no_full_conversion", "完全転換の処理はありません", S_CONV)
     if not 0 <= cmd.amount < c.sp:
         reject("bad_amount", f"0〜{c.sp - 1}の間で選んでください", S_CONV)
-    return [FullConversionDone(character_id=cmd.character_id, amount=cmd.amount, pp=c.pp + cmd.amount, sp=c.sp - cmd.amount)]
+    return [
+        FullConversionDone(
+            character_id=cmd.character_id,
+            amount=cmd.amount,
+            pp=c.pp + cmd.amount,
+            sp=c.sp - cmd.amount,
+        )
+    ]
 
 
 def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:
@@ -428,12 +540,26 @@ def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:
         out.append(discard(table, ctx, cid, cards, "代償"))
         flow = len(cards)
     if pp_paid > c.pp:
-        reject("not_enough_pp", f"【PP】が足りません（{c.pp}）", "澱み流れ ▼メインプロセス 代償の消費")
+        reject(
+            "not_enough_pp", f"【PP】が足りません（{c.pp}）", "澱み流れ ▼メインプロセス 代償の消費"
+        )
     pp, sp = c.pp - pp_paid, max(c.sp - sp_paid, 0)
-    out.append(CostPaid(character_id=cid, pp_paid=pp_paid, sp_paid=sp_paid, pp=pp, sp=sp, flow_cards=flow,
-                        what=cmd.what[:100], intuition_due=pp_paid > 0 and pp == 0))
+    out.append(
+        CostPaid(
+            character_id=cid,
+            pp_paid=pp_paid,
+            sp_paid=sp_paid,
+            pp=pp,
+            sp=sp,
+            flow_cards=flow,
+            what=cmd.what[:100],
+            intuition_due=pp_paid > 0 and pp == 0,
+        )
+    )
     if sp == 0 and sp_paid > 0:
-        out.append(ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="代償で【SP】0"))
+        out.append(
+            ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="代償で【SP】0")
+        )
     return out
 
 

@@ -42,12 +42,24 @@ def parse(text: str) -> dict[str, object] | None:
     expr = head.upper()
     if m := _2D9.match(expr):
         mods = sum(int(x) for x in _MOD.findall(m["mods"] or ""))
-        return {"kind": "2d9", "base": mods, "difficulty": int(m["diff"]) if m["diff"] else None,
-                "key": int(m["key"]) if m["key"] else None, "comment": comment, "expr": expr}
+        return {
+            "kind": "2d9",
+            "base": mods,
+            "difficulty": int(m["diff"]) if m["diff"] else None,
+            "key": int(m["key"]) if m["key"] else None,
+            "comment": comment,
+            "expr": expr,
+        }
     if m := _D99.match(expr):
         mods = sum(int(x) for x in _MOD.findall(m["mods"] or ""))
-        return {"kind": "d99", "base": int(m["target"]) + mods, "difficulty": None,
-                "key": int(m["key"]) if m["key"] else None, "comment": comment, "expr": expr}
+        return {
+            "kind": "d99",
+            "base": int(m["target"]) + mods,
+            "difficulty": None,
+            "key": int(m["key"]) if m["key"] else None,
+            "comment": comment,
+            "expr": expr,
+        }
     return None
 
 

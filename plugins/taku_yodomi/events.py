@@ -136,7 +136,9 @@ class DeckShuffled(Event, frozen=True, kw_only=True, tag="yodomi.deck_shuffled")
 class DeckShuffledNotice(Event, frozen=True, kw_only=True, tag="yodomi.deck_shuffled_notice"):
     """What everyone sees of a shuffle: how many cards, never their order."""
 
-    meta = msgspec.Meta(title="山札を切った（通知）", description="山札を切った枚数だけ（並びは見えない）")
+    meta = msgspec.Meta(
+        title="山札を切った（通知）", description="山札を切った枚数だけ（並びは見えない）"
+    )
 
     count: Annotated[int, field("枚数")]
     reshuffle: Annotated[bool, field("切り直し", "捨て札を切り直した")] = False
@@ -145,7 +147,9 @@ class DeckShuffledNotice(Event, frozen=True, kw_only=True, tag="yodomi.deck_shuf
 class CardsDealt(Event, frozen=True, kw_only=True, tag="yodomi.cards_dealt"):
     """The top ``cards`` of the deck went to ``character_id``'s hand (audience: its player)."""
 
-    meta = msgspec.Meta(title="「流れ」が配られた", description="山札の上から手札へ（手札の持ち主だけが見る）")
+    meta = msgspec.Meta(
+        title="「流れ」が配られた", description="山札の上から手札へ（手札の持ち主だけが見る）"
+    )
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
     cards: Annotated[tuple[Card, ...], field("配られた「流れ」")]
@@ -163,7 +167,9 @@ class CardsDealtNotice(Event, frozen=True, kw_only=True, tag="yodomi.cards_dealt
 class CardsGiven(Event, frozen=True, kw_only=True, tag="yodomi.cards_given"):
     """Cards passed from one hand to another (audience: the two players)."""
 
-    meta = msgspec.Meta(title="「流れ」を渡した", description="手札から手札へ（二人の持ち主だけが見る）")
+    meta = msgspec.Meta(
+        title="「流れ」を渡した", description="手札から手札へ（二人の持ち主だけが見る）"
+    )
 
     from_character: Annotated[str, field("渡したキャラクター")]
     to_character: Annotated[str, field("受け取ったキャラクター")]
@@ -181,7 +187,9 @@ class CardsGivenNotice(Event, frozen=True, kw_only=True, tag="yodomi.cards_given
 class CardsDiscarded(Event, frozen=True, kw_only=True, tag="yodomi.cards_discarded"):
     """Cards put face down on the discards (cut-down, 蝕み, 澱みとしての生 …; audience: the player)."""
 
-    meta = msgspec.Meta(title="「流れ」を捨てた", description="裏向きで捨て札へ（手札の持ち主だけが見る）")
+    meta = msgspec.Meta(
+        title="「流れ」を捨てた", description="裏向きで捨て札へ（手札の持ち主だけが見る）"
+    )
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
     cards: Annotated[tuple[Card, ...], field("捨てた「流れ」")]
@@ -205,7 +213,9 @@ class CardsPlayed(Event, frozen=True, kw_only=True, tag="yodomi.cards_played"):
     check_id: Annotated[str, field("判定", "判定のID")]
     cards: Annotated[tuple[Card, ...], field("出した「流れ」")]
     bonus: Annotated[int, field("「流れ」の修正", "達成値または目標値に加わった値")]
-    counted: Annotated[Card | None, field("値で数えたカード", "自分のスートとして値で数えた一枚")] = None
+    counted: Annotated[
+        Card | None, field("値で数えたカード", "自分のスートとして値で数えた一枚")
+    ] = None
 
 
 # --------------------------------------------------------------------------- checks
@@ -236,7 +246,10 @@ class ContestResolved(Event, frozen=True, kw_only=True, tag="yodomi.contest_reso
     reaction_check: Annotated[str, field("リアクション側の判定", "判定のID")]
     action_value: Annotated[int, field("アクション側の達成値")]
     reaction_value: Annotated[int, field("リアクション側の達成値")]
-    winner: Annotated[Literal["action", "reaction"], field("勝者", "action（アクション側）/ reaction（リアクション側）")]
+    winner: Annotated[
+        Literal["action", "reaction"],
+        field("勝者", "action（アクション側）/ reaction（リアクション側）"),
+    ]
 
 
 class ContinuousStarted(Event, frozen=True, kw_only=True, tag="yodomi.continuous_started"):
@@ -255,8 +268,12 @@ class ContinuousRolled(Event, frozen=True, kw_only=True, tag="yodomi.continuous_
     check_id: Annotated[str, field("判定", "判定のID")]
     gained: Annotated[int, field("得たポイント")]
     points: Annotated[int, field("ポイント", "集めたポイント")]
-    next_target: Annotated[int | None, field("次の目標値", "続けるときの目標値（なしなら終了）")] = None
-    accident_roll: Annotated[Roll | None, field("アクシデントのダイス", "1D9の出目（d10、10は0）")] = None
+    next_target: Annotated[
+        int | None, field("次の目標値", "続けるときの目標値（なしなら終了）")
+    ] = None
+    accident_roll: Annotated[
+        Roll | None, field("アクシデントのダイス", "1D9の出目（d10、10は0）")
+    ] = None
     accident_points: Annotated[int, field("アクシデントで失ったポイント")] = 0
     finished: Annotated[bool, field("終了")] = False
     success: Annotated[bool | None, field("成功", "空なら難易度なし")] = None
@@ -264,7 +281,9 @@ class ContinuousRolled(Event, frozen=True, kw_only=True, tag="yodomi.continuous_
     """A fumble set off the accident the GM declared (YD-18); then no points are lost by dice."""
 
 
-class ContinuousRoundAdvanced(Event, frozen=True, kw_only=True, tag="yodomi.continuous_round_advanced"):
+class ContinuousRoundAdvanced(
+    Event, frozen=True, kw_only=True, tag="yodomi.continuous_round_advanced"
+):
     meta = msgspec.Meta(title="継続判定の次のラウンド", description="")
 
     continuous_id: Annotated[str, field("継続判定", "継続判定のID")]
@@ -377,7 +396,10 @@ class Damaged(Event, frozen=True, kw_only=True, tag="yodomi.damaged"):
     amount: Annotated[int, field("ダメージ")]
     attribute: Annotated[str, field("攻撃属性")] = ""
     halved: Annotated[bool, field("半減", "防御属性で半減")] = False
-    to: Annotated[Literal["pp", "sp", "item"], field("ダメージ先", "pp（【PP】）/ sp（【SP】）/ item（アイテム）")] = "pp"
+    to: Annotated[
+        Literal["pp", "sp", "item"],
+        field("ダメージ先", "pp（【PP】）/ sp（【SP】）/ item（アイテム）"),
+    ] = "pp"
     item: Annotated[str | None, field("アイテム")] = None
     pp: Annotated[int, field("ダメージ後の【PP】")]
     sp: Annotated[int, field("ダメージ後の【SP】")]
@@ -391,7 +413,13 @@ class ConditionChanged(Event, frozen=True, kw_only=True, tag="yodomi.condition_c
     meta = msgspec.Meta(title="状態の変化", description="")
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
-    condition: Annotated[Literal["active", "incapacitated", "dead", "flow_death", "yodomi_life", "vanished"], field("状態", "active（通常）/ incapacitated（戦闘不能）/ dead（死亡）/ flow_death（流れとしての死）/ yodomi_life（澱みとしての生）/ vanished（完全消滅）")]
+    condition: Annotated[
+        Literal["active", "incapacitated", "dead", "flow_death", "yodomi_life", "vanished"],
+        field(
+            "状態",
+            "active（通常）/ incapacitated（戦闘不能）/ dead（死亡）/ flow_death（流れとしての死）/ yodomi_life（澱みとしての生）/ vanished（完全消滅）",
+        ),
+    ]
     reason: Annotated[str, field("理由")] = ""
 
 
@@ -437,7 +465,13 @@ class ConversionResolved(Event, frozen=True, kw_only=True, tag="yodomi.conversio
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
     check_id: Annotated[str, field("判定", "判定のID")]
-    outcome: Annotated[Literal["success", "full", "failure", "complete_failure"], field("結果", "success（成功）/ full（完全転換）/ failure（失敗）/ complete_failure（完全失敗・死亡）")]
+    outcome: Annotated[
+        Literal["success", "full", "failure", "complete_failure"],
+        field(
+            "結果",
+            "success（成功）/ full（完全転換）/ failure（失敗）/ complete_failure（完全失敗・死亡）",
+        ),
+    ]
     pp: Annotated[int, field("強制転換後の【PP】")]
     sp: Annotated[int, field("強制転換後の【SP】")]
 
@@ -457,7 +491,9 @@ class DeathChosen(Event, frozen=True, kw_only=True, tag="yodomi.death_chosen"):
     meta = msgspec.Meta(title="死亡時の選択", description="流れとしての死か澱みとしての生")
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
-    choice: Annotated[Literal["flow", "yodomi"], field("選択", "flow（流れとしての死）/ yodomi（澱みとしての生）")]
+    choice: Annotated[
+        Literal["flow", "yodomi"], field("選択", "flow（流れとしての死）/ yodomi（澱みとしての生）")
+    ]
     sp: Annotated[int, field("選択後の【SP】")]
 
 
@@ -467,7 +503,10 @@ class FlagChanged(Event, frozen=True, kw_only=True, tag="yodomi.flag_changed"):
     meta = msgspec.Meta(title="スポットルールの状態", description="飛行・隠密・同乗")
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
-    flag: Annotated[Literal["flying", "stealth", "passenger_of"], field("状態の種類", "flying（飛行状態）/ stealth（隠密状態）/ passenger_of（同乗）")]
+    flag: Annotated[
+        Literal["flying", "stealth", "passenger_of"],
+        field("状態の種類", "flying（飛行状態）/ stealth（隠密状態）/ passenger_of（同乗）"),
+    ]
     value: Annotated[bool | str | None, field("値", "飛行・隠密: 真偽、同乗: 乗り手のID")] = None
 
 
@@ -487,7 +526,9 @@ class SetupDone(Event, frozen=True, kw_only=True, tag="yodomi.setup_done"):
 
     round: Annotated[int, field("ラウンド")]
     unacted: Annotated[tuple[str, ...], field("未行動")]
-    acted: Annotated[tuple[str, ...], field("行動済み", "unacted（未行動）/ acted（行動済み）/ none（戦闘外）")] = ()
+    acted: Annotated[
+        tuple[str, ...], field("行動済み", "unacted（未行動）/ acted（行動済み）/ none（戦闘外）")
+    ] = ()
 
 
 class ActorChosen(Event, frozen=True, kw_only=True, tag="yodomi.actor_chosen"):
@@ -508,7 +549,9 @@ class ActionUsed(Event, frozen=True, kw_only=True, tag="yodomi.action_used"):
     meta = msgspec.Meta(title="アクション", description="マイナーまたはメジャーアクション")
 
     character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
-    action: Annotated[Literal["minor", "major"], field("アクション", "minor（マイナー）/ major（メジャー）")]
+    action: Annotated[
+        Literal["minor", "major"], field("アクション", "minor（マイナー）/ major（メジャー）")
+    ]
     what: Annotated[str, field("内容")] = ""
 
 
@@ -571,12 +614,12 @@ class AttackResolved(Event, frozen=True, kw_only=True, tag="yodomi.attack_resolv
     meta = msgspec.Meta(title="命中決定", description="")
 
     attack_id: Annotated[str, field("攻撃", "攻撃のID")]
-    winner: Annotated[Literal["attacker", "defender"], field("勝者", "attacker（攻撃側）/ defender（防御側）")]
+    winner: Annotated[
+        Literal["attacker", "defender"], field("勝者", "attacker（攻撃側）/ defender（防御側）")
+    ]
     defence_check: Annotated[str | None, field("防御判定", "防御判定のID")] = None
     countered: Annotated[bool, field("突き返した")] = False
     fumble: Annotated[bool, field("ファンブル", "0-0 または 00（自動失敗）")] = False
 
 
-ALL_EVENTS: tuple[type[Event], ...] = tuple(
-    globals()[n] for n in __all__ if n != "ALL_EVENTS"
-)
+ALL_EVENTS: tuple[type[Event], ...] = tuple(globals()[n] for n in __all__ if n != "ALL_EVENTS")

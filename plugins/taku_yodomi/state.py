@@ -39,16 +39,46 @@ __all__ = [
 ]
 
 
-BAD_STATUSES = ("重圧", "転倒", "毒", "マヒ", "放心", "阻止", "使用不能", "極技", "水中", "地中", "蝕み")
+BAD_STATUSES = (
+    "重圧",
+    "転倒",
+    "毒",
+    "マヒ",
+    "放心",
+    "阻止",
+    "使用不能",
+    "極技",
+    "水中",
+    "地中",
+    "蝕み",
+)
 """The bad statuses of バッドステータス一覧 (YD-54 … YD-64)."""
 
 BadStatus = Annotated[
     Literal[BAD_STATUSES],  # type: ignore[valid-type]
-    msgspec.Meta(title="バッドステータス", description="重圧・転倒・毒（毒X）・マヒ・放心・阻止・使用不能・極技・水中・地中・蝕み"),
+    msgspec.Meta(
+        title="バッドステータス",
+        description="重圧・転倒・毒（毒X）・マヒ・放心・阻止・使用不能・極技・水中・地中・蝕み",
+    ),
 ]
-CheckKind = Annotated[Literal["2d9", "d99"], msgspec.Meta(title="判定の種類", description="2d9（2D9判定）/ d99（D99判定）")]
+CheckKind = Annotated[
+    Literal["2d9", "d99"],
+    msgspec.Meta(title="判定の種類", description="2d9（2D9判定）/ d99（D99判定）"),
+]
 CheckPurpose = Annotated[
-    Literal["check", "hit", "defence", "entry", "intuition", "conversion", "continuous", "purchase", "contest", "block", "chat"],
+    Literal[
+        "check",
+        "hit",
+        "defence",
+        "entry",
+        "intuition",
+        "conversion",
+        "continuous",
+        "purchase",
+        "contest",
+        "block",
+        "chat",
+    ],
     msgspec.Meta(
         title="判定の目的",
         description="check（行為判定）、hit（命中判定）、defence（防御判定）、entry（登場判定）、intuition（直感把握）、"
@@ -126,7 +156,9 @@ class Check(msgspec.Struct, frozen=True, kw_only=True):
         cards_allowed: whether 流れ may still be added (not on a fumble, not on 強制転換).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="判定", description="解決した2D9またはD99の判定")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="判定", description="解決した2D9またはD99の判定"
+    )
 
     check_id: Annotated[str, field("判定", "判定のID")]
     character_id: Annotated[str | None, field("キャラクター", "キャラクターのID")] = None
@@ -149,7 +181,9 @@ class Check(msgspec.Struct, frozen=True, kw_only=True):
     target: Annotated[int | None, field("目標値", "D99: 最終的な目標値（未満で成功）")] = None
     difficulty: Annotated[int | None, field("難易度")] = None
     success: Annotated[bool | None, field("成功", "空なら難易度なし")] = None
-    cards_allowed: Annotated[bool, field("「流れ」を出せる", "ファンブルや強制転換では出せない")] = True
+    cards_allowed: Annotated[
+        bool, field("「流れ」を出せる", "ファンブルや強制転換では出せない")
+    ] = True
 
 
 class Path(msgspec.Struct, frozen=True, kw_only=True):
@@ -165,14 +199,25 @@ class Path(msgspec.Struct, frozen=True, kw_only=True):
 class CharState(msgspec.Struct, frozen=True, kw_only=True):
     """A character's runtime values (the sheet stays in the core's Character)."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターの現在値", description="プレイ中に変わる値（シートはコアのキャラクターに）")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="キャラクターの現在値",
+        description="プレイ中に変わる値（シートはコアのキャラクターに）",
+    )
 
     pp: Annotated[int, field("現在の【PP】")]
     sp: Annotated[int, field("現在の【SP】")]
     max_pp: Annotated[int, field("【PP】の上限", "シートの【PP】")]
     side: Annotated[Literal["pc", "enemy"], field("陣営", "pc（PC）/ enemy（エネミー）")] = "pc"
-    condition: Annotated[Condition, field("状態", "active（通常）/ incapacitated（戦闘不能）/ dead（死亡）/ flow_death（流れとしての死）/ yodomi_life（澱みとしての生）/ vanished（完全消滅）")] = Condition.ACTIVE
-    acted: Annotated[Acted, field("行動済み", "unacted（未行動）/ acted（行動済み）/ none（戦闘外）")] = Acted.NONE
+    condition: Annotated[
+        Condition,
+        field(
+            "状態",
+            "active（通常）/ incapacitated（戦闘不能）/ dead（死亡）/ flow_death（流れとしての死）/ yodomi_life（澱みとしての生）/ vanished（完全消滅）",
+        ),
+    ] = Condition.ACTIVE
+    acted: Annotated[
+        Acted, field("行動済み", "unacted（未行動）/ acted（行動済み）/ none（戦闘外）")
+    ] = Acted.NONE
     statuses: Annotated[dict[BadStatus, int], field("バッドステータス", "名前→X（毒X）")] = {}
     """Bad statuses by name (重圧 転倒 毒 マヒ 放心 阻止 極技 水中 地中 蝕み); the value is X for 毒X."""
     disabled_items: Annotated[list[str], field("使用不能の武器")] = []
@@ -212,7 +257,13 @@ class Scene(msgspec.Struct, frozen=True, kw_only=True):
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="シーン", description="")
 
     number: Annotated[int, field("シーン番号")]
-    kind: Annotated[SceneKind, field("シーンの種類", "opening（オープニング）/ middle（ミドル）/ climax（クライマックス）/ ending（エンディング）")]
+    kind: Annotated[
+        SceneKind,
+        field(
+            "シーンの種類",
+            "opening（オープニング）/ middle（ミドル）/ climax（クライマックス）/ ending（エンディング）",
+        ),
+    ]
     scene_player: Annotated[str, field("シーンプレイヤー")]
     present: Annotated[list[str], field("登場しているキャラクター")] = []
     topics: Annotated[list[str], field("話題", "シーン中に話題に出た物事")] = []
@@ -231,7 +282,9 @@ class Continuous(msgspec.Struct, frozen=True, kw_only=True):
     accident: Annotated[str, field("アクシデント", "GMが宣言したアクシデント")] = ""
     round: Annotated[int, field("ラウンド")] = 1
     points: Annotated[int, field("ポイント", "集めたポイント")] = 0
-    chain_target: Annotated[dict[str, int], field("連続判定の目標値", "キャラクターごとの次の目標値")] = {}
+    chain_target: Annotated[
+        dict[str, int], field("連続判定の目標値", "キャラクターごとの次の目標値")
+    ] = {}
     """Per character: the target of the next roll of its running chain."""
     done_this_round: Annotated[list[str], field("このラウンドの判定を終えた")] = []
     finished: Annotated[bool, field("終了")] = False
@@ -262,10 +315,20 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="戦闘", description="ラウンド進行")
 
     round: Annotated[int, field("ラウンド")] = 1
-    process: Annotated[Process, field("プロセス", "setup（セットアップ）/ initiative（イニシアチブ）/ main（メイン）/ cleanup（クリンナップ）")] = Process.SETUP
+    process: Annotated[
+        Process,
+        field(
+            "プロセス",
+            "setup（セットアップ）/ initiative（イニシアチブ）/ main（メイン）/ cleanup（クリンナップ）",
+        ),
+    ] = Process.SETUP
     participants: Annotated[list[str], field("参加者")] = []
-    engagements: Annotated[dict[str, list[str]], field("エンゲージ", "エンゲージごとのキャラクター")] = {}
-    blockers: Annotated[dict[str, list[str]], field("封鎖", "エンゲージごとの封鎖したキャラクター")] = {}
+    engagements: Annotated[
+        dict[str, list[str]], field("エンゲージ", "エンゲージごとのキャラクター")
+    ] = {}
+    blockers: Annotated[
+        dict[str, list[str]], field("封鎖", "エンゲージごとの封鎖したキャラクター")
+    ] = {}
     actor: Annotated[str | None, field("手番", "メインプロセスのキャラクターID")] = None
     waiting: Annotated[list[str], field("待機中")] = []
     minor_done: Annotated[bool, field("マイナーアクション済み")] = False
@@ -277,9 +340,17 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
 class Game(msgspec.Struct, frozen=True, kw_only=True):
     """The whole 澱み流れ state of a table."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="澱み流れの卓の状態", description="キャラクター・「流れ」・シーン・戦闘")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="澱み流れの卓の状態", description="キャラクター・「流れ」・シーン・戦闘"
+    )
 
-    phase: Annotated[Phase, field("段階", "preplay（プリプレイ）/ scene（シーン）/ scene_end（シーン終了時）/ between（シーンの間）/ finished（終了）")] = Phase.PREPLAY
+    phase: Annotated[
+        Phase,
+        field(
+            "段階",
+            "preplay（プリプレイ）/ scene（シーン）/ scene_end（シーン終了時）/ between（シーンの間）/ finished（終了）",
+        ),
+    ] = Phase.PREPLAY
     trailer: Annotated[str, field("トレーラー")] = ""
     handouts: Annotated[dict[str, str], field("ハンドアウト", "PCごと")] = {}
     introductions: Annotated[dict[str, str], field("キャラクター紹介")] = {}

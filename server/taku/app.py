@@ -62,7 +62,16 @@ from taku.plugins import Registry
 from taku.protocol import EventMsg, classify, encode
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
-__all__ = ["CreatedTable", "DiceFactory", "Hub", "Joined", "Reply", "Subscription", "TableService", "hash_token"]
+__all__ = [
+    "CreatedTable",
+    "DiceFactory",
+    "Hub",
+    "Joined",
+    "Reply",
+    "Subscription",
+    "TableService",
+    "hash_token",
+]
 
 log = structlog.get_logger("taku.app")
 
@@ -194,7 +203,13 @@ class TableService:
 
     # ------------------------------------------------------------ folding
 
-    def _apply(self, recs: Sequence[Recorded], *, publish: bool = True, events: Sequence[Event] | None = None) -> None:
+    def _apply(
+        self,
+        recs: Sequence[Recorded],
+        *,
+        publish: bool = True,
+        events: Sequence[Event] | None = None,
+    ) -> None:
         """Fold ``recs`` (skipping seqs already folded) and publish them. Synchronous.
 
         ``events`` are the decoded ``recs`` when the caller has them (its own command).
@@ -202,13 +217,17 @@ class TableService:
         fresh = [(i, rec) for i, rec in enumerate(recs) if rec.seq > self.state.seq]
         if not fresh:
             return
-        decoded = [events[i] if events is not None else self.decoder.decode(rec.data) for i, rec in fresh]
+        decoded = [
+            events[i] if events is not None else self.decoder.decode(rec.data) for i, rec in fresh
+        ]
         new = [rec for _, rec in fresh]
         state = self._fold(self.state, new, decoded)
         self._decided = state
         self._publish(state, new, decoded, publish=publish)
 
-    def _fold(self, state: TableState, recs: Sequence[Recorded], events: Sequence[Event]) -> TableState:
+    def _fold(
+        self, state: TableState, recs: Sequence[Recorded], events: Sequence[Event]
+    ) -> TableState:
         """``state`` after ``recs`` (whose decoded events are ``events``). Pure."""
         for rec, event in zip(recs, events, strict=True):
             assert rec.seq == state.seq + 1, f"gap in {self.table_id}: {state.seq} -> {rec.seq}"
@@ -217,7 +236,12 @@ class TableService:
         return state
 
     def _publish(
-        self, state: TableState, recs: Sequence[Recorded], events: Sequence[Event], *, publish: bool = True
+        self,
+        state: TableState,
+        recs: Sequence[Recorded],
+        events: Sequence[Event],
+        *,
+        publish: bool = True,
     ) -> None:
         """Make durable ``recs`` (ending at ``state``) the published state and send them. Synchronous."""
         self.state = state
@@ -262,14 +286,18 @@ class TableService:
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.warning("follow_failed", table_id=self.table_id, error=repr(e), retry_in_s=delay_s)
+                log.warning(
+                    "follow_failed", table_id=self.table_id, error=repr(e), retry_in_s=delay_s
+                )
                 await asyncio.sleep(delay_s)
                 delay_s = min(delay_s * 2, 2.0)
 
     async def _catch_up_locked(self, to_seq: int | None = None) -> None:
         if to_seq is not None and to_seq <= self.state.seq:
             return
-        self._apply(await self.hub.store.read(self.table_id, after_seq=self.state.seq, to_seq=to_seq))
+        self._apply(
+            await self.hub.store.read(self.table_id, after_seq=self.state.seq, to_seq=to_seq)
+        )
 
     async def stop(self) -> None:
         if self._pump is not None:
@@ -372,7 +400,11 @@ class TableService:
             return core_table.decide(state, command, ctx, self.ruleset)
 
         return await self.commit(
-            decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fingerprint(command)
+            decider,
+            actor=actor,
+            command_id=command_id,
+            expected_seq=expected_seq,
+            fingerprint=fingerprint(command),
         )
 
     def submit(
@@ -399,11 +431,22 @@ class TableService:
         fp = fingerprint(command)
         if not self.hub.store.shared:
             self._pipeline(
-                decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fp, reply=reply
+                decider,
+                actor=actor,
+                command_id=command_id,
+                expected_seq=expected_seq,
+                fingerprint=fp,
+                reply=reply,
             )
             return
         task = asyncio.ensure_future(
-            self._commit_locked(decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fp)
+            self._commit_locked(
+                decider,
+                actor=actor,
+                command_id=command_id,
+                expected_seq=expected_seq,
+                fingerprint=fp,
+            )
         )
 
         def answered(t: asyncio.Task[tuple[int, int, bool]]) -> None:
@@ -431,7 +474,11 @@ class TableService:
         """
         if self.hub.store.shared:
             return await self._commit_locked(
-                decider, actor=actor, command_id=command_id, expected_seq=expected_seq, fingerprint=fingerprint
+                decider,
+                actor=actor,
+                command_id=command_id,
+                expected_seq=expected_seq,
+                fingerprint=fingerprint,
             )
         future: asyncio.Future[tuple[int, int, bool]] = asyncio.get_running_loop().create_future()
         self._pipeline(
@@ -463,11 +510,15 @@ class TableService:
                 if command_id in self.acks:
                     return self._repeat(command_id, actor, fingerprint)
                 state = self.state
-                recs, events = self._decide(state, decider, actor, command_id, expected_seq, fingerprint)
+                recs, events = self._decide(
+                    state, decider, actor, command_id, expected_seq, fingerprint
+                )
                 try:
                     await store.append(self.table_id, recs, expected_seq=state.seq)
                 except SeqConflict:
-                    await self._catch_up_locked()  # another node appended: decide again on fresh state
+                    await (
+                        self._catch_up_locked()
+                    )  # another node appended: decide again on fresh state
                     continue
                 except DuplicateCommand:
                     await self._catch_up_locked()
@@ -476,7 +527,9 @@ class TableService:
                 return recs[0].seq, recs[-1].seq, False
             raise SeqConflict("too many concurrent writers on this table; try again")
 
-    def _repeat(self, command_id: str, actor: str | None, fingerprint: str | None) -> tuple[int, int, bool]:
+    def _repeat(
+        self, command_id: str, actor: str | None, fingerprint: str | None
+    ) -> tuple[int, int, bool]:
         """The first ack of a command sent again; another member's id, or the id with
         another command, is refused, not swallowed."""
         if self._ack_actor.get(command_id) != actor:
@@ -520,7 +573,9 @@ class TableService:
                 "the dice seed was revealed, so this table rolls no more dice; start a new table",
                 code="command/seed_revealed",
             )
-        recs = self._records(emitted, actor, command_id, state.seq, dice.cursor - start, fingerprint)
+        recs = self._records(
+            emitted, actor, command_id, state.seq, dice.cursor - start, fingerprint
+        )
         return recs, [e.event if isinstance(e, Private) else e for e in emitted]
 
     def _pipeline(
@@ -561,11 +616,16 @@ class TableService:
                 return
             else:
                 base = self._decided
-                recs, events = self._decide(base, decider, actor, command_id, expected_seq, fingerprint)
+                recs, events = self._decide(
+                    base, decider, actor, command_id, expected_seq, fingerprint
+                )
                 after = self._fold(base, recs, events)
                 pending = _InFlight(recs, events, after, self._generation, actor, reply)
                 self.hub.store.append_nowait(
-                    self.table_id, recs, expected_seq=base.seq, done=functools.partial(self._stored, pending)
+                    self.table_id,
+                    recs,
+                    expected_seq=base.seq,
+                    done=functools.partial(self._stored, pending),
                 )
                 # after append_nowait: a store that refuses at once (closed) leaves nothing half-done
                 self._decided = after
@@ -597,7 +657,9 @@ class TableService:
                     if first.error is None:
                         _answer(p.reply, (first.recs[0].seq, first.recs[-1].seq, True))
                     else:
-                        _answer(p.reply, first.outcome if first.outcome is not None else first.error)
+                        _answer(
+                            p.reply, first.outcome if first.outcome is not None else first.error
+                        )
                     continue
                 if p.outcome is not None:
                     _answer(p.reply, p.outcome)
@@ -647,7 +709,9 @@ class TableService:
                 redacted = msgspec.Raw(encode(red))
             else:
                 event = item
-            assert isinstance(event, allowed), f"{type(event).__name__} is not an event of {self.ruleset.id}"
+            assert isinstance(event, allowed), (
+                f"{type(event).__name__} is not an event of {self.ruleset.id}"
+            )
             out.append(
                 Recorded(
                     table_id=self.table_id,
@@ -667,7 +731,9 @@ class TableService:
 
     # ------------------------------------------------------------ reading
 
-    async def subscribe(self, member_id: str | None, sink: Callable[[bytes], None], after_seq: int) -> Subscription:
+    async def subscribe(
+        self, member_id: str | None, sink: Callable[[bytes], None], after_seq: int
+    ) -> Subscription:
         """Send ``sink`` the events after ``after_seq``, then live ones. Returns when live."""
         async with self.lock:
             head = self.state.seq
@@ -881,14 +947,23 @@ class Hub:
             )
             for i, e in enumerate(events)
         ]
-        record = TableRecord(table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed)
+        record = TableRecord(
+            table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
+        )
         await self.store.create_table(record, recs, command_id)
         tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
         await self.store.add_token(
-            TokenRecord(token_hash=hash_token(tokens["gm"]), table_id=table_id, role=Role.GM, member_id=gm_id)
+            TokenRecord(
+                token_hash=hash_token(tokens["gm"]),
+                table_id=table_id,
+                role=Role.GM,
+                member_id=gm_id,
+            )
         )
         for role in ("player", "spectator"):
-            await self.store.add_token(TokenRecord(token_hash=hash_token(tokens[role]), table_id=table_id, role=role))
+            await self.store.add_token(
+                TokenRecord(token_hash=hash_token(tokens[role]), table_id=table_id, role=role)
+            )
         log.info("table_created", table_id=table_id, ruleset=rs.id)
         return CreatedTable(table_id, gm_id, tokens["gm"], tokens["player"], tokens["spectator"])
 
@@ -920,9 +995,16 @@ class Hub:
             holder["id"] = mid = ctx.new_id("m")
             return [core_table.join_event(mid, name or f"{found.role}{ctx.next_seq}", found.role)]
 
-        first, _, _ = await table.commit(decider, actor=None, command_id="join-" + secrets.token_hex(8))
+        first, _, _ = await table.commit(
+            decider, actor=None, command_id="join-" + secrets.token_hex(8)
+        )
         mid = holder["id"]
         await self.store.add_token(
-            TokenRecord(token_hash=hash_token(member_token), table_id=table_id, role=found.role, member_id=mid)
+            TokenRecord(
+                token_hash=hash_token(member_token),
+                table_id=table_id,
+                role=found.role,
+                member_id=mid,
+            )
         )
         return Joined(table_id, mid, found.role, table.state.seq, member_token)

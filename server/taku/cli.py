@@ -66,12 +66,17 @@ async def _serve(args: argparse.Namespace) -> int:
         await server.start()
     except OSError as e:
         await store.close()
-        raise SystemExit(f"taku: cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+        raise SystemExit(
+            f"taku: cannot listen on {args.host}:{args.port}: {e.strerror or e}"
+        ) from None
     # a server's heap is mostly long-lived (tables, their states): keep the cyclic GC off
     # it, and let it run less often, so its pauses do not land in command latencies
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    print(f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {_shown(args.db)})", flush=True)
+    print(
+        f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {_shown(args.db)})",
+        flush=True,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -100,7 +105,9 @@ def _claim(db: str) -> Any:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         lock.close()
-        raise SystemExit(f"taku: another taku serve is serving {db}; stop it first (or use PostgreSQL for several nodes)") from None
+        raise SystemExit(
+            f"taku: another taku serve is serving {db}; stop it first (or use PostgreSQL for several nodes)"
+        ) from None
     return lock
 
 
@@ -143,7 +150,9 @@ async def _replay(args: argparse.Namespace) -> int:
     if args.to is not None:
         last = recs[-1].seq if recs else 0
         if args.to > last:
-            raise SystemExit(f"taku replay: table {args.table} ends at seq {last}; --to {args.to} is past its end")
+            raise SystemExit(
+                f"taku replay: table {args.table} ends at seq {last}; --to {args.to} is past its end"
+            )
         recs = [r for r in recs if r.seq <= args.to]
     state = fold(TableState(table_id=args.table), recs, ruleset, decoder)
     viewer = Viewer(None, "gm") if args.as_gm else Viewer(None, "spectator")
@@ -193,7 +202,9 @@ async def _verify(args: argparse.Namespace) -> int:
     else:
         path = Path(args.source)
         if not path.is_file():
-            raise SystemExit(f"taku verify: no file {str(path)!r} (for a table in a database: taku verify --db DB TABLE)")
+            raise SystemExit(
+                f"taku verify: no file {str(path)!r} (for a table in a database: taku verify --db DB TABLE)"
+            )
         entries = []
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -201,7 +212,13 @@ async def _verify(args: argparse.Namespace) -> int:
             try:
                 d = json.loads(line)
                 entries.append(
-                    LogEntry(d["seq"], d.get("command_id", ""), d.get("draws", 0), d["event"], d.get("redacted", False))
+                    LogEntry(
+                        d["seq"],
+                        d.get("command_id", ""),
+                        d.get("draws", 0),
+                        d["event"],
+                        d.get("redacted", False),
+                    )
                 )
             except (ValueError, KeyError) as e:
                 print(f"taku verify: line {n} is not an exported event: {e}", file=sys.stderr)
@@ -264,29 +281,45 @@ def _positive(kind: type, most: float | None = None) -> Any:
     def check(text: str) -> Any:
         value = kind(text)
         if value <= 0 or (most is not None and value > most):
-            raise argparse.ArgumentTypeError(f"must be above 0{f' and at most {most}' if most else ''}")
+            raise argparse.ArgumentTypeError(
+                f"must be above 0{f' and at most {most}' if most else ''}"
+            )
         return value
 
     return check
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="taku", description="taku (卓): a session server for tabletop RPGs")
+    p = argparse.ArgumentParser(
+        prog="taku", description="taku (卓): a session server for tabletop RPGs"
+    )
     p.add_argument("--version", action="version", version=f"taku {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     s = sub.add_parser("serve", help="run the server (WebSocket and the web client on one port)")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=_port, default=8765)
-    s.add_argument("--db", default=DEFAULT_DB, help="SQLite file (default taku.db), postgresql://… or memory:")
     s.add_argument(
-        "--max-frame-bytes", type=_positive(int, 1024 * 1024), default=64 * 1024, help="at most 1048576 (1 MiB)"
+        "--db", default=DEFAULT_DB, help="SQLite file (default taku.db), postgresql://… or memory:"
     )
-    s.add_argument("--rate", type=_positive(float), default=50.0, help="messages per second per connection")
     s.add_argument(
-        "--creates-per-minute", type=_positive(float), default=60.0, help="new tables per minute, server-wide"
+        "--max-frame-bytes",
+        type=_positive(int, 1024 * 1024),
+        default=64 * 1024,
+        help="at most 1048576 (1 MiB)",
     )
-    s.add_argument("--web-dir", default=None, help="static files served at / (default: clients/web)")
+    s.add_argument(
+        "--rate", type=_positive(float), default=50.0, help="messages per second per connection"
+    )
+    s.add_argument(
+        "--creates-per-minute",
+        type=_positive(float),
+        default=60.0,
+        help="new tables per minute, server-wide",
+    )
+    s.add_argument(
+        "--web-dir", default=None, help="static files served at / (default: clients/web)"
+    )
     s.add_argument("--log-level", default="info")
     s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")
     s.set_defaults(run=_serve)
@@ -298,9 +331,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--db", default=DEFAULT_DB)
     s.add_argument("table")
     s.add_argument(
-        "--to", type=_positive(int), default=None, metavar="SEQ", help="the state at this seq (1 to the table's last)"
+        "--to",
+        type=_positive(int),
+        default=None,
+        metavar="SEQ",
+        help="the state at this seq (1 to the table's last)",
     )
-    s.add_argument("--as-gm", action="store_true", help="the GM's view (hidden information included)")
+    s.add_argument(
+        "--as-gm", action="store_true", help="the GM's view (hidden information included)"
+    )
     s.set_defaults(run=_replay)
 
     s = sub.add_parser("export", help="a table's log without secrets: readable text or JSON lines")
@@ -319,19 +358,28 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--token", default=None)
     s.add_argument("--table", default=None)
     s.add_argument("--name", default="")
-    s.add_argument("--plain", action="store_true", help="no prompt_toolkit: read plain lines from stdin")
+    s.add_argument(
+        "--plain", action="store_true", help="no prompt_toolkit: read plain lines from stdin"
+    )
     s.set_defaults(run=_play)
 
-    s = sub.add_parser("new", help="create a table from the terminal and play it as its GM (taku_client)")
+    s = sub.add_parser(
+        "new", help="create a table from the terminal and play it as its GM (taku_client)"
+    )
     s.add_argument("url", help="the server's URL, e.g. http://127.0.0.1:8765/")
     s.add_argument("--ruleset", default="generic")
     s.add_argument("--name", default="")
     s.add_argument("--gm-name", default="GM")
     s.add_argument("--no-play", action="store_true", help="only print the invite links")
-    s.add_argument("--plain", action="store_true", help="no prompt_toolkit: read plain lines from stdin")
+    s.add_argument(
+        "--plain", action="store_true", help="no prompt_toolkit: read plain lines from stdin"
+    )
     s.set_defaults(run=_new)
 
-    s = sub.add_parser("schema", help="write the JSON Schema of every protocol message (and docs/protocol.md's error table)")
+    s = sub.add_parser(
+        "schema",
+        help="write the JSON Schema of every protocol message (and docs/protocol.md's error table)",
+    )
     s.add_argument("--out", default="docs/schema")
     s.set_defaults(run=_schema)
     return p

@@ -34,74 +34,140 @@ CATALOGUE: dict[str, Code] = {
     # the frame or message
     "protocol/error": Code("a protocol error", "プロトコルのエラーです"),
     "protocol/malformed_json": Code("the frame is not JSON", "送られたデータがJSONではありません"),
-    "protocol/unknown_type": Code("no message (or command) of that `type`", "「{type}」という種類のメッセージはありません"),
-    "protocol/invalid_fields": Code("a missing, unknown or mistyped field", "項目が足りないか、余分か、型が違います: {detail}"),
+    "protocol/unknown_type": Code(
+        "no message (or command) of that `type`", "「{type}」という種類のメッセージはありません"
+    ),
+    "protocol/invalid_fields": Code(
+        "a missing, unknown or mistyped field", "項目が足りないか、余分か、型が違います: {detail}"
+    ),
     "protocol/frame_too_large": Code(
-        "a frame over `--max-frame-bytes` (64 KiB); past 1 MiB the connection closes (1009)", "送られたデータが大きすぎます"
+        "a frame over `--max-frame-bytes` (64 KiB); past 1 MiB the connection closes (1009)",
+        "送られたデータが大きすぎます",
     ),
     "protocol/rate_limited": Code(
         "more than `--rate` messages a second (burst: twice that), or more new tables than `--creates-per-minute` (server-wide, default 60)",
         "送信が多すぎます。少し待ってからもう一度送ってください",
     ),
-    "protocol/not_joined": Code("a table message before `join` on this connection", "先に卓に参加してください"),
+    "protocol/not_joined": Code(
+        "a table message before `join` on this connection", "先に卓に参加してください"
+    ),
     # tables and tokens
     "table/not_found": Code("no such table", "卓が見つかりません"),
-    "table/unknown_ruleset": Code("no such ruleset (`params.installed` lists those there are)", "「{ruleset}」というルールはありません"),
+    "table/unknown_ruleset": Code(
+        "no such ruleset (`params.installed` lists those there are)",
+        "「{ruleset}」というルールはありません",
+    ),
     "auth/error": Code("access refused", "アクセスできません"),
-    "auth/bad_token": Code("the token does not open this table", "トークンが正しくないか、この卓のものではありません"),
+    "auth/bad_token": Code(
+        "the token does not open this table", "トークンが正しくないか、この卓のものではありません"
+    ),
     # commands
     "command/forbidden": Code(
         "the command's declared permission does not allow the sender (role or ownership); `params.reason` says why",
         "この操作はできません: {reason}",
     ),
-    "command/stale_seq": Code("`expected_seq` is not the table's seq; nothing written", "卓の状態が変わりました。最新の状態で送り直してください"),
-    "command/id_taken": Code("the `command_id` was used by another member", "このコマンドIDは他のメンバーが使っています"),
-    "command/id_reused": Code(
-        "the `command_id` was already used for a different command", "このコマンドIDは別のコマンドで使われています。新しいIDで送ってください"
+    "command/stale_seq": Code(
+        "`expected_seq` is not the table's seq; nothing written",
+        "卓の状態が変わりました。最新の状態で送り直してください",
     ),
-    "command/invalid_id": Code("a command id has 1 to 128 characters", "コマンドIDは1〜128文字です"),
-    "command/invalid": Code("the command makes no sense in this state", "このコマンドは受け付けられません: {detail}"),
-    "command/unknown_command": Code("not a command of this table's ruleset", "この卓のルールにないコマンドです"),
-    "command/unknown_character": Code("no character with that id", "キャラクター「{character_id}」はいません"),
+    "command/id_taken": Code(
+        "the `command_id` was used by another member", "このコマンドIDは他のメンバーが使っています"
+    ),
+    "command/id_reused": Code(
+        "the `command_id` was already used for a different command",
+        "このコマンドIDは別のコマンドで使われています。新しいIDで送ってください",
+    ),
+    "command/invalid_id": Code(
+        "a command id has 1 to 128 characters", "コマンドIDは1〜128文字です"
+    ),
+    "command/invalid": Code(
+        "the command makes no sense in this state", "このコマンドは受け付けられません: {detail}"
+    ),
+    "command/unknown_command": Code(
+        "not a command of this table's ruleset", "この卓のルールにないコマンドです"
+    ),
+    "command/unknown_character": Code(
+        "no character with that id", "キャラクター「{character_id}」はいません"
+    ),
     "command/unknown_member": Code("no member with that id", "メンバー「{member_id}」はいません"),
     "command/which_character": Code(
-        "a chat command needs a character and the sender has none or several", "どのキャラクターの判定か、名前を続けて書いてください"
+        "a chat command needs a character and the sender has none or several",
+        "どのキャラクターの判定か、名前を続けて書いてください",
     ),
-    "command/invalid_name": Code("a name has 1 to 64 visible characters", "名前は1〜64文字で、制御文字は使えません"),
-    "command/invalid_options": Code("table options that do not fit the ruleset's", "卓のオプションが正しくありません: {detail}"),
-    "command/invalid_sheet": Code("a character sheet that does not fit the ruleset's", "キャラクターシートが正しくありません: {detail}"),
-    "command/invalid_path": Code("an override path that names no value", "上書きする場所が正しくありません"),
-    "command/invalid_value": Code("an override value that does not fit", "その値は入りません: {detail}"),
+    "command/invalid_name": Code(
+        "a name has 1 to 64 visible characters", "名前は1〜64文字で、制御文字は使えません"
+    ),
+    "command/invalid_options": Code(
+        "table options that do not fit the ruleset's", "卓のオプションが正しくありません: {detail}"
+    ),
+    "command/invalid_sheet": Code(
+        "a character sheet that does not fit the ruleset's",
+        "キャラクターシートが正しくありません: {detail}",
+    ),
+    "command/invalid_path": Code(
+        "an override path that names no value", "上書きする場所が正しくありません"
+    ),
+    "command/invalid_value": Code(
+        "an override value that does not fit", "その値は入りません: {detail}"
+    ),
     "command/invalid_stat": Code("no such attribute to roll", "その能力値では判定できません"),
     "command/invalid_difficulty": Code("not a difficulty", "難易度が正しくありません"),
     "command/invalid_pattern": Code("not a 【】 dice pattern", "出目の指定が正しくありません"),
-    "command/invalid_atmosphere": Code("not an atmosphere (雰囲気) value", "雰囲気の値が正しくありません"),
+    "command/invalid_atmosphere": Code(
+        "not an atmosphere (雰囲気) value", "雰囲気の値が正しくありません"
+    ),
     "command/empty": Code("an empty chat line", "空の発言は送れません"),
-    "command/too_long": Code("a chat line over 4,000 characters", "発言が長すぎます（4000文字まで）"),
+    "command/too_long": Code(
+        "a chat line over 4,000 characters", "発言が長すぎます（4000文字まで）"
+    ),
     "command/last_gm": Code("the last GM cannot step down", "最後のGMは役割を変えられません"),
-    "command/no_seed": Code("the table has no seed to reveal", "この卓には公開するシードがありません"),
-    "command/seed_revealed": Code("the seed is already revealed (and no more dice are rolled after it)", "シードはもう公開されています"),
+    "command/no_seed": Code(
+        "the table has no seed to reveal", "この卓には公開するシードがありません"
+    ),
+    "command/seed_revealed": Code(
+        "the seed is already revealed (and no more dice are rolled after it)",
+        "シードはもう公開されています",
+    ),
     "command/no_effect": Code("the command would change nothing", "この操作では何も変わりません"),
     # dice
     "dice/invalid": Code("a bad dice expression", "ダイス式が正しくありません"),
     "dice/too_many_dice": Code("more than 200 dice", "ダイスが多すぎます（200個まで）"),
-    "dice/too_many_faces": Code("a die of more than 1,000 faces", "ダイスの面が多すぎます（1000面まで）"),
+    "dice/too_many_faces": Code(
+        "a die of more than 1,000 faces", "ダイスの面が多すぎます（1000面まで）"
+    ),
     # the store
     "store/error": Code("a store error", "保存でエラーが起きました"),
-    "store/seq_conflict": Code("another append took the seq; retry", "同時に別の操作がありました。もう一度送ってください"),
-    "store/duplicate_command": Code("the command id was already appended", "このコマンドはもう記録されています"),
-    "store/retry": Code("the append failed and nothing was written; resend with the same command id", "保存できませんでした。同じコマンドIDで送り直してください"),
-    "store/unavailable": Code("the database cannot be reached; the command may still commit, resend with the same id", "データベースに接続できません。同じコマンドIDで送り直してください"),
+    "store/seq_conflict": Code(
+        "another append took the seq; retry", "同時に別の操作がありました。もう一度送ってください"
+    ),
+    "store/duplicate_command": Code(
+        "the command id was already appended", "このコマンドはもう記録されています"
+    ),
+    "store/retry": Code(
+        "the append failed and nothing was written; resend with the same command id",
+        "保存できませんでした。同じコマンドIDで送り直してください",
+    ),
+    "store/unavailable": Code(
+        "the database cannot be reached; the command may still commit, resend with the same id",
+        "データベースに接続できません。同じコマンドIDで送り直してください",
+    ),
     "store/closed": Code("the store is closed (the server is stopping)", "サーバーが停止中です"),
     "store/commit_failed": Code("the commit failed", "保存に失敗しました"),
     "store/table_exists": Code("a table with that id exists", "その卓はもうあります"),
-    "store/bad_seq": Code("an append at a seq that does not follow the stream", "記録の順番が正しくありません"),
+    "store/bad_seq": Code(
+        "an append at a seq that does not follow the stream", "記録の順番が正しくありません"
+    ),
     "store/bad_url": Code("a store URL taku cannot open", "保存先の指定が正しくありません"),
     "store/bad_path": Code("a SQLite path that cannot be opened", "保存先のファイルを開けません"),
     "store/open_failed": Code("the store could not be opened", "保存先を開けませんでした"),
-    "store/schema_newer": Code("the database was written by a newer taku", "データベースが新しい版のtakuで作られています"),
+    "store/schema_newer": Code(
+        "the database was written by a newer taku", "データベースが新しい版のtakuで作られています"
+    ),
     # the server
-    "internal/error": Code("a bug; logged on the server; nothing was written", "サーバー内部のエラーです（記録されました。何も変更されていません）"),
+    "internal/error": Code(
+        "a bug; logged on the server; nothing was written",
+        "サーバー内部のエラーです（記録されました。何も変更されていません）",
+    ),
     "rule/<ruleset>/<reason>": Code(
         "the rules forbid it; `params.section` names the rulebook section; each ruleset lists its reasons",
         "{message}",
@@ -124,7 +190,9 @@ def message(code: str, params: Mapping[str, Any], fallback: str = "") -> str:
     entry = CATALOGUE.get(code)
     if entry is None or code.startswith("rule/"):
         return fallback or code
-    text = string.Formatter().vformat(entry.template, (), _Params({k: v for k, v in params.items() if v not in (None, "")}))
+    text = string.Formatter().vformat(
+        entry.template, (), _Params({k: v for k, v in params.items() if v not in (None, "")})
+    )
     text = text.replace("「」という", "その").replace("「」", "")
     return text.removesuffix(": ").strip()
 

@@ -152,7 +152,9 @@ class Rejected(TakuError):
         section: where the rule stands, e.g. ``"NSTRPG 2-11 回避判定"``.
     """
 
-    def __init__(self, ruleset: str, reason: str, message: str, *, section: str = "", **details: Any) -> None:
+    def __init__(
+        self, ruleset: str, reason: str, message: str, *, section: str = "", **details: Any
+    ) -> None:
         super().__init__(message, code=f"rule/{ruleset}/{reason}", section=section, **details)
         self.ruleset = ruleset
         self.reason = reason

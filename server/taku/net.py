@@ -92,7 +92,11 @@ class _HandshakeNoise(logging.Filter):
         if getattr(getattr(conn, "protocol", None), "state", None) is not State.CONNECTING:
             return True  # after the handshake: not this, keep the traceback
         peer = getattr(conn, "remote_address", None)
-        log.info("bad_handshake", peer=f"{peer[0]}:{peer[1]}" if peer else None, error="the peer's handshake was garbled")
+        log.info(
+            "bad_handshake",
+            peer=f"{peer[0]}:{peer[1]}" if peer else None,
+            error="the peer's handshake was garbled",
+        )
         return False
 
 
@@ -256,8 +260,13 @@ class _Connection:
     def check_backlog(self) -> None:
         """Drop the connection when its peer has stopped reading (see ``max_backlog_bytes``)."""
         transport = self.ws.transport
-        if transport.get_write_buffer_size() > self.server.config.max_backlog_bytes and not transport.is_closing():
-            self.log.warning("connection_dropped_backlog", buffered_bytes=transport.get_write_buffer_size())
+        if (
+            transport.get_write_buffer_size() > self.server.config.max_backlog_bytes
+            and not transport.is_closing()
+        ):
+            self.log.warning(
+                "connection_dropped_backlog", buffered_bytes=transport.get_write_buffer_size()
+            )
             transport.abort()
 
     async def send(self, msg: Any) -> None:
@@ -291,7 +300,9 @@ class _Connection:
                     rid = msg.id
                     if isinstance(msg, CommandMsg | ChatMsg):
                         if self.unanswered >= self.server.config.max_unanswered:
-                            await self.all_answered.wait()  # the client outruns the table: slow it down
+                            await (
+                                self.all_answered.wait()
+                            )  # the client outruns the table: slow it down
                         if self.submit(msg):
                             continue  # answered when the table has published it
                     if self.unanswered:
@@ -330,7 +341,12 @@ class _Connection:
         match msg:
             case Hello():
                 await self.send(
-                    Welcome(re=msg.id, protocol=PROTOCOL, server=f"taku {__version__}", rulesets=[r.id for r in hub.registry])
+                    Welcome(
+                        re=msg.id,
+                        protocol=PROTOCOL,
+                        server=f"taku {__version__}",
+                        rulesets=[r.id for r in hub.registry],
+                    )
                 )
             case ListRulesets():
                 await self.send(
@@ -340,10 +356,16 @@ class _Connection:
                         core_command_schema=_core_command_schema(),
                     )
                 )
-            case CreateTable(ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings):
+            case CreateTable(
+                ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings
+            ):
                 if not self.server.creates.take():
-                    raise RateLimited("too many new tables on this server right now; try again in a minute")
-                c = await hub.create_table(ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings)
+                    raise RateLimited(
+                        "too many new tables on this server right now; try again in a minute"
+                    )
+                c = await hub.create_table(
+                    ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings
+                )
                 self.members[c.table_id] = c.member_id
                 await self.send(
                     Created(
@@ -360,7 +382,14 @@ class _Connection:
                 self.members[tid] = j.member_id
                 structlog.contextvars.bind_contextvars(member_id=j.member_id)
                 await self.send(
-                    Joined(re=msg.id, table_id=tid, member_id=j.member_id, role=j.role, seq=j.seq, member_token=j.member_token)
+                    Joined(
+                        re=msg.id,
+                        table_id=tid,
+                        member_id=j.member_id,
+                        role=j.role,
+                        seq=j.seq,
+                        member_token=j.member_token,
+                    )
                 )
             case Subscribe(table_id=tid, after_seq=after):
                 mid = self.member(tid)
@@ -385,14 +414,21 @@ class _Connection:
                 mid = self.member(tid)
                 table = await hub.table(tid)
                 cid = cid or f"chat-{self.id}-{time.monotonic_ns()}"
-                await self._execute(msg.id, table, mid, Chat(text=text, character_id=char), cid, None).wait()
+                await self._execute(
+                    msg.id, table, mid, Chat(text=text, character_id=char), cid, None
+                ).wait()
             case GetState(table_id=tid, at_seq=at):
                 mid = self.member(tid)
                 table = await hub.table(tid)
                 sv = await table.view_at(table.state.viewer(mid), at)
                 await self.send(
                     StateMsg(
-                        re=msg.id, table_id=tid, seq=sv.state["seq"], state=sv.state, affordances=sv.affordances, turn=sv.turn
+                        re=msg.id,
+                        table_id=tid,
+                        seq=sv.state["seq"],
+                        state=sv.state,
+                        affordances=sv.affordances,
+                        turn=sv.turn,
                     )
                 )
             case GetLog(table_id=tid, after_seq=after, limit=limit):
@@ -400,7 +436,9 @@ class _Connection:
                 table = await hub.table(tid)
                 frames = await table.log_frames(mid, after, limit)
                 events = [msgspec.Raw(f) for f in frames]
-                await self.send(LogMsg(re=msg.id, table_id=tid, events=events, last_seq=table.state.seq))
+                await self.send(
+                    LogMsg(re=msg.id, table_id=tid, events=events, last_seq=table.state.seq)
+                )
             case _:  # pragma: no cover - decode_client only yields the types above
                 raise AssertionError(f"unhandled message {msg!r}")
 
@@ -425,11 +463,21 @@ class _Connection:
             self._execute(msg.id, table, mid, command, msg.command_id, msg.expected_seq)
         else:
             cid = msg.command_id or f"chat-{self.id}-{time.monotonic_ns()}"
-            self._execute(msg.id, table, mid, Chat(text=msg.text, character_id=msg.character_id), cid, None)
+            self._execute(
+                msg.id, table, mid, Chat(text=msg.text, character_id=msg.character_id), cid, None
+            )
         return True
 
     def _execute(
-        self, rid: Any, table: Any, mid: str, command: Any, cid: str, exp: int | None, *, failure: TakuError | None = None
+        self,
+        rid: Any,
+        table: Any,
+        mid: str,
+        command: Any,
+        cid: str,
+        exp: int | None,
+        *,
+        failure: TakuError | None = None,
     ) -> asyncio.Event:
         """Submit a command (or, with ``failure``, one that did not decode); its ack (or
         error) is written when the table answers. Returns :attr:`all_answered`, set once
@@ -451,7 +499,11 @@ class _Connection:
                 self.push(encode(error_frame(outcome, rid, cid)))
                 if self.log_commands:
                     self.log.info(
-                        "command_rejected", code=outcome.code, command=name, duration_ms=_ms_since(t0), **where
+                        "command_rejected",
+                        code=outcome.code,
+                        command=name,
+                        duration_ms=_ms_since(t0),
+                        **where,
                     )
             elif isinstance(outcome, BaseException):
                 if isinstance(outcome, Exception):
@@ -460,13 +512,24 @@ class _Connection:
             else:
                 first, last, dup = outcome
                 # written with the command's own event when this connection is subscribed
-                ack = Ack(re=rid, table_id=table.table_id, command_id=cid, first_seq=first, last_seq=last, duplicate=dup)
+                ack = Ack(
+                    re=rid,
+                    table_id=table.table_id,
+                    command_id=cid,
+                    first_seq=first,
+                    last_seq=last,
+                    duplicate=dup,
+                )
                 self.push(encode(ack))
                 if self.log_commands:
                     # the command's context goes into its one canonical line as keys
                     self.log.info(
-                        "command_done", command=name, seqs=[first, last], duplicate=dup,
-                        duration_ms=_ms_since(t0), **where,
+                        "command_done",
+                        command=name,
+                        seqs=[first, last],
+                        duplicate=dup,
+                        duration_ms=_ms_since(t0),
+                        **where,
                     )
 
         if failure is not None:
@@ -509,8 +572,12 @@ def ruleset_info(r: Any) -> RulesetInfo:
         options=options,
         command_schema=union_schema(f"{r.id} commands", tuple(r.commands)) if r.commands else {},
         sheet_schema=type_schema(r.sheet) if r.sheet is not None else {},
-        gm_commands=sorted(t.__struct_config__.tag for t in CORE_COMMANDS + tuple(r.commands) if t.permit.gm_only),
-        permissions={t.__struct_config__.tag: t.permit.describe() for t in CORE_COMMANDS + tuple(r.commands)},
+        gm_commands=sorted(
+            t.__struct_config__.tag for t in CORE_COMMANDS + tuple(r.commands) if t.permit.gm_only
+        ),
+        permissions={
+            t.__struct_config__.tag: t.permit.describe() for t in CORE_COMMANDS + tuple(r.commands)
+        },
         options_schema=type_schema(r.options) if r.options is not None else {},
         state_schema=type_schema(r.state) if r.state is not None else {},
         errors={f"rule/{r.id}/{reason}": meaning for reason, meaning in r.errors.items()},
@@ -522,7 +589,12 @@ def error_frame(e: TakuError | None, rid: Any, command_id: str | None = None) ->
     message from the catalogue (taku.codes) and the params."""
     if e is None:
         return ErrorMsg(
-            re=rid, code="internal/error", message=codes.message("internal/error", {}), params={}, details={}, command_id=command_id
+            re=rid,
+            code="internal/error",
+            message=codes.message("internal/error", {}),
+            params={},
+            details={},
+            command_id=command_id,
         )
     params = _jsonable(e.details)
     return ErrorMsg(
@@ -556,7 +628,9 @@ class TakuServer:
         self.web_dir = (self.config.web_dir or default_web_dir()).resolve()
         self.in_flight = 0
         """Messages being handled and commands submitted but not answered yet."""
-        self.creates = _Bucket(self.config.creates_per_minute / 60, max(int(self.config.creates_per_minute), 1))
+        self.creates = _Bucket(
+            self.config.creates_per_minute / 60, max(int(self.config.creates_per_minute), 1)
+        )
         self.closing = False
         self.idle = asyncio.Event()
         self.idle.set()
@@ -631,7 +705,11 @@ class TakuServer:
         if path == "/healthz":
             return _response(200, b"ok\n", "text/plain; charset=utf-8")
         if path == "/ws":
-            return _response(426, b"this is the WebSocket endpoint: connect with a WebSocket client\n", "text/plain; charset=utf-8")
+            return _response(
+                426,
+                b"this is the WebSocket endpoint: connect with a WebSocket client\n",
+                "text/plain; charset=utf-8",
+            )
         return self._static(path, request.headers)
 
     def _static(self, path: str, headers: Headers) -> Response:
@@ -645,7 +723,11 @@ class TakuServer:
             return _response(404, b"not found\n", "text/plain; charset=utf-8")
         st = target.stat()
         ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        textual = ctype.startswith("text/") or ctype in ("application/javascript", "application/json", "image/svg+xml")
+        textual = ctype.startswith("text/") or ctype in (
+            "application/javascript",
+            "application/json",
+            "image/svg+xml",
+        )
         if textual and ctype != "image/svg+xml":
             ctype += "; charset=utf-8"
         gzipped = textual and _accepts_gzip(headers.get("Accept-Encoding", ""))
@@ -657,11 +739,21 @@ class TakuServer:
             # own styles never arrive late, so nothing flashes unstyled or shifts)
             cst = css.stat()
             mtime = max(mtime, cst.st_mtime)
-            body, etag = _static_file(str(target), st.st_mtime_ns, st.st_size, gzipped, str(css), cst.st_mtime_ns, cst.st_size)
+            body, etag = _static_file(
+                str(target),
+                st.st_mtime_ns,
+                st.st_size,
+                gzipped,
+                str(css),
+                cst.st_mtime_ns,
+                cst.st_size,
+            )
         else:
             body, etag = _static_file(str(target), st.st_mtime_ns, st.st_size, gzipped)
         last_modified = email.utils.formatdate(mtime, usegmt=True)
-        out = Headers([("Cache-Control", "no-cache"), ("ETag", etag), ("Last-Modified", last_modified)])
+        out = Headers(
+            [("Cache-Control", "no-cache"), ("ETag", etag), ("Last-Modified", last_modified)]
+        )
         if textual:
             out["Vary"] = "Accept-Encoding"
         if _not_modified(headers, etag, mtime):
@@ -679,7 +771,13 @@ STYLESHEET_LINK = b'<link rel="stylesheet" href="style.css">'
 
 @functools.lru_cache(maxsize=128)
 def _static_file(
-    path: str, mtime_ns: int, size: int, gzipped: bool, css: str = "", css_mtime_ns: int = 0, css_size: int = 0
+    path: str,
+    mtime_ns: int,
+    size: int,
+    gzipped: bool,
+    css: str = "",
+    css_mtime_ns: int = 0,
+    css_size: int = 0,
 ) -> tuple[bytes, str]:
     """(body, ETag) of a static file as of ``mtime_ns``/``size`` (both only key the cache).
 
@@ -734,5 +832,7 @@ def _not_modified(headers: Headers, etag: str, mtime_s: float) -> bool:
 
 def _response(status: int, body: bytes, ctype: str) -> Response:
     reasons = {200: "OK", 404: "Not Found", 426: "Upgrade Required"}
-    headers = Headers([("Content-Type", ctype), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache")])
+    headers = Headers(
+        [("Content-Type", ctype), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache")]
+    )
     return Response(status, reasons.get(status, ""), headers, body)

@@ -48,7 +48,9 @@ class Registry:
         return len(self._by_id)
 
 
-def load_registry(*, autoload: bool | None = None, plugins: Iterable[ModuleType | object] = ()) -> Registry:
+def load_registry(
+    *, autoload: bool | None = None, plugins: Iterable[ModuleType | object] = ()
+) -> Registry:
     """Load rulesets from the ``taku.rulesets`` entry points and ``plugins``.
 
     Args:

@@ -63,7 +63,9 @@ Seq = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
 """A seq in a message: 0 (before the first event) up to JavaScript's largest safe integer."""
 
 
-class ClientMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+class ClientMessage(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
     id: RequestId = None
 
 
@@ -163,7 +165,9 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
 # --------------------------------------------------------------------------- server to client
 
 
-class ServerMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
+class ServerMessage(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True
+):
     re: RequestId = None
 
 
@@ -307,7 +311,9 @@ encode = _encoder.encode
 """Encode a server message (or anything msgspec can) to JSON bytes."""
 
 
-def classify(exc: msgspec.ValidationError, frame: bytes | str, tags: set[str]) -> InvalidFields | UnknownMessageType:
+def classify(
+    exc: msgspec.ValidationError, frame: bytes | str, tags: set[str]
+) -> InvalidFields | UnknownMessageType:
     """Tell an unknown ``type`` from wrong fields in a frame that failed validation."""
     try:
         raw = msgspec.json.decode(frame)
@@ -315,7 +321,9 @@ def classify(exc: msgspec.ValidationError, frame: bytes | str, tags: set[str]) -
         raw = None
     if not isinstance(raw, dict) or raw.get("type") not in tags:
         t = raw.get("type") if isinstance(raw, dict) else None
-        return UnknownMessageType(f"unknown message type {t!r}", known=sorted(tags), type=t if isinstance(t, str) else "")
+        return UnknownMessageType(
+            f"unknown message type {t!r}", known=sorted(tags), type=t if isinstance(t, str) else ""
+        )
     return InvalidFields(str(exc), detail=str(exc))
 
 

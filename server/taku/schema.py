@@ -75,7 +75,9 @@ def _label(components: dict[str, Any], types: tuple[type, ...]) -> dict[str, Any
 
 def union_schema(title: str, types: tuple[type, ...]) -> dict[str, Any]:
     """The JSON Schema of a tagged union of Structs, with their Japanese titles."""
-    (schema,), components = msgspec.json.schema_components([Union[types]], ref_template="#/$defs/{name}")  # type: ignore[valid-type]
+    (schema,), components = msgspec.json.schema_components(
+        [Union[types]], ref_template="#/$defs/{name}"
+    )  # type: ignore[valid-type]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,
@@ -87,7 +89,11 @@ def union_schema(title: str, types: tuple[type, ...]) -> dict[str, Any]:
 def type_schema(t: type) -> dict[str, Any]:
     """The JSON Schema of one Struct type (a sheet, the options, the game state), with Japanese titles."""
     (schema,), components = msgspec.json.schema_components([t], ref_template="#/$defs/{name}")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "$defs": _label(components, (t,))}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **schema,
+        "$defs": _label(components, (t,)),
+    }
 
 
 def render_schemas() -> dict[str, str]:
@@ -97,8 +103,12 @@ def render_schemas() -> dict[str, str]:
     docs: dict[str, dict[str, Any]] = {
         "client-messages.json": union_schema("taku/1 client messages", CLIENT_MESSAGES),
         "server-messages.json": union_schema("taku/1 server messages", SERVER_MESSAGES),
-        "core-commands.json": union_schema("core commands (the `command` of a command message)", CORE_COMMANDS),
-        "core-events.json": union_schema("core events (the `event` of an event message)", CORE_EVENTS),
+        "core-commands.json": union_schema(
+            "core commands (the `command` of a command message)", CORE_COMMANDS
+        ),
+        "core-events.json": union_schema(
+            "core events (the `event` of an event message)", CORE_EVENTS
+        ),
     }
     for r in load_registry():
         if r.id not in BUILTIN_RULESETS:
@@ -110,7 +120,10 @@ def render_schemas() -> dict[str, str]:
         for part, t in (("sheet", r.sheet), ("options", r.options), ("state", r.state)):
             if t is not None:
                 docs[f"{r.id}-{part}.json"] = type_schema(t)
-    return {name: json.dumps(d, ensure_ascii=False, indent=2, sort_keys=True) + "\n" for name, d in docs.items()}
+    return {
+        name: json.dumps(d, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+        for name, d in docs.items()
+    }
 
 
 def write_schemas(out: Path) -> list[Path]:

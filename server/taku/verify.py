@@ -92,7 +92,9 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
     if seed is None:
         return ["the seed has not been revealed (the GM sends reveal_seed)"], counts
     if "sha256:" + hashlib.sha256(seed).hexdigest() != committed:
-        return ["the revealed seed does not match the hash published when the table was created"], counts
+        return [
+            "the revealed seed does not match the hash published when the table was created"
+        ], counts
     cursor = 0
     i = 0
     expected_seq = entries[0].seq if entries else 1
@@ -147,7 +149,9 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
                     span = range(at, at + n)
                 for k in span:
                     if not lo <= k < hi:
-                        problems.append(f"seq {e.seq}: face {k} lies outside the command's draws {lo}..{hi - 1}")
+                        problems.append(
+                            f"seq {e.seq}: face {k} lies outside the command's draws {lo}..{hi - 1}"
+                        )
                     covered[k] = covered.get(k, 0) + 1
         if not hidden:
             missing = [k for k in range(lo, hi) if k not in covered]

@@ -32,7 +32,9 @@ async def test_concurrent_commands_on_one_table_share_commits(tmp_path: Path) ->
     store = SQLiteEventStore(tmp_path / "t.db")
     hub, table, gm = await _table(store)
     published: list[int] = []
-    sub = await table.subscribe(gm, lambda frame: published.append(int(frame.split(b'"seq":')[1].split(b",")[0])), 2)
+    sub = await table.subscribe(
+        gm, lambda frame: published.append(int(frame.split(b'"seq":')[1].split(b",")[0])), 2
+    )
     commits0 = store.commits
     acks = await asyncio.gather(
         *(table.execute(gm, Chat(text=f"line {i}"), command_id=f"c{i}") for i in range(60))
@@ -212,7 +214,9 @@ async def test_a_command_id_sent_again_with_another_command_is_refused(tmp_path:
     store.holding = True
     answers: list[object] = []
     table.submit(gm, Chat(text="first"), command_id="K", reply=answers.append)
-    table.submit(gm, Chat(text="other"), command_id="K", reply=answers.append)  # while the first is in flight
+    table.submit(
+        gm, Chat(text="other"), command_id="K", reply=answers.append
+    )  # while the first is in flight
     store.release()
     assert answers[0] == (3, 3, False)
     assert getattr(answers[1], "code", None) == "command/id_reused"
@@ -252,7 +256,9 @@ async def test_the_same_command_is_compared_on_its_canonical_form() -> None:
     store = MemoryEventStore()
     hub, table, gm = await _table(store)
     first = table.decode_command(b'{"type":"create_character","name":"A","sheet":{"hp":3,"mp":1}}')
-    again = table.decode_command(b'{"sheet":{"mp":1,"hp":3},"owner":null,"name":"A","type":"create_character"}')
+    again = table.decode_command(
+        b'{"sheet":{"mp":1,"hp":3},"owner":null,"name":"A","type":"create_character"}'
+    )
     assert await table.execute(gm, first, command_id="C") == (3, 3, False)
     assert await table.execute(gm, again, command_id="C") == (3, 3, True)
 
@@ -266,7 +272,9 @@ async def test_events_stored_without_a_fingerprint_repeat_their_ack() -> None:
     await table.execute(gm, Chat(text="old"), command_id="O")
     await hub.close()
     stream = store._events[tid]
-    stream[-1] = msgspec.structs.replace(stream[-1], command_fingerprint=None)  # as an old version wrote it
+    stream[-1] = msgspec.structs.replace(
+        stream[-1], command_fingerprint=None
+    )  # as an old version wrote it
     hub = Hub(store, load_registry())
     table = await hub.table(tid)
     assert await table.execute(gm, Chat(text="whatever"), command_id="O") == (3, 3, True)

@@ -15,10 +15,23 @@ import msgspec
 from taku.core.play import Affordance, Turn
 from taku.testing.peer import Raw, new_table
 from taku_chabu.commands import SetRange, StartCombat
-from taku_chabu.events import AttackDeclared, CheckRolled, CounterSpent, DeclarationClosed, TokugiUsed, Waited
+from taku_chabu.events import (
+    AttackDeclared,
+    CheckRolled,
+    CounterSpent,
+    DeclarationClosed,
+    TokugiUsed,
+    Waited,
+)
 from taku_chabu.state import Condition
 
-GM_ONLY = {"chabu.start_combat", "chabu.end_combat", "chabu.set_order", "chabu.set_range", "chabu.adjust"}
+GM_ONLY = {
+    "chabu.start_combat",
+    "chabu.end_combat",
+    "chabu.set_order",
+    "chabu.set_range",
+    "chabu.adjust",
+}
 SETSUNA = {"name": "ブリッジ回避", "timing": "setsuna", "cost": {"ingaoho": 3}}
 
 
@@ -33,7 +46,9 @@ async def turn_of(t: Any, member: str | None = None) -> Turn | None:
 
 
 def find(affs: list[Affordance], command: str, **args: Any) -> list[Affordance]:
-    return [a for a in affs if a.command == command and all(a.args.get(k) == v for k, v in args.items())]
+    return [
+        a for a in affs if a.command == command and all(a.args.get(k) == v for k, v in args.items())
+    ]
 
 
 def values(aff: Affordance, arg: str) -> list[Any]:
@@ -58,10 +73,20 @@ async def test_outside_a_combat_each_member_is_offered_their_own_characters(t: A
     assert {x.args.get("character_id") for x in mine if "character_id" in x.args} == {a}
     assert not GM_ONLY & {x.command for x in mine}
     (check,) = find(mine, "chabu.check", character_id=a)
-    assert values(check, "ability") == ["肉体", "反応", "精神"] and values(check, "skill") == [None, "カラテ", "射撃"]
-    (katana,) = [x for x in find(mine, "chabu.attack", character_id=a) if x.args["equipment"] == "カタナ"]
+    assert values(check, "ability") == ["肉体", "反応", "精神"] and values(check, "skill") == [
+        None,
+        "カラテ",
+        "射撃",
+    ]
+    (katana,) = [
+        x for x in find(mine, "chabu.attack", character_id=a) if x.args["equipment"] == "カタナ"
+    ]
     assert values(katana, "targets") == [b, y]  # not herself
-    assert find(mine, "chabu.move", character_id=a) and not find(mine, "chabu.wait") and not find(mine, "chabu.pass")
+    assert (
+        find(mine, "chabu.move", character_id=a)
+        and not find(mine, "chabu.wait")
+        and not find(mine, "chabu.pass")
+    )
     (opposed,) = find(mine, "chabu.opposed_check")
     assert {v["character_id"] for v in values(opposed, "a")} == {a}
     assert {v["character_id"] for v in values(opposed, "b")} == {a, b, y}
@@ -70,7 +95,11 @@ async def test_outside_a_combat_each_member_is_offered_their_own_characters(t: A
     assert await turn_of(t, t.pl1) is None  # no ラウンド進行, no turn
     # the GM runs the combat, the ranges and the values
     gm = {x.command for x in await offered(t, t.gm)}
-    assert {"chabu.start_combat", "chabu.set_range", "chabu.adjust"} <= gm and "chabu.end_combat" not in gm
+    assert {
+        "chabu.start_combat",
+        "chabu.set_range",
+        "chabu.adjust",
+    } <= gm and "chabu.end_combat" not in gm
     # sending what is offered: a check and an attack
     t.roll(32)
     (ev,) = await send(t, t.pl1, check, ability="反応", skill=None)
@@ -85,8 +114,13 @@ async def test_targets_follow_the_ranges(t: Any) -> None:
     a = await t.pc(t.pl1, "ナンシー")
     far = await t.npc("狙撃手")
     await t.h.send(t.gm, SetRange(a=a, b=far, range="long"))
-    by_weapon = {x.args["equipment"]: values(x, "targets") for x in find(await offered(t, t.pl1), "chabu.attack")}
-    assert by_weapon == {"スリケン": [far]}  # the katana reaches nobody: no katana attack is offered
+    by_weapon = {
+        x.args["equipment"]: values(x, "targets")
+        for x in find(await offered(t, t.pl1), "chabu.attack")
+    }
+    assert by_weapon == {
+        "スリケン": [far]
+    }  # the katana reaches nobody: no katana attack is offered
     await t.h.send(t.gm, SetRange(a=a, b=far, range="over"))
     assert not find(await offered(t, t.pl1), "chabu.attack")
 
@@ -102,7 +136,12 @@ async def test_a_round_offers_the_acting_character_its_katsugeki_and_shows_the_t
     await send(t, t.gm, start, victory=victory, defeat=defeat, participants=[a, b, y])
 
     turn = await turn_of(t, t.pl2)
-    assert turn is not None and (turn.actor, turn.actor_label, turn.phase, turn.phase_label) == (a, "ニンジャスレイヤー", "main", "メインフェイズ")
+    assert turn is not None and (turn.actor, turn.actor_label, turn.phase, turn.phase_label) == (
+        a,
+        "ニンジャスレイヤー",
+        "main",
+        "メインフェイズ",
+    )
     assert (turn.round, turn.round_label) == (1, "第1ラウンド")
     assert [(s.id, s.value, s.done) for s in turn.order] == [
         (a, "DL3／インガオホー値0／PC", False),
@@ -114,7 +153,9 @@ async def test_a_round_offers_the_acting_character_its_katsugeki_and_shows_the_t
     assert primary and primary[0].command == "chabu.attack" and primary[0].args["character_id"] == a
     assert find(mine, "chabu.wait", character_id=a) and find(mine, "chabu.pass", character_id=a)
     theirs = await offered(t, t.pl2)
-    assert not [x for x in theirs if x.command in ("chabu.attack", "chabu.move", "chabu.wait", "chabu.pass")]
+    assert not [
+        x for x in theirs if x.command in ("chabu.attack", "chabu.move", "chabu.wait", "chabu.pass")
+    ]
     assert not [x for x in theirs if x.primary]
     assert find(theirs, "chabu.check", character_id=b)  # a 判定 needs no turn
     # ニンジャスレイヤー waits (CH-14): ヤモト acts, and the order shows him last
@@ -129,7 +170,11 @@ async def test_a_round_offers_the_acting_character_its_katsugeki_and_shows_the_t
     await send(t, t.pl2, pass_)
     # the NPC's turn: the GM's next step
     turn = await turn_of(t)
-    assert turn is not None and turn.actor == y and [s.done for s in turn.order] == [True, False, False]
+    assert (
+        turn is not None
+        and turn.actor == y
+        and [s.done for s in turn.order] == [True, False, False]
+    )
     gm_primary = [x for x in await offered(t, t.gm) if x.primary]
     assert gm_primary and gm_primary[0].args["character_id"] == y
     assert "chabu.end_combat" in {x.command for x in await offered(t, t.gm)}
@@ -141,27 +186,40 @@ async def test_a_held_attack_offers_setsuna_then_evasion(kit: Any) -> None:
     b = await t.pc(t.pl2, "ヤモト", tokugi=[SETSUNA])
     manual = Condition(text="GMが判断する")
     await t.h.send(t.gm, StartCombat(victory=manual, defeat=manual, participants=[a, b]))
-    (katana,) = [x for x in find(await offered(t, t.pl1), "chabu.attack") if x.args["equipment"] == "カタナ"]
+    (katana,) = [
+        x for x in find(await offered(t, t.pl1), "chabu.attack") if x.args["equipment"] == "カタナ"
+    ]
     await send(t, t.pl1, katana, targets=[b])
     turn = await turn_of(t)
-    assert turn is not None and (turn.actor, turn.phase, turn.phase_label) == (a, "setsuna", "メインフェイズ（刹那の割り込み待ち）")
+    assert turn is not None and (turn.actor, turn.phase, turn.phase_label) == (
+        a,
+        "setsuna",
+        "メインフェイズ（刹那の割り込み待ち）",
+    )
     # the declarer may resolve it; ヤモト may answer with her 刹那 (CH-27)
     mine = await offered(t, t.pl1)
     assert [x.command for x in mine if x.primary] == ["chabu.proceed"]
-    assert not find(mine, "chabu.attack") and not find(mine, "chabu.check")  # every check is held: one at a time
+    assert not find(mine, "chabu.attack") and not find(
+        mine, "chabu.check"
+    )  # every check is held: one at a time
     theirs = await offered(t, t.pl2)
     assert not find(theirs, "chabu.proceed")
     (setsuna,) = find(theirs, "chabu.use_tokugi", character_id=b)
     assert setsuna.args["tokugi"] == "ブリッジ回避" and setsuna.label == "刹那特技「ブリッジ回避」"
     events = await send(t, t.pl2, setsuna)
     assert isinstance(events[0], TokugiUsed) and events[0].answers is not None
-    assert not find(await offered(t, t.pl2), "chabu.use_tokugi")  # never the same 刹那 twice on one declaration
+    assert not find(
+        await offered(t, t.pl2), "chabu.use_tokugi"
+    )  # never the same 刹那 twice on one declaration
     # 進行: the hit succeeds; now ヤモト chooses to evade or take it
     (proceed,) = find(await offered(t, t.pl1), "chabu.proceed")
     t.roll(10)
     await send(t, t.pl1, proceed)
     turn = await turn_of(t)
-    assert turn is not None and (turn.phase, turn.phase_label) == ("evasion", "メインフェイズ（回避判定）")
+    assert turn is not None and (turn.phase, turn.phase_label) == (
+        "evasion",
+        "メインフェイズ（回避判定）",
+    )
     assert not find(await offered(t, t.pl1), "chabu.evade")
     theirs = await offered(t, t.pl2)
     (evade,) = find(theirs, "chabu.evade", character_id=b)
@@ -183,21 +241,34 @@ async def test_counters_and_descension_are_offered_when_they_can_be_spent(t: Any
     await t.h.send(t.gm, Adjust(character_id=dead, key="hp", value=0, reason="とどめ"))
     assert t.char(dead).dead
     mine = await offered(t, t.pl1)
-    assert [x.label for x in find(mine, "chabu.spend_counter", character_id=a)] == ["タツジンカウンターを使う（残り1）"]
+    assert [x.label for x in find(mine, "chabu.spend_counter", character_id=a)] == [
+        "タツジンカウンターを使う（残り1）"
+    ]
     (desc,) = find(mine, "chabu.spend_counter", character_id=dead)
     assert desc.label == "ワザマエカウンターでディセンション"
-    assert not find(mine, "chabu.check", character_id=dead) and not find(mine, "chabu.attack", character_id=dead)
+    assert not find(mine, "chabu.check", character_id=dead) and not find(
+        mine, "chabu.attack", character_id=dead
+    )
     (ev,) = await send(t, t.pl1, desc)
     assert isinstance(ev, CounterSpent) and ev.descension and not t.char(dead).dead
 
 
 async def _join(peer: Raw, created: dict[str, Any], name: str) -> str:
-    joined = await peer.request({"type": "join", "table_id": created["table_id"], "token": created["player_token"], "name": name})
+    joined = await peer.request(
+        {
+            "type": "join",
+            "table_id": created["table_id"],
+            "token": created["player_token"],
+            "name": name,
+        }
+    )
     assert joined["type"] == "joined", joined
     return str(joined["member_id"])
 
 
-async def test_a_combat_round_over_websocket_by_following_affordances_alone(connect: Any, kit: Any) -> None:
+async def test_a_combat_round_over_websocket_by_following_affordances_alone(
+    connect: Any, kit: Any
+) -> None:
     """Over WebSocket, every step is a state message's primary affordance sent with its first
     choices: the round is played to its end (seeded dice, so whatever the outcome)."""
     gm, pl = await connect(), await connect()
@@ -209,7 +280,9 @@ async def test_a_combat_round_over_websocket_by_following_affordances_alone(conn
     async def command(peer: Raw, cmd: dict[str, Any]) -> None:
         nonlocal sent
         sent += 1
-        reply = await peer.request({"type": "command", "table_id": tid, "command_id": f"w{sent}", "command": cmd})
+        reply = await peer.request(
+            {"type": "command", "table_id": tid, "command_id": f"w{sent}", "command": cmd}
+        )
         assert reply["type"] == "ack", (cmd, reply)
 
     async def state(peer: Raw) -> dict[str, Any]:
@@ -217,14 +290,24 @@ async def test_a_combat_round_over_websocket_by_following_affordances_alone(conn
         assert msg["type"] == "state" and "affordances" in msg, msg
         return msg
 
-    await command(pl, {"type": "create_character", "name": "ニンジャスレイヤー", "sheet": kit.sheet(dl=3)})
-    await command(gm, {"type": "create_character", "name": "クローンヤクザ", "sheet": kit.sheet(dl=0, hp=10)})
+    await command(
+        pl, {"type": "create_character", "name": "ニンジャスレイヤー", "sheet": kit.sheet(dl=3)}
+    )
+    await command(
+        gm, {"type": "create_character", "name": "クローンヤクザ", "sheet": kit.sheet(dl=0, hp=10)}
+    )
     assert (await state(pl)).get("turn") is None
-    start = next(a for a in (await state(gm))["affordances"] if a["command"] == "chabu.start_combat")
+    start = next(
+        a for a in (await state(gm))["affordances"] if a["command"] == "chabu.start_combat"
+    )
     everyone = [c["value"] for c in start["choices"]["participants"]]
     await command(gm, {"type": start["command"], **_first_choices(start), "participants": everyone})
     first = (await state(pl))["turn"]
-    assert (first["round"], first["phase"], first["actor_label"]) == (1, "main", "ニンジャスレイヤー")
+    assert (first["round"], first["phase"], first["actor_label"]) == (
+        1,
+        "main",
+        "ニンジャスレイヤー",
+    )
     steps = 0
     while steps < 40:
         msgs = {"gm": await state(gm), "pl": await state(pl)}
@@ -234,7 +317,10 @@ async def test_a_combat_round_over_websocket_by_following_affordances_alone(conn
         moves = [(who, a) for who, m in msgs.items() for a in m["affordances"] if a.get("primary")]
         assert moves, f"nobody has a next step in {turn}"
         who, aff = moves[0]
-        await command(gm if who == "gm" else pl, {"type": aff["command"], **aff.get("args", {}), **_first_choices(aff)})
+        await command(
+            gm if who == "gm" else pl,
+            {"type": aff["command"], **aff.get("args", {}), **_first_choices(aff)},
+        )
         steps += 1
     assert 2 <= steps < 40
     log = await pl.request({"type": "get_log", "table_id": tid})
@@ -246,4 +332,7 @@ async def test_a_combat_round_over_websocket_by_following_affordances_alone(conn
 def _first_choices(aff: dict[str, Any]) -> dict[str, Any]:
     """The first choice of each open argument (a list argument takes a list of one)."""
     lists = {"targets", "participants", "agreed_order"}
-    return {k: [v[0]["value"]] if k in lists else v[0]["value"] for k, v in aff.get("choices", {}).items()}
+    return {
+        k: [v[0]["value"]] if k in lists else v[0]["value"]
+        for k, v in aff.get("choices", {}).items()
+    }

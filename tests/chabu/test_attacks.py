@@ -55,14 +55,18 @@ async def test_missed_hit_check_ends_the_attack(t: Any) -> None:
 
 async def test_ukatsu_on_the_hit_check_hits_the_attacker(t: Any) -> None:
     """CH-08, G-CH-10: ウカツ! on a 命中判定 (even under the 【判定値】) hits the attacker, who cannot evade."""
-    a = await t.pc(t.pl1, "A", dl=2, hp=30, abilities={"肉体": 90, "反応": 30}, skills={"カラテ": 9})
+    a = await t.pc(
+        t.pl1, "A", dl=2, hp=30, abilities={"肉体": 90, "反応": 30}, skills={"カラテ": 9}
+    )
     b = await t.npc("B", hp=30)
     t.roll(96)
     t.d10(4, 6)
     events = await t.h.send(t.pl1, Attack(character_id=a, equipment="カタナ", targets=[b]))
     _, hit, dmg, closed = events
     assert hit.value == 96 < hit.target == 99 and hit.ukatsu and not hit.success
-    assert isinstance(dmg, DamageRolled) and dmg.self_hit and dmg.target == a and dmg.total == 5 + 10
+    assert (
+        isinstance(dmg, DamageRolled) and dmg.self_hit and dmg.target == a and dmg.total == 5 + 10
+    )
     assert t.char(a).hp == 15 and t.char(b).hp == 30
     assert closed.outcome == "self_hit" and t.h.game.pending is None
 
@@ -100,7 +104,11 @@ async def test_auto_evade_option_resolves_in_one_command(kit: Any) -> None:
     t.d10(2)
     events = await t.h.send(t.pl1, Attack(character_id=a, equipment="カタナ", targets=[b]))
     assert [type(e).__name__ for e in events] == [
-        "AttackDeclared", "CheckRolled", "CheckRolled", "DamageRolled", "DeclarationClosed"
+        "AttackDeclared",
+        "CheckRolled",
+        "CheckRolled",
+        "DamageRolled",
+        "DeclarationClosed",
     ]
     assert t.char(b).hp == 23
 

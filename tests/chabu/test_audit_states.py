@@ -40,7 +40,14 @@ async def test_effect_after_cost_death_lets_an_attacking_tokugi_resolve(kit: Any
     from taku_chabu.commands import Evade, UseTokugi
     from taku_chabu.events import DamageRolled, DeclarationClosed, Died
 
-    tsuki = {"name": "ツキ", "range": "short", "targets": 1, "check": {"ability": "精神"}, "power": 7, "cost": {"ingaoho": 4}}
+    tsuki = {
+        "name": "ツキ",
+        "range": "short",
+        "targets": 1,
+        "check": {"ability": "精神"},
+        "power": 7,
+        "cost": {"ingaoho": 4},
+    }
     t = await kit.make_table({"effect_after_cost_death": True, "always_hold": True})
     a = await t.pc(t.pl1, "A", ingaoho=97, dl=1, tokugi=[tsuki])
     b = await t.npc("B", hp=25)
@@ -63,7 +70,14 @@ async def test_a_target_that_dies_before_evading_is_out_of_the_attack(t: Any) ->
     from taku_chabu.events import DamageRolled, DeclarationClosed
 
     kiai = {"name": "キアイ", "timing": "setsuna", "cost": {"ingaoho": 3}}
-    gun = {"name": "ガン", "category": "銃", "check": {"ability": "肉体"}, "power": 4, "range": "long", "targets": 3}
+    gun = {
+        "name": "ガン",
+        "category": "銃",
+        "check": {"ability": "肉体"},
+        "power": 4,
+        "range": "long",
+        "targets": 3,
+    }
     a = await t.pc(t.pl1, "A", dl=1, equipment=[gun])
     b = await t.npc("B", ingaoho=98, tokugi=[kiai])
     c = await t.npc("C", hp=20)
@@ -79,7 +93,9 @@ async def test_a_target_that_dies_before_evading_is_out_of_the_attack(t: Any) ->
     t.roll(80)
     await t.h.send(t.gm, Evade(character_id=c))  # fails: C is hit
     t.d10(6)  # the damage roll for C
-    events = await t.h.send(t.gm, Adjust(character_id=d, key="ingaoho", value=100))  # D dies while awaited
+    events = await t.h.send(
+        t.gm, Adjust(character_id=d, key="ingaoho", value=100)
+    )  # D dies while awaited
     dmg = [e for e in events if isinstance(e, DamageRolled)]
     closed = [e for e in events if isinstance(e, DeclarationClosed)]
     assert [e.target for e in dmg] == [c] and t.char(c).hp == 20 - (4 + 6) and t.char(d).hp == 20

@@ -23,7 +23,9 @@ from taku_chabu.state import Condition
         ("CH<=120", (9, 7), 120, 97, False, "ウカツ"),
     ],
 )
-async def test_chat_check(t: Any, text: str, faces: tuple[int, int], target: int, value: int, success: bool, mark: str) -> None:
+async def test_chat_check(
+    t: Any, text: str, faces: tuple[int, int], target: int, value: int, success: bool, mark: str
+) -> None:
     """``CH<=N``: a 1d100 check with タツジン / ウカツ shown."""
     t.d10(*faces)
     (ev,) = await t.h.chat(t.pl1, text)
@@ -57,12 +59,20 @@ async def test_plain_bcdice_and_chat_still_work(t: Any) -> None:
 
 async def test_every_event_type_renders_a_japanese_line(t: Any, kit: Any) -> None:
     """Each event this ruleset writes has its own readable line (not the generic fallback)."""
-    a = await t.pc(t.pl1, "ナンシー", dl=2, tatsujin=1, tokugi=[{"name": "ジツ", "cost": {"ingaoho": 5}, "until_end_phase": True}])
+    a = await t.pc(
+        t.pl1,
+        "ナンシー",
+        dl=2,
+        tatsujin=1,
+        tokugi=[{"name": "ジツ", "cost": {"ingaoho": 5}, "until_end_phase": True}],
+    )
     boss = await t.npc("ボス", dl=3)
     b = await t.npc("ヤクザ", dl=0, hp=3)
     await t.h.send(t.gm, SetRange(a=a, b=b, range="short"))
     victory = Condition(text="全滅", kind="all_down", characters=[b])
-    await t.h.send(t.gm, StartCombat(victory=victory, defeat=Condition(text="なし"), participants=[a, boss]))
+    await t.h.send(
+        t.gm, StartCombat(victory=victory, defeat=Condition(text="なし"), participants=[a, boss])
+    )
     await t.h.send(t.gm, Wait(character_id=boss))
     await t.h.send(t.pl1, SpendCounter(character_id=a, counter="tatsujin"))
     await t.h.send(t.gm, Adjust(character_id=a, key="hp", delta=-1, reason="テスト"))
@@ -83,7 +93,15 @@ async def test_every_event_type_renders_a_japanese_line(t: Any, kit: Any) -> Non
 
     extra = [
         E.CheckDeclared(declaration="d1", character_id=a, label="精神", check=50),
-        E.TokugiUsed(character_id=a, tokugi="ジツ", timing="katsugeki", ingaoho_before=96, ingaoho_after=101, died=True, resolved=False),
+        E.TokugiUsed(
+            character_id=a,
+            tokugi="ジツ",
+            timing="katsugeki",
+            ingaoho_before=96,
+            ingaoho_after=101,
+            died=True,
+            resolved=False,
+        ),
         E.EvasionDeclined(declaration="d1", character_id=b),
         E.Moved(character_id=a),
         E.ActionPassed(character_id=a),
@@ -98,7 +116,10 @@ async def test_every_event_type_renders_a_japanese_line(t: Any, kit: Any) -> Non
         assert line and "chabu." not in line, (name, line)
     assert "ヤクザは死亡した（DL0でHP0）" in lines["Died"]
     assert "勝利「全滅」" in lines["CombatEnded"]
-    assert "死亡したため効果は解決しない" in lines["TokugiUsed"] and "インガオホー値 96→101" in lines["TokugiUsed"]
+    assert (
+        "死亡したため効果は解決しない" in lines["TokugiUsed"]
+        and "インガオホー値 96→101" in lines["TokugiUsed"]
+    )
 
 
 def test_every_event_round_trips() -> None:

@@ -19,7 +19,10 @@ async def test_ch_ex_01_drive_check_is_50_percent(t: Any) -> None:
     assert isinstance(ok, CheckRolled) and isinstance(ng, CheckRolled)
     assert (ok.target, ok.value, ok.success, ok.tatsujin, ok.ukatsu) == (50, 50, True, False, False)
     assert (ng.target, ng.value, ng.success) == (50, 51, False)
-    assert ok.roll.faces == (5, 10) and ng.roll.faces == (5, 1)  # tens die, units die (0 is the face 10)
+    assert ok.roll.faces == (5, 10) and ng.roll.faces == (
+        5,
+        1,
+    )  # tens die, units die (0 is the face 10)
     await t.h.assert_replay_matches()
 
 
@@ -79,8 +82,10 @@ async def test_a_player_cannot_roll_for_anothers_character(t: Any) -> None:
 
 
 def _side(cid: str, value: int | None = None) -> OpposedSide:
-    return OpposedSide(character_id=cid, ability="肉体", skill="カラテ") if value is None else OpposedSide(
-        character_id=cid, value=value
+    return (
+        OpposedSide(character_id=cid, ability="肉体", skill="カラテ")
+        if value is None
+        else OpposedSide(character_id=cid, value=value)
     )
 
 
@@ -89,7 +94,9 @@ async def test_opposed_success_beats_failure(t: Any) -> None:
     a = await t.pc(t.pl1, "A")  # 肉体40+カラテ15 = 55
     b = await t.npc("B", abilities={"肉体": 20}, skills={})
     t.roll(50, 30)  # a: 50 <= 55 succeeds; b: 30 > 20 fails although it is lower
-    (ev,) = await t.h.send(t.pl1, OpposedCheck(a=_side(a), b=OpposedSide(character_id=b, ability="肉体")))
+    (ev,) = await t.h.send(
+        t.pl1, OpposedCheck(a=_side(a), b=OpposedSide(character_id=b, ability="肉体"))
+    )
     assert isinstance(ev, OpposedRolled)
     assert (ev.a_target, ev.b_target) == (55, 20)
     assert len(ev.rounds) == 1 and ev.winner == "a"

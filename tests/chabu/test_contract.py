@@ -16,12 +16,37 @@ def _ninja(dl: int, hp: int, **kw: Any) -> dict[str, Any]:
         "tatsujin": 1,
         "wazamae": 1,
         "equipment": [
-            {"name": "カタナ", "category": "カタナ", "check": {"ability": "肉体", "skill": "カラテ"}, "power": 5},
-            {"name": "スリケン", "category": "スリケン", "check": {"ability": "肉体", "skill": "射撃"}, "power": 3, "range": "long", "targets": 2},
+            {
+                "name": "カタナ",
+                "category": "カタナ",
+                "check": {"ability": "肉体", "skill": "カラテ"},
+                "power": 5,
+            },
+            {
+                "name": "スリケン",
+                "category": "スリケン",
+                "check": {"ability": "肉体", "skill": "射撃"},
+                "power": 3,
+                "range": "long",
+                "targets": 2,
+            },
         ],
         "tokugi": [
-            {"name": "ヒサツ・ワザ", "timing": "katsugeki", "range": "short", "targets": 1, "check": {"ability": "肉体", "skill": "カラテ"}, "power": 8, "cost": {"ingaoho": 5}},
-            {"name": "カラテ強化", "timing": "katsugeki", "until_end_phase": True, "cost": {"wazamae": 1}},
+            {
+                "name": "ヒサツ・ワザ",
+                "timing": "katsugeki",
+                "range": "short",
+                "targets": 1,
+                "check": {"ability": "肉体", "skill": "カラテ"},
+                "power": 8,
+                "cost": {"ingaoho": 5},
+            },
+            {
+                "name": "カラテ強化",
+                "timing": "katsugeki",
+                "until_end_phase": True,
+                "cost": {"wazamae": 1},
+            },
             {"name": "ブリッジ回避", "timing": "setsuna", "cost": {"ingaoho": 3}},
             {"name": "ニンジャ第六感", "timing": "joji"},
         ],
@@ -42,7 +67,9 @@ class TestChabuContract(RulesetContract):
     options = {"always_hold": True}
     seeds = (1, 2, 3)
     # chabu's own closed sets: タイミング, 射程, カウンター, adjusted values, 死亡の原因, winners, stages
-    closed_fields = frozenset({"timing", "range", "default_range", "counter", "key", "cause", "winner", "stage"})
+    closed_fields = frozenset(
+        {"timing", "range", "default_range", "counter", "key", "cause", "winner", "stage"}
+    )
 
 
 class TestChabuContractAtOnce(RulesetContract):

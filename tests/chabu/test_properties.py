@@ -52,7 +52,9 @@ def test_opposed_is_symmetric_and_follows_the_rule(va: int, vb: int, ta: int, tb
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.tuples(d10, d10), min_size=1, max_size=6))
-def test_counters_follow_the_log_and_the_fold_equals_the_live_state(pairs: list[tuple[int, int]]) -> None:
+def test_counters_follow_the_log_and_the_fold_equals_the_live_state(
+    pairs: list[tuple[int, int]],
+) -> None:
     """Every タツジン! gives one counter; folding the stored log equals the state built step by step."""
 
     async def run() -> None:
@@ -61,7 +63,9 @@ def test_counters_follow_the_log_and_the_fold_equals_the_live_state(pairs: list[
 
         h = await TableHarness.create("chabu")
         pl = await h.join("P")
-        (c,) = await h.send(pl, CreateCharacter(name="A", sheet={"abilities": {"肉体": 50}, "hp": 10, "dl": 1}))
+        (c,) = await h.send(
+            pl, CreateCharacter(name="A", sheet={"abilities": {"肉体": 50}, "hp": 10, "dl": 1})
+        )
         cid = c.character_id  # type: ignore[attr-defined]
         for tens, units in pairs:
             h.roll(tens, units)
@@ -75,8 +79,14 @@ def test_counters_follow_the_log_and_the_fold_equals_the_live_state(pairs: list[
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(min_value=0, max_value=4), st.lists(d10, min_size=4, max_size=4), st.integers(min_value=1, max_value=60))
-def test_damage_is_power_plus_dl_d10_and_hp_floors_at_zero(dl: int, faces: list[int], hp: int) -> None:
+@given(
+    st.integers(min_value=0, max_value=4),
+    st.lists(d10, min_size=4, max_size=4),
+    st.integers(min_value=1, max_value=60),
+)
+def test_damage_is_power_plus_dl_d10_and_hp_floors_at_zero(
+    dl: int, faces: list[int], hp: int
+) -> None:
     """CH-22, G-CH-08: damage = 威力 + the DL d10 faces recorded; HP = max(HP − damage, 0)."""
 
     async def run() -> None:
@@ -86,15 +96,22 @@ def test_damage_is_power_plus_dl_d10_and_hp_floors_at_zero(dl: int, faces: list[
         h = await TableHarness.create("chabu")
         pl = await h.join("P")
         eq = {"name": "カタナ", "check": {"ability": "肉体"}, "power": 5}
-        (a,) = await h.send(pl, CreateCharacter(name="A", sheet={"abilities": {"肉体": 50}, "hp": 10, "dl": dl, "equipment": [eq]}))
-        (b,) = await h.send(h.gm, CreateCharacter(name="B", sheet={"abilities": {"反応": 10}, "hp": hp, "dl": 1}))
+        (a,) = await h.send(
+            pl,
+            CreateCharacter(
+                name="A", sheet={"abilities": {"肉体": 50}, "hp": 10, "dl": dl, "equipment": [eq]}
+            ),
+        )
+        (b,) = await h.send(
+            h.gm, CreateCharacter(name="B", sheet={"abilities": {"反応": 10}, "hp": hp, "dl": 1})
+        )
         h.roll(1, 10, *faces[:dl])  # hit with 10
-        await h.send(pl, Attack(character_id=a.character_id, equipment="カタナ", targets=[b.character_id]))  # type: ignore[attr-defined]
+        await h.send(
+            pl, Attack(character_id=a.character_id, equipment="カタナ", targets=[b.character_id])
+        )  # type: ignore[attr-defined]
         events = await h.send(h.gm, Decline(character_id=b.character_id))  # type: ignore[attr-defined]
         dmg = next(e for e in events if isinstance(e, DamageRolled))
         assert dmg.roll.faces == tuple(faces[:dl]) and dmg.total == 5 + sum(faces[:dl])
         assert h.game.chars[b.character_id].hp == max(hp - dmg.total, 0)  # type: ignore[attr-defined]
 
     asyncio.run(run())
-
-

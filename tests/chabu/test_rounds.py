@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from taku_chabu.commands import Attack, Decline, EndCombat, Evade, Move, PassAction, SetOrder, StartCombat, Wait
+from taku_chabu.commands import (
+    Attack,
+    Decline,
+    EndCombat,
+    Evade,
+    Move,
+    PassAction,
+    SetOrder,
+    StartCombat,
+    Wait,
+)
 from taku_chabu.events import CombatEnded, RoundEnded, RoundStarted
 from taku_chabu.state import Condition
 
@@ -131,7 +141,14 @@ async def test_gm_ends_a_manual_condition(t: Any) -> None:
 
 async def test_full_round_to_the_victory_condition_and_replay(t: Any) -> None:
     """CH-10…CH-22: a scripted fight ends the moment the GM's victory condition holds; the log replays to it."""
-    hero = await t.pc(t.pl1, "ニンジャスレイヤー", dl=3, hp=40, abilities={"肉体": 60, "反応": 50}, skills={"カラテ": 20})
+    hero = await t.pc(
+        t.pl1,
+        "ニンジャスレイヤー",
+        dl=3,
+        hp=40,
+        abilities={"肉体": 60, "反応": 50},
+        skills={"カラテ": 20},
+    )
     ally = await t.pc(t.pl2, "ナンシー", dl=2, hp=20)
     foe1 = await t.npc("クローンヤクザ1", dl=1, hp=8)
     foe2 = await t.npc("クローンヤクザ2", dl=1, hp=30)
@@ -211,7 +228,9 @@ async def test_waiters_are_ordered_by_the_current_ingaoho(t: Any) -> None:
     from taku_chabu.commands import Check, Proceed, UseTokugi
 
     a = await t.npc("A", dl=2, ingaoho=10)
-    b = await t.npc("B", dl=2, ingaoho=5, tokugi=[{"name": "横槍", "timing": "setsuna", "cost": {"ingaoho": 8}}])
+    b = await t.npc(
+        "B", dl=2, ingaoho=5, tokugi=[{"name": "横槍", "timing": "setsuna", "cost": {"ingaoho": 8}}]
+    )
     c = await t.pc(t.pl1, "C", dl=1)
     await t.h.send(t.gm, start([a, b, c]))
     assert t.h.game.combat.round.order == [a, b, c]

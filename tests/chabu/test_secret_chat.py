@@ -32,12 +32,22 @@ COMMANDS: list[tuple[str, tuple[int, ...], type]] = [
 def test_the_list_is_the_documented_one() -> None:
     """The commands tested here are exactly those of the doc's chat table."""
     section = DOC.read_text(encoding="utf-8").split("## Chat commands", 1)[1].split("##", 1)[0]
-    documented = {c for row in re.findall(r"^\| (`.*?) \|", section, re.M) for c in re.findall(r"`([^`]+)`", row)}
+    documented = {
+        c
+        for row in re.findall(r"^\| (`.*?) \|", section, re.M)
+        for c in re.findall(r"`([^`]+)`", row)
+    }
     assert documented == {text for text, _, _ in COMMANDS}
 
 
 async def _members(t: Any) -> dict[str, str | None]:
-    return {"roller": t.pl1, "gm": t.gm, "other": t.pl2, "spectator": await t.h.join("観戦者", role="spectator"), "public": None}
+    return {
+        "roller": t.pl1,
+        "gm": t.gm,
+        "other": t.pl2,
+        "spectator": await t.h.join("観戦者", role="spectator"),
+        "public": None,
+    }
 
 
 async def _last(t: Any, member: str | None) -> dict[str, Any]:
@@ -45,7 +55,9 @@ async def _last(t: Any, member: str | None) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("text", "faces", "kind"), COMMANDS, ids=[c[0] for c in COMMANDS])
-async def test_secret_command_is_seen_only_by_the_roller_and_the_gm(t: Any, text: str, faces: tuple[int, ...], kind: type) -> None:
+async def test_secret_command_is_seen_only_by_the_roller_and_the_gm(
+    t: Any, text: str, faces: tuple[int, ...], kind: type
+) -> None:
     members = await _members(t)
     t.d10(*faces)
     (ev,) = await t.h.chat(t.pl1, "S" + text)
@@ -56,13 +68,17 @@ async def test_secret_command_is_seen_only_by_the_roller_and_the_gm(t: Any, text
         assert full[k]["seq"] == seq and full[k]["event"]["type"] == kind.__struct_config__.tag, k
         assert not full[k].get("redacted"), k
     for k in ("other", "spectator", "public"):
-        assert full[k]["seq"] == seq and full[k]["event"]["type"] == Redacted.__struct_config__.tag, k
+        assert (
+            full[k]["seq"] == seq and full[k]["event"]["type"] == Redacted.__struct_config__.tag
+        ), k
         assert full[k].get("redacted"), k
         assert "roll" not in full[k]["event"] and "faces" not in str(full[k]["event"]), k
 
 
 @pytest.mark.parametrize(("text", "faces", "kind"), COMMANDS, ids=[c[0] for c in COMMANDS])
-async def test_plain_command_is_public(t: Any, text: str, faces: tuple[int, ...], kind: type) -> None:
+async def test_plain_command_is_public(
+    t: Any, text: str, faces: tuple[int, ...], kind: type
+) -> None:
     members = await _members(t)
     t.d10(*faces)
     (ev,) = await t.h.chat(t.pl1, text)

@@ -35,13 +35,34 @@ async def test_ch_ex_02_ingaoho_cost_is_paid_before_the_effect(t: Any) -> None:
 
 async def test_ingaoho_cost_reaching_100_kills_before_the_effect(t: Any) -> None:
     """CH-25, CH-30, CH-EX-02 edge: 96 + 5 = 101 → 死亡 first; by default the effect does not resolve."""
-    c = await t.pc(t.pl1, "A", ingaoho=96, tokugi=[tokugi("ヒサツ", cost={"ingaoho": 5}, check={"ability": "肉体"}, power=10, targets=1, range="short")])
+    c = await t.pc(
+        t.pl1,
+        "A",
+        ingaoho=96,
+        tokugi=[
+            tokugi(
+                "ヒサツ",
+                cost={"ingaoho": 5},
+                check={"ability": "肉体"},
+                power=10,
+                targets=1,
+                range="short",
+            )
+        ],
+    )
     b = await t.npc("B")
     events = await t.h.send(t.pl1, UseTokugi(character_id=c, tokugi="ヒサツ", targets=[b]))
     used, died = events
-    assert isinstance(used, TokugiUsed) and used.ingaoho_after == 101 and used.died and not used.resolved
+    assert (
+        isinstance(used, TokugiUsed)
+        and used.ingaoho_after == 101
+        and used.died
+        and not used.resolved
+    )
     assert isinstance(died, Died) and died.cause == "ingaoho"
-    assert not any(isinstance(e, (AttackDeclared, CheckRolled)) for e in events)  # the attack never happens
+    assert not any(
+        isinstance(e, (AttackDeclared, CheckRolled)) for e in events
+    )  # the attack never happens
     assert t.char(c).dead and t.h.view(t.gm)["game"]["status"][c] == "shibou"
     err = await t.h.rejected(t.pl1, Check(character_id=c, ability="肉体"))
     assert err.code == "rule/chabu/dead"
@@ -57,9 +78,18 @@ async def test_effect_after_cost_death_option(kit: Any) -> None:
 
 async def test_cost_in_counters_and_hp_must_be_payable(t: Any) -> None:
     """CH-30: a cost that cannot be paid is rejected, nothing written."""
-    c = await t.pc(t.pl1, "A", hp=3, tokugi=[tokugi("血のジツ", cost={"hp": 5}), tokugi("ワザ", cost={"wazamae": 1})])
-    assert (await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="血のジツ"))).code == "rule/chabu/not_enough_hp"
-    assert (await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="ワザ"))).code == "rule/chabu/not_enough_counters"
+    c = await t.pc(
+        t.pl1,
+        "A",
+        hp=3,
+        tokugi=[tokugi("血のジツ", cost={"hp": 5}), tokugi("ワザ", cost={"wazamae": 1})],
+    )
+    assert (
+        await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="血のジツ"))
+    ).code == "rule/chabu/not_enough_hp"
+    assert (
+        await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="ワザ"))
+    ).code == "rule/chabu/not_enough_counters"
 
 
 async def test_joji_is_never_used(t: Any) -> None:
@@ -71,20 +101,33 @@ async def test_joji_is_never_used(t: Any) -> None:
 
 async def test_tokugi_range_and_target_count(t: Any) -> None:
     """CH-29: targets within the 特技's 射程, as many as its 対象."""
-    c = await t.pc(t.pl1, "A", tokugi=[tokugi("遠当て", range="over", targets=1), tokugi("二連", range="short", targets=2)])
+    c = await t.pc(
+        t.pl1,
+        "A",
+        tokugi=[
+            tokugi("遠当て", range="over", targets=1),
+            tokugi("二連", range="short", targets=2),
+        ],
+    )
     b = await t.npc("B")
     d = await t.npc("D")
     e = await t.npc("E")
-    assert (await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="遠当て", targets=[b]))).code == "rule/chabu/out_of_range"
+    assert (
+        await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="遠当て", targets=[b]))
+    ).code == "rule/chabu/out_of_range"
     err = await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="二連", targets=[b, d, e]))
     assert err.code == "rule/chabu/target_count"
     (ev,) = await t.h.send(t.pl1, UseTokugi(character_id=c, tokugi="二連", targets=[b, d]))
     assert ev.targets == (b, d)
 
 
-async def test_tokugi_attack_uses_its_own_check_and_adds_named_category_power(t: Any, kit: Any) -> None:
+async def test_tokugi_attack_uses_its_own_check_and_adds_named_category_power(
+    t: Any, kit: Any
+) -> None:
     """CH-20, CH-23: the 特技's 【判定値】, its 威力 plus the worn カタナ's only because its effect names カタナ."""
-    cut = tokugi("イアイ", check={"ability": "精神"}, power=4, category="カタナ", targets=1, range="short")
+    cut = tokugi(
+        "イアイ", check={"ability": "精神"}, power=4, category="カタナ", targets=1, range="short"
+    )
     kick = tokugi("ケリ", check={"ability": "精神"}, power=4, targets=1, range="short")
     c = await t.pc(t.pl1, "A", dl=1, tokugi=[cut, kick])
     b = await t.npc("B", hp=40)
@@ -96,7 +139,9 @@ async def test_tokugi_attack_uses_its_own_check_and_adds_named_category_power(t:
     _, dmg, _ = await t.h.send(t.gm, Decline(character_id=b))
     assert dmg.total == 9 + 6
     # a 特技 whose effect names no 分類 uses no weapon data
-    err = await t.h.rejected(t.pl1, UseTokugi(character_id=c, tokugi="ケリ", targets=[b], equipment="カタナ"))
+    err = await t.h.rejected(
+        t.pl1, UseTokugi(character_id=c, tokugi="ケリ", targets=[b], equipment="カタナ")
+    )
     assert err.code == "rule/chabu/equipment_not_named"
     t.roll(51)
     events = await t.h.send(t.pl1, UseTokugi(character_id=c, tokugi="ケリ", targets=[b]))
@@ -110,7 +155,9 @@ async def test_setsuna_resolves_before_the_declared_check(t: Any) -> None:
     a = await t.pc(t.pl1, "A", tokugi=[guard])
     b = await t.pc(t.pl2, "B", tokugi=[guard])
     foe = await t.npc("敵", tokugi=[guard, tokugi("妨害", timing="setsuna")])
-    (decl,) = await t.h.send(t.pl1, Attack(character_id=a, equipment="カタナ", targets=[foe], hold=True))
+    (decl,) = await t.h.send(
+        t.pl1, Attack(character_id=a, equipment="カタナ", targets=[foe], hold=True)
+    )
     assert isinstance(decl, AttackDeclared) and decl.held
     # the foe answers with two different 刹那, player 2's character with the same-named one
     await t.h.send(t.gm, UseTokugi(character_id=foe, tokugi="見切り"))
@@ -146,7 +193,16 @@ async def test_setsuna_needs_a_declaration_and_may_answer_a_check(t: Any) -> Non
 
 async def test_tokugi_outside_rounds_and_rounds_only(t: Any) -> None:
     """CH-28: a 特技 is usable outside ラウンド進行 unless it says otherwise."""
-    a = await t.pc(t.pl1, "A", tokugi=[tokugi("自由", ), tokugi("戦場のみ", in_rounds_only=True)])
+    a = await t.pc(
+        t.pl1,
+        "A",
+        tokugi=[
+            tokugi(
+                "自由",
+            ),
+            tokugi("戦場のみ", in_rounds_only=True),
+        ],
+    )
     (ev,) = await t.h.send(t.pl1, UseTokugi(character_id=a, tokugi="自由"))
     assert ev.resolved
     err = await t.h.rejected(t.pl1, UseTokugi(character_id=a, tokugi="戦場のみ"))
@@ -184,11 +240,15 @@ async def test_death_from_cost_in_a_round_skips_the_character(t: Any) -> None:
 
 async def test_held_katsugeki_tokugi_resolves_on_proceed(t: Any) -> None:
     """CH-27: a held 活劇 特技 waits for 刹那 answers; on proceed it resolves and the user is 行動完了."""
-    a = await t.pc(t.pl1, "A", dl=2, tokugi=[tokugi("結界", until_end_phase=True, cost={"ingaoho": 3})])
+    a = await t.pc(
+        t.pl1, "A", dl=2, tokugi=[tokugi("結界", until_end_phase=True, cost={"ingaoho": 3})]
+    )
     b = await t.npc("B", dl=1, tokugi=[tokugi("横槍", timing="setsuna")])
     await t.h.send(t.gm, StartCombat(victory=MANUAL, defeat=MANUAL, participants=[a, b]))
     (used,) = await t.h.send(t.pl1, UseTokugi(character_id=a, tokugi="結界", hold=True))
-    assert used.declaration is not None and t.char(a).ingaoho == 3  # the cost is paid on declaration
+    assert (
+        used.declaration is not None and t.char(a).ingaoho == 3
+    )  # the cost is paid on declaration
     assert t.h.view(t.gm)["game"]["status"][a] == "mikoudou"
     await t.h.send(t.gm, UseTokugi(character_id=b, tokugi="横槍"))
     (closed,) = await t.h.send(t.pl1, Proceed())
@@ -235,7 +295,9 @@ async def test_dl0_descension_lifts_death_with_a_wazamae_counter(kit: Any) -> No
     assert not t.char(mortal).dead and t.char(mortal).wazamae == 0 and t.char(mortal).hp == 0
     assert t.h.view(t.gm)["game"]["status"][mortal] == "sentoufunou"
     assert "ディセンション" in render(ev, t.h.state, t.h.table.ruleset, t.gm)
-    await t.h.send(t.gm, Adjust(character_id=mortal, key="ingaoho", delta=3))  # HP untouched: still alive
+    await t.h.send(
+        t.gm, Adjust(character_id=mortal, key="ingaoho", delta=3)
+    )  # HP untouched: still alive
     assert not t.char(mortal).dead
     await t.h.send(t.gm, Adjust(character_id=mortal, key="hp", value=4))
     await t.h.send(t.gm, Adjust(character_id=mortal, key="hp", value=0))  # HP 0 again: 死亡 again
@@ -243,7 +305,12 @@ async def test_dl0_descension_lifts_death_with_a_wazamae_counter(kit: Any) -> No
     err = await t.h.rejected(t.pl1, SpendCounter(character_id=mortal, counter="wazamae"))
     assert err.code == "rule/chabu/no_counter"
     (ev,) = await t.h.send(t.pl1, SpendCounter(character_id=mortal, counter="tatsujin"))
-    assert ev.descension and ev.ingaoho_after == 7 and not t.char(mortal).dead and t.char(mortal).tatsujin == 0
+    assert (
+        ev.descension
+        and ev.ingaoho_after == 7
+        and not t.char(mortal).dead
+        and t.char(mortal).tatsujin == 0
+    )
     await t.h.send(t.gm, Adjust(character_id=ninja, key="ingaoho", value=100))
     assert t.char(ninja).dead
     err = await t.h.rejected(t.gm, SpendCounter(character_id=ninja, counter="wazamae"))
@@ -257,7 +324,13 @@ async def test_tatsujin_counter_pays_a_wazamae_cost(kit: Any) -> None:
     ワザマエ first and タツジン for the rest, or タツジン first on request; only
     ワザマエ raises インガオホー値 (``wazamae_ingaoho`` 3)."""
     t = await kit.make_table({"wazamae_ingaoho": 3})
-    a = await t.pc(t.pl1, "A", wazamae=1, tatsujin=3, tokugi=[tokugi("ワザ", cost={"wazamae": 2, "ingaoho": 1})])
+    a = await t.pc(
+        t.pl1,
+        "A",
+        wazamae=1,
+        tatsujin=3,
+        tokugi=[tokugi("ワザ", cost={"wazamae": 2, "ingaoho": 1})],
+    )
     (ev,) = await t.h.send(t.pl1, UseTokugi(character_id=a, tokugi="ワザ"))
     assert ev.tatsujin_for_wazamae == 1 and ev.ingaoho_after == 1 + 3
     assert (t.char(a).wazamae, t.char(a).tatsujin, t.char(a).ingaoho) == (0, 2, 4)

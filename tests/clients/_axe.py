@@ -8,8 +8,13 @@ FAILING = ("serious", "critical")
 """Impacts that fail a test; minor and moderate ones are left to review."""
 
 
-RULES = {"resultTypes": ["violations"],
-         "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}}
+RULES = {
+    "resultTypes": ["violations"],
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+    },
+}
 """WCAG 2.2 A/AA (target size among them) and axe's best practices."""
 
 
@@ -30,7 +35,9 @@ def describe(violations: list[dict[str, Any]]) -> str:
     for v in violations:
         for n in v["nodes"]:
             why = " ".join((n.get("failureSummary") or "").split())
-            lines.append(f"{v['id']} ({v['impact']}): {v['help']} — {' '.join(map(str, n['target']))}: {why}")
+            lines.append(
+                f"{v['id']} ({v['impact']}): {v['help']} — {' '.join(map(str, n['target']))}: {why}"
+            )
     return "\n".join(lines)
 
 
@@ -38,7 +45,9 @@ async def assert_accessible(page: Any, where: str) -> None:
     """Fail when axe finds a serious or critical violation on ``page``; the message names
     the state (``where``), the rule and the node."""
     bad = [v for v in await axe_violations(page) if v["impact"] in FAILING]
-    assert not bad, f"axe on {where} ({page.viewport_size['width']}×{page.viewport_size['height']}):\n{describe(bad)}"
+    assert not bad, (
+        f"axe on {where} ({page.viewport_size['width']}×{page.viewport_size['height']}):\n{describe(bad)}"
+    )
     await page.evaluate(CHECKED)
 
 

@@ -60,24 +60,39 @@ def decide(table: Any, command: Any, ctx: Context) -> list[Event]:
             have = table.game.chips.get(command.character_id, 0)
             if not 0 < command.amount <= have:
                 raise Rejected("coin", "bad_amount", f"1〜{have}枚を賭けます", section="coin 1")
-            return [BetPlaced(character_id=command.character_id, amount=command.amount, side=command.side)]
+            return [
+                BetPlaced(
+                    character_id=command.character_id, amount=command.amount, side=command.side
+                )
+            ]
     raise AssertionError(command)
 
 
 def evolve(game: CoinGame, event: Event, table: Any, options: None) -> CoinGame:
     match event:
         case CharacterCreated(character_id=cid):
-            return msgspec.structs.replace(game, chips={**game.chips, cid: 10}, flips={**game.flips, cid: 0})
+            return msgspec.structs.replace(
+                game, chips={**game.chips, cid: 10}, flips={**game.flips, cid: 0}
+            )
         case Flipped(character_id=cid):
-            return msgspec.structs.replace(game, flips={**game.flips, cid: game.flips.get(cid, 0) + 1})
+            return msgspec.structs.replace(
+                game, flips={**game.flips, cid: game.flips.get(cid, 0) + 1}
+            )
         case BetPlaced(character_id=cid, amount=n):
-            return msgspec.structs.replace(game, chips={**game.chips, cid: game.chips.get(cid, 0) - n})
+            return msgspec.structs.replace(
+                game, chips={**game.chips, cid: game.chips.get(cid, 0) - n}
+            )
     return game
 
 
 def affordances(table: Any, viewer: Viewer, options: None) -> list[Affordance]:
     return [
-        Affordance(command="coin.flip", label=f"{ch.name}: コインを投げる", args={"character_id": cid}, primary=True)
+        Affordance(
+            command="coin.flip",
+            label=f"{ch.name}: コインを投げる",
+            args={"character_id": cid},
+            primary=True,
+        )
         for cid, ch in table.characters.items()
         if viewer.is_gm or ch.owner == viewer.member_id
     ]
@@ -88,7 +103,9 @@ def render(event: Event, table: Any, options: None) -> str | None:
         case Flipped(character_id=cid, heads=heads):
             return f"{table.characters[cid].name}: コイン → {'表' if heads else '裏'}"
         case BetPlaced(character_id=cid, amount=n, side=side):
-            return f"{table.characters[cid].name}: {n}枚を{'表' if side == 'heads' else '裏'}に賭けた"
+            return (
+                f"{table.characters[cid].name}: {n}枚を{'表' if side == 'heads' else '裏'}に賭けた"
+            )
     return None
 
 

@@ -74,7 +74,9 @@ async def browser() -> AsyncIterator[object]:
 
 
 @pytest.fixture
-async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIterator[Callable[..., Awaitable[object]]]:
+async def open_page(
+    browser: object, request: pytest.FixtureRequest
+) -> AsyncIterator[Callable[..., Awaitable[object]]]:
     """``await open_page(url)``: a page in a context of its own (its own storage: one person).
 
     ``init_script`` runs in the page before its own scripts, on every load.
@@ -85,10 +87,14 @@ async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIte
     """
     pages: list[object] = []
 
-    async def make(url: str, *, width: int = 1200, height: int = 900, init_script: str | None = None) -> object:
+    async def make(
+        url: str, *, width: int = 1200, height: int = 900, init_script: str | None = None
+    ) -> object:
         ctx = await browser.new_context(viewport={"width": width, "height": height}, locale="ja-JP")  # type: ignore[attr-defined]
         if init_script:
-            await ctx.add_init_script(init_script)  # runs before the page's own scripts, on every load
+            await ctx.add_init_script(
+                init_script
+            )  # runs before the page's own scripts, on every load
         page = await ctx.new_page()
         page.set_default_timeout(10_000)
         errors: list[str] = []
@@ -121,4 +127,6 @@ async def open_page(browser: object, request: pytest.FixtureRequest) -> AsyncIte
     for page in pages:
         await page.context.close()  # type: ignore[attr-defined]
     assert not errors, f"JavaScript errors in the page: {errors}"
-    assert not inaccessible, "axe: serious or critical violations where the test ended:\n" + "\n".join(inaccessible)
+    assert not inaccessible, (
+        "axe: serious or critical violations where the test ended:\n" + "\n".join(inaccessible)
+    )

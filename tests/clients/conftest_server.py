@@ -20,7 +20,9 @@ class _Running:
 
 
 @contextlib.asynccontextmanager
-async def running_with(store: EventStore, registry: Registry, dice: ScriptedDice) -> AsyncIterator[_Running]:
+async def running_with(
+    store: EventStore, registry: Registry, dice: ScriptedDice
+) -> AsyncIterator[_Running]:
     await store.open()
     hub = Hub(store, registry, dice=lambda tid, seed, cursor: dice)
     server = TakuServer(hub, ServerConfig(port=0))

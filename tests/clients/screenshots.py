@@ -26,25 +26,63 @@ if len(sys.argv) > 1 and sys.argv[1].startswith("--out="):
 
 SCRIPTS: dict[str, list[object]] = {
     "nstrpg": [
-        {"type": "create_character", "name": "ニンジャスレイヤー", "sheet": {"karate": 6, "neuron": 5, "wazamae": 4, "jitsu": 2, "tairyoku": 12, "seishin": 6, "dkk": 3}},
-        {"type": "create_character", "name": "ヤモト・コキ", "sheet": {"karate": 3, "neuron": 5, "wazamae": 5, "jitsu": 3, "tairyoku": 8, "seishin": 7}},
+        {
+            "type": "create_character",
+            "name": "ニンジャスレイヤー",
+            "sheet": {
+                "karate": 6,
+                "neuron": 5,
+                "wazamae": 4,
+                "jitsu": 2,
+                "tairyoku": 12,
+                "seishin": 6,
+                "dkk": 3,
+            },
+        },
+        {
+            "type": "create_character",
+            "name": "ヤモト・コキ",
+            "sheet": {
+                "karate": 3,
+                "neuron": 5,
+                "wazamae": 5,
+                "jitsu": 3,
+                "tairyoku": 8,
+                "seishin": 7,
+            },
+        },
         "ドーモ、ニンジャスレイヤーです。",
         "N6 カラテ",
         "H5[S] サツバツ狙い",
         "2D6>=7 一般判定",
         "S2D6 GMだけが見る",
         {"gm": {"type": "nstrpg.start_combat"}},
-        {"gm": {"type": "nstrpg.gain_dkk", "character_id": "c4", "amount": 2, "reason": "サツバツ!"}},
+        {
+            "gm": {
+                "type": "nstrpg.gain_dkk",
+                "character_id": "c4",
+                "amount": 2,
+                "reason": "サツバツ!",
+            }
+        },
         "WS8",
         "イヤーッ！",
     ],
     "generic": ["ドーモ。", "2D6>=7 アンブッシュ", "1D100<=50", "4B6>=4"],
     "chabu": [
-        {"type": "create_character", "name": "ガンドー", "sheet": {"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}},
+        {
+            "type": "create_character",
+            "name": "ガンドー",
+            "sheet": {"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1},
+        },
         "1D100<=60 カラテ",
     ],
     "yodomi": [
-        {"type": "create_character", "name": "ミナセ", "sheet": {"pp": 30, "sp": 60, "abilities": {"体": 5}}},
+        {
+            "type": "create_character",
+            "name": "ミナセ",
+            "sheet": {"pp": 30, "sp": 60, "abilities": {"体": 5}},
+        },
         {"gm": {"type": "yodomi.deal_cards", "character_id": "c4", "count": 3}},
     ],
     "shadowjan": [
@@ -65,16 +103,26 @@ async def main(rulesets: list[str]) -> None:
     running = await start_server(MemoryEventStore())
     try:
         async with async_playwright() as pw:
-            b = await pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox", "--disable-gpu"])
+            b = await pw.chromium.launch(
+                executable_path="/usr/bin/chromium",
+                headless=True,
+                args=["--no-sandbox", "--disable-gpu"],
+            )
             for rs in rulesets:
                 async with await TakuClient.connect(running.ws_url) as c:
-                    created = await c.create_table(rs, name="ネオサイタマの夜" if rs == "nstrpg" else f"{rs} の卓", gm_name="ゲームマスター")
+                    created = await c.create_table(
+                        rs,
+                        name="ネオサイタマの夜" if rs == "nstrpg" else f"{rs} の卓",
+                        gm_name="ゲームマスター",
+                    )
                     pl = await TakuClient.connect(running.ws_url)
                     await pl.join(created.table_id, created.player_token, name="フジキド")
                     for step in SCRIPTS.get(rs, SCRIPTS["generic"]):
                         try:
                             if isinstance(step, str):
-                                await (c if step.startswith("S") else pl).chat(created.table_id, step)
+                                await (c if step.startswith("S") else pl).chat(
+                                    created.table_id, step
+                                )
                             elif "gm" in step:
                                 await c.command(created.table_id, step["gm"])  # type: ignore[index]
                             else:
@@ -82,7 +130,9 @@ async def main(rulesets: list[str]) -> None:
                         except Exception as e:  # noqa: BLE001 - a demo script: show what failed and go on
                             print(rs, step, e)
                     await pl.close()
-                    ctx = await b.new_context(viewport={"width": 1280, "height": 820}, locale="ja-JP")
+                    ctx = await b.new_context(
+                        viewport={"width": 1280, "height": 820}, locale="ja-JP"
+                    )
                     page = await ctx.new_page()
                     await page.goto(running.http_url)
                     await page.evaluate(
@@ -99,7 +149,9 @@ async def main(rulesets: list[str]) -> None:
                         await page.click("#replay-prev")
                     await page.wait_for_timeout(400)
                     await page.screenshot(path=str(OUT / f"{rs}-replay.png"))
-                    phone = await b.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP")
+                    phone = await b.new_context(
+                        viewport={"width": 390, "height": 844}, locale="ja-JP"
+                    )
                     p2 = await phone.new_page()
                     await p2.goto(running.http_url)
                     await p2.evaluate(

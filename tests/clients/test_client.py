@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taku.core.dice import ScriptedDice
-from taku_client import CommandError, ConnectionLost, TakuClient, event_data, invite_link, parse_link
+from taku_client import (
+    CommandError,
+    ConnectionLost,
+    TakuClient,
+    event_data,
+    invite_link,
+    parse_link,
+)
 
 from .conftest import drop_all
 
@@ -22,12 +29,15 @@ async def collect(feed, until_seq: int, timeout_s: float = 10.0) -> list:
     return out
 
 
-async def test_create_join_roll_and_both_see_the_same_faces(scripted_server, scripted_dice: ScriptedDice) -> None:
+async def test_create_join_roll_and_both_see_the_same_faces(
+    scripted_server, scripted_dice: ScriptedDice
+) -> None:
     """A GM creates a table, a player joins with the invite; the player's roll reaches both feeds."""
     scripted_dice.extend([3, 5])
-    async with await TakuClient.connect(scripted_server.http_url) as gm, await TakuClient.connect(
-        scripted_server.ws_url
-    ) as pl:
+    async with (
+        await TakuClient.connect(scripted_server.http_url) as gm,
+        await TakuClient.connect(scripted_server.ws_url) as pl,
+    ):
         assert gm.welcome is not None and gm.welcome.protocol == "taku/1"
         rulesets = {r.id: r for r in await gm.list_rulesets()}
         assert "generic" in rulesets
@@ -38,7 +48,9 @@ async def test_create_join_roll_and_both_see_the_same_faces(scripted_server, scr
         pl_feed = await pl.subscribe(created.table_id)
 
         ack = await pl.chat(created.table_id, "2D6>=7 奇襲")
-        assert ack.first_seq == ack.last_seq == 4  # table_created, GM joined, たろう joined, the roll
+        assert (
+            ack.first_seq == ack.last_seq == 4
+        )  # table_created, GM joined, たろう joined, the roll
         for feed in (gm_feed, pl_feed):
             events = await collect(feed, ack.last_seq)
             assert [e.seq for e in events] == [1, 2, 3, 4]
@@ -50,17 +62,22 @@ async def test_create_join_roll_and_both_see_the_same_faces(scripted_server, scr
 
 async def test_errors_are_typed_with_the_stable_code(scripted_server) -> None:
     """A command the rules forbid raises CommandError with its code; nothing is written."""
-    async with await TakuClient.connect(scripted_server.ws_url) as gm, await TakuClient.connect(
-        scripted_server.ws_url
-    ) as pl:
+    async with (
+        await TakuClient.connect(scripted_server.ws_url) as gm,
+        await TakuClient.connect(scripted_server.ws_url) as pl,
+    ):
         created = await gm.create_table("generic")
         await pl.join(created.table_id, created.player_token, name="はなこ")
         before = (await gm.get_state(created.table_id)).seq
         with pytest.raises(CommandError) as e:
-            await pl.command(created.table_id, {"type": "override", "path": ["game", "x"], "value": 1})
+            await pl.command(
+                created.table_id, {"type": "override", "path": ["game", "x"], "value": 1}
+            )
         assert e.value.code == "command/forbidden"
         with pytest.raises(CommandError) as e:
-            await gm.command(created.table_id, {"type": "roll", "expression": "2D6"}, expected_seq=before - 1)
+            await gm.command(
+                created.table_id, {"type": "roll", "expression": "2D6"}, expected_seq=before - 1
+            )
         assert e.value.code == "command/stale_seq"
         with pytest.raises(CommandError) as e:
             await gm.join(created.table_id, "not-a-token")
@@ -68,24 +85,37 @@ async def test_errors_are_typed_with_the_stable_code(scripted_server) -> None:
         assert (await gm.get_state(created.table_id)).seq == before
 
 
-async def test_command_id_makes_a_resent_command_idempotent(scripted_server, scripted_dice: ScriptedDice) -> None:
+async def test_command_id_makes_a_resent_command_idempotent(
+    scripted_server, scripted_dice: ScriptedDice
+) -> None:
     """The same command id sent twice gives the same ack, marked duplicate, and one event."""
     scripted_dice.extend([4])
     async with await TakuClient.connect(scripted_server.ws_url) as gm:
         created = await gm.create_table("generic")
-        first = await gm.command(created.table_id, {"type": "roll", "expression": "1D6"}, command_id="same-id")
-        again = await gm.command(created.table_id, {"type": "roll", "expression": "1D6"}, command_id="same-id")
-        assert (again.first_seq, again.last_seq, again.duplicate) == (first.first_seq, first.last_seq, True)
+        first = await gm.command(
+            created.table_id, {"type": "roll", "expression": "1D6"}, command_id="same-id"
+        )
+        again = await gm.command(
+            created.table_id, {"type": "roll", "expression": "1D6"}, command_id="same-id"
+        )
+        assert (again.first_seq, again.last_seq, again.duplicate) == (
+            first.first_seq,
+            first.last_seq,
+            True,
+        )
         log = await gm.full_log(created.table_id)
         assert [e.seq for e in log] == list(range(1, first.last_seq + 1))
 
 
-async def test_secret_roll_is_redacted_for_the_player(scripted_server, scripted_dice: ScriptedDice) -> None:
+async def test_secret_roll_is_redacted_for_the_player(
+    scripted_server, scripted_dice: ScriptedDice
+) -> None:
     """The GM's secret roll keeps its seq in the player's feed but not its faces."""
     scripted_dice.extend([6, 6])
-    async with await TakuClient.connect(scripted_server.ws_url) as gm, await TakuClient.connect(
-        scripted_server.ws_url
-    ) as pl:
+    async with (
+        await TakuClient.connect(scripted_server.ws_url) as gm,
+        await TakuClient.connect(scripted_server.ws_url) as pl,
+    ):
         created = await gm.create_table("generic")
         await pl.join(created.table_id, created.player_token, name="じろう")
         pl_feed = await pl.subscribe(created.table_id)
@@ -135,7 +165,9 @@ async def test_resume_after_the_server_drops_the_connection_mid_stream(scripted_
         while len(got) < 10:
             got.append(await feed.next(5))
         assert not task.done()  # mid-stream: the writer is still writing
-        assert await drop_all(scripted_server) == 2  # both drop; the GM resends its chat with the same id
+        assert (
+            await drop_all(scripted_server) == 2
+        )  # both drop; the GM resends its chat with the same id
         last = await task
         got.extend(await collect(feed, last))
         seqs = [e.seq for e in got]
@@ -170,7 +202,11 @@ def test_invite_links_round_trip() -> None:
     link = invite_link("http://127.0.0.1:8765", "tabc", "tok-1_2")
     assert link == "http://127.0.0.1:8765/#table=tabc&token=tok-1_2"
     parsed = parse_link(link)
-    assert (parsed.base, parsed.table_id, parsed.token) == ("http://127.0.0.1:8765/", "tabc", "tok-1_2")
+    assert (parsed.base, parsed.table_id, parsed.token) == (
+        "http://127.0.0.1:8765/",
+        "tabc",
+        "tok-1_2",
+    )
     assert parse_link("ws://h:1/ws").table_id is None
     with pytest.raises(ValueError, match=r"^not a taku URL: 'ftp://x/'$"):
         parse_link("ftp://x/")

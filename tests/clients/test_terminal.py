@@ -35,7 +35,9 @@ def spawn(*args: str) -> pexpect.spawn:
         "XDG_CONFIG_HOME": CONFIG_HOME,
     }
     env.pop("NO_COLOR")
-    return pexpect.spawn(TAKU, list(args), env=env, encoding="utf-8", timeout=15, dimensions=(40, 200))
+    return pexpect.spawn(
+        TAKU, list(args), env=env, encoding="utf-8", timeout=15, dimensions=(40, 200)
+    )
 
 
 async def expect(child: pexpect.spawn, pattern: str | list[Any]) -> int:
@@ -49,10 +51,14 @@ async def finish(child: pexpect.spawn) -> int:
     return child.exitstatus
 
 
-async def test_new_table_roll_and_see_the_result(scripted_server: Any, scripted_dice: ScriptedDice) -> None:
+async def test_new_table_roll_and_see_the_result(
+    scripted_server: Any, scripted_dice: ScriptedDice
+) -> None:
     """`taku new` creates a table and prints invites; a dice line shows its result in colour; /state summarises."""
     scripted_dice.extend([3, 5])
-    child = spawn("new", scripted_server.http_url, "--name", "端末卓", "--gm-name", "ゲームマスター")
+    child = spawn(
+        "new", scripted_server.http_url, "--name", "端末卓", "--gm-name", "ゲームマスター"
+    )
     try:
         await expect(child, r"卓 (t[0-9a-f]+) を作りました")
         table_id = child.match.group(1)
@@ -76,11 +82,17 @@ async def test_new_table_roll_and_see_the_result(scripted_server: Any, scripted_
     # the roll is in the log exactly once, with the faces shown (read back with the GM's own link)
     async with await TakuClient.connect(scripted_server.ws_url) as probe:
         await probe.join(table_id, gm_link.token or "")
-        rolls = [event_data(e) for e in await probe.full_log(table_id) if event_data(e)["type"] == "dice_rolled"]
+        rolls = [
+            event_data(e)
+            for e in await probe.full_log(table_id)
+            if event_data(e)["type"] == "dice_rolled"
+        ]
         assert [r["rolls"][0]["faces"] for r in rolls] == [[3, 5]]
 
 
-async def test_play_joins_with_an_invite_link(scripted_server: Any, scripted_dice: ScriptedDice) -> None:
+async def test_play_joins_with_an_invite_link(
+    scripted_server: Any, scripted_dice: ScriptedDice
+) -> None:
     """`taku play LINK` joins as a new player; its roll reaches the GM's feed; the GM's chat reaches it."""
     async with await TakuClient.connect(scripted_server.ws_url) as gm:
         created = await gm.create_table("generic", name="招待卓")
@@ -97,7 +109,9 @@ async def test_play_joins_with_an_invite_link(scripted_server: Any, scripted_dic
             events = []
             while not events or event_data(events[-1])["type"] != "dice_rolled":
                 events.append(await feed.next(10))
-            assert events[-1].text.startswith("じろう: ") and event_data(events[-1])["rolls"][0]["faces"] == [6, 6]
+            assert events[-1].text.startswith("じろう: ") and event_data(events[-1])["rolls"][0][
+                "faces"
+            ] == [6, 6]
             await gm.chat(created.table_id, "ドーモ、じろう=サン")
             await expect(child, r"GM: ドーモ、じろう=サン")
             assert await finish(child) == 0
@@ -125,7 +139,12 @@ async def test_play_says_it_reconnects_and_goes_on(scripted_server: Any) -> None
 
     async with await TakuClient.connect(scripted_server.ws_url, retry_delays_s=(0.05,)) as gm:
         created = await gm.create_table("generic")
-        child = spawn("play", invite_link(scripted_server.http_url, created.table_id, created.player_token), "--name", "さぶろう")
+        child = spawn(
+            "play",
+            invite_link(scripted_server.http_url, created.table_id, created.player_token),
+            "--name",
+            "さぶろう",
+        )
         try:
             await expect(child, r"さぶろう がPLとして参加しました")
             await drop_all(scripted_server)
@@ -150,7 +169,9 @@ def test_a_secret_roll_is_labelled_once() -> None:
     ev = EventMsg(
         table_id="t1",
         seq=5,
-        event=msgspec.Raw(b'{"type":"dice_rolled","expression":"2D6","rolls":[{"sides":6,"faces":[1,2],"at":0}],"total":3,"secret":true}'),
+        event=msgspec.Raw(
+            b'{"type":"dice_rolled","expression":"2D6","rolls":[{"sides":6,"faces":[1,2],"at":0}],"total":3,"secret":true}'
+        ),
         time=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
         text="[シークレット] GM: (2D6) ＞ 3[1,2] ＞ 3",
     )
@@ -170,7 +191,9 @@ def test_a_count_of_sixes_is_no_critical() -> None:
         return EventMsg(
             table_id="t1",
             seq=5,
-            event=msgspec.Raw(b'{"type":"dice_rolled","expression":"N3","rolls":[],"success":true}'),
+            event=msgspec.Raw(
+                b'{"type":"dice_rolled","expression":"N3","rolls":[],"success":true}'
+            ),
             time=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
             text=text,
         )

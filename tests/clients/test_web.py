@@ -21,7 +21,9 @@ def _without_times(html: str) -> str:
     return re.sub(r'<time datetime="[^"]*">[^<]*</time>', "", html)
 
 
-async def create_table(open_page: Any, url: str, ruleset: str = "generic", name: str = "テスト卓", **page: Any) -> Any:
+async def create_table(
+    open_page: Any, url: str, ruleset: str = "generic", name: str = "テスト卓", **page: Any
+) -> Any:
     """The GM's page after creating a table through the home form (``page``: open_page's options)."""
     gm = await open_page(url, **page)
     await gm.select_option("#ruleset", ruleset)
@@ -49,7 +51,9 @@ async def faces(page: Any, seq: int) -> list[str]:
     return await page.locator(f"#log li[data-seq='{seq}'] .die").all_inner_texts()
 
 
-async def test_gm_and_player_see_the_same_roll(scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice) -> None:
+async def test_gm_and_player_see_the_same_roll(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
     """A GM and a player in two contexts join one table; the player's roll shows the same faces to both."""
     server = scripted_server
     gm = await create_table(open_page, server.http_url)
@@ -66,7 +70,9 @@ async def test_gm_and_player_see_the_same_roll(scripted_server: Any, open_page: 
         assert await faces(page, 4) == ["3", "5"]
         line = page.locator("#log li[data-seq='4']")
         assert "たろう" in await line.inner_text() and "8[3,5]" in await line.inner_text()
-        assert await line.get_attribute("class") and "oc-success" in (await line.get_attribute("class"))
+        assert await line.get_attribute("class") and "oc-success" in (
+            await line.get_attribute("class")
+        )
     # keyboard: ↑ in the chat input brings back what was sent
     await pl.press("#chat-input", "ArrowUp")
     assert await pl.input_value("#chat-input") == "2D6>=7 奇襲"
@@ -138,7 +144,9 @@ async def test_replay_slider_shows_an_earlier_state(scripted_server: Any, open_p
     assert await gm.locator("#state-panels .card:has-text('ヤモト・コキ')").count() == 1
 
 
-async def test_export_text_and_html(scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice) -> None:
+async def test_export_text_and_html(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
     """The log downloads as text and as a standalone HTML page, with the dice results."""
     gm = await create_table(open_page, scripted_server.http_url, name="輸出卓")
     scripted_dice.extend([2, 2])
@@ -187,8 +195,13 @@ async def test_yodomi_hand_stays_with_its_owner(scripted_server: Any, open_page:
         state = await a.evaluate("window.taku.state")
         akira = next(c["id"] for c in state["characters"].values() if c["name"] == "アキラ")
         table_id = state["table_id"]
-        await gm_client.join(table_id, await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token"))
-        ack = await gm_client.command(table_id, {"type": "yodomi.deal_cards", "character_id": akira, "count": 2})
+        await gm_client.join(
+            table_id,
+            await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token"),
+        )
+        ack = await gm_client.command(
+            table_id, {"type": "yodomi.deal_cards", "character_id": akira, "count": 2}
+        )
         log = await gm_client.get_log(table_id, after_seq=ack.first_seq - 1)
     await wait_seq(b, ack.last_seq)
     await wait_seq(a, ack.last_seq)
@@ -237,7 +250,9 @@ async def test_unknown_ruleset_gets_a_working_generic_panel(open_page: Any) -> N
         # the bet form comes from the command schema: a character choice, a number, an enum
         await gm.click("#actions details[data-command='coin.bet'] > summary")
         form = gm.locator("form[data-command='coin.bet']")
-        assert await form.locator("select[name=character_id] option").count() == 2  # "—" and ギャンブラー
+        assert (
+            await form.locator("select[name=character_id] option").count() == 2
+        )  # "—" and ギャンブラー
         await form.locator("select[name=character_id]").select_option(label="ギャンブラー")
         await form.locator("input[name=amount]").fill("11")
         await form.locator("select[name=side]").select_option(label="tails")
@@ -269,18 +284,25 @@ async def test_page_resumes_after_the_server_drops_it(scripted_server: Any, open
             await other.chat(table_id, f"切断の後 {i}")
     await wait_seq(gm, 6)
     await gm.wait_for_selector("#conn-status.open")
-    seqs = [int(s) for s in await gm.eval_on_selector_all("#log li", "els => els.map(e => e.dataset.seq)")]
+    seqs = [
+        int(s)
+        for s in await gm.eval_on_selector_all("#log li", "els => els.map(e => e.dataset.seq)")
+    ]
     assert seqs == [1, 2, 3, 4, 5, 6]
     assert "切断の後 2" in await gm.inner_text("#log li[data-seq='6']")
     members = await gm.evaluate("Object.values(window.taku.state.members).map(m => m.name)")
     assert members == ["ゲームマスター"]  # rejoined as itself, not as a new member
 
 
-async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(taku_server: Any, open_page: Any) -> None:
+async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(
+    taku_server: Any, open_page: Any
+) -> None:
     """shadowjan: seating and starting are buttons (from the state message's affordances);
     then only the player whose move it is gets move buttons, and pressing one moves the
     game on. Both see the scoreboard, with the hand and whose move it is (its turn)."""
-    gm = await create_table(open_page, taku_server.http_url, ruleset="shadowjan", name="シャドー・ジャン卓")
+    gm = await create_table(
+        open_page, taku_server.http_url, ruleset="shadowjan", name="シャドー・ジャン卓"
+    )
     link = await gm.input_value("#invite-player")
     a = await join_as(open_page, link, "あきら")
     b = await join_as(open_page, link, "べに")
@@ -299,18 +321,24 @@ async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(taku_s
     counts = [await p.locator(".legal-moves button").count() for p in (a, b)]
     assert sorted(c > 0 for c in counts) == [False, True]  # one player's move, not both
     mover = (a, b)[counts.index(max(counts))]
-    assert await gm.locator(".legal-moves button").count() == max(counts)  # the GM may move for anyone
+    assert await gm.locator(".legal-moves button").count() == max(
+        counts
+    )  # the GM may move for anyone
     scores = await gm.locator(".ruleset-panel .score").all_inner_texts()
     assert len(scores) == 2 and all(s.lstrip("-").isdigit() for s in scores)
     # each card names its values once, in Japanese (点数 once, no raw keys)
     for card in await gm.locator("#state-panels .card[data-character] .extras").all_inner_texts():
         assert card.count("点数") == 1 and "メンツ" in card, card
-        assert not any(raw in card for raw in ("score", "mentsu", "declared_at", "character_id")), card
+        assert not any(raw in card for raw in ("score", "mentsu", "declared_at", "character_id")), (
+            card
+        )
     await mover.locator(".legal-moves button").first.click()
     await mover.wait_for_selector(f"#log li[data-seq='{seq + 1}']", state="attached")
 
 
-async def test_gm_override_and_award_show_live_on_the_players_page(scripted_server: Any, open_page: Any) -> None:
+async def test_gm_override_and_award_show_live_on_the_players_page(
+    scripted_server: Any, open_page: Any
+) -> None:
     """The GM awards +2 to a character's value and overrides another by clicking it; the
     player's page shows both new values without a reload, and the log says what changed."""
     gm = await create_table(open_page, scripted_server.http_url)
@@ -345,7 +373,9 @@ async def test_gm_override_and_award_show_live_on_the_players_page(scripted_serv
     assert await pl.locator("#gm-tools").is_hidden()
 
 
-async def test_spectator_watches_but_cannot_act(scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice) -> None:
+async def test_spectator_watches_but_cannot_act(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
     """A spectator joins with the spectator link: sees the GM's roll live, has no chat, actions or GM tools."""
     gm = await create_table(open_page, scripted_server.http_url)
     sp = await join_as(open_page, await gm.input_value("#invite-spectator"), "観客")
@@ -369,7 +399,9 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
     """nstrpg (NSTRPG 2-11 回避判定): a hit waiting on the player's character shows evasion
     buttons, one per 回避ダイス left; spending 2 rolls the evasion and leaves 1."""
     scripted_dice.extend([6, 6, 5, 5] + [4] * 40)
-    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ")
+    gm = await create_table(
+        open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ"
+    )
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
     table_id = await gm.evaluate("window.taku.tableId")
     token = await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
@@ -380,21 +412,37 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
     await pl.wait_for_selector(".ruleset-panel tr:has-text('ニンジャスレイヤー')")
     async with await TakuClient.connect(scripted_server.ws_url) as gm_client:
         await gm_client.join(table_id, token)
-        await gm_client.command(table_id, {"type": "create_character", "name": "ラオモト", "sheet": {"karate": 4, "neuron": 2, "tairyoku": 5}})
+        await gm_client.command(
+            table_id,
+            {
+                "type": "create_character",
+                "name": "ラオモト",
+                "sheet": {"karate": 4, "neuron": 2, "tairyoku": 5},
+            },
+        )
         state = (await gm_client.get_state(table_id)).state
         ids = {c["name"]: c["id"] for c in state["characters"].values()}
         for cmd in (
             {"type": "nstrpg.start_combat"},
             {"type": "nstrpg.start_turn"},
             {"type": "nstrpg.begin_turn_of", "character_id": ids["ラオモト"]},
-            {"type": "nstrpg.attack", "attacker": ids["ラオモト"], "target": ids["ニンジャスレイヤー"]},
+            {
+                "type": "nstrpg.attack",
+                "attacker": ids["ラオモト"],
+                "target": ids["ニンジャスレイヤー"],
+            },
         ):
             ack = await gm_client.command(table_id, cmd)
     await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
     row = pl.locator(f".ruleset-panel tr[data-character='{ids['ニンジャスレイヤー']}']")
     assert (await row.locator(".evasion").inner_text()).startswith("3")
     buttons = pl.locator(".ruleset-panel .evade button")
-    assert await buttons.all_inner_texts() == ["回避 1ダイス", "回避 2ダイス", "回避 3ダイス", "受ける"]
+    assert await buttons.all_inner_texts() == [
+        "回避 1ダイス",
+        "回避 2ダイス",
+        "回避 3ダイス",
+        "受ける",
+    ]
     await pl.click(".ruleset-panel .evade button:has-text('回避 2ダイス')")
     await wait_seq(pl, ack.last_seq + 1)
     await pl.wait_for_selector(".ruleset-panel .evade", state="detached")
@@ -405,7 +453,11 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
     ("ruleset", "sheet", "expected"),
     [
         ("hiden", {"zabuton": 4}, ["@[aria-label='座布団 4枚']", "4"]),
-        ("chabu", {"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}, ["20 / 20", "35 / 100", "タツジン 1", "未行動"]),
+        (
+            "chabu",
+            {"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1},
+            ["20 / 20", "35 / 100", "タツジン 1", "未行動"],
+        ),
         ("yodomi", {"pp": 30, "sp": 60}, ["30 / 30", "60", "0枚"]),
     ],
 )
@@ -436,12 +488,16 @@ async def test_ruleset_panel_shows_what_the_game_needs(
 async def test_gm_only_command_forms_are_the_gms(scripted_server: Any, open_page: Any) -> None:
     """Commands in list_rulesets' gm_commands (the core's override, nstrpg's gain_dkk …)
     have forms on the GM's page only; the player keeps the forms of the commands they may send."""
-    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ")
+    gm = await create_table(
+        open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ"
+    )
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
     await pl.wait_for_selector("#actions details[data-command='nstrpg.check']")
     for tag in ("nstrpg.gain_dkk", "nstrpg.start_combat", "nstrpg.adjust"):
         assert await gm.locator(f"#actions details[data-command='{tag}']").count() == 1, tag
-        assert await gm.locator(f"#actions details[data-command='{tag}'] .gm-only").count() == 1, tag
+        assert await gm.locator(f"#actions details[data-command='{tag}'] .gm-only").count() == 1, (
+            tag
+        )
         assert await pl.locator(f"#actions details[data-command='{tag}']").count() == 0, tag
     assert await pl.locator("#actions details[data-command='nstrpg.evade']").count() == 1
     # override: the GM tools' form
@@ -457,7 +513,9 @@ async def test_cards_use_japanese_names_and_hide_internals(
     """nstrpg cards name the fighter's values in Japanese (体力, 部位損傷ペナルティ, 即応ダイス) and
     leave out internals (a roll's ref and purpose); keys the client does not know keep their name."""
     scripted_dice.extend([4] * 20)
-    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ")
+    gm = await create_table(
+        open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ"
+    )
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
     await pl.click("#actions details[data-command='create_character'] > summary")
     await pl.fill("#cc-name", "ヤモト")
@@ -467,13 +525,33 @@ async def test_cards_use_japanese_names_and_hide_internals(
     cid = await pl.evaluate("Object.keys(window.taku.state.characters)[0]")
     await pl.evaluate(
         "([t, c]) => window.taku.conn.command(t, c).then(() => 1)",
-        [await pl.evaluate("window.taku.tableId"), {"type": "nstrpg.check", "character_id": cid, "stat": "karate"}],
+        [
+            await pl.evaluate("window.taku.tableId"),
+            {"type": "nstrpg.check", "character_id": cid, "stat": "karate"},
+        ],
     )
     await pl.wait_for_selector("#state-panels .card .extra-head:text-is('直前の判定')")
     card = await pl.inner_text("#state-panels .card[data-character] .extras")
-    for jp in ("体力", "精神力", "部位損傷ペナルティ", "即応ダイス", "回避ダイス", "カラテ", "判定", "NORMAL"):
+    for jp in (
+        "体力",
+        "精神力",
+        "部位損傷ペナルティ",
+        "即応ダイス",
+        "回避ダイス",
+        "カラテ",
+        "判定",
+        "NORMAL",
+    ):
         assert jp in card, (jp, card)
-    for raw in ("tairyoku", "injury_penalty", "quick_dice", "ref", "purpose", "fighters", "last_roll"):
+    for raw in (
+        "tairyoku",
+        "injury_penalty",
+        "quick_dice",
+        "ref",
+        "purpose",
+        "fighters",
+        "last_roll",
+    ):
         assert raw not in card, (raw, card)
     # the raw key stays in the tooltip of the label
     assert await pl.locator("#state-panels .card dt[title='injury_penalty']").count() == 1
@@ -484,7 +562,12 @@ async def test_tables_fit_the_side_panel(scripted_server: Any, open_page: Any) -
     chabu's does too (or scrolls inside its own container, never past the page)."""
     for ruleset, sheet, width, height in (
         ("nstrpg", '{"karate": 6, "neuron": 5, "tairyoku": 12, "seishin": 6, "dkk": 3}', 1280, 800),
-        ("chabu", '{"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}', 390, 844),
+        (
+            "chabu",
+            '{"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}',
+            390,
+            844,
+        ),
     ):
         gm = await create_table(open_page, scripted_server.http_url, ruleset=ruleset)
         link = await gm.input_value("#invite-player")
@@ -510,7 +593,9 @@ async def test_tables_fit_the_side_panel(scripted_server: Any, open_page: Any) -
         assert box["overflow"] == "auto" and box["page"] <= box["vw"], (ruleset, box)
 
 
-async def test_error_shows_the_servers_message_with_the_code_small(scripted_server: Any, open_page: Any) -> None:
+async def test_error_shows_the_servers_message_with_the_code_small(
+    scripted_server: Any, open_page: Any
+) -> None:
     """A refused command shows the server's message first; its code is small text (and the tooltip)."""
     gm = await create_table(open_page, scripted_server.http_url)
     await gm.click("#gm-tools > summary")
@@ -518,7 +603,9 @@ async def test_error_shows_the_servers_message_with_the_code_small(scripted_serv
     await gm.click("#secret-roll")
     toast = gm.locator(".toast.error").first
     await toast.wait_for()
-    assert (await toast.locator(".err-msg").inner_text()) == "ダイス式が正しくありません"  # the catalogue's Japanese message
+    assert (
+        await toast.locator(".err-msg").inner_text()
+    ) == "ダイス式が正しくありません"  # the catalogue's Japanese message
     assert (await toast.locator(".err-code").inner_text()) == "dice/invalid"
     assert await toast.locator(".err-msg").get_attribute("title") == "dice/invalid"
     assert not (await toast.inner_text()).startswith("dice/invalid")

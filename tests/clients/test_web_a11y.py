@@ -39,26 +39,56 @@ async def seed_nstrpg_table(page: Any, server: Any, dice: ScriptedDice) -> dict[
     table_id = await page.evaluate("window.taku.tableId")
     mine = json.loads(await page.evaluate(f"localStorage.getItem('taku:{table_id}')"))
     dice.extend([4, 3, 6, 6, 2, 5, 3] + [4] * 40)
-    async with await TakuClient.connect(server.ws_url) as gm, await TakuClient.connect(server.ws_url) as pl:
+    async with (
+        await TakuClient.connect(server.ws_url) as gm,
+        await TakuClient.connect(server.ws_url) as pl,
+    ):
         await gm.join(table_id, mine["token"])
         joined = await pl.join(table_id, mine["player_token"], "フジキド")
-        await pl.command(table_id, {"type": "create_character", "name": "ニンジャスレイヤー",
-                                    "sheet": {"karate": 6, "neuron": 5, "tairyoku": 12, "seishin": 6, "dkk": 3}})
+        await pl.command(
+            table_id,
+            {
+                "type": "create_character",
+                "name": "ニンジャスレイヤー",
+                "sheet": {"karate": 6, "neuron": 5, "tairyoku": 12, "seishin": 6, "dkk": 3},
+            },
+        )
         await pl.chat(table_id, "ドーモ、ラオモト=サン。ニンジャスレイヤーです。")
         await pl.roll(table_id, "2D6>=7", comment="カラテ")
         await pl.roll(table_id, "2D6>=7", comment="カラテ")
         await pl.chat(table_id, "SB")
-        await gm.command(table_id, {"type": "create_character", "name": "ラオモト・カン",
-                                    "sheet": {"karate": 8, "neuron": 6, "tairyoku": 15, "seishin": 8}})
+        await gm.command(
+            table_id,
+            {
+                "type": "create_character",
+                "name": "ラオモト・カン",
+                "sheet": {"karate": 8, "neuron": 6, "tairyoku": 15, "seishin": 8},
+            },
+        )
         await gm.command(table_id, {"type": "nstrpg.start_combat"})
         ack = await gm.command(table_id, {"type": "nstrpg.start_turn"})
         player_token = pl.tokens[table_id]
-    return {"table_id": table_id, "last_seq": ack.last_seq, "player": player_token, "member": joined.member_id}
+    return {
+        "table_id": table_id,
+        "last_seq": ack.last_seq,
+        "player": player_token,
+        "member": joined.member_id,
+    }
 
 
-async def gm_table(open_page: Any, url: str, width: int, height: int, *, init_script: str | None = None) -> Any:
+async def gm_table(
+    open_page: Any, url: str, width: int, height: int, *, init_script: str | None = None
+) -> Any:
     """The GM's page of a new nstrpg table on a ``width``×``height`` screen."""
-    return await create_table(open_page, url, "nstrpg", "ネオサイタマの夜", width=width, height=height, init_script=init_script)
+    return await create_table(
+        open_page,
+        url,
+        "nstrpg",
+        "ネオサイタマの夜",
+        width=width,
+        height=height,
+        init_script=init_script,
+    )
 
 
 @pytest.mark.parametrize(("width", "height"), SCREENS, ids=["desktop", "phone"])
@@ -82,7 +112,9 @@ async def test_axe_finds_nothing_serious_on_any_page(
     await gm.click("#state-panels details.state-panel > summary")
     await assert_accessible(gm, "a GM's table")
 
-    spectate = await open_page(await gm.input_value("#invite-spectator"), width=width, height=height)
+    spectate = await open_page(
+        await gm.input_value("#invite-spectator"), width=width, height=height
+    )
     await spectate.wait_for_selector("#join-name")
     await assert_accessible(spectate, "the join form of an invite")
     await spectate.fill("#join-name", "観客")
@@ -91,8 +123,10 @@ async def test_axe_finds_nothing_serious_on_any_page(
     await assert_accessible(spectate, "a spectator's page")
 
     pl = await open_page(scripted_server.http_url, width=width, height=height)
-    await pl.evaluate("([k, v]) => localStorage.setItem(k, v)",
-                      [f"taku:{seeded['table_id']}", json.dumps({"token": seeded["player"]})])
+    await pl.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [f"taku:{seeded['table_id']}", json.dumps({"token": seeded["player"]})],
+    )
     await pl.evaluate(f"location.hash = 'table={seeded['table_id']}'")
     await wait_seq(pl, seeded["last_seq"])
     await pl.wait_for_selector(".ruleset-panel tr:has-text('ニンジャスレイヤー')")
@@ -100,7 +134,9 @@ async def test_axe_finds_nothing_serious_on_any_page(
 
     for who, page in (("a player's", pl), ("the GM's", gm)):
         await page.click("#replay-toggle")
-        await page.wait_for_selector(f"#replay[data-seq='{await page.evaluate('window.taku.state.seq')}']")
+        await page.wait_for_selector(
+            f"#replay[data-seq='{await page.evaluate('window.taku.state.seq')}']"
+        )
         await assert_accessible(page, f"{who} replay view")
         await page.press("#replay-slider", "Home")
         await page.wait_for_selector("#replay[data-seq='1']")
@@ -152,7 +188,9 @@ async def test_phone_table_page_does_not_jump_while_it_fills_in(
     assert fit["summaries"] == [], fit
 
 
-async def test_keyboard_skip_link_and_replay(scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice) -> None:
+async def test_keyboard_skip_link_and_replay(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
     """By keyboard alone: the skip link focuses the chat input and the page stays at the
     table; the replay opens from its button, steps back, and closing it (its button, or
     Escape) gives the focus back to the replay button."""

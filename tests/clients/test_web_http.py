@@ -32,7 +32,9 @@ async def web_server(tmp_path: Path) -> AsyncIterator[RunningServer]:
     await stop_server(running)
 
 
-async def get(server: RunningServer, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+async def get(
+    server: RunningServer, path: str, **headers: str
+) -> tuple[int, dict[str, str], bytes]:
     """(status, headers, raw body) of ``GET path``; urllib leaves the body encoded."""
 
     def fetch() -> tuple[int, dict[str, str], bytes]:
@@ -47,12 +49,16 @@ async def get(server: RunningServer, path: str, **headers: str) -> tuple[int, di
     return await asyncio.to_thread(fetch)
 
 
-async def test_text_files_are_gzipped_when_the_browser_accepts_gzip(web_server: RunningServer) -> None:
+async def test_text_files_are_gzipped_when_the_browser_accepts_gzip(
+    web_server: RunningServer,
+) -> None:
     """A browser that sends ``Accept-Encoding: gzip`` gets the script gzipped, a third of
     its size or less; one that does not gets it as it is. Both responses vary on it."""
     web = web_server.server.web_dir
     raw = (web / "js" / "main.js").read_bytes()
-    status, headers, body = await get(web_server, "/js/main.js", **{"Accept-Encoding": "gzip, deflate, br"})
+    status, headers, body = await get(
+        web_server, "/js/main.js", **{"Accept-Encoding": "gzip, deflate, br"}
+    )
     assert status == 200 and headers["Content-Encoding"] == "gzip"
     assert headers["Vary"] == "Accept-Encoding"
     assert headers["Content-Type"] == "text/javascript; charset=utf-8"
@@ -72,12 +78,16 @@ async def test_an_unchanged_file_is_not_sent_again(web_server: RunningServer) ->
     unchanged; once it changes, the old ETag gets the new file (200, a new ETag)."""
     gz = {"Accept-Encoding": "gzip"}
     status, first, _ = await get(web_server, "/", **gz)
-    assert status == 200 and first["ETag"].startswith('"') and first["Last-Modified"].endswith("GMT")
+    assert (
+        status == 200 and first["ETag"].startswith('"') and first["Last-Modified"].endswith("GMT")
+    )
     assert first["Cache-Control"] == "no-cache"
     status, headers, body = await get(web_server, "/", **gz, **{"If-None-Match": first["ETag"]})
     assert (status, body) == (304, b"") and headers["ETag"] == first["ETag"]
     assert headers["Vary"] == "Accept-Encoding"
-    status, _, body = await get(web_server, "/", **gz, **{"If-Modified-Since": first["Last-Modified"]})
+    status, _, body = await get(
+        web_server, "/", **gz, **{"If-Modified-Since": first["Last-Modified"]}
+    )
     assert (status, body) == (304, b"")
     # the identity body is another representation: another ETag
     _, plain, _ = await get(web_server, "/")
@@ -94,7 +104,9 @@ async def test_an_unchanged_file_is_not_sent_again(web_server: RunningServer) ->
     assert status == 200
 
 
-async def test_the_page_carries_its_stylesheet_so_no_request_blocks_the_first_paint(web_server: RunningServer) -> None:
+async def test_the_page_carries_its_stylesheet_so_no_request_blocks_the_first_paint(
+    web_server: RunningServer,
+) -> None:
     """index.html arrives with style.css inside a ``<style>`` (no render-blocking stylesheet
     request); a change of the stylesheet changes the page's ETag, so no browser keeps an old look."""
     web = web_server.server.web_dir

@@ -21,7 +21,16 @@ from typing import Any
 import pytest
 
 from taku.app import Hub
-from taku.core.commands import CORE_COMMANDS, Chat, Command, CreateCharacter, RemoveCharacter, RollDice, SetRole, UpdateCharacter
+from taku.core.commands import (
+    CORE_COMMANDS,
+    Chat,
+    Command,
+    CreateCharacter,
+    RemoveCharacter,
+    RollDice,
+    SetRole,
+    UpdateCharacter,
+)
 from taku.core.ruleset import Role
 from taku.errors import TakuError
 from taku.plugins import load_registry
@@ -62,7 +71,9 @@ class _Table:
         return None
 
     async def character(self, owner: str, name: str) -> str:
-        code = await self.send(owner, CreateCharacter(name=name, sheet=SHEETS.get(self.table.ruleset.id, {})))
+        code = await self.send(
+            owner, CreateCharacter(name=name, sheet=SHEETS.get(self.table.ruleset.id, {}))
+        )
         assert code is None, f"could not create a character: {code}"
         return max(self.table.state.characters, key=lambda c: int(c[1:].split("-")[0]))
 
@@ -92,15 +103,21 @@ async def test_every_role_and_command_agrees_with_the_declarations(ruleset: str)
         if cls is SetRole:
             continue  # changing roles would change the senders; checked below
         for label, who_of, role, char_of, owns in SENDERS:
-            t = await _Table().open(ruleset)  # a fresh table: a command may change the senders (leave)
+            t = await _Table().open(
+                ruleset
+            )  # a fresh table: a command may change the senders (leave)
             who, char = who_of(t), char_of(t)
             cmd = placeholder_command(cls, char)
             code = await t.send(who, cmd)
             expected = _allowed(cls, role, owns)
             if not expected and code != "command/forbidden":
-                wrong.append(f"{tag} by a {label}: {code or 'accepted'}, but its permit is {cls.permit.label}")
+                wrong.append(
+                    f"{tag} by a {label}: {code or 'accepted'}, but its permit is {cls.permit.label}"
+                )
             if expected and code == "command/forbidden":
-                wrong.append(f"{tag} by a {label}: forbidden beyond its declared permit ({cls.permit.label})")
+                wrong.append(
+                    f"{tag} by a {label}: forbidden beyond its declared permit ({cls.permit.label})"
+                )
     assert not wrong, f"{ruleset}:\n  " + "\n  ".join(wrong)
 
 
@@ -124,7 +141,10 @@ async def test_the_cases_found_from_outside_are_refused() -> None:
 async def test_only_a_gm_changes_roles() -> None:
     t = await _Table().open("generic")
     assert await t.send(t.a, SetRole(member_id=t.b, role=Role.GM)) == "command/forbidden"
-    assert await t.send(t.spectator, SetRole(member_id=t.spectator, role=Role.PLAYER)) == "command/forbidden"
+    assert (
+        await t.send(t.spectator, SetRole(member_id=t.spectator, role=Role.PLAYER))
+        == "command/forbidden"
+    )
     assert await t.send(t.gm, SetRole(member_id=t.b, role=Role.SPECTATOR)) is None
 
 
@@ -138,7 +158,9 @@ async def test_spectators_chat_in_their_own_channel_when_the_table_allows_it() -
     first, last, _ = await table.execute(s, Chat(text="2D6 がんばれ"), command_id="s1")
     (rec,) = await hub.store.read(c.table_id, after_seq=first - 1, to_seq=last)
     event = table.decoder.decode(rec.data)
-    assert isinstance(event, ChatPosted) and event.channel == "観戦" and event.text == "2D6 がんばれ"  # never rolled
+    assert (
+        isinstance(event, ChatPosted) and event.channel == "観戦" and event.text == "2D6 がんばれ"
+    )  # never rolled
     try:
         await table.execute(s, RollDice(expression="2D6"), command_id="s2")
     except TakuError as e:

@@ -41,7 +41,9 @@ def roll(text: str, *faces: int):  # type: ignore[no-untyped-def]
         ("２ｄ６＋１", (1, 1), "(2D6+1) ＞ 2[1,1]+1 ＞ 3", 3, None),
     ],
 )
-def test_sums_match_bcdice(text: str, faces: tuple[int, ...], result: str, total: int, success: bool | None) -> None:
+def test_sums_match_bcdice(
+    text: str, faces: tuple[int, ...], result: str, total: int, success: bool | None
+) -> None:
     """Sums with and without a target read like BCDice's output for the same faces."""
     event = roll(text, *faces)
     assert event.result == result
@@ -71,7 +73,24 @@ def test_secret_prefix_and_comment() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["hello", "2D", "D", "こんにちは 2D6", "S", "2D6>=", "+", "", "5", "1+2", "-3", "1+2>=3", "S5", "4B", "B6", "D66X"],
+    [
+        "hello",
+        "2D",
+        "D",
+        "こんにちは 2D6",
+        "S",
+        "2D6>=",
+        "+",
+        "",
+        "5",
+        "1+2",
+        "-3",
+        "1+2>=3",
+        "S5",
+        "4B",
+        "B6",
+        "D66X",
+    ],
 )
 def test_plain_chat_is_not_dice(text: str) -> None:
     """A line without a die is chat, even a bare number or a sum of numbers."""
@@ -106,12 +125,23 @@ def test_limits(text: str, code: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["200D6", "100D6+100D6", "1D1000", "200B1000>=1000", "1D6+1000000", "1D100<=1000000", "1D6>=-1000000"]
+    "text",
+    [
+        "200D6",
+        "100D6+100D6",
+        "1D1000",
+        "200B1000>=1000",
+        "1D6+1000000",
+        "1D100<=1000000",
+        "1D6>=-1000000",
+    ],
 )
 def test_the_limits_themselves_are_rollable(text: str) -> None:
     """200 dice, a d1000 and numbers up to 1,000,000 (either sign) are still a roll."""
     event = chatdice.parse_strict(text).roll(SeededDice(b"k" * 32))
-    assert sum(len(r.faces) for r in event.rolls) == sum(int(c) for c in re.findall(r"(\d+)[DB]", text))
+    assert sum(len(r.faces) for r in event.rolls) == sum(
+        int(c) for c in re.findall(r"(\d+)[DB]", text)
+    )
 
 
 def test_parse_strict_refuses_plain_chat_with_its_code() -> None:
@@ -120,7 +150,12 @@ def test_parse_strict_refuses_plain_chat_with_its_code() -> None:
     assert e.value.code == "dice/invalid"
 
 
-@given(n=st.integers(1, 200), sides=st.integers(1, 1000), mod=st.integers(-50, 50), target=st.integers(-10, 300))
+@given(
+    n=st.integers(1, 200),
+    sides=st.integers(1, 1000),
+    mod=st.integers(-50, 50),
+    target=st.integers(-10, 300),
+)
 def test_sum_total_is_faces_plus_modifier(n: int, sides: int, mod: int, target: int) -> None:
     """For any NdM+k>=t, the total is the faces' sum plus k and success is total >= t."""
     expr = f"{n}D{sides}{mod:+d}>={target}"
@@ -134,12 +169,23 @@ def test_sum_total_is_faces_plus_modifier(n: int, sides: int, mod: int, target: 
 def test_d66_rolls_two_d6() -> None:
     """D66 is two six-sided dice, recorded as one roll of two d6 (not a d66, not two d7)."""
     parsed = chatdice.parse_strict("D66")
-    assert (parsed.kind, parsed.terms, parsed.op, parsed.target, parsed.sort) == ("d66", ((1, 2, 6),), None, None, "")
+    assert (parsed.kind, parsed.terms, parsed.op, parsed.target, parsed.sort) == (
+        "d66",
+        ((1, 2, 6),),
+        None,
+        None,
+        "",
+    )
     dice = ScriptedDice([6, 1])
     event = parsed.roll(dice)
     assert dice.sizes == [6, 6]
     assert event.rolls == (Roll(sides=6, faces=(6, 1), at=0),)
-    assert (event.total, event.result, event.successes, event.success) == (61, "(D66) ＞ 61", None, None)
+    assert (event.total, event.result, event.successes, event.success) == (
+        61,
+        "(D66) ＞ 61",
+        None,
+        None,
+    )
     assert roll("D66S", 6, 1).result == "(D66S) ＞ 16"
     assert roll("D66S", 1, 6).total == 16 and roll("D66", 1, 6).total == 16
     assert chatdice.parse_strict("d66s").sort == "S" and chatdice.parse_strict("D66N").sort == "N"
@@ -149,9 +195,17 @@ def test_barabara_without_a_target_records_its_dice() -> None:
     """4B6 lists the faces and still records both pools' dice in the event."""
     dice = ScriptedDice([2, 5, 4, 6, 10])
     parsed = chatdice.parse_strict("4B6+1B10")
-    assert (parsed.kind, parsed.terms, parsed.op, parsed.target) == ("b", ((1, 4, 6), (1, 1, 10)), None, None)
+    assert (parsed.kind, parsed.terms, parsed.op, parsed.target) == (
+        "b",
+        ((1, 4, 6), (1, 1, 10)),
+        None,
+        None,
+    )
     event = parsed.roll(dice)
-    assert event.rolls == (Roll(sides=6, faces=(2, 5, 4, 6), at=0), Roll(sides=10, faces=(10,), at=4))
+    assert event.rolls == (
+        Roll(sides=6, faces=(2, 5, 4, 6), at=0),
+        Roll(sides=10, faces=(10,), at=4),
+    )
     assert dice.sizes == [6, 6, 6, 6, 10]
     assert (event.total, event.successes, event.success) == (27, None, None)
     assert event.result == "(4B6+1B10) ＞ 2,5,4,6,10"
@@ -178,8 +232,16 @@ def test_numbers_before_the_dice_keep_the_dice() -> None:
 
 @pytest.mark.parametrize(
     ("op", "at_7", "at_8"),
-    [(">=", True, False), ("<=", True, True), (">", False, False), ("<", False, True), ("=", True, False),
-     ("==", True, False), ("<>", False, True), ("!=", False, True)],
+    [
+        (">=", True, False),
+        ("<=", True, True),
+        (">", False, False),
+        ("<", False, True),
+        ("=", True, False),
+        ("==", True, False),
+        ("<>", False, True),
+        ("!=", False, True),
+    ],
 )
 def test_every_comparison(op: str, at_7: bool, at_8: bool) -> None:
     """2D6 showing 7 against the targets 7 and 8, for each operator."""
@@ -200,7 +262,9 @@ def test_only_a_leading_s_makes_a_roll_secret() -> None:
     assert roll("SD66", 1, 2).secret is True and roll("S4B6", 1, 2, 3, 4).secret is True
 
 
-@pytest.mark.parametrize(("text", "faces"), [("2D6", (1, 2)), ("D66", (1, 2)), ("2B6", (1, 2)), ("2B6>=2", (1, 2))])
+@pytest.mark.parametrize(
+    ("text", "faces"), [("2D6", (1, 2)), ("D66", (1, 2)), ("2B6", (1, 2)), ("2B6>=2", (1, 2))]
+)
 def test_every_kind_of_roll_keeps_the_character(text: str, faces: tuple[int, ...]) -> None:
     """A roll said as a character is that character's, whatever its kind."""
     event = chatdice.parse_strict(text).roll(ScriptedDice(faces), character_id="c1")
@@ -224,4 +288,7 @@ async def test_a_characters_d66_and_barabara_show_the_characters_name() -> None:
     (ev,) = await h.send(pl, CreateCharacter(name="忍者"))
     await h.chat(pl, "D66", character_id=ev.character_id)
     await h.chat(pl, "2B6", character_id=ev.character_id)
-    assert [f["text"] for f in await h.frames(pl)][-2:] == ["忍者: (D66) ＞ 52", "忍者: (2B6) ＞ 3,4"]
+    assert [f["text"] for f in await h.frames(pl)][-2:] == [
+        "忍者: (D66) ＞ 52",
+        "忍者: (2B6) ＞ 3,4",
+    ]

@@ -22,9 +22,15 @@ def _raised_codes() -> dict[str, str]:
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
                 value = None
-                if isinstance(node, ast.keyword) and node.arg == "code" and isinstance(node.value, ast.Constant):
+                if (
+                    isinstance(node, ast.keyword)
+                    and node.arg == "code"
+                    and isinstance(node.value, ast.Constant)
+                ):
                     value = node.value.value
-                elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "code" for t in node.targets):
+                elif isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "code" for t in node.targets
+                ):
                     if isinstance(node.value, ast.Constant):
                         value = node.value.value
                 if isinstance(value, str) and "/" in value:
@@ -33,7 +39,11 @@ def _raised_codes() -> dict[str, str]:
 
 
 def test_every_code_raised_anywhere_is_in_the_catalogue() -> None:
-    missing = {c: where for c, where in _raised_codes().items() if c not in codes.CATALOGUE and not c.startswith("rule/")}
+    missing = {
+        c: where
+        for c, where in _raised_codes().items()
+        if c not in codes.CATALOGUE and not c.startswith("rule/")
+    }
     assert not missing, f"codes raised but not in taku.codes.CATALOGUE: {missing}"
 
 
@@ -58,18 +68,31 @@ def test_every_message_is_japanese() -> None:
     [
         ("command/unknown_character", {"character_id": "c9"}, "キャラクター「c9」はいません"),
         ("command/unknown_character", {}, "キャラクターはいません"),
-        ("command/forbidden", {"reason": "GMだけができる操作です"}, "この操作はできません: GMだけができる操作です"),
+        (
+            "command/forbidden",
+            {"reason": "GMだけができる操作です"},
+            "この操作はできません: GMだけができる操作です",
+        ),
         ("command/invalid_sheet", {}, "キャラクターシートが正しくありません"),
     ],
 )
-def test_messages_are_made_from_the_template_and_params(code: str, params: dict[str, str], expected: str) -> None:
+def test_messages_are_made_from_the_template_and_params(
+    code: str, params: dict[str, str], expected: str
+) -> None:
     assert codes.message(code, params) == expected
 
 
 def test_a_rule_code_keeps_the_rulesets_own_message() -> None:
-    assert codes.message("rule/nstrpg/no_evasion_dice", {"section": "2-11"}, fallback="回避ダイスがない") == "回避ダイスがない"
+    assert (
+        codes.message(
+            "rule/nstrpg/no_evasion_dice", {"section": "2-11"}, fallback="回避ダイスがない"
+        )
+        == "回避ダイスがない"
+    )
 
 
 def test_the_protocol_docs_table_is_the_catalogue() -> None:
     text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-    assert codes.with_table(text) == text, "docs/protocol.md's error table is stale: run `taku schema`"
+    assert codes.with_table(text) == text, (
+        "docs/protocol.md's error table is stale: run `taku schema`"
+    )

@@ -27,5 +27,7 @@ def test_the_cores_own_commands_events_and_messages_are_labelled() -> None:
         ("affordance", type_schema(Affordance)),
         ("turn", type_schema(Turn)),
     ]
-    problems = label_problems(docs, open_fields=frozenset({"Turn.phase"}))  # each ruleset names its own phases
+    problems = label_problems(
+        docs, open_fields=frozenset({"Turn.phase"})
+    )  # each ruleset names its own phases
     assert not problems, problems

@@ -101,7 +101,11 @@ def _affordances(table: Any, viewer: Viewer, options: None) -> list[Affordance]:
 
 
 def _bad_affordances(table: Any, viewer: Viewer, options: None) -> list[Affordance]:
-    return [Affordance(command="broken.draw", label="引く", choices={"count": [Choice(value=2, label="2枚")]})]
+    return [
+        Affordance(
+            command="broken.draw", label="引く", choices={"count": [Choice(value=2, label="2枚")]}
+        )
+    ]
 
 
 def _ruleset(**changes: Any) -> Ruleset[Any, Any]:
@@ -158,19 +162,25 @@ async def test_a_leaky_view_is_caught() -> None:
 
 async def test_a_permit_naming_no_field_is_caught() -> None:
     k = _kit(_ruleset(commands=(Draw, Give, WrongOwner)))
-    with pytest.raises(AssertionError, match=r"broken\.heal: permit names owner_field 'characterid'"):
+    with pytest.raises(
+        AssertionError, match=r"broken\.heal: permit names owner_field 'characterid'"
+    ):
         await k.test_permits()
 
 
 def test_an_undeclared_reason_is_named() -> None:
     k = _kit(_ruleset(errors={}))
-    with pytest.raises(AssertionError, match=r"not listed in Ruleset.errors: \['undeclared_reason'\]"):
+    with pytest.raises(
+        AssertionError, match=r"not listed in Ruleset.errors: \['undeclared_reason'\]"
+    ):
         k.test_errors_declared()
 
 
 async def test_an_affordance_that_builds_no_command_is_named() -> None:
     k = _kit(_ruleset(affordances=_bad_affordances))
-    with pytest.raises(AssertionError, match=r"affordance '引く' \(broken\.draw\) builds no valid command"):
+    with pytest.raises(
+        AssertionError, match=r"affordance '引く' \(broken\.draw\) builds no valid command"
+    ):
         await k.test_random_play()
 
 
@@ -188,7 +198,9 @@ async def test_a_ruleset_without_affordances_or_render_is_named() -> None:
         await _kit(_ruleset(render=None)).test_random_play()
 
 
-refuse = kit.rejecter("broken")  # a rejecter under another name: the source scan cannot see its reasons
+refuse = kit.rejecter(
+    "broken"
+)  # a rejecter under another name: the source scan cannot see its reasons
 
 
 def _refusing(table: Any, command: Command, ctx: Context[None]) -> list[Any]:
@@ -198,5 +210,7 @@ def _refusing(table: Any, command: Command, ctx: Context[None]) -> list[Any]:
 
 async def test_an_undeclared_reason_raised_in_play_is_named() -> None:
     k = _kit(_ruleset(decide=_refusing))
-    with pytest.raises(AssertionError, match=r"rule/broken/hidden_reason is not listed in Ruleset.errors"):
+    with pytest.raises(
+        AssertionError, match=r"rule/broken/hidden_reason is not listed in Ruleset.errors"
+    ):
         await k.test_random_play()

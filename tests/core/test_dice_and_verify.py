@@ -38,14 +38,18 @@ def test_cursor_continues_the_stream() -> None:
     assert b.roll(6, 6).faces == whole[4:]
 
 
-@given(size=st.integers(0, 60), seed=st.binary(min_size=32, max_size=32), cursor=st.integers(0, 10**6))
+@given(
+    size=st.integers(0, 60), seed=st.binary(min_size=32, max_size=32), cursor=st.integers(0, 10**6)
+)
 def test_shuffle_is_a_permutation(size: int, seed: bytes, cursor: int) -> None:
     """A shuffle of ``size`` is a permutation drawn from ``size - 1`` faces at the cursor, which it moves past them."""
     dice = SeededDice(seed, cursor)
     s = dice.shuffle(size)
     assert sorted(s.order) == list(range(size)) and s.size == size and s.at == cursor
     assert dice.cursor == cursor + max(size - 1, 0)
-    assert s.order == fisher_yates(size, [face_at(seed, cursor + j, size - j) for j in range(max(size - 1, 0))])
+    assert s.order == fisher_yates(
+        size, [face_at(seed, cursor + j, size - j) for j in range(max(size - 1, 0))]
+    )
 
 
 def test_shuffles_put_every_card_everywhere_uniformly() -> None:
@@ -122,9 +126,18 @@ async def test_verify_rejects_a_wrong_seed() -> None:
 
 async def test_verify_rejects_a_changed_result_with_true_faces() -> None:
     """Keeping the faces but changing a roll's total, success or text is caught too."""
-    for field, value in (("total", 99), ("success", True), ("result", "(2D6) ＞ 12[6,6] ＞ 12"), ("expression", "2D6+5")):
+    for field, value in (
+        ("total", 99),
+        ("success", True),
+        ("result", "(2D6) ＞ 12[6,6] ＞ 12"),
+        ("expression", "2D6+5"),
+    ):
         entries = await _seeded_table_log()
-        victim = next(e for e in entries if e.data["type"] == "dice_rolled" and e.data["expression"] == "3D6+1>=10")
+        victim = next(
+            e
+            for e in entries
+            if e.data["type"] == "dice_rolled" and e.data["expression"] == "3D6+1>=10"
+        )
         if field == "success":
             value = not victim.data["success"]
         victim.data[field] = value

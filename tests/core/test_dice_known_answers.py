@@ -67,7 +67,9 @@ def test_first_faces_of_each_die_size(sides: int) -> None:
 
 def test_seed_commitment() -> None:
     """The hash a table publishes before its first roll."""
-    assert seed_hash(SEED) == "sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+    assert (
+        seed_hash(SEED) == "sha256:630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+    )
 
 
 def test_d66_is_two_d6_read_in_order() -> None:
@@ -130,7 +132,9 @@ def test_a_rejected_draw_takes_the_next_attempt(monkeypatch: pytest.MonkeyPatch)
 
     def fake(key: bytes, msg: bytes, digestmod: object) -> object:
         if msg in first:
-            return type("D", (), {"digest": lambda self: first[msg].to_bytes(8, "big") + bytes(24)})()
+            return type(
+                "D", (), {"digest": lambda self: first[msg].to_bytes(8, "big") + bytes(24)}
+            )()
         return real(key, msg, digestmod)
 
     monkeypatch.setattr(dice_module.hmac, "new", fake)
@@ -155,11 +159,13 @@ def test_a_log_written_by_this_version_still_verifies(capsys: pytest.CaptureFixt
     entries = _entries()
     assert entries[0].data["seed_hash"] == seed_hash(SEED) and TABLE_ID in LOG.read_text("utf-8")
     assert [e.data["type"] for e in entries if e.draws] == [
-        "yodomi.key_number_rolled", "yodomi.cards_dealt", "yodomi.check_rolled", *["dice_rolled"] * 4
+        "yodomi.key_number_rolled",
+        "yodomi.cards_dealt",
+        "yodomi.check_rolled",
+        *["dice_rolled"] * 4,
     ]
     problems, counts = verify(entries)
     assert problems == []
     assert counts == {"events": 14, "rolls": 7, "faces": 65, "skipped": 0}
     assert cli.main(["verify", str(LOG)]) == 0
     assert capsys.readouterr().out.strip() == "VERIFIED: 7 rolls, 65 faces in 14 events"
-

@@ -12,7 +12,9 @@ from taku.errors import DiceError
 SEED = b"\x05" * 32
 
 
-@pytest.mark.parametrize("make", [lambda: SeededDice(SEED), lambda: ScriptedDice([1] * 5)], ids=["seeded", "scripted"])
+@pytest.mark.parametrize(
+    "make", [lambda: SeededDice(SEED), lambda: ScriptedDice([1] * 5)], ids=["seeded", "scripted"]
+)
 @pytest.mark.parametrize(
     ("n", "sides", "code", "message"),
     [
@@ -39,7 +41,12 @@ def test_the_limits_themselves_are_allowed() -> None:
     assert dice.roll(0, 6) == Roll(sides=6, faces=(), at=0) and dice.cursor == 0
     assert dice.roll(1, 1) == Roll(sides=1, faces=(1,), at=0) and dice.cursor == 1
     big = dice.roll(3, MAX_SIDES)
-    assert big.sides == 1000 and big.at == 1 and all(1 <= f <= 1000 for f in big.faces) and dice.cursor == 4
+    assert (
+        big.sides == 1000
+        and big.at == 1
+        and all(1 <= f <= 1000 for f in big.faces)
+        and dice.cursor == 4
+    )
     assert MAX_SIDES == 1000
 
 
@@ -72,14 +79,18 @@ class TestScriptedDice:
 
     def test_running_out_fails_the_test(self) -> None:
         dice = ScriptedDice([1])
-        with pytest.raises(AssertionError, match=r"^scripted dice ran out: wanted 2d6, have \[1\]$"):
+        with pytest.raises(
+            AssertionError, match=r"^scripted dice ran out: wanted 2d6, have \[1\]$"
+        ):
             dice.roll(2, 6)
 
     @pytest.mark.parametrize(("face", "sides"), [(7, 6), (0, 6), (0, 10), (11, 10), (2, 1)])
     def test_a_face_the_die_cannot_show_fails_the_test(self, face: int, sides: int) -> None:
         """A d6 cannot show 7, nor a d10 0 (a D9's 0 is scripted as the d10's 10)."""
         dice = ScriptedDice([face])
-        with pytest.raises(AssertionError, match=rf"^scripted face {face} does not fit a d{sides}$"):
+        with pytest.raises(
+            AssertionError, match=rf"^scripted face {face} does not fit a d{sides}$"
+        ):
             dice.roll(1, sides)
         assert dice.rolled == []
 
@@ -110,5 +121,7 @@ class TestScriptedDice:
     @pytest.mark.parametrize("order", [[0, 1], [0, 0, 1], [1, 2, 3]])
     def test_a_scripted_shuffle_must_be_a_permutation_of_the_size(self, order: list[int]) -> None:
         dice = ScriptedDice(shuffles=[order])
-        with pytest.raises(AssertionError, match=r"^scripted shuffle \(.*\) is not a permutation of 3$"):
+        with pytest.raises(
+            AssertionError, match=r"^scripted shuffle \(.*\) is not a permutation of 3$"
+        ):
             dice.shuffle(3)

@@ -31,7 +31,9 @@ VIEW_CHANGES: dict[str, set[str]] = {
 
 
 def _drop(game: Any, keys: set[str]) -> Any:
-    game = json.loads(json.dumps(game, ensure_ascii=False))  # as JSON: tuples are lists, as in the fixture
+    game = json.loads(
+        json.dumps(game, ensure_ascii=False)
+    )  # as JSON: tuples are lists, as in the fixture
     return {k: v for k, v in game.items() if k not in keys} if isinstance(game, dict) else game
 
 
@@ -44,11 +46,26 @@ def test_a_01_log_replays_to_the_same_views(path: Path) -> None:
     assert state.seq == recs[-1].seq
     gm = next(m for m in state.members.values() if m.role == "gm")
     changed = VIEW_CHANGES.get(rs.id, set())
-    for now, then in ((view(state, state.viewer(gm.id), rs), data["gm_view"]), (view(state, Viewer(None), rs), data["public_view"])):
-        assert _drop(now["game"], changed) == _drop(then["game"], changed), f"{path.stem}: the game replays differently"
-        assert _drop(now["characters"], set()) == then["characters"], f"{path.stem}: characters replay differently"
-        assert _drop(now["members"], set()) == then["members"], f"{path.stem}: members replay differently"
+    for now, then in (
+        (view(state, state.viewer(gm.id), rs), data["gm_view"]),
+        (view(state, Viewer(None), rs), data["public_view"]),
+    ):
+        assert _drop(now["game"], changed) == _drop(then["game"], changed), (
+            f"{path.stem}: the game replays differently"
+        )
+        assert _drop(now["characters"], set()) == then["characters"], (
+            f"{path.stem}: characters replay differently"
+        )
+        assert _drop(now["members"], set()) == then["members"], (
+            f"{path.stem}: members replay differently"
+        )
 
 
 def test_the_fixtures_cover_every_ruleset() -> None:
-    assert {json.loads(p.read_text(encoding="utf-8"))["ruleset"] for p in FIXTURES} >= {"nstrpg", "chabu", "yodomi", "hiden", "shadowjan"}
+    assert {json.loads(p.read_text(encoding="utf-8"))["ruleset"] for p in FIXTURES} >= {
+        "nstrpg",
+        "chabu",
+        "yodomi",
+        "hiden",
+        "shadowjan",
+    }

@@ -17,7 +17,18 @@ from taku.plugins import load_registry
 from taku.protocol import CLIENT_MESSAGES, SERVER_MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPURE = {"asyncio", "websockets", "sqlite3", "asyncpg", "time", "random", "secrets", "structlog", "socket", "threading"}
+IMPURE = {
+    "asyncio",
+    "websockets",
+    "sqlite3",
+    "asyncpg",
+    "time",
+    "random",
+    "secrets",
+    "structlog",
+    "socket",
+    "threading",
+}
 
 
 def _pure_modules() -> list[Path]:
@@ -58,7 +69,11 @@ def test_json_schemas_in_docs_are_fresh() -> None:
 
     expected = render_schemas()
     folder = ROOT / "docs" / "schema"
-    stale = [n for n, text in expected.items() if not (folder / n).exists() or (folder / n).read_text("utf-8") != text]
+    stale = [
+        n
+        for n, text in expected.items()
+        if not (folder / n).exists() or (folder / n).read_text("utf-8") != text
+    ]
     extra = sorted(p.name for p in folder.glob("*.json") if p.name not in expected)
     assert not stale and not extra, f"stale: {stale}, unexpected: {extra}; run `taku schema`"
 
@@ -103,9 +118,21 @@ def test_core_events_round_trip() -> None:
 
     dec = event_decoder(RULESET)
     samples = [
-        TableCreated(name="卓", ruleset="generic", ruleset_version="1", options={"a": 1}, seed_hash="sha256:00"),
+        TableCreated(
+            name="卓",
+            ruleset="generic",
+            ruleset_version="1",
+            options={"a": 1},
+            seed_hash="sha256:00",
+        ),
         MemberJoined(member_id="m2", name="GM", role="gm"),
-        DiceRolled(expression="2D6", rolls=(Roll(sides=6, faces=(1, 6), at=3),), total=7, result="x", secret=True),
+        DiceRolled(
+            expression="2D6",
+            rolls=(Roll(sides=6, faces=(1, 6), at=3),),
+            total=7,
+            result="x",
+            secret=True,
+        ),
         Redacted(of="dice_rolled", note="n"),
         CharacterCreated(character_id="c4", name="忍", owner="m3", sheet={"karate": 4}),
         GMOverridden(path=("characters", "c4", "sheet", "karate"), value=5, previous=4, reason="r"),

@@ -33,7 +33,9 @@ def _chat(text: str, table: Any, ctx: Context[None]) -> list[Event] | None:
     return [Fortune(face=ctx.dice.roll(1, 6).faces[0], asked_secretly=ctx.secret)]
 
 
-ORACLE: Ruleset[None, None] = Ruleset(id="oracle", name="占い", version="1", events=(Fortune,), chat=_chat)
+ORACLE: Ruleset[None, None] = Ruleset(
+    id="oracle", name="占い", version="1", events=(Fortune,), chat=_chat
+)
 
 
 async def _table(faces: list[int]) -> tuple[TableHarness, str, str, str]:
@@ -61,7 +63,11 @@ async def test_a_third_partys_chat_command_is_made_secret_by_the_prefix() -> Non
         assert (await _seen(h, h.gm, seq))["event"]["face"] == 2
         for other in (b, s, None):
             frame = await _seen(h, other, seq)
-            assert frame["redacted"] and frame["event"]["type"] == "redacted" and "face" not in frame["event"], (text, other)
+            assert (
+                frame["redacted"]
+                and frame["event"]["type"] == "redacted"
+                and "face" not in frame["event"]
+            ), (text, other)
 
 
 async def test_a_line_the_ruleset_does_not_read_stays_as_it_is() -> None:
@@ -89,4 +95,6 @@ async def test_every_generic_dice_command_the_readme_lists_is_secret_with_s(comm
     assert isinstance(secret, DiceRolled) and secret.secret
     assert (await _seen(h, b, h.state.seq))["redacted"]
     assert (await _seen(h, None, h.state.seq))["redacted"]
-    assert not (await _seen(h, h.gm, h.state.seq)).get("redacted") and not (await _seen(h, a, h.state.seq)).get("redacted")
+    assert not (await _seen(h, h.gm, h.state.seq)).get("redacted") and not (
+        await _seen(h, a, h.state.seq)
+    ).get("redacted")

@@ -51,7 +51,9 @@ async def test_roles_and_the_last_gm() -> None:
     h = await TableHarness.create("generic")
     pl = await h.join("P")
     assert (await h.rejected(pl, SetRole(member_id=pl, role=Role.GM))).code == "command/forbidden"
-    assert (await h.rejected(h.gm, SetRole(member_id=h.gm, role=Role.PLAYER))).code == "command/last_gm"
+    assert (
+        await h.rejected(h.gm, SetRole(member_id=h.gm, role=Role.PLAYER))
+    ).code == "command/last_gm"
     await h.send(h.gm, SetRole(member_id=pl, role=Role.GM))
     assert h.state.members[pl].role == Role.GM
     await h.send(pl, SetRole(member_id=h.gm, role=Role.PLAYER))
@@ -64,7 +66,9 @@ async def test_rename_and_leave() -> None:
     pl = await h.join("P")
     await h.send(pl, RenameMember(name="たろう"))
     assert h.state.members[pl].name == "たろう"
-    assert (await h.rejected(pl, RenameMember(name="x", member_id=h.gm))).code == "command/forbidden"
+    assert (
+        await h.rejected(pl, RenameMember(name="x", member_id=h.gm))
+    ).code == "command/forbidden"
     await h.send(pl, Leave())
     assert h.state.members[pl].present is False
     assert (await h.rejected(pl, Chat(text="hi"))).code == "command/forbidden"
@@ -81,8 +85,12 @@ async def test_gm_override_is_an_event_with_reason_and_previous_value() -> None:
     assert (ov.previous, ov.value, ov.reason) == (3, 6, "GM裁定")
     assert h.state.characters[ev.character_id].sheet["karate"] == 6
     assert (await h.rejected(pl, Override(path=path, value=9))).code == "command/forbidden"
-    assert (await h.rejected(h.gm, Override(path=["members"], value=1))).code == "command/invalid_path"
-    assert (await h.rejected(h.gm, Override(path=["characters", "c404", "sheet", "x"], value=1))).code == "command/invalid_path"
+    assert (
+        await h.rejected(h.gm, Override(path=["members"], value=1))
+    ).code == "command/invalid_path"
+    assert (
+        await h.rejected(h.gm, Override(path=["characters", "c404", "sheet", "x"], value=1))
+    ).code == "command/invalid_path"
     await h.assert_replay_matches()
 
 
@@ -101,17 +109,23 @@ async def test_chat_as_a_character_needs_control() -> None:
     (ev,) = await h.send(a, CreateCharacter(name="忍者"))
     (line,) = await h.chat(a, "ドーモ", character_id=ev.character_id)
     assert isinstance(line, ChatPosted) and line.character_id == ev.character_id
-    assert (await h.rejected(b, Chat(text="ドーモ", character_id=ev.character_id))).code == "command/forbidden"
+    assert (
+        await h.rejected(b, Chat(text="ドーモ", character_id=ev.character_id))
+    ).code == "command/forbidden"
 
 
 _steps = st.lists(
     st.one_of(
         st.builds(
             lambda t: ("chat", t),
-            st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=20).filter(str.strip),
+            st.text(
+                st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=20
+            ).filter(str.strip),
         ),
         st.builds(lambda n: ("char", n), st.text(alphabet="あいうえおabc", min_size=1, max_size=8)),
-        st.builds(lambda n: ("rename", n), st.text(alphabet="かきくけこxyz", min_size=1, max_size=8)),
+        st.builds(
+            lambda n: ("rename", n), st.text(alphabet="かきくけこxyz", min_size=1, max_size=8)
+        ),
         st.just(("roll", "2D6")),
     ),
     max_size=15,
@@ -130,7 +144,9 @@ async def test_folding_the_log_equals_the_live_state(steps: list[tuple[str, str]
         before = h.state.seq
         try:
             if kind == "chat":
-                await h.send(pl, Chat(text=arg))  # a line such as "D0" is a bad dice command: refused
+                await h.send(
+                    pl, Chat(text=arg)
+                )  # a line such as "D0" is a bad dice command: refused
             elif kind == "char":
                 await h.send(pl, CreateCharacter(name=arg))
             elif kind == "rename":
@@ -187,14 +203,18 @@ async def test_names_refuse_control_characters_and_chat_drops_them() -> None:
     assert line.text == "一行目\n二行目"
 
 
-async def test_an_override_follows_the_same_rules_and_never_logs_a_change_that_did_not_happen() -> None:
+async def test_an_override_follows_the_same_rules_and_never_logs_a_change_that_did_not_happen() -> (
+    None
+):
     """A GM override cannot give a character a name other commands refuse, nor set a key
     the state does not keep (it would be logged but change nothing)."""
     h = await TableHarness.create("generic")
     (ev,) = await h.send(h.gm, CreateCharacter(name="忍者"))
     path = ["characters", ev.character_id, "name"]
     for bad in ("", "\u202eevil", "x\x1b[31mred"):
-        assert (await h.rejected(h.gm, Override(path=path, value=bad))).code == "command/invalid_name"
+        assert (
+            await h.rejected(h.gm, Override(path=path, value=bad))
+        ).code == "command/invalid_name"
     err = await h.rejected(h.gm, Override(path=["characters", ev.character_id, "bogus"], value=3))
     assert err.code == "command/invalid_path"
     (ok,) = await h.send(h.gm, Override(path=path, value="ニンジャ", reason="改名"))

@@ -47,7 +47,9 @@ MakeTable = Callable[..., Awaitable[Table]]
 
 @pytest.fixture
 def make_table() -> MakeTable:
-    async def make(options: dict[str, Any] | None = None, kou: dict[str, Any] | None = None) -> Table:
+    async def make(
+        options: dict[str, Any] | None = None, kou: dict[str, Any] | None = None
+    ) -> Table:
         h = await TableHarness.create("hiden", options=options)
         pl = await h.join("たろう")
         t = Table(h, pl, "", "")

@@ -25,7 +25,9 @@ def ours(t: Table, member: str | None) -> list[Affordance]:
 
 
 def find(afs: list[Affordance], command: str, **args: Any) -> list[Affordance]:
-    return [a for a in afs if a.command == command and all(a.args.get(k) == v for k, v in args.items())]
+    return [
+        a for a in afs if a.command == command and all(a.args.get(k) == v for k, v in args.items())
+    ]
 
 
 def values(a: Affordance, key: str) -> list[Any]:
@@ -42,21 +44,29 @@ async def send(t: Table, member: str, a: Affordance, **picks: Any) -> list[Any]:
     return await t.h.send(member, cmd)
 
 
-async def test_a_player_is_offered_checks_of_their_own_character_only(make_table: MakeTable) -> None:
+async def test_a_player_is_offered_checks_of_their_own_character_only(
+    make_table: MakeTable,
+) -> None:
     t = await make_table()
     afs = ours(t, t.pl)
     (tokugi,) = find(afs, "hiden.check", character_id=t.kou, skill="姿隠し")
-    assert tokugi.group == "甲" and "traits" not in tokugi.choices  # 五ノ四: only the GM chooses traits
+    assert (
+        tokugi.group == "甲" and "traits" not in tokugi.choices
+    )  # 五ノ四: only the GM chooses traits
     assert values(tokugi, "difficulty") == [*range(-3, 11), None]
     (skill,) = find(afs, "hiden.check", character_id=t.kou, skill="料理")
     assert values(skill, "ability") == ["器用", "知識", "知覚", "知恵", "気合い", "勘働き"]
     assert find(afs, "hiden.kan_check", character_id=t.kou)  # 甲 has 〈勘働き〉
-    (seizure,) = find(afs, "hiden.seizure_check", character_id=t.kou)  # 甲 has 「発作」 and 〈気合い〉
+    (seizure,) = find(
+        afs, "hiden.seizure_check", character_id=t.kou
+    )  # 甲 has 「発作」 and 〈気合い〉
     assert "雑魚戦闘" in values(seizure, "situation")
     assert not [a for a in afs if a.args.get("character_id") == t.otsu]  # the GM's 乙
     for gm_only in ("hiden.award_zabuton", "hiden.convert_zabuton", "hiden.set_conditions"):
         assert not find(afs, gm_only)
-    assert not find(afs, "hiden.opposed_check")  # a player with one character cannot oppose themself
+    assert not find(
+        afs, "hiden.opposed_check"
+    )  # a player with one character cannot oppose themself
     assert find(afs, "hiden.jump") and find(afs, "hiden.visibility") and find(afs, "hiden.seizure")
     assert [a for a in offered(t, t.pl) if a.command == "chat" and a.args == {"text": "HDT"}]
 
@@ -65,7 +75,11 @@ async def test_the_gm_gets_every_character_traits_and_the_gm_tools(make_table: M
     t = await make_table()
     afs = ours(t, t.h.gm)
     (tokugi,) = find(afs, "hiden.check", character_id=t.kou, skill="姿隠し")
-    assert [c.value for c in tokugi.choices["traits"]] == [{"name": "容貌"}, {"name": "酒の耐性"}, {"name": "発作"}]
+    assert [c.value for c in tokugi.choices["traits"]] == [
+        {"name": "容貌"},
+        {"name": "酒の耐性"},
+        {"name": "発作"},
+    ]
     assert find(afs, "hiden.check", character_id=t.otsu, skill="探索")
     assert not find(afs, "hiden.kan_check", character_id=t.otsu)  # 乙 has no 〈勘働き〉
     (award,) = find(afs, "hiden.award_zabuton")
@@ -142,7 +156,9 @@ async def test_the_second_actor_is_offered_to_oppose_a_lone_value(make_table: Ma
     assert not find(ours(t, t.h.gm), "hiden.oppose")  # the pair is resolved
 
 
-async def test_every_offered_action_is_accepted_with_its_first_choices(make_table: MakeTable) -> None:
+async def test_every_offered_action_is_accepted_with_its_first_choices(
+    make_table: MakeTable,
+) -> None:
     """Each of the player's and the GM's hiden affordances, sent with its args and the first
     value of each choice, goes through the server (jump and lift need a distance or a weight,
     which the rules leave open: they are sent with one)."""

@@ -19,7 +19,9 @@ async def test_a_sheetless_ability_shows_in_the_line(make_table: MakeTable) -> N
     assert isinstance(ev, CheckRolled) and ev.side.value == 5 and ev.success is False
     line = render(ev, t.h.state, t.h.table.ruleset, t.h.gm)
     assert line is not None and "能力値-3+2D[4,4] = 5" in line
-    t.h.roll(4, 4)  # with a skill level the negative ability counts as 0 (HD-03), and the line says so
+    t.h.roll(
+        4, 4
+    )  # with a skill level the negative ability counts as 0 (HD-03), and the line says so
     (ev,) = await t.h.send(t.h.gm, Check(name="番頭", level=2, ability_value=-3, target=6))
     line = render(ev, t.h.state, t.h.table.ruleset, t.h.gm)
     assert isinstance(ev, CheckRolled) and ev.side.value == 10
@@ -34,7 +36,9 @@ async def test_a_sheetless_ability_shows_in_the_line(make_table: MakeTable) -> N
         (Visibility(conditions=["闇夜", "闇夜"], anshi_level=2), 8 - 2),
     ],
 )
-async def test_a_condition_named_twice_counts_once(make_table: MakeTable, command: object, difficulty: int) -> None:
+async def test_a_condition_named_twice_counts_once(
+    make_table: MakeTable, command: object, difficulty: int
+) -> None:
     """HD-17, HD-18, G-HD-08: different conditions add up, but one condition is one modifier (as set_conditions)."""
     t = await make_table()
     (ev,) = await t.h.send(t.pl, command)  # type: ignore[arg-type]

@@ -19,7 +19,12 @@ async def test_check_against_a_difficulty(make_table: MakeTable) -> None:
     t.h.roll(2, 2, 5, 5)
     (ev,) = await t.h.chat(t.pl, "HD3@2 忍び込む")
     assert isinstance(ev, CheckRolled)
-    assert ev.side.value == 13 and ev.target is not None and ev.target.value == 6 and ev.success is True
+    assert (
+        ev.side.value == 13
+        and ev.target is not None
+        and ev.target.value == 6
+        and ev.success is True
+    )
     assert ev.label == "HD3@2 忍び込む" and ev.side.name == "たろう"
 
 
@@ -56,7 +61,12 @@ async def test_value_only(make_table: MakeTable) -> None:
     t = await make_table()
     t.h.roll(3, 4)
     (ev,) = await t.h.chat(t.pl, "HD4")
-    assert isinstance(ev, CheckRolled) and ev.side.value == 11 and ev.target is None and ev.success is None
+    assert (
+        isinstance(ev, CheckRolled)
+        and ev.side.value == 11
+        and ev.target is None
+        and ev.success is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -85,7 +95,12 @@ async def test_cushion_reroll_by_chat(make_table: MakeTable) -> None:
     assert isinstance(check, CheckRolled)
     t.h.roll(3, 3)
     (ev,) = await t.h.chat(t.pl, "ZR")
-    assert isinstance(ev, CheckRerolled) and ev.side.value == 9 and ev.success is True and ev.zabuton_left == 1
+    assert (
+        isinstance(ev, CheckRerolled)
+        and ev.side.value == 9
+        and ev.success is True
+        and ev.zabuton_left == 1
+    )
     t.h.roll(1, 1)
     (ev,) = await t.h.chat(t.pl, f"座布団 {check.check_id}")
     assert isinstance(ev, CheckRerolled) and ev.success is False and ev.zabuton_left == 0
@@ -153,7 +168,9 @@ SPEAKS_AS = "character_id" in Context.__dataclass_fields__
 """Whether the core tells a ruleset which character a chat line is spoken as."""
 
 
-@pytest.mark.skipif(not SPEAKS_AS, reason="the core does not pass the speaking character to chat yet")
+@pytest.mark.skipif(
+    not SPEAKS_AS, reason="the core does not pass the speaking character to chat yet"
+)
 async def test_chat_spoken_as_a_character(make_table: MakeTable) -> None:
     """Spoken as 甲: ``HD:姿隠し@2`` is 甲's check, and ``HD3>=9`` is 甲's too, so ``ZR`` spends 甲's 座布団."""
     t = await make_table()

@@ -18,7 +18,8 @@ def _side(faces: tuple[int, int], base: int = 0, bonus: tuple[int, int] | None =
 
 
 @pytest.mark.parametrize(
-    ("faces", "effect"), [((6, 6), "critical"), ((1, 1), "fumble"), ((6, 1), ""), ((1, 6), ""), ((5, 5), "")]
+    ("faces", "effect"),
+    [((6, 6), "critical"), ((1, 1), "fumble"), ((6, 1), ""), ((1, 6), ""), ((5, 5), "")],
 )
 def test_effect_of_the_two_dice(faces: tuple[int, int], effect: str) -> None:
     """五ノ三: 6ゾロ is 成功効果, 1ゾロ 失敗効果; any other pair (doubles included) is neither."""
@@ -30,7 +31,12 @@ def test_a_side_rolls_2d6() -> None:
     dice = ScriptedDice([3, 5])
     side = _checks.roll_side({"base": 4, "name": "甲"}, dice)
     assert dice.sizes == [6, 6]
-    assert (side.roll, side.bonus, side.value, side.effect) == (Roll(sides=6, faces=(3, 5)), None, 12, "")
+    assert (side.roll, side.bonus, side.value, side.effect) == (
+        Roll(sides=6, faces=(3, 5)),
+        None,
+        12,
+        "",
+    )
     assert side.name == "甲"
 
 
@@ -65,7 +71,9 @@ def test_targets() -> None:
     assert dice.rolled == []
     rolled = _checks.make_target(3, None, False, mods, dice)
     assert dice.sizes == [6, 6]
-    assert rolled == Target(mode="rolled", difficulty=3, modifiers=mods, roll=Roll(sides=6, faces=(6, 6)), value=18)
+    assert rolled == Target(
+        mode="rolled", difficulty=3, modifiers=mods, roll=Roll(sides=6, faces=(6, 6)), value=18
+    )
 
 
 def test_single_success() -> None:
@@ -96,7 +104,11 @@ def test_opposed_outcomes() -> None:
     assert _checks.opposed_outcome(a, fumble, "second") == (0, (9, 12), False)
     assert _checks.opposed_outcome(fumble, _side((1, 1), base=3), "second") == (0, (12, 5), True)
     assert _checks.opposed_outcome(_side((1, 1), base=3), fumble, "first") == (1, (5, 12), True)
-    assert _checks.opposed_outcome(_side((1, 1), base=3), _side((1, 1), base=3), "first") == (0, (5, 5), True)
+    assert _checks.opposed_outcome(_side((1, 1), base=3), _side((1, 1), base=3), "first") == (
+        0,
+        (5, 5),
+        True,
+    )
     assert _checks.FUMBLE_AS == 2
 
 

@@ -17,8 +17,16 @@ from .conftest import MakeTable
         ((4, 2), "first", 0),
         ((5, 3), "second", 1),  # 乙 11 > 10: found
         ((5, 3), "first", 1),
-        ((4, 3), "second", 1),  # 乙 10 = 10: the rule (reaching the target succeeds) → found (G-HD-03)
-        ((4, 3), "first", 0),  # the example's reading ("以下なら見つけることはできません") → not found
+        (
+            (4, 3),
+            "second",
+            1,
+        ),  # 乙 10 = 10: the rule (reaching the target succeeds) → found (G-HD-03)
+        (
+            (4, 3),
+            "first",
+            0,
+        ),  # the example's reading ("以下なら見つけることはできません") → not found
     ],
 )
 async def test_hd_ex_01_hide_and_seek(
@@ -37,7 +45,12 @@ async def test_hd_ex_01_hide_and_seek(
         ),
     )
     assert isinstance(ev, OpposedRolled)
-    assert (ev.first.level, ev.first.ability, ev.first.ability_used, ev.first.value) == (2, "器用", 1, 10)
+    assert (ev.first.level, ev.first.ability, ev.first.ability_used, ev.first.value) == (
+        2,
+        "器用",
+        1,
+        10,
+    )
     assert (ev.second.level, ev.second.ability, ev.second.ability_used) == (3, "知覚", 0)
     assert ev.second.value == 3 + sum(otsu_faces)
     assert ev.compared == (10, 3 + sum(otsu_faces))

@@ -10,7 +10,9 @@ from taku_hiden.events import DifficultyComputed
 from .conftest import MakeTable
 
 
-async def _difficulty(make_table: MakeTable, command: object, options: dict[str, object] | None = None) -> DifficultyComputed:
+async def _difficulty(
+    make_table: MakeTable, command: object, options: dict[str, object] | None = None
+) -> DifficultyComputed:
     t = await make_table(options=options)
     (ev,) = await t.h.send(t.pl, command)  # type: ignore[arg-type]
     assert isinstance(ev, DifficultyComputed)
@@ -25,7 +27,10 @@ async def _difficulty(make_table: MakeTable, command: object, options: dict[str,
         (Jump(kind="high", run_up=True, jo=1, shaku=2), 9),  # 12尺: (12-3)/1
         (Jump(kind="long", run_up=True, ken=2), 3),  # 12尺: (12-6)/2
         (Jump(kind="long", ken=1, shaku=5), 3),  # 11尺: (11-5)/2
-        (Jump(kind="long", jo=1, risky=2), 5),  # 10尺: (10-5)/2 = 2.5 → 3, +2 for a jump that must not fail
+        (
+            Jump(kind="long", jo=1, risky=2),
+            5,
+        ),  # 10尺: (10-5)/2 = 2.5 → 3, +2 for a jump that must not fail
         (Jump(kind="high", shaku=1), -1),  # below the difficulty-0 height
     ],
 )
@@ -68,12 +73,26 @@ async def test_lift_sword_grip_is_an_option(make_table: MakeTable) -> None:
     [
         (Visibility(conditions=["闇夜"], anshi_level=3), 5, 3),
         (Visibility(conditions=["雨が降っている夜"]), 10, 0),
-        (Visibility(conditions=["濃い霧", "闇夜"], anshi_level=10), 4, 10),  # 14, at most the level cancelled
-        (Visibility(conditions=["月夜 (満月)"], anshi_level=5, base=3), 3, 2),  # never more than the modifier
-        (Visibility(conditions=["霧雨", "どしゃ降り", "半月", "星夜"], base=1), 1 + 3 + 7 + 4 + 6, 0),
+        (
+            Visibility(conditions=["濃い霧", "闇夜"], anshi_level=10),
+            4,
+            10,
+        ),  # 14, at most the level cancelled
+        (
+            Visibility(conditions=["月夜 (満月)"], anshi_level=5, base=3),
+            3,
+            2,
+        ),  # never more than the modifier
+        (
+            Visibility(conditions=["霧雨", "どしゃ降り", "半月", "星夜"], base=1),
+            1 + 3 + 7 + 4 + 6,
+            0,
+        ),
     ],
 )
-async def test_visibility(make_table: MakeTable, command: Visibility, difficulty: int, cancelled: int) -> None:
+async def test_visibility(
+    make_table: MakeTable, command: Visibility, difficulty: int, cancelled: int
+) -> None:
     """HD-17: weather and night add; 〈暗視〉 cancels at most its level and never more than the modifiers."""
     ev = await _difficulty(make_table, command)
     assert ev.difficulty == difficulty and ev.detail["cancelled"] == cancelled
@@ -81,7 +100,9 @@ async def test_visibility(make_table: MakeTable, command: Visibility, difficulty
 
 async def test_anshi_as_a_level_rated_trait(make_table: MakeTable) -> None:
     """G-HD-09: 〈暗視〉 kept as a trait with a level also cancels."""
-    t = await make_table(kou={"abilities": {"知覚": 1}, "traits": {"〈暗視〉": {"cp": 4, "level": 2}}})
+    t = await make_table(
+        kou={"abilities": {"知覚": 1}, "traits": {"〈暗視〉": {"cp": 4, "level": 2}}}
+    )
     (ev,) = await t.h.send(t.pl, Visibility(conditions=["星夜"], character_id=t.kou))
     assert isinstance(ev, DifficultyComputed) and ev.difficulty == 4
 
@@ -89,10 +110,21 @@ async def test_anshi_as_a_level_rated_trait(make_table: MakeTable) -> None:
 @pytest.mark.parametrize(
     ("command", "difficulty"),
     [
-        (Fatigue(conditions=["徹夜", "丸一日なにも食べていない", "浴びるほど飲んだ"], sake_tolerance=3), 6 + 5 + 7),
+        (
+            Fatigue(
+                conditions=["徹夜", "丸一日なにも食べていない", "浴びるほど飲んだ"],
+                sake_tolerance=3,
+            ),
+            6 + 5 + 7,
+        ),
         (Fatigue(conditions=["ゆっくり飲んだ"]), 5),
         (Fatigue(conditions=["ゆっくり飲んだ"], sake_tolerance=9), 0),
-        (Fatigue(conditions=["前のご飯をぬいた", "一日働きづめに働いた"], base=2, sake_tolerance=9), 2 + 2 + 3),
+        (
+            Fatigue(
+                conditions=["前のご飯をぬいた", "一日働きづめに働いた"], base=2, sake_tolerance=9
+            ),
+            2 + 2 + 3,
+        ),
     ],
 )
 async def test_fatigue(make_table: MakeTable, command: Fatigue, difficulty: int) -> None:
@@ -117,10 +149,17 @@ async def test_seizure_table(make_table: MakeTable, command: Seizure, difficulty
 
 async def test_seizure_with_both_traits_takes_the_harder(make_table: MakeTable) -> None:
     """HD-21: a character with 発作 and 不治の病 uses the harder difficulty; combat says 'every turn'."""
-    t = await make_table(kou={"abilities": {"気合い": 1}, "traits": {"発作": {"cp": -2}, "不治の病": {"cp": -5}}})
+    t = await make_table(
+        kou={"abilities": {"気合い": 1}, "traits": {"発作": {"cp": -2}, "不治の病": {"cp": -5}}}
+    )
     (ev,) = await t.h.send(t.pl, Seizure(situation="親玉戦闘", character_id=t.kou))
     assert isinstance(ev, DifficultyComputed)
-    assert ev.difficulty == 0 and ev.detail["trait"] == "不治の病" and ev.detail["combat"] is True and ev.note
+    assert (
+        ev.difficulty == 0
+        and ev.detail["trait"] == "不治の病"
+        and ev.detail["combat"] is True
+        and ev.note
+    )
 
 
 @pytest.mark.parametrize(

@@ -83,9 +83,14 @@ async def test_both_one_zoro_higher_base_wins(make_table: MakeTable) -> None:
 async def test_a_player_cannot_roll_an_opposed_check_for_the_gms_npc(make_table: MakeTable) -> None:
     """Ownership: the GM, or the controller of both characters, rolls an opposed check."""
     t = await make_table()
-    cmd = OpposedCheck(first=CheckSpec(character_id=t.kou, skill="姿隠し"), second=CheckSpec(character_id=t.otsu, skill="探索"))
+    cmd = OpposedCheck(
+        first=CheckSpec(character_id=t.kou, skill="姿隠し"),
+        second=CheckSpec(character_id=t.otsu, skill="探索"),
+    )
     assert isinstance(await t.h.rejected(t.pl, cmd), Forbidden)
-    bare = OpposedCheck(first=CheckSpec(character_id=t.kou, skill="姿隠し"), second=CheckSpec(level=3))
+    bare = OpposedCheck(
+        first=CheckSpec(character_id=t.kou, skill="姿隠し"), second=CheckSpec(level=3)
+    )
     assert isinstance(await t.h.rejected(t.pl, bare), Forbidden)
     other = await t.character(t.pl, "丙", {"abilities": {"知覚": 2}, "skills": {"探索": 1}})
     t.h.roll(3, 3, 4, 4)
@@ -106,9 +111,16 @@ async def test_two_step_opposed_check(make_table: MakeTable) -> None:
     (first,) = await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し"))
     assert isinstance(first, CheckRolled) and first.side.value == 10 and first.target is None
     t.h.roll(4, 3)
-    (ev,) = await t.h.send(t.h.gm, Oppose(against=first.check_id, second=CheckSpec(character_id=t.otsu, skill="探索")))
+    (ev,) = await t.h.send(
+        t.h.gm, Oppose(against=first.check_id, second=CheckSpec(character_id=t.otsu, skill="探索"))
+    )
     assert isinstance(ev, OpposedResolved)
-    assert ev.against == first.check_id and ev.first_value == 10 and ev.compared == (10, 10) and ev.winner == 1
+    assert (
+        ev.against == first.check_id
+        and ev.first_value == 10
+        and ev.compared == (10, 10)
+        and ev.winner == 1
+    )
     assert first.check_id not in t.h.game.checks  # the pair is what stays open
     line = render(ev, t.h.state, t.h.table.ruleset, t.h.gm)
     assert "甲の判定値10" in line and "乙の勝ち" in line
@@ -116,7 +128,9 @@ async def test_two_step_opposed_check(make_table: MakeTable) -> None:
     (rr,) = await t.h.send(t.pl, Reroll())
     assert isinstance(rr, CheckRerolled) and rr.check_id == ev.check_id and rr.side_index == 0
     assert rr.compared == (14, 10) and rr.winner == 0
-    assert (await t.h.rejected(t.pl, Reroll(check_id=first.check_id))).code == "rule/hiden/unknown_check"
+    assert (
+        await t.h.rejected(t.pl, Reroll(check_id=first.check_id))
+    ).code == "rule/hiden/unknown_check"
     await t.h.assert_replay_matches()
 
 
@@ -128,9 +142,17 @@ async def test_two_step_both_one_zoro(make_table: MakeTable) -> None:
     assert isinstance(first, CheckRolled)
     t.h.roll(1, 1)
     (ev,) = await t.h.send(
-        t.h.gm, Oppose(against=first.check_id, second=CheckSpec(character_id=t.otsu, skill="探索", modifier=1))
+        t.h.gm,
+        Oppose(
+            against=first.check_id, second=CheckSpec(character_id=t.otsu, skill="探索", modifier=1)
+        ),
     )
-    assert isinstance(ev, OpposedResolved) and ev.both_fumble and ev.compared == (5, 6) and ev.winner == 1
+    assert (
+        isinstance(ev, OpposedResolved)
+        and ev.both_fumble
+        and ev.compared == (5, 6)
+        and ev.winner == 1
+    )
 
 
 async def test_two_step_errors(make_table: MakeTable) -> None:
@@ -140,10 +162,19 @@ async def test_two_step_errors(make_table: MakeTable) -> None:
     (aimed,) = await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し", target=9))
     assert isinstance(aimed, CheckRolled)
     second = CheckSpec(character_id=t.otsu, skill="探索")
-    assert (await t.h.rejected(t.h.gm, Oppose(against=aimed.check_id, second=second))).code == "rule/hiden/not_opposable"
-    assert (await t.h.rejected(t.h.gm, Oppose(against="k999", second=second))).code == "rule/hiden/unknown_check"
+    assert (
+        await t.h.rejected(t.h.gm, Oppose(against=aimed.check_id, second=second))
+    ).code == "rule/hiden/not_opposable"
+    assert (
+        await t.h.rejected(t.h.gm, Oppose(against="k999", second=second))
+    ).code == "rule/hiden/unknown_check"
     t.h.roll(4, 3)
     (bare,) = await t.h.send(t.pl, Check(character_id=t.kou, skill="姿隠し"))
     assert isinstance(bare, CheckRolled)
-    assert isinstance(await t.h.rejected(t.pl, Oppose(against=bare.check_id, second=second)), Forbidden)
-    assert isinstance(await t.h.rejected(t.pl, Oppose(against=bare.check_id, second=CheckSpec(level=3))), Forbidden)
+    assert isinstance(
+        await t.h.rejected(t.pl, Oppose(against=bare.check_id, second=second)), Forbidden
+    )
+    assert isinstance(
+        await t.h.rejected(t.pl, Oppose(against=bare.check_id, second=CheckSpec(level=3))),
+        Forbidden,
+    )

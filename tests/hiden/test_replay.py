@@ -39,7 +39,12 @@ from taku_hiden.commands import (
 )
 from taku_hiden.events import CheckRerolled, Side, Target
 from taku_hiden.options import HidenOptions
-from taku_hiden.tables import fatigue_modifier, jump_difficulty, lift_difficulty, visibility_modifier
+from taku_hiden.tables import (
+    fatigue_modifier,
+    jump_difficulty,
+    lift_difficulty,
+    visibility_modifier,
+)
 
 from .conftest import KOU, OTSU, MakeTable
 
@@ -56,7 +61,10 @@ async def test_replay_reproduces_characters_and_results(make_table: MakeTable) -
     h.roll(4, 3, 4, 2, 5, 5)
     await h.send(
         h.gm,
-        OpposedCheck(first=CheckSpec(character_id=t.kou, skill="姿隠し"), second=CheckSpec(character_id=t.otsu, skill="探索")),
+        OpposedCheck(
+            first=CheckSpec(character_id=t.kou, skill="姿隠し"),
+            second=CheckSpec(character_id=t.otsu, skill="探索"),
+        ),
     )
     await h.send(h.gm, Reroll(character_id=t.otsu))
     await h.send(h.gm, SetConditions(character_id=t.kou, conditions=["徹夜"]))
@@ -68,7 +76,10 @@ async def test_replay_reproduces_characters_and_results(make_table: MakeTable) -
     await h.assert_replay_matches()
     assert msgspec.to_builtins(await h.replay(to_seq=mid_seq)) == mid
     replayed = await h.replay()
-    assert replayed.game.characters[t.otsu].zabuton == 0 and replayed.game.characters[t.otsu].cp_from_zabuton == 1
+    assert (
+        replayed.game.characters[t.otsu].zabuton == 0
+        and replayed.game.characters[t.otsu].cp_from_zabuton == 1
+    )
     assert replayed.game.characters[t.kou].conditions == ("徹夜",)
     assert [c.kind for c in replayed.game.checks.values()] == ["check", "opposed", "seizure"]
     assert replayed.characters[t.kou].sheet["tokugi"]["姿隠し"] == {"level": 2, "ability": "器用"}
@@ -80,8 +91,23 @@ async def test_every_event_renders_as_japanese(make_table: MakeTable) -> None:
     h = t.h
     h.roll(3, 4, 6, 6, 2, 3, 1, 1, 1, 1, 4, 4, 3, 3)
     cmds: list[tuple[str, Command]] = [
-        (h.gm, Check(character_id=t.kou, skill="姿隠し", difficulty=2, traits=[TraitUse(name="容貌")], label="塀を越える")),
-        (h.gm, OpposedCheck(first=CheckSpec(character_id=t.kou, skill="姿隠し"), second=CheckSpec(character_id=t.otsu, skill="探索"))),
+        (
+            h.gm,
+            Check(
+                character_id=t.kou,
+                skill="姿隠し",
+                difficulty=2,
+                traits=[TraitUse(name="容貌")],
+                label="塀を越える",
+            ),
+        ),
+        (
+            h.gm,
+            OpposedCheck(
+                first=CheckSpec(character_id=t.kou, skill="姿隠し"),
+                second=CheckSpec(character_id=t.otsu, skill="探索"),
+            ),
+        ),
         (t.pl, Reroll(character_id=t.kou)),
         (h.gm, AwardZabuton(character_id=t.kou, reason="名台詞")),
         (h.gm, SetConditions(character_id=t.kou, conditions=["晩酌程度"])),
@@ -92,7 +118,17 @@ async def test_every_event_renders_as_japanese(make_table: MakeTable) -> None:
     for member, cmd in cmds:
         for ev in await h.send(member, cmd):
             lines.append(render(ev, h.state, h.table.ruleset, member))
-    expected = ["行動判定「塀を越える」", "6ゾロ!", "対抗判定", "1ゾロ", "座布団で振り直し", "座布団一枚！", "晩酌程度", "難易度6", "CP"]
+    expected = [
+        "行動判定「塀を越える」",
+        "6ゾロ!",
+        "対抗判定",
+        "1ゾロ",
+        "座布団で振り直し",
+        "座布団一枚！",
+        "晩酌程度",
+        "難易度6",
+        "CP",
+    ]
     text = "\n".join(lines)
     for fragment in expected:
         assert fragment in text, (fragment, text)
@@ -106,7 +142,13 @@ async def test_every_struct_round_trips(make_table: MakeTable) -> None:
     """Every command and event survives JSON through the table's decoders."""
     t = await make_table()
     commands: list[Command] = [
-        Check(character_id=t.kou, skill="姿隠し", traits=[TraitUse(name="容貌", value=1)], difficulty=1, simple=True),
+        Check(
+            character_id=t.kou,
+            skill="姿隠し",
+            traits=[TraitUse(name="容貌", value=1)],
+            difficulty=1,
+            simple=True,
+        ),
         OpposedCheck(first=CheckSpec(level=1), second=CheckSpec(character_id=t.otsu, skill="探索")),
         Reroll(check_id="k1", character_id=t.kou),
         Oppose(against="k1", second=CheckSpec(name="乙", level=2, ability_value=1)),
@@ -131,8 +173,18 @@ async def test_every_struct_round_trips(make_table: MakeTable) -> None:
     for member, cmd in [
         (h.gm, Check(character_id=t.kou, skill="姿隠し", difficulty=0)),
         (t.pl, Check(character_id=t.kou, skill="姿隠し")),
-        (h.gm, Oppose(against=f"k{h.state.seq + 2}", second=CheckSpec(character_id=t.otsu, skill="探索"))),
-        (h.gm, OpposedCheck(first=CheckSpec(level=1), second=CheckSpec(character_id=t.otsu, skill="探索"))),
+        (
+            h.gm,
+            Oppose(
+                against=f"k{h.state.seq + 2}", second=CheckSpec(character_id=t.otsu, skill="探索")
+            ),
+        ),
+        (
+            h.gm,
+            OpposedCheck(
+                first=CheckSpec(level=1), second=CheckSpec(character_id=t.otsu, skill="探索")
+            ),
+        ),
         (t.pl, Reroll(character_id=t.kou)),
         (h.gm, AwardZabuton(character_id=t.kou)),
         (h.gm, ConvertZabuton()),
@@ -169,9 +221,23 @@ def _side(roll: tuple[int, int], base: int, bonus: tuple[int, int] | None = None
     return Side(base=base, roll=Roll(sides=6, faces=roll), bonus=b, value=value, effect=effect)  # type: ignore[arg-type]
 
 
-@given(faces, faces, faces, faces, st.integers(-5, 15), st.integers(-5, 15), st.sampled_from(["second", "first"]))
+@given(
+    faces,
+    faces,
+    faces,
+    faces,
+    st.integers(-5, 15),
+    st.integers(-5, 15),
+    st.sampled_from(["second", "first"]),
+)
 def test_opposed_outcome_invariants(
-    r1: tuple[int, int], r2: tuple[int, int], b1: tuple[int, int], b2: tuple[int, int], base1: int, base2: int, tie: str
+    r1: tuple[int, int],
+    r2: tuple[int, int],
+    b1: tuple[int, int],
+    b2: tuple[int, int],
+    base1: int,
+    base2: int,
+    tie: str,
 ) -> None:
     """HD-13/14: a lone 1ゾロ loses; both 1ゾロ compare base + 2; otherwise the second wins by reaching the first."""
     first, second = _side(r1, base1, b1), _side(r2, base2, b2)
@@ -196,7 +262,9 @@ def test_single_success_invariants(
 ) -> None:
     """HD-06/08/09: 1ゾロ never succeeds; 6ゾロ succeeds by default; otherwise 判定値 >= 目標値."""
     side = _side(roll, base, bonus)
-    ok = single_success(side, Target(mode="fixed", value=target), HidenOptions(critical_auto_success=auto))
+    ok = single_success(
+        side, Target(mode="fixed", value=target), HidenOptions(critical_auto_success=auto)
+    )
     if roll == (1, 1):
         assert ok is False
     elif roll == (6, 6) and auto:
@@ -231,7 +299,10 @@ def test_anshi_cancels_within_bounds(mods: list[int], level: int) -> None:
     assert remaining == sum(mods) - sum(cancelled) >= 0
 
 
-@given(st.sampled_from(["晩酌程度", "ゆっくり飲んだ", "浴びるほど飲んだ", "徹夜", "絶食"]), st.integers(0, 20))
+@given(
+    st.sampled_from(["晩酌程度", "ゆっくり飲んだ", "浴びるほど飲んだ", "徹夜", "絶食"]),
+    st.integers(0, 20),
+)
 def test_sake_tolerance_never_below_zero(key: str, tolerance: int) -> None:
     """HD-19: 酒の耐性 lowers drink modifiers, never below 0, and leaves hunger and fatigue alone."""
     value = fatigue_modifier(key, tolerance)
@@ -253,8 +324,16 @@ def _new_table(options: dict[str, Any]) -> tuple[core_table.TableState, list[Eve
     return state, evs
 
 
-def _run(state: core_table.TableState, actor: str, cmd: Command, dice: ScriptedDice, log: list[Event]) -> core_table.TableState:
-    ctx = Context(actor=actor, role=state.role_of(actor), dice=dice, options=RULESET.make_options(state.options), next_seq=len(log) + 1)
+def _run(
+    state: core_table.TableState, actor: str, cmd: Command, dice: ScriptedDice, log: list[Event]
+) -> core_table.TableState:
+    ctx = Context(
+        actor=actor,
+        role=state.role_of(actor),
+        dice=dice,
+        options=RULESET.make_options(state.options),
+        next_seq=len(log) + 1,
+    )
     emitted = core_table.decide(state, cmd, ctx, RULESET)
     for e in emitted:
         log.append(e)  # type: ignore[arg-type]
@@ -275,8 +354,14 @@ _actions = st.lists(
 
 
 @settings(max_examples=60, deadline=None)
-@given(_actions, st.lists(st.integers(1, 6), min_size=80, max_size=80), st.sampled_from(["second", "first"]))
-def test_fold_equals_step_by_step_and_cushions_fall_by_one(actions: list[tuple[str, int]], script: list[int], tie: str) -> None:
+@given(
+    _actions,
+    st.lists(st.integers(1, 6), min_size=80, max_size=80),
+    st.sampled_from(["second", "first"]),
+)
+def test_fold_equals_step_by_step_and_cushions_fall_by_one(
+    actions: list[tuple[str, int]], script: list[int], tie: str
+) -> None:
     """Folding the JSON log from scratch equals the state built step by step; each reroll costs one 座布団."""
     state, log = _new_table({"opposed_tie": tie})
     dice = ScriptedDice(script * 3)
@@ -290,7 +375,8 @@ def test_fold_equals_step_by_step_and_cushions_fall_by_one(actions: list[tuple[s
             cmd, actor = Check(character_id=kou, skill="姿隠し", difficulty=n), "m2"
         elif kind == "opposed":
             cmd = OpposedCheck(
-                first=CheckSpec(character_id=kou, skill="姿隠し", modifier=n), second=CheckSpec(character_id=otsu, skill="探索")
+                first=CheckSpec(character_id=kou, skill="姿隠し", modifier=n),
+                second=CheckSpec(character_id=otsu, skill="探索"),
             )
         elif kind == "reroll":
             cmd, actor = Reroll(character_id=kou), "m2"
@@ -302,7 +388,10 @@ def test_fold_equals_step_by_step_and_cushions_fall_by_one(actions: list[tuple[s
         try:
             state = _run(state, actor, cmd, dice, log)
         except TakuError as e:
-            assert kind == "reroll" and e.code in ("rule/hiden/no_zabuton", "rule/hiden/no_open_check")
+            assert kind == "reroll" and e.code in (
+                "rule/hiden/no_zabuton",
+                "rule/hiden/no_open_check",
+            )
             continue
         if kind == "reroll":
             assert isinstance(log[-1], CheckRerolled)

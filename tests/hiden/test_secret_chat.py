@@ -72,7 +72,9 @@ async def test_secret_chat_command_is_seen_only_by_the_roller_and_the_gm(
 
 
 @pytest.mark.parametrize(("line", "faces", "kind"), COMMANDS, ids=[c[0] for c in COMMANDS])
-async def test_plain_chat_command_is_public(make_table: MakeTable, line: str, faces: tuple[int, ...], kind: str) -> None:
+async def test_plain_chat_command_is_public(
+    make_table: MakeTable, line: str, faces: tuple[int, ...], kind: str
+) -> None:
     t = await make_table()
     other = await t.h.join("はなこ")
     spectator = await t.h.join("みる", "spectator")
@@ -97,14 +99,18 @@ async def test_a_public_reroll_of_a_secret_check_stays_secret(make_table: MakeTa
     assert (await _last(t, other))["type"] == "redacted"
 
 
-async def test_a_secret_check_cannot_be_opposed_or_rerolled_by_who_cannot_see_it(make_table: MakeTable) -> None:
+async def test_a_secret_check_cannot_be_opposed_or_rerolled_by_who_cannot_see_it(
+    make_table: MakeTable,
+) -> None:
     """Another player's secret 判定値 is not there for them: ``rule/hiden/unknown_check``."""
     from taku.core.commands import CreateCharacter
     from taku_hiden.commands import CheckSpec, Oppose, Reroll
 
     t = await make_table()
     other = await t.h.join("はなこ")
-    (created,) = await t.h.send(other, CreateCharacter(name="丙", sheet={"abilities": {"知覚": 1}, "zabuton": 1}))
+    (created,) = await t.h.send(
+        other, CreateCharacter(name="丙", sheet={"abilities": {"知覚": 1}, "zabuton": 1})
+    )
     t.h.roll(2, 3)
     (ev,) = await t.h.chat(t.pl, "SHD:甲:姿隠し")
     assert isinstance(ev, CheckRolled) and ev.target is None

@@ -9,7 +9,15 @@ from taku.core.commands import Chat, CreateCharacter, RevealSeed
 from taku.plugins import load_registry
 from taku.store.memory import MemoryEventStore
 from taku.verify import LogEntry, verify
-from taku_hiden.commands import AwardZabuton, Check, CheckSpec, KanCheck, Oppose, OpposedCheck, Reroll
+from taku_hiden.commands import (
+    AwardZabuton,
+    Check,
+    CheckSpec,
+    KanCheck,
+    Oppose,
+    OpposedCheck,
+    Reroll,
+)
 
 from .conftest import KOU, OTSU
 
@@ -35,14 +43,25 @@ async def test_seeded_table_verifies() -> None:
         await send(Check(character_id=kou, skill="姿隠し", difficulty=d))
         await send(Reroll(character_id=kou))
     await send(Check(character_id=kou, skill="姿隠し"))
-    await send(Oppose(against=list(table.state.game.checks)[-1], second=CheckSpec(character_id=otsu, skill="探索")))
+    await send(
+        Oppose(
+            against=list(table.state.game.checks)[-1],
+            second=CheckSpec(character_id=otsu, skill="探索"),
+        )
+    )
     for _ in range(10):
-        await send(OpposedCheck(first=CheckSpec(character_id=kou, skill="姿隠し"), second=CheckSpec(level=2)))
+        await send(
+            OpposedCheck(
+                first=CheckSpec(character_id=kou, skill="姿隠し"), second=CheckSpec(level=2)
+            )
+        )
         await send(KanCheck(character_id=kou, difficulty=1))
         await send(Chat(text="HD3@2"))
         await send(Chat(text="HD1VS1"))
     await send(RevealSeed())
     recs = await hub.store.read(created.table_id)
-    problems, counts = verify(LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs)
+    problems, counts = verify(
+        LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs
+    )
     assert problems == []
     assert counts["rolls"] > 100

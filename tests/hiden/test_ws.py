@@ -17,7 +17,9 @@ async def _state(peer: Raw, tid: str) -> dict[str, Any]:
 
 
 async def _send(peer: Raw, tid: str, cid: str, command: dict[str, Any]) -> dict[str, Any]:
-    reply = await peer.request({"type": "command", "table_id": tid, "command_id": cid, "command": command})
+    reply = await peer.request(
+        {"type": "command", "table_id": tid, "command_id": cid, "command": command}
+    )
     assert reply["type"] == "ack", reply
     return reply
 
@@ -37,7 +39,10 @@ async def test_a_check_and_its_answer_by_affordances(connect) -> None:  # type: 
     gm, pl, sp = await connect(), await connect(), await connect()
     created = await new_table(gm, "hiden")
     tid = created["table_id"]
-    for peer, token, name in ((pl, created["player_token"], "たろう"), (sp, created["spectator_token"], "みる")):
+    for peer, token, name in (
+        (pl, created["player_token"], "たろう"),
+        (sp, created["spectator_token"], "みる"),
+    ):
         joined = await peer.request({"type": "join", "table_id": tid, "token": token, "name": name})
         assert joined["type"] == "joined", joined
     await _send(pl, tid, "c1", {"type": "create_character", "name": "甲", "sheet": KOU})
@@ -47,8 +52,14 @@ async def test_a_check_and_its_answer_by_affordances(connect) -> None:  # type: 
     state = await _state(pl, tid)
     assert "turn" not in state  # absent for a game without turns
     offered = state["affordances"]
-    assert not [a for a in offered if a["command"] in ("hiden.award_zabuton", "hiden.set_conditions")]
-    (hide,) = [a for a in offered if a["command"] == "hiden.check" and a.get("args", {}).get("skill") == "姿隠し"]
+    assert not [
+        a for a in offered if a["command"] in ("hiden.award_zabuton", "hiden.set_conditions")
+    ]
+    (hide,) = [
+        a
+        for a in offered
+        if a["command"] == "hiden.check" and a.get("args", {}).get("skill") == "姿隠し"
+    ]
     ack = await _send(pl, tid, "c3", _pick(hide, difficulty=None))  # none: the 判定値 alone
     check_id = f"k{ack['first_seq']}"
 

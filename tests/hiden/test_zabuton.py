@@ -15,7 +15,13 @@ from taku_hiden.commands import (
     Reroll,
     SeizureCheck,
 )
-from taku_hiden.events import CheckRerolled, CheckRolled, OpposedRolled, ZabutonAwarded, ZabutonConverted
+from taku_hiden.events import (
+    CheckRerolled,
+    CheckRolled,
+    OpposedRolled,
+    ZabutonAwarded,
+    ZabutonConverted,
+)
 
 from .conftest import MakeTable
 
@@ -24,7 +30,12 @@ async def test_gm_awards_with_a_reason(make_table: MakeTable) -> None:
     """HD-11: 「座布団一枚!」 — the event carries the reason and the new count; players cannot award."""
     t = await make_table()
     (ev,) = await t.h.send(t.h.gm, AwardZabuton(character_id=t.kou, reason="見事な啖呵"))
-    assert isinstance(ev, ZabutonAwarded) and ev.count == 1 and ev.zabuton == 3 and ev.reason == "見事な啖呵"
+    assert (
+        isinstance(ev, ZabutonAwarded)
+        and ev.count == 1
+        and ev.zabuton == 3
+        and ev.reason == "見事な啖呵"
+    )
     assert t.h.game.characters[t.kou].zabuton == 3
     assert isinstance(await t.h.rejected(t.pl, AwardZabuton(character_id=t.kou)), Forbidden)
     await t.h.assert_replay_matches()
@@ -40,12 +51,19 @@ async def test_a_worse_reroll_stands_and_each_costs_one(make_table: MakeTable) -
     (ev,) = await t.h.send(t.pl, Reroll())
     assert isinstance(ev, CheckRerolled)
     assert ev.check_id == check.check_id and ev.previous == (5, 5) and ev.side.roll.faces == (1, 2)
-    assert ev.side.value == 6 and ev.success is False and ev.zabuton_left == 1 and ev.side.rerolls == 1
+    assert (
+        ev.side.value == 6 and ev.success is False and ev.zabuton_left == 1 and ev.side.rerolls == 1
+    )
     assert t.h.game.characters[t.kou].zabuton == 1
     assert t.h.game.checks[check.check_id].success is False
     t.h.roll(2, 2)
     (ev,) = await t.h.send(t.pl, Reroll(check_id=check.check_id))
-    assert isinstance(ev, CheckRerolled) and ev.previous == (1, 2) and ev.side.value == 7 and ev.zabuton_left == 0
+    assert (
+        isinstance(ev, CheckRerolled)
+        and ev.previous == (1, 2)
+        and ev.side.value == 7
+        and ev.zabuton_left == 0
+    )
     assert ev.success is False and ev.side.rerolls == 2
     err = await t.h.rejected(t.pl, Reroll())
     assert err.code == "rule/hiden/no_zabuton"
@@ -61,7 +79,12 @@ async def test_reroll_to_six_zoro_rolls_the_bonus(make_table: MakeTable) -> None
     t.h.roll(6, 6, 3, 4)
     (ev,) = await t.h.send(t.pl, Reroll())
     assert isinstance(ev, CheckRerolled) and ev.side.effect == "critical"
-    assert ev.side.bonus is not None and ev.side.bonus.faces == (3, 4) and ev.side.value == 22 and ev.success is True
+    assert (
+        ev.side.bonus is not None
+        and ev.side.bonus.faces == (3, 4)
+        and ev.side.value == 22
+        and ev.success is True
+    )
 
 
 async def test_npcs_spend_too_and_opposed_sides_reroll_their_own(make_table: MakeTable) -> None:
@@ -71,18 +94,31 @@ async def test_npcs_spend_too_and_opposed_sides_reroll_their_own(make_table: Mak
     t.h.roll(4, 3, 4, 2)  # 甲 10, 乙 9: 甲 stays hidden
     (opp,) = await t.h.send(
         t.h.gm,
-        OpposedCheck(first=CheckSpec(character_id=t.kou, skill="姿隠し"), second=CheckSpec(character_id=t.otsu, skill="探索")),
+        OpposedCheck(
+            first=CheckSpec(character_id=t.kou, skill="姿隠し"),
+            second=CheckSpec(character_id=t.otsu, skill="探索"),
+        ),
     )
     assert isinstance(opp, OpposedRolled) and opp.winner == 0
     t.h.roll(5, 5)  # the GM spends 乙's 座布団: 13 finds 甲
     (ev,) = await t.h.send(t.h.gm, Reroll(character_id=t.otsu))
-    assert isinstance(ev, CheckRerolled) and ev.side_index == 1 and ev.winner == 1 and ev.compared == (10, 13)
+    assert (
+        isinstance(ev, CheckRerolled)
+        and ev.side_index == 1
+        and ev.winner == 1
+        and ev.compared == (10, 13)
+    )
     assert t.h.game.characters[t.otsu].zabuton == 0
     # the player may not spend the NPC's 座布団 …
     assert isinstance(await t.h.rejected(t.pl, Reroll(character_id=t.otsu)), Forbidden)
     t.h.roll(6, 5)  # … but rerolls 甲's own side: 14 against 13
     (ev,) = await t.h.send(t.pl, Reroll(check_id=opp.check_id))
-    assert isinstance(ev, CheckRerolled) and ev.side_index == 0 and ev.compared == (14, 13) and ev.winner == 0
+    assert (
+        isinstance(ev, CheckRerolled)
+        and ev.side_index == 0
+        and ev.compared == (14, 13)
+        and ev.winner == 0
+    )
     assert t.h.game.checks[opp.check_id].winner == 0
     err = await t.h.rejected(t.h.gm, Reroll(check_id=opp.check_id))
     assert err.code == "rule/hiden/which_side"
@@ -92,7 +128,9 @@ async def test_npcs_spend_too_and_opposed_sides_reroll_their_own(make_table: Mak
 async def test_reroll_clears_incapacitation(make_table: MakeTable) -> None:
     """HD-21 with HD-12: rerolling a failed 発作 check to a success lifts 行動不能."""
     t = await make_table()
-    t.h.roll(3, 3, 1, 2)  # 「発作」 絶対に失敗は許されない: target 5 + [3,3] = 11; 〈気合い〉2 + [1,2] = 5 fails
+    t.h.roll(
+        3, 3, 1, 2
+    )  # 「発作」 絶対に失敗は許されない: target 5 + [3,3] = 11; 〈気合い〉2 + [1,2] = 5 fails
     await t.h.send(t.h.gm, SeizureCheck(character_id=t.kou, situation="失敗は許されない"))
     assert t.h.game.characters[t.kou].incapacitated is True
     t.h.roll(5, 4)  # 2 + 9 = 11 reaches 11
@@ -124,7 +162,9 @@ async def test_reroll_option_off_and_bare_checks(make_table: MakeTable) -> None:
     t.h.roll(2, 2)
     (bare,) = await t.h.send(t.h.gm, Check(level=1, target=5))
     assert isinstance(bare, CheckRolled)
-    assert (await t.h.rejected(t.h.gm, Reroll(check_id=bare.check_id))).code == "rule/hiden/no_character"
+    assert (
+        await t.h.rejected(t.h.gm, Reroll(check_id=bare.check_id))
+    ).code == "rule/hiden/no_character"
 
 
 async def test_convert_to_cp_at_the_end(make_table: MakeTable) -> None:
@@ -136,7 +176,9 @@ async def test_convert_to_cp_at_the_end(make_table: MakeTable) -> None:
         (t.kou, 2, 4),
         (t.otsu, 3, 6),
     ]
-    assert t.h.game.characters[t.kou].zabuton == 0 and t.h.game.characters[t.kou].cp_from_zabuton == 4
+    assert (
+        t.h.game.characters[t.kou].zabuton == 0 and t.h.game.characters[t.kou].cp_from_zabuton == 4
+    )
     assert (await t.h.rejected(t.h.gm, ConvertZabuton())).code == "rule/hiden/nothing_to_convert"
     assert isinstance(await t.h.rejected(t.pl, ConvertZabuton()), Forbidden)
     off = await make_table(options={"zabuton_to_cp": False})
@@ -151,9 +193,13 @@ async def test_only_the_gm_changes_the_count_in_play(make_table: MakeTable) -> N
     before = t.h.game.characters[t.kou].zabuton
     await t.h.send(t.pl, UpdateCharacter(character_id=t.kou, sheet={"zabuton": 5}))
     assert t.h.game.characters[t.kou].zabuton == before
-    await t.h.send(t.h.gm, Override(path=["game", "characters", t.kou, "zabuton"], value=1, reason="数え直し"))
+    await t.h.send(
+        t.h.gm, Override(path=["game", "characters", t.kou, "zabuton"], value=1, reason="数え直し")
+    )
     assert t.h.game.characters[t.kou].zabuton == 1
-    err = await t.h.rejected(t.h.gm, Override(path=["game", "characters", t.kou, "zabuton"], value="many"))
+    err = await t.h.rejected(
+        t.h.gm, Override(path=["game", "characters", t.kou, "zabuton"], value="many")
+    )
     assert err.code == "command/invalid_value"
     await t.h.send(t.h.gm, UpdateCharacter(character_id=t.otsu, sheet={"abilities": {"知覚": 2}}))
     assert t.h.state.characters[t.otsu].sheet["abilities"] == {"知覚": 2}

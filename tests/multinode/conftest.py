@@ -58,7 +58,9 @@ class Node:
         self.log_path = log_dir / f"{name}.log"
         argv = [sys.executable, "-m", "taku.cli", *node_args(port=self.port, db=db), *TEST_FLAGS]
         self._log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(argv, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            argv, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
 
     @property
     def ws_url(self) -> str:
@@ -70,7 +72,9 @@ class Node:
         deadline = loop.time() + timeout_s
         while True:
             if self.proc.poll() is not None:
-                raise AssertionError(f"node {self.name} exited {self.proc.returncode}:\n{self.log()}")
+                raise AssertionError(
+                    f"node {self.name} exited {self.proc.returncode}:\n{self.log()}"
+                )
             try:
                 reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
                 writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -210,7 +214,9 @@ async def pg_url() -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def start_nodes(pg_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[list[Node]]]]:
+async def start_nodes(
+    pg_url: str, tmp_path: Path
+) -> AsyncIterator[Callable[..., Awaitable[list[Node]]]]:
     """``await start_nodes(n[, db=url])``: n nodes on the test's schema, started together, ready; all stopped after."""
     nodes: list[Node] = []
 

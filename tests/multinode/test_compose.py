@@ -55,7 +55,7 @@ def test_every_service_has_a_health_check(compose: dict[str, Any]) -> None:
         assert test and test[0] in ("CMD", "CMD-SHELL"), name
     for name in NODES:
         service = compose["services"][name]
-        (port, _), = published(service)
+        ((port, _),) = published(service)
         assert f"http://127.0.0.1:{port}/healthz" in " ".join(service["healthcheck"]["test"]), name
 
 
@@ -86,7 +86,9 @@ def test_nodes_start_as_the_tests_start_them(compose: dict[str, Any], node_comma
         assert schema == "public"
         assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
         assert str(service["environment"]["TAKU_PORT"]) == str(args.port)
-        assert (ROOT / service["environment"]["TAKU_WEB_DIR"].removeprefix("/app/") / "index.html").is_file()
+        assert (
+            ROOT / service["environment"]["TAKU_WEB_DIR"].removeprefix("/app/") / "index.html"
+        ).is_file()
     assert len(set(ports)) == len(NODES), "each node on its own port"
     assert services["taku1"]["build"] == "."
 
@@ -94,7 +96,7 @@ def test_nodes_start_as_the_tests_start_them(compose: dict[str, Any], node_comma
 def test_load_balancer_fronts_both_nodes(compose: dict[str, Any]) -> None:
     """The balancer publishes one port, proxies to every node and waits for them to be healthy."""
     lb = compose["services"]["lb"]
-    (port, _), = published(lb)
+    ((port, _),) = published(lb)
     assert port not in {published(compose["services"][n])[0][0] for n in NODES}
     script = " ".join(lb["command"])
     for name in NODES:
@@ -114,7 +116,10 @@ def test_dockerfile_builds_the_postgres_extra() -> None:
     assert ".venv" in ignored and ".git" in ignored
 
 
-@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose is not installed (apt-get install docker-compose)")
+@pytest.mark.skipif(
+    shutil.which("docker-compose") is None,
+    reason="docker-compose is not installed (apt-get install docker-compose)",
+)
 def test_docker_compose_accepts_the_file() -> None:
     """Debian's docker-compose validates the file without an engine."""
     result = subprocess.run(

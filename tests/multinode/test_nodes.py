@@ -26,15 +26,21 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 async def create_table(gm: Client) -> dict[str, Any]:
-    return await gm.expect({"type": "create_table", "ruleset": "generic", "name": "分散卓"}, "created")
+    return await gm.expect(
+        {"type": "create_table", "ruleset": "generic", "name": "分散卓"}, "created"
+    )
 
 
 async def join(c: Client, table_id: str, token: str, name: str = "") -> dict[str, Any]:
-    return await c.expect({"type": "join", "table_id": table_id, "token": token, "name": name}, "joined")
+    return await c.expect(
+        {"type": "join", "table_id": table_id, "token": token, "name": name}, "joined"
+    )
 
 
 async def subscribe(c: Client, table_id: str, after_seq: int = 0) -> dict[str, Any]:
-    return await c.expect({"type": "subscribe", "table_id": table_id, "after_seq": after_seq}, "subscribed")
+    return await c.expect(
+        {"type": "subscribe", "table_id": table_id, "after_seq": after_seq}, "subscribed"
+    )
 
 
 def chat(table_id: str, command_id: str, text: str) -> dict[str, Any]:
@@ -43,7 +49,10 @@ def chat(table_id: str, command_id: str, text: str) -> dict[str, Any]:
 
 def stream(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """What a viewer saw, minus nothing: seq, command, event, rendered line."""
-    return [(e["seq"], e["command_id"], e["event"], e.get("text"), e.get("redacted", False)) for e in events]
+    return [
+        (e["seq"], e["command_id"], e["event"], e.get("text"), e.get("redacted", False))
+        for e in events
+    ]
 
 
 async def settle(c: Client, seq: int) -> None:
@@ -75,7 +84,9 @@ async def test_interleaved_commands_from_both_nodes_end_in_one_state(start_nodes
         for r in range(rounds):
             cids = [f"{tag}-{r}-{k}" for k in range(3)]
             texts = ["2D6>=7 攻撃", f"{tag} の手番 {r}", "1D100<=50"]
-            futures = [await c.send(chat(tid, cid, text)) for cid, text in zip(cids, texts, strict=True)]
+            futures = [
+                await c.send(chat(tid, cid, text)) for cid, text in zip(cids, texts, strict=True)
+            ]
             for cid, fut in zip(cids, futures, strict=True):
                 ack = await asyncio.wait_for(fut, 15)
                 assert ack["type"] == "ack" and not ack.get("duplicate"), ack
@@ -101,8 +112,12 @@ async def test_interleaved_commands_from_both_nodes_end_in_one_state(start_nodes
     states = [await c.expect({"type": "get_state", "table_id": tid}, "state") for c in (pl, twin)]
     assert states[0]["seq"] == states[1]["seq"] == final
     assert states[0]["state"] == states[1]["state"]
-    spectators = [await c.expect({"type": "get_state", "table_id": tid}, "state") for c in (spec_a, spec_b)]
-    assert [{**v["state"], "you": None} for v in spectators] == [{**spectators[0]["state"], "you": None}] * 2
+    spectators = [
+        await c.expect({"type": "get_state", "table_id": tid}, "state") for c in (spec_a, spec_b)
+    ]
+    assert [{**v["state"], "you": None} for v in spectators] == [
+        {**spectators[0]["state"], "you": None}
+    ] * 2
 
 
 async def test_killed_node_clients_resume_on_the_other_node(start_nodes, client) -> None:  # type: ignore[no-untyped-def]
@@ -153,6 +168,7 @@ async def test_killed_node_clients_resume_on_the_other_node(start_nodes, client)
 
     gm_task = asyncio.create_task(gm_stream())
     pl_task = asyncio.create_task(player_on_a())
+
     async def fifteen_acks() -> None:
         while len(pl_acks) < 15:
             assert not pl_task.done(), pl_task
@@ -194,7 +210,9 @@ async def test_killed_node_clients_resume_on_the_other_node(start_nodes, client)
         assert written[ack["first_seq"] - 1] == cid
 
 
-async def test_concurrent_commands_from_both_nodes_never_duplicate_a_seq(start_nodes, client, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+async def test_concurrent_commands_from_both_nodes_never_duplicate_a_seq(
+    start_nodes, client, pg_url: str
+) -> None:  # type: ignore[no-untyped-def]
     """Six writers, three on each node, all at once: every command written once, seqs 1..n exactly."""
     a, b = await start_nodes(2)
     gm = await client(a.ws_url, "gm@A")
@@ -212,7 +230,9 @@ async def test_concurrent_commands_from_both_nodes_never_duplicate_a_seq(start_n
 
     results = await asyncio.gather(*(burst(i, c) for i, c in enumerate(writers)))
     acks = [ack for r in results for ack in r]
-    assert all(ack["type"] == "ack" and not ack.get("duplicate") for ack in acks), [x for x in acks if x["type"] != "ack"]
+    assert all(ack["type"] == "ack" and not ack.get("duplicate") for ack in acks), [
+        x for x in acks if x["type"] != "ack"
+    ]
     acked_seqs = sorted(ack["first_seq"] for ack in acks)
     assert len(set(acked_seqs)) == len(acks) == 60
 
@@ -228,14 +248,17 @@ async def test_concurrent_commands_from_both_nodes_never_duplicate_a_seq(start_n
     conn = await asyncpg.connect(dsn)
     try:
         n, distinct, top = await conn.fetchrow(
-            f'SELECT count(*), count(DISTINCT seq), max(seq) FROM "{schema}".events WHERE table_id = $1', tid
+            f'SELECT count(*), count(DISTINCT seq), max(seq) FROM "{schema}".events WHERE table_id = $1',
+            tid,
         )
     finally:
         await conn.close()
     assert n == distinct == top == log["last_seq"]
 
 
-async def test_node_losing_its_database_connections_misses_nothing(start_nodes, client, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+async def test_node_losing_its_database_connections_misses_nothing(
+    start_nodes, client, pg_url: str
+) -> None:  # type: ignore[no-untyped-def]
     """Every connection of node A to PostgreSQL is cut mid-stream; A's clients still get every event, once."""
     a, b = await start_nodes(2)
     gm = await client(b.ws_url, "gm@B")
@@ -286,7 +309,9 @@ async def test_database_password_is_never_printed(start_nodes, pg_url: str) -> N
     parts = urllib.parse.urlsplit(pg_url)
     secret = "hunter2-" + parts.path.strip("/")
     user = parts.username or "postgres"
-    with_password = urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:{secret}@{parts.netloc.rpartition('@')[2]}"))
+    with_password = urllib.parse.urlunsplit(
+        parts._replace(netloc=f"{user}:{secret}@{parts.netloc.rpartition('@')[2]}")
+    )
     (node,) = await start_nodes(1, db=with_password)
     node.stop()
     log = node.log_path.read_text()

@@ -16,7 +16,9 @@ async def table(connect) -> tuple[Raw, Raw, str]:
     gm, pl = await connect(), await connect()
     created = await new_table(gm)
     tid = created["table_id"]
-    joined = await pl.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "P"})
+    joined = await pl.request(
+        {"type": "join", "table_id": tid, "token": created["player_token"], "name": "P"}
+    )
     assert joined["type"] == "joined"
     return gm, pl, tid
 
@@ -30,29 +32,55 @@ async def test_each_bad_input_has_its_code(table: tuple[Raw, Raw, str]) -> None:
         ("[1, 2]", "protocol/unknown_type"),
         ({"type": "teleport"}, "protocol/unknown_type"),
         ({"type": "chat", "table_id": tid}, "protocol/invalid_fields"),
-        ({"type": "chat", "table_id": tid, "text": "x", "colour": "red"}, "protocol/invalid_fields"),
+        (
+            {"type": "chat", "table_id": tid, "text": "x", "colour": "red"},
+            "protocol/invalid_fields",
+        ),
         ({"type": "get_state", "table_id": 42}, "protocol/invalid_fields"),
         ({"type": "join", "table_id": "tnope", "token": "x"}, "table/not_found"),
         ({"type": "join", "table_id": tid, "token": "wrong"}, "auth/bad_token"),
         ({"type": "get_state", "table_id": "tother"}, "protocol/not_joined"),
         ({"type": "create_table", "ruleset": "no-such-game"}, "table/unknown_ruleset"),
-        ({"type": "command", "table_id": tid, "command_id": "c1", "command": {"type": "fly"}}, "protocol/unknown_type"),
         (
-            {"type": "command", "table_id": tid, "command_id": "c2", "command": {"type": "roll", "expression": 5}},
+            {"type": "command", "table_id": tid, "command_id": "c1", "command": {"type": "fly"}},
+            "protocol/unknown_type",
+        ),
+        (
+            {
+                "type": "command",
+                "table_id": tid,
+                "command_id": "c2",
+                "command": {"type": "roll", "expression": 5},
+            },
             "protocol/invalid_fields",
         ),
         (
-            {"type": "command", "table_id": tid, "command_id": "c3", "command": {"type": "reveal_seed"}},
+            {
+                "type": "command",
+                "table_id": tid,
+                "command_id": "c3",
+                "command": {"type": "reveal_seed"},
+            },
             "command/forbidden",
         ),
         (
-            {"type": "command", "table_id": tid, "command_id": "c4", "command": {"type": "set_role", "member_id": "m2", "role": "player"}},
+            {
+                "type": "command",
+                "table_id": tid,
+                "command_id": "c4",
+                "command": {"type": "set_role", "member_id": "m2", "role": "player"},
+            },
             "command/forbidden",
         ),
         ({"type": "chat", "table_id": tid, "text": "999D6"}, "dice/too_many_dice"),
         ({"type": "chat", "table_id": tid, "text": "2D1001"}, "dice/too_many_faces"),
         (
-            {"type": "command", "table_id": tid, "command_id": "c5", "command": {"type": "roll", "expression": "hello"}},
+            {
+                "type": "command",
+                "table_id": tid,
+                "command_id": "c5",
+                "command": {"type": "roll", "expression": "hello"},
+            },
             "dice/invalid",
         ),
         ({"type": "chat", "table_id": tid, "text": "   "}, "command/empty"),
@@ -68,15 +96,26 @@ async def test_each_bad_input_has_its_code(table: tuple[Raw, Raw, str]) -> None:
         # every error frame: a Japanese message from the catalogue, with its params (always present)
         assert any("\u3040" <= ch <= "\u9fff" for ch in reply["message"]), (msg, reply)
         assert "None" not in reply["message"] and "「」" not in reply["message"], (msg, reply)
-        assert isinstance(reply["params"], dict) and reply["details"] == reply["params"], (msg, reply)
+        assert isinstance(reply["params"], dict) and reply["details"] == reply["params"], (
+            msg,
+            reply,
+        )
     # the same connection still works, and so does everyone else's
-    assert (await pl.request({"type": "chat", "table_id": tid, "text": "まだ大丈夫"}))["type"] == "ack"
-    assert (await gm.request({"type": "chat", "table_id": tid, "text": "こちらも"}))["type"] == "ack"
+    assert (await pl.request({"type": "chat", "table_id": tid, "text": "まだ大丈夫"}))[
+        "type"
+    ] == "ack"
+    assert (await gm.request({"type": "chat", "table_id": tid, "text": "こちらも"}))[
+        "type"
+    ] == "ack"
     state = await gm.request({"type": "get_state", "table_id": tid})
-    assert state["seq"] == 5  # created, GM, player, two chats: nothing of the bad inputs was written
+    assert (
+        state["seq"] == 5
+    )  # created, GM, player, two chats: nothing of the bad inputs was written
 
 
-async def test_oversized_frame_is_refused_but_the_connection_stays(table: tuple[Raw, Raw, str]) -> None:
+async def test_oversized_frame_is_refused_but_the_connection_stays(
+    table: tuple[Raw, Raw, str],
+) -> None:
     """A frame over 64 KiB gets protocol/frame_too_large; the next message works."""
     gm, pl, tid = table
     await pl.send_raw(json.dumps({"type": "chat", "table_id": tid, "text": "あ" * 30_000}))
@@ -132,7 +171,10 @@ async def test_new_tables_are_rate_limited_server_wide() -> None:
     running: RunningServer = await start_server(MemoryEventStore(), creates_per_minute=3)
     try:
         a, b = await Raw.connect(running.ws_url), await Raw.connect(running.ws_url)
-        replies = [await (a if i % 2 else b).request({"type": "create_table", "ruleset": "generic"}) for i in range(5)]
+        replies = [
+            await (a if i % 2 else b).request({"type": "create_table", "ruleset": "generic"})
+            for i in range(5)
+        ]
         assert [r["type"] for r in replies] == ["created"] * 3 + ["error"] * 2
         assert replies[-1]["code"] == "protocol/rate_limited"
         assert (await a.request({"type": "hello"}))["type"] == "welcome"  # the connection goes on
@@ -142,7 +184,9 @@ async def test_new_tables_are_rate_limited_server_wide() -> None:
         await stop_server(running)
 
 
-async def test_a_ruleset_bug_fails_only_that_command(table: tuple[Raw, Raw, str], monkeypatch) -> None:
+async def test_a_ruleset_bug_fails_only_that_command(
+    table: tuple[Raw, Raw, str], monkeypatch
+) -> None:
     """An exception inside a ruleset's decide (a bug, not a rejection) answers that
     command with internal/error and its command id, writes nothing, and the table
     and the connection go on."""
@@ -159,7 +203,9 @@ async def test_a_ruleset_bug_fails_only_that_command(table: tuple[Raw, Raw, str]
     monkeypatch.setattr(core_table, "decide", buggy)
     before = await gm.request({"type": "get_state", "table_id": tid})
     err = await gm.request({"type": "chat", "table_id": tid, "text": "boom", "command_id": "bug-1"})
-    assert err["type"] == "error" and err["code"] == "internal/error" and err["command_id"] == "bug-1"
+    assert (
+        err["type"] == "error" and err["code"] == "internal/error" and err["command_id"] == "bug-1"
+    )
     ack = await gm.request({"type": "chat", "table_id": tid, "text": "fine", "command_id": "ok-1"})
     assert ack["type"] == "ack" and ack["first_seq"] == before["seq"] + 1
 
@@ -174,7 +220,9 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_rest_go_on() -> No
 
     from taku.store import MemoryEventStore
 
-    running = await start_server(MemoryEventStore(), max_backlog_bytes=64 * 1024, rate_per_s=100_000.0, rate_burst=100_000)
+    running = await start_server(
+        MemoryEventStore(), max_backlog_bytes=64 * 1024, rate_per_s=100_000.0, rate_burst=100_000
+    )
     sleeper = None
     try:
         gm = await Raw.connect(running.ws_url)
@@ -184,16 +232,24 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_rest_go_on() -> No
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.connect(("127.0.0.1", running.server.port))
         sleeper = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
-        await sleeper.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "zzz"})
+        await sleeper.request(
+            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "zzz"}
+        )
         await sleeper.request({"type": "subscribe", "table_id": tid, "after_seq": 10**6})
         with capture_logs() as logs:
             for i in range(3000):  # the sleeper never reads again
-                ack = await gm.request({"type": "chat", "table_id": tid, "text": "x" * 1000, "command_id": f"c{i}"})
+                ack = await gm.request(
+                    {"type": "chat", "table_id": tid, "text": "x" * 1000, "command_id": f"c{i}"}
+                )
                 assert ack["type"] == "ack"
                 if any(e["event"] == "connection_dropped_backlog" for e in logs):
                     break
-        assert any(e["event"] == "connection_dropped_backlog" for e in logs), "the sleeper is still connected"
-        ack = await gm.request({"type": "chat", "table_id": tid, "text": "still here", "command_id": "after"})
+        assert any(e["event"] == "connection_dropped_backlog" for e in logs), (
+            "the sleeper is still connected"
+        )
+        ack = await gm.request(
+            {"type": "chat", "table_id": tid, "text": "still here", "command_id": "after"}
+        )
         assert ack["type"] == "ack"
         await gm.close()
     finally:
@@ -220,5 +276,9 @@ async def test_list_rulesets_schemas_carry_japanese_titles(connect) -> None:
             for name, entry in info.get(key, {}).get("$defs", {}).items():
                 if entry.get("type") == "object":
                     title = entry.get("title", "")
-                    assert any("\u3040" <= ch <= "\u9fff" for ch in title), (info["id"], key, name, title)
-
+                    assert any("\u3040" <= ch <= "\u9fff" for ch in title), (
+                        info["id"],
+                        key,
+                        name,
+                        title,
+                    )

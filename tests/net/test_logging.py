@@ -16,12 +16,23 @@ async def test_a_command_logs_one_line_with_its_context(connect) -> None:
         created = await new_table(gm)
         tid = created["table_id"]
         await gm.request({"type": "chat", "table_id": tid, "text": "2D6", "command_id": "log-1"})
-        await gm.request({"type": "command", "table_id": tid, "command_id": "log-2", "command": {"type": "set_role", "member_id": "m9", "role": "gm"}})
+        await gm.request(
+            {
+                "type": "command",
+                "table_id": tid,
+                "command_id": "log-2",
+                "command": {"type": "set_role", "member_id": "m9", "role": "gm"},
+            }
+        )
     done = [e for e in logs if e["event"] == "command_done"]
     rejected = [e for e in logs if e["event"] == "command_rejected"]
     assert len(done) == 1 and len(rejected) == 1
     assert done[0]["seqs"] == [3, 3] and "duration_ms" in done[0]
-    assert done[0]["table_id"] == tid and done[0]["member_id"] == "m2" and done[0]["command_id"] == "log-1"
+    assert (
+        done[0]["table_id"] == tid
+        and done[0]["member_id"] == "m2"
+        and done[0]["command_id"] == "log-1"
+    )
     assert done[0]["conn_id"].startswith("c")
     assert rejected[0]["code"] == "command/unknown_member"
     text = json.dumps(logs, default=str)
@@ -38,12 +49,16 @@ def test_json_logging_renders_msgspec_json(capsys) -> None:
         structlog.get_logger("t").info("hello_world", table_id="t1")
         out = capsys.readouterr().out.strip().splitlines()[-1]
         line = json.loads(out)
-        assert line["event"] == "hello_world" and line["table_id"] == "t1" and line["level"] == "info"
+        assert (
+            line["event"] == "hello_world" and line["table_id"] == "t1" and line["level"] == "info"
+        )
     finally:
         structlog.reset_defaults()
 
 
-async def test_a_garbled_handshake_logs_one_line_not_a_traceback(taku_server, connect, caplog) -> None:  # type: ignore[no-untyped-def]
+async def test_a_garbled_handshake_logs_one_line_not_a_traceback(
+    taku_server, connect, caplog
+) -> None:  # type: ignore[no-untyped-def]
     """Bytes after a handshake request (junk, a second request) make the websockets
     library trip over its own assertion (``send_eof`` twice): the log carries one
     ``bad_handshake`` line per such peer, no traceback, and the server goes on serving."""

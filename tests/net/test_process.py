@@ -40,7 +40,18 @@ class Serve:
     async def start(self) -> None:
         with open(self.db.parent / "serve.log", "ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "taku.cli", "serve", "--db", str(self.db), "--port", str(self.port), "--rate", "10000"],
+                [
+                    sys.executable,
+                    "-m",
+                    "taku.cli",
+                    "serve",
+                    "--db",
+                    str(self.db),
+                    "--port",
+                    str(self.port),
+                    "--rate",
+                    "10000",
+                ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
@@ -92,7 +103,9 @@ async def test_sigkill_loses_no_acknowledged_event(serve: Serve) -> None:
         i = 0
         try:
             while True:
-                reply = await peer.request({"type": "chat", "table_id": tid, "text": f"{tag}{i}"}, timeout=5)
+                reply = await peer.request(
+                    {"type": "chat", "table_id": tid, "text": f"{tag}{i}"}, timeout=5
+                )
                 if reply["type"] == "ack":
                     acked.append(reply["last_seq"])
                 i += 1
@@ -102,7 +115,9 @@ async def test_sigkill_loses_no_acknowledged_event(serve: Serve) -> None:
     players = []
     for n in range(3):
         p = await Raw.connect(serve.ws_url)
-        await p.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": f"P{n}"})
+        await p.request(
+            {"type": "join", "table_id": tid, "token": created["player_token"], "name": f"P{n}"}
+        )
         players.append(p)
     tasks = [asyncio.create_task(writer(p, f"p{n}-")) for n, p in enumerate(players)]
     while len(acked) < 150:
@@ -119,7 +134,9 @@ async def test_sigkill_loses_no_acknowledged_event(serve: Serve) -> None:
     seqs = [e["seq"] for e in log["events"]]
     assert seqs == list(range(1, len(seqs) + 1))
     assert set(acked) <= set(seqs) and len(seqs) >= top_acked
-    replayed = await again.request({"type": "get_state", "table_id": tid, "at_seq": state_before["seq"]})
+    replayed = await again.request(
+        {"type": "get_state", "table_id": tid, "at_seq": state_before["seq"]}
+    )
     assert replayed["state"] == state_before
     await again.close()
 
@@ -130,7 +147,9 @@ async def test_sigterm_finishes_in_flight_commands_and_closes_with_1001(serve: S
     gm = await Raw.connect(serve.ws_url)
     tid = (await new_table(gm))["table_id"]
     sent = [
-        json.dumps({"type": "chat", "table_id": tid, "text": f"line {i}", "command_id": f"k{i}", "id": i})
+        json.dumps(
+            {"type": "chat", "table_id": tid, "text": f"line {i}", "command_id": f"k{i}", "id": i}
+        )
         for i in range(20)
     ]
     for frame in sent:
@@ -158,13 +177,20 @@ async def test_cli_replay_export_and_verify(serve: Serve, tmp_path: Path) -> Non
     created = await new_table(gm)
     tid = created["table_id"]
     pl = await Raw.connect(serve.ws_url)
-    await pl.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "たろう"})
+    await pl.request(
+        {"type": "join", "table_id": tid, "token": created["player_token"], "name": "たろう"}
+    )
     await pl.request({"type": "chat", "table_id": tid, "text": "3D6+1>=10 攻撃"})
     await gm.request({"type": "chat", "table_id": tid, "text": "S2D6 ひみつ"})
     await pl.request({"type": "chat", "table_id": tid, "text": "4B6>=4"})
     await gm.request({"type": "chat", "table_id": tid, "text": "D66"})
     early = await gm.request(
-        {"type": "command", "table_id": tid, "command_id": "rv0", "command": {"type": "reveal_seed"}}
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "rv0",
+            "command": {"type": "reveal_seed"},
+        }
     )
     assert early["type"] == "ack"
     await gm.close()
@@ -180,7 +206,11 @@ async def test_cli_replay_export_and_verify(serve: Serve, tmp_path: Path) -> Non
     assert code == 0 and "たろう: (3D6+1>=10)" in text and "攻撃" in text
     assert "ひみつ" not in text and "非公開" in text
     code, jsonl = await run("export", "--db", str(serve.db), tid, "--format", "jsonl")
-    assert "ひみつ" not in jsonl and created["gm_token"] not in jsonl and created["player_token"] not in jsonl
+    assert (
+        "ひみつ" not in jsonl
+        and created["gm_token"] not in jsonl
+        and created["player_token"] not in jsonl
+    )
 
     # tokens are kept only as hashes: not one of them is anywhere in the database file
     raw_db = b"".join(p.read_bytes() for p in serve.db.parent.glob("taku.db*"))
@@ -263,7 +293,16 @@ async def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path
     await first.start()
     try:
         second = subprocess.run(
-            [sys.executable, "-m", "taku.cli", "serve", "--db", str(first.db), "--port", str(free_port())],
+            [
+                sys.executable,
+                "-m",
+                "taku.cli",
+                "serve",
+                "--db",
+                str(first.db),
+                "--port",
+                str(free_port()),
+            ],
             capture_output=True,
             timeout=60,
         )

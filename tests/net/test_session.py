@@ -13,7 +13,9 @@ from taku.testing.peer import Raw, new_table
 
 async def join(peer: Raw, created: dict, name: str, role: str = "player") -> dict:
     token = created["player_token"] if role == "player" else created["spectator_token"]
-    joined = await peer.request({"type": "join", "table_id": created["table_id"], "token": token, "name": name})
+    joined = await peer.request(
+        {"type": "join", "table_id": created["table_id"], "token": token, "name": name}
+    )
     assert joined["type"] == "joined", joined
     return joined
 
@@ -58,7 +60,10 @@ async def test_secret_roll_reaches_roller_and_gm_only(connect) -> None:
     seq = ack["first_seq"]
     for p in (gm, pl, other):
         await p.until_seq(seq)
-    seen = {name: next(e for e in p.events if e["seq"] == seq) for name, p in (("gm", gm), ("pl", pl), ("other", other))}
+    seen = {
+        name: next(e for e in p.events if e["seq"] == seq)
+        for name, p in (("gm", gm), ("pl", pl), ("other", other))
+    }
     assert seen["gm"]["event"]["type"] == seen["pl"]["event"]["type"] == "dice_rolled"
     assert seen["gm"]["event"]["secret"] is True
     assert seen["other"]["event"]["type"] == "redacted" and seen["other"]["redacted"] is True
@@ -69,7 +74,9 @@ async def test_secret_roll_reaches_roller_and_gm_only(connect) -> None:
     assert next(e for e in pl.events if e["seq"] == ack["first_seq"])["event"]["type"] == "redacted"
     # the log and the state obey the same rule
     log = await other.request({"type": "get_log", "table_id": tid})
-    assert [e["event"]["type"] for e in log["events"] if e["seq"] in (seq, ack["first_seq"])] == ["redacted"] * 2
+    assert [e["event"]["type"] for e in log["events"] if e["seq"] in (seq, ack["first_seq"])] == [
+        "redacted"
+    ] * 2
 
 
 async def test_spectator_reads_but_cannot_roll(connect) -> None:
@@ -80,7 +87,12 @@ async def test_spectator_reads_but_cannot_roll(connect) -> None:
     joined = await join(sp, created, "見学", role="spectator")
     assert joined["role"] == "spectator"
     err = await sp.request(
-        {"type": "command", "table_id": tid, "command_id": "x1", "command": {"type": "roll", "expression": "2D6"}}
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "x1",
+            "command": {"type": "roll", "expression": "2D6"},
+        }
     )
     assert err["code"] == "command/forbidden"
     state = await sp.request({"type": "get_state", "table_id": tid})
@@ -91,7 +103,12 @@ async def test_same_command_id_twice_writes_once(connect) -> None:
     """A command sent twice with one command id yields one event and the same ack."""
     gm = await connect()
     tid = (await new_table(gm))["table_id"]
-    cmd = {"type": "command", "table_id": tid, "command_id": "once", "command": {"type": "chat", "text": "一度だけ"}}
+    cmd = {
+        "type": "command",
+        "table_id": tid,
+        "command_id": "once",
+        "command": {"type": "chat", "text": "一度だけ"},
+    }
     first = await gm.request(cmd)
     second = await gm.request(cmd)
     assert (first["first_seq"], first["last_seq"]) == (second["first_seq"], second["last_seq"])
@@ -106,19 +123,38 @@ async def test_a_command_id_reused_for_another_command_is_refused(connect) -> No
     gm = await connect()
     tid = (await new_table(gm))["table_id"]
     first = await gm.request(
-        {"type": "command", "table_id": tid, "command_id": "k1", "command": {"type": "roll", "expression": "2D6"}}
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "k1",
+            "command": {"type": "roll", "expression": "2D6"},
+        }
     )
     assert first["type"] == "ack", first
     err = await gm.request(
-        {"type": "command", "table_id": tid, "command_id": "k1", "command": {"type": "chat", "text": "別の命令"}}
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "k1",
+            "command": {"type": "chat", "text": "別の命令"},
+        }
     )
     assert (err["type"], err["code"], err["command_id"]) == ("error", "command/id_reused", "k1")
     err = await gm.request({"type": "chat", "table_id": tid, "command_id": "k1", "text": "2D6"})
     assert err["code"] == "command/id_reused"
     again = await gm.request(
-        {"type": "command", "table_id": tid, "command_id": "k1", "command": {"expression": "2D6", "type": "roll"}}
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "k1",
+            "command": {"expression": "2D6", "type": "roll"},
+        }
     )
-    assert again["type"] == "ack" and again["duplicate"] is True and again["first_seq"] == first["first_seq"]
+    assert (
+        again["type"] == "ack"
+        and again["duplicate"] is True
+        and again["first_seq"] == first["first_seq"]
+    )
     log = await gm.request({"type": "get_log", "table_id": tid})
     assert log["events"][-1]["seq"] == first["last_seq"]
 
@@ -132,11 +168,23 @@ async def test_stale_expected_seq_conflicts_and_changes_nothing(connect) -> None
     state = await gm.request({"type": "get_state", "table_id": tid})
     seq = state["seq"]
     ok = await gm.request(
-        {"type": "command", "table_id": tid, "command_id": "a", "expected_seq": seq, "command": {"type": "chat", "text": "先"}}
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "a",
+            "expected_seq": seq,
+            "command": {"type": "chat", "text": "先"},
+        }
     )
     assert ok["type"] == "ack" and ok["first_seq"] == seq + 1
     err = await pl.request(
-        {"type": "command", "table_id": tid, "command_id": "b", "expected_seq": seq, "command": {"type": "chat", "text": "後"}}
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "b",
+            "expected_seq": seq,
+            "command": {"type": "chat", "text": "後"},
+        }
     )
     assert err["type"] == "error" and err["code"] == "command/stale_seq"
     assert err["details"] == {"expected_seq": seq, "seq": seq + 1}
@@ -167,7 +215,9 @@ async def test_resume_after_a_dropped_connection(connect) -> None:
     assert [e["seq"] for e in got] == list(range(k + 1, 11))
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(cuts=st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=3))
 async def test_resume_from_any_point_has_no_gap_or_repeat(taku_server, cuts: list[int]) -> None:
     """While the GM writes, a player drops and resumes at random points: no gap, no repeat."""
@@ -195,7 +245,9 @@ async def test_resume_from_any_point_has_no_gap_or_repeat(taku_server, cuts: lis
         await pl.close()
         pl = await Raw.connect(taku_server.ws_url)
         await pl.request({"type": "join", "table_id": tid, "token": token})
-        await pl.request({"type": "subscribe", "table_id": tid, "after_seq": received[-1] if received else 0})
+        await pl.request(
+            {"type": "subscribe", "table_id": tid, "after_seq": received[-1] if received else 0}
+        )
     await task
     last = (await gm.request({"type": "get_state", "table_id": tid}))["seq"]
     if not received or received[-1] < last:
@@ -220,7 +272,9 @@ async def test_replayed_state_equals_the_live_state_at_each_seq(connect) -> None
         {"type": "roll", "expression": "3D6"},
     ]
     for i, command in enumerate(steps):
-        ack = await pl.request({"type": "command", "table_id": tid, "command_id": f"s{i}", "command": command})
+        ack = await pl.request(
+            {"type": "command", "table_id": tid, "command_id": f"s{i}", "command": command}
+        )
         live[ack["last_seq"]] = (await gm.request({"type": "get_state", "table_id": tid}))["state"]
     cid = next(iter(live[max(live)]["characters"]))
     ack = await gm.request(
@@ -228,7 +282,12 @@ async def test_replayed_state_equals_the_live_state_at_each_seq(connect) -> None
             "type": "command",
             "table_id": tid,
             "command_id": "ov",
-            "command": {"type": "override", "path": ["characters", cid, "sheet", "karate"], "value": 5, "reason": "成長"},
+            "command": {
+                "type": "override",
+                "path": ["characters", cid, "sheet", "karate"],
+                "value": 5,
+                "reason": "成長",
+            },
         }
     )
     live[ack["last_seq"]] = (await gm.request({"type": "get_state", "table_id": tid}))["state"]
@@ -248,7 +307,10 @@ async def test_rulesets_describe_their_commands_and_sheets(connect) -> None:
     nstrpg = by_id["nstrpg"]
     assert nstrpg["commands"] and "$defs" in nstrpg["command_schema"]
     assert nstrpg["sheet_schema"]  # nstrpg checks its sheets
-    core_tags = {d.get("properties", {}).get("type", {}).get("enum", [None])[0] for d in reply["core_command_schema"]["$defs"].values()}
+    core_tags = {
+        d.get("properties", {}).get("type", {}).get("enum", [None])[0]
+        for d in reply["core_command_schema"]["$defs"].values()
+    }
     assert {"chat", "roll", "override", "create_character"} <= core_tags
     assert {"override", "set_role", "reveal_seed"} <= set(nstrpg["gm_commands"])
     assert "roll" not in nstrpg["gm_commands"]
@@ -261,10 +323,22 @@ async def test_commands_in_flight_together_are_answered_in_order(connect) -> Non
     gm = await connect()
     created = await new_table(gm)
     tid = created["table_id"]
-    assert (await gm.request({"type": "subscribe", "table_id": tid, "after_seq": 10**6}))["type"] == "subscribed"
+    assert (await gm.request({"type": "subscribe", "table_id": tid, "after_seq": 10**6}))[
+        "type"
+    ] == "subscribed"
     n = 30
     for i in range(n):
-        await gm.send_raw(json.dumps({"type": "chat", "table_id": tid, "text": f"line {i}", "command_id": f"burst-{i}", "id": 100 + i}))
+        await gm.send_raw(
+            json.dumps(
+                {
+                    "type": "chat",
+                    "table_id": tid,
+                    "text": f"line {i}",
+                    "command_id": f"burst-{i}",
+                    "id": 100 + i,
+                }
+            )
+        )
     await gm.send_raw(json.dumps({"type": "get_state", "table_id": tid, "id": 999}))
     order: list[tuple[str, str]] = []
     state = None
@@ -286,7 +360,12 @@ async def test_an_undecodable_command_in_a_burst_is_answered_in_its_turn(connect
     tid = created["table_id"]
     for i in range(20):
         if i == 10:
-            msg = {"type": "command", "table_id": tid, "command_id": "bad", "command": {"type": "fly"}}
+            msg = {
+                "type": "command",
+                "table_id": tid,
+                "command_id": "bad",
+                "command": {"type": "fly"},
+            }
         else:
             msg = {"type": "chat", "table_id": tid, "text": f"l{i}", "command_id": f"ok-{i}"}
         await gm.send_raw(json.dumps(msg))
@@ -295,5 +374,7 @@ async def test_an_undecodable_command_in_a_burst_is_answered_in_its_turn(connect
         msg = await gm._read(10)
         if msg["type"] in ("ack", "error"):
             answers.append((msg["type"], msg["command_id"], msg.get("code")))
-    expected = [("ack", f"ok-{i}", None) for i in range(10)] + [("error", "bad", "protocol/unknown_type")]
+    expected = [("ack", f"ok-{i}", None) for i in range(10)] + [
+        ("error", "bad", "protocol/unknown_type")
+    ]
     assert answers == expected + [("ack", f"ok-{i}", None) for i in range(11, 20)]

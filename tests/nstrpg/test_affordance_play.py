@@ -29,7 +29,9 @@ SEED = b"nstrpg-affordance-play-000000000"
 
 @pytest.fixture
 async def server() -> AsyncIterator[RunningServer]:
-    running = await start_server(MemoryEventStore(), dice=lambda tid, seed, cursor: SeededDice(SEED, cursor))
+    running = await start_server(
+        MemoryEventStore(), dice=lambda tid, seed, cursor: SeededDice(SEED, cursor)
+    )
     yield running
     await stop_server(running)
 
@@ -48,7 +50,12 @@ class Seat:
     async def send(self, command: dict[str, Any]) -> dict[str, Any]:
         self.n += 1
         reply = await self.peer.request(
-            {"type": "command", "table_id": self.tid, "command_id": f"{self.name}-{self.n}", "command": command}
+            {
+                "type": "command",
+                "table_id": self.tid,
+                "command_id": f"{self.name}-{self.n}",
+                "command": command,
+            }
         )
         assert reply["type"] == "ack", (command, reply)
         return reply
@@ -66,16 +73,37 @@ def build(aff: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 async def test_one_combat_round_by_affordances_alone(server: RunningServer) -> None:
     gm_peer, pl_peer = await Raw.connect(server.ws_url), await Raw.connect(server.ws_url)
     try:
-        created = await gm_peer.request({"type": "create_table", "ruleset": "nstrpg", "name": "ネオサイタマ", "gm_name": "GM"})
+        created = await gm_peer.request(
+            {"type": "create_table", "ruleset": "nstrpg", "name": "ネオサイタマ", "gm_name": "GM"}
+        )
         assert created["type"] == "created"
         tid = created["table_id"]
-        joined = await pl_peer.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "PL"})
+        joined = await pl_peer.request(
+            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "PL"}
+        )
         assert joined["type"] == "joined"
         gm, pl = Seat(gm_peer, tid, "gm"), Seat(pl_peer, tid, "pl")
-        await pl.send({"type": "create_character", "name": "ヤモト・コキ",
-                       "sheet": {"karate": 5, "neuron": 4, "wazamae": 4, "tairyoku": 10, "seishin": 4}})
-        await gm.send({"type": "create_character", "name": "ソニックブーム",
-                       "sheet": {"kind": "boss", "karate": 6, "neuron": 5, "wazamae": 3, "tairyoku": 9, "seishin": 3}})
+        await pl.send(
+            {
+                "type": "create_character",
+                "name": "ヤモト・コキ",
+                "sheet": {"karate": 5, "neuron": 4, "wazamae": 4, "tairyoku": 10, "seishin": 4},
+            }
+        )
+        await gm.send(
+            {
+                "type": "create_character",
+                "name": "ソニックブーム",
+                "sheet": {
+                    "kind": "boss",
+                    "karate": 6,
+                    "neuron": 5,
+                    "wazamae": 3,
+                    "tairyoku": 9,
+                    "seishin": 3,
+                },
+            }
+        )
 
         rng = random.Random(7)
         played: list[tuple[str, str]] = []
@@ -105,7 +133,10 @@ async def test_one_combat_round_by_affordances_alone(server: RunningServer) -> N
         values = [slot["value"] for slot in turn["order"]]
         assert values == sorted(values, reverse=True)  # by イニシアチブ値, highest first (2-3)
         commands = [c for _, c in played]
-        assert commands[:2] == ["nstrpg.start_combat", "nstrpg.start_turn"] and commands[-1] == "nstrpg.end_turn"
+        assert (
+            commands[:2] == ["nstrpg.start_combat", "nstrpg.start_turn"]
+            and commands[-1] == "nstrpg.end_turn"
+        )
         assert commands.count("nstrpg.begin_turn_of") == commands.count("nstrpg.end_turn_of") >= 1
         assert "nstrpg.attack" in commands
         # each side began its own 手番: the enemy (イニシアチブ 5) first, by the GM; then the PC, by its player

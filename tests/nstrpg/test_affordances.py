@@ -21,11 +21,19 @@ BOSS = {"kind": "boss", "karate": 4, "neuron": 6, "wazamae": 3, "tairyoku": 8, "
 
 def offered(t: Any, member: str | None) -> list[Affordance]:
     state = t.h.table.state
-    return [a for a in affordances(state, state.viewer(member), t.h.table.ruleset) if a.command.startswith("nstrpg.")]
+    return [
+        a
+        for a in affordances(state, state.viewer(member), t.h.table.ruleset)
+        if a.command.startswith("nstrpg.")
+    ]
 
 
 def find(affs: list[Affordance], command: str, **args: Any) -> list[Affordance]:
-    return [a for a in affs if a.command == f"nstrpg.{command}" and all(a.args.get(k) == v for k, v in args.items())]
+    return [
+        a
+        for a in affs
+        if a.command == f"nstrpg.{command}" and all(a.args.get(k) == v for k, v in args.items())
+    ]
 
 
 def values(a: Affordance, key: str) -> list[Any]:
@@ -79,7 +87,9 @@ async def test_outside_combat_the_gm_starts_it_and_players_get_no_gm_actions(ns:
     assert {a.args.get("character_id") or a.args.get("attacker") for a in mine} == {me}
     assert offered(t, other) == []  # owns no character
     (check,) = find(mine, "check", character_id=me)
-    assert values(check, "stat")[:3] == ["karate", "neuron", "wazamae"] and "NORMAL" in values(check, "difficulty")
+    assert values(check, "stat")[:3] == ["karate", "neuron", "wazamae"] and "NORMAL" in values(
+        check, "difficulty"
+    )
     (melee,) = find(mine, "attack", attacker=me, kind="melee")
     assert values(melee, "target") == [boss] and values(melee, "weapon") == ["unarmed"]
     (shoot,) = find(mine, "attack", attacker=me, kind="shoot")
@@ -95,10 +105,19 @@ async def test_turn_follows_initiative_and_the_phases_of_a_turn(ns: Make) -> Non
     await send(t, t.gm, find(offered(t, t.gm), "start_combat")[0])
     tr = turn(t.h.table.state, t.h.table.ruleset)
     assert tr is not None and (tr.phase, tr.round, tr.actor) == ("combat_start", None, None)
-    assert [(s.id, s.value) for s in tr.order] == [(boss, 6), (me, 4)]  # イニシアチブ値: 【ニューロン】
+    assert [(s.id, s.value) for s in tr.order] == [
+        (boss, 6),
+        (me, 4),
+    ]  # イニシアチブ値: 【ニューロン】
     await send(t, t.gm, find(offered(t, t.gm), "start_turn")[0])
     tr = turn(t.h.table.state, t.h.table.ruleset)
-    assert tr is not None and (tr.phase, tr.phase_label, tr.round, tr.round_label, tr.actor) == ("turn_begin", "手番開始", 1, "ターン1", boss)
+    assert tr is not None and (tr.phase, tr.phase_label, tr.round, tr.round_label, tr.actor) == (
+        "turn_begin",
+        "手番開始",
+        1,
+        "ターン1",
+        boss,
+    )
     # the boss's 手番 is the GM's to begin; the player may not begin theirs before it
     assert not find(offered(t, t.pl), "begin_turn_of")
     (begin,) = find(offered(t, t.gm), "begin_turn_of", character_id=boss)
@@ -133,7 +152,11 @@ async def test_turn_follows_initiative_and_the_phases_of_a_turn(ns: Make) -> Non
     assert not find(offered(t, t.pl), "end_turn")
     await send(t, t.gm, end_turn, atmosphere="hard")
     tr = turn(t.h.table.state, t.h.table.ruleset)
-    assert tr is not None and tr.phase_label == "ターン終了（次のターン開始待ち）" and all(s.done for s in tr.order)
+    assert (
+        tr is not None
+        and tr.phase_label == "ターン終了（次のターン開始待ち）"
+        and all(s.done for s in tr.order)
+    )
     (nxt,) = find(offered(t, t.gm), "start_turn")
     assert nxt.label == "ターン2を始める"
     (end_turn,) = find(offered(t, t.gm), "end_turn") or [None]  # not before the next turn starts
@@ -150,10 +173,19 @@ async def test_a_pending_hit_offers_its_defender_the_evasion_dice(ns: Make) -> N
     (hid,) = t.pending
     (evade,) = find(offered(t, t.pl), "evade", defender=me)
     assert evade.primary and evade.args["hits"] == [hid]
-    assert values(evade, "dice") == [5, 4, 3, 2, 1, 0]  # 回避ダイス: max(カラテ5, ニューロン4, ワザマエ3)
+    assert values(evade, "dice") == [
+        5,
+        4,
+        3,
+        2,
+        1,
+        0,
+    ]  # 回避ダイス: max(カラテ5, ニューロン4, ワザマエ3)
     assert evade.choices["dice"][-1].label == "回避しない（ダメージを受ける）"
     assert not find(offered(t, other), "evade")  # not their character
-    assert not [a for a in find(offered(t, t.pl), "evade") if "emergency_dice" in a.choices]  # none left
+    assert not [
+        a for a in find(offered(t, t.pl), "evade") if "emergency_dice" in a.choices
+    ]  # none left
     t.roll(6, 6, 1)
     events = await send(t, t.pl, evade, dice=3)
     assert type(events[0]).__name__ == "EvasionRolled" and not t.pending
@@ -173,7 +205,9 @@ async def test_kaishaku_barrage_and_sixth_sense_when_the_state_allows_them(ns: M
     await t.gm_do(c.Attack(attacker=yakuza[1], kind="shoot", target=me))
     assert len(t.pending) == 2
     barrages = find(offered(t, t.gm), "barrage")
-    assert [sorted(b.args["hits"]) for b in barrages] == [sorted(t.pending)]  # a ninja faces them as one 弾幕
+    assert [sorted(b.args["hits"]) for b in barrages] == [
+        sorted(t.pending)
+    ]  # a ninja faces them as one 弾幕
     assert values(barrages[0], "divisor") == [3, 6, 12]
     assert not find(offered(t, t.pl), "barrage")
     (group,) = [a for a in find(offered(t, t.pl), "evade", defender=me) if len(a.args["hits"]) == 2]
@@ -219,11 +253,17 @@ async def test_owner_commands_and_gm_only_fields(ns: Make) -> None:
     assert await t.rejected(t.pl, c.Attack(attacker=boss, target=me)) == "command/forbidden"
     err = await t.h.rejected(other, Chat(text="カラテ判定 ヤモト"))
     assert err.code == "command/forbidden"
-    assert await t.rejected(t.pl, c.Attack(attacker=me, target=boss, difficulty="KIDS")) == "command/forbidden"
+    assert (
+        await t.rejected(t.pl, c.Attack(attacker=me, target=boss, difficulty="KIDS"))
+        == "command/forbidden"
+    )
     t.roll(6, 5, 1, 1, 1, 1)
     await t.gm_do(c.Attack(attacker=boss, target=me))
     (hid,) = t.pending
-    assert await t.rejected(t.pl, c.Evade(defender=me, hits=[hid], dice=1, difficulty="KIDS")) == "command/forbidden"
+    assert (
+        await t.rejected(t.pl, c.Evade(defender=me, hits=[hid], dice=1, difficulty="KIDS"))
+        == "command/forbidden"
+    )
 
 
 async def test_emergency_evasion_dice_are_offered_when_the_defender_has_them(ns: Make) -> None:
@@ -232,7 +272,9 @@ async def test_emergency_evasion_dice_are_offered_when_the_defender_has_them(ns:
     boss = await t.npc("ソニックブーム", **BOSS)
     t.roll(6, 5, 1, 1, 1, 1)
     await t.gm_do(c.Attack(attacker=boss, target=me))
-    (em,) = [a for a in find(offered(t, t.pl), "evade", defender=me) if "emergency_dice" in a.choices]
+    (em,) = [
+        a for a in find(offered(t, t.pl), "evade", defender=me) if "emergency_dice" in a.choices
+    ]
     assert values(em, "emergency_dice") == [1, 2]
     t.roll(6, 6, 6)
     await send(t, t.pl, em, dice=1, emergency_dice=2)
@@ -244,7 +286,9 @@ async def test_weapon_styles_are_offered_for_the_weapon_that_has_them(ns: Make) 
     me = await t.pc("ヤモト", **PC, weapons=["katana", "chainsaw"], equipped="katana")
     boss = await t.npc("ソニックブーム", **BOSS)
     styled = [a for a in find(offered(t, t.pl), "attack", attacker=me) if "style" in a.choices]
-    assert {a.args["weapon"]: values(a, "style") for a in styled} == {"katana": ["kyougeki", "seimitsu"]}  # 切断攻撃 needs 集中状態
+    assert {a.args["weapon"]: values(a, "style") for a in styled} == {
+        "katana": ["kyougeki", "seimitsu"]
+    }  # 切断攻撃 needs 集中状態
     assert styled[0].label == "カタナでスタイルを使って近接攻撃する"
     t.roll(6, 6, 1, 1, 1)
     events = await send(t, t.pl, styled[0], target=boss, style="kyougeki")

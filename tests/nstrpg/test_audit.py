@@ -42,12 +42,19 @@ async def test_adrenaline_is_for_ninjas_only(ns: Make) -> None:
     """NS-96: 「あらゆるニンジャは…『●アドレナリン・ブースト』のルールを使用できる」; a human boss cannot."""
     t = await ns()
     me = await t.pc("ニンジャ", karate=3, tairyoku=5)
-    boss = await t.npc("人間ボス", kind="boss", ninja=False, karate=2, wazamae=3, tairyoku=5, seishin=3)
+    boss = await t.npc(
+        "人間ボス", kind="boss", ninja=False, karate=2, wazamae=3, tairyoku=5, seishin=3
+    )
     t.roll(5, 1, 1)
     a = one(await t.do(Attack(attacker=me, target=boss)), ev.AttackRolled)
-    code = await t.rejected(t.gm, Evade(defender=boss, hits=[a.hits[0].id], dice=2, adrenaline=True))
+    code = await t.rejected(
+        t.gm, Evade(defender=boss, hits=[a.hits[0].id], dice=2, adrenaline=True)
+    )
     assert code == "rule/nstrpg/ninja_only"
-    assert await t.rejected(t.gm, Attack(attacker=boss, target=me, adrenaline=True)) == "rule/nstrpg/ninja_only"
+    assert (
+        await t.rejected(t.gm, Attack(attacker=boss, target=me, adrenaline=True))
+        == "rule/nstrpg/ninja_only"
+    )
 
 
 async def test_seimitsu_rensha_stands_for_renzoku_without_plus(ns: Make) -> None:
@@ -56,12 +63,28 @@ async def test_seimitsu_rensha_stands_for_renzoku_without_plus(ns: Make) -> None
     カラテ 7 (●連続攻撃2) with 連続攻撃+1 gives 3; ワザマエ 13 (●連射3) gives 3; never 4.
     """
     t = await ns()
-    me = await t.pc("ニンジャ", karate=7, wazamae=13, tairyoku=5, weapons=["katana"], equipped="katana", renzoku_plus=1)
+    me = await t.pc(
+        "ニンジャ",
+        karate=7,
+        wazamae=13,
+        tairyoku=5,
+        weapons=["katana"],
+        equipped="katana",
+        renzoku_plus=1,
+    )
     ys = await t.mobs("ヤクザ", 4, karate=1, tairyoku=1, ninja=False)
     four = [Split(target=y, dice=3) for y in ys]
-    assert await t.rejected(t.pl, Attack(attacker=me, style="seimitsu", splits=four)) == "rule/nstrpg/too_many_attacks"
+    assert (
+        await t.rejected(t.pl, Attack(attacker=me, style="seimitsu", splits=four))
+        == "rule/nstrpg/too_many_attacks"
+    )
     t.roll(*[1] * 12)
-    a = one(await t.do(Attack(attacker=me, style="seimitsu", splits=[Split(target=y, dice=4) for y in ys[:3]])), ev.AttackRolled)
+    a = one(
+        await t.do(
+            Attack(attacker=me, style="seimitsu", splits=[Split(target=y, dice=4) for y in ys[:3]])
+        ),
+        ev.AttackRolled,
+    )
     assert len(a.rolls) == 3
 
 
@@ -75,12 +98,18 @@ async def test_knockback_collision_counts_as_melee_for_atmosphere(ns: Make) -> N
     await t.gm_do(StartTurn())
     i = one(await t.gm_do(Inflict(target=me, kind="knockback", damage=1)), ev.HitInflicted)
     t.roll(1)
-    assert one(await t.do(Evade(defender=me, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == HARD
+    assert (
+        one(await t.do(Evade(defender=me, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty
+        == HARD
+    )
     await t.gm_do(EndTurn(atmosphere="ultra_hard"))
     await t.gm_do(StartTurn())
     i = one(await t.gm_do(Inflict(target=me, kind="knockback", damage=1)), ev.HitInflicted)
     t.roll(1)
-    assert one(await t.do(Evade(defender=me, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == UH
+    assert (
+        one(await t.do(Evade(defender=me, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty
+        == UH
+    )
 
 
 async def test_no_sokuten_in_shuchu(ns: Make) -> None:
@@ -107,9 +136,14 @@ async def test_adrenaline_evasion_only_in_someone_elses_turn(ns: Make) -> None:
     assert code == "rule/nstrpg/adrenaline_timing"
     await t.do(EndTurnOf(character_id=me))
     await t.gm_do(BeginTurnOf(character_id=foe))
-    assert await t.rejected(t.pl, Check(character_id=me, purpose="attack_phase", adrenaline=True)) == "rule/nstrpg/adrenaline_timing"
+    assert (
+        await t.rejected(t.pl, Check(character_id=me, purpose="attack_phase", adrenaline=True))
+        == "rule/nstrpg/adrenaline_timing"
+    )
     t.roll(3, 1)
-    e = one(await t.do(Evade(defender=me, hits=[c.hit.id], dice=2, adrenaline=True)), ev.EvasionRolled)
+    e = one(
+        await t.do(Evade(defender=me, hits=[c.hit.id], dice=2, adrenaline=True)), ev.EvasionRolled
+    )
     assert e.success and t.f(me).seishin == 2
 
 
@@ -119,7 +153,9 @@ async def test_naraku_within_no_explosion_no_kaishaku(ns: Make) -> None:
     me = await t.pc("ニンジャ", karate=5, tairyoku=6)
     (ns_evt,) = await t.gm_do(CreateNinjaSlayer())
     slayer = ns_evt.character_id
-    d = one(await t.gm_do(Inflict(target=slayer, damage=13 + 9 + 2, evadable=False)), ev.DamageResolved)
+    d = one(
+        await t.gm_do(Inflict(target=slayer, damage=13 + 9 + 2, evadable=False)), ev.DamageResolved
+    )
     assert (d.seishin, d.status) == (0, "fainted")
     assert await t.rejected(t.pl, Kaishaku(attacker=me, target=slayer)) == "rule/nstrpg/naraku"
 
@@ -139,19 +175,42 @@ async def test_wasshoi_counts_fainted_ninjas_and_entry_fear(ns: Make) -> None:
     w = one(await t.gm_do(Wasshoi()), ev.WasshoiRolled)
     assert (w.target, w.total, w.success, w.target_ninja, w.entry_row) == (7, 7, True, evil, 6)
     t.roll(6, 6, 1)
-    assert one(await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == UH
+    assert (
+        one(
+            await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled
+        ).difficulty
+        == UH
+    )
     t.roll(4, 1, 1)
-    assert one(await t.do(Check(character_id=clean, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == NORMAL
+    assert (
+        one(
+            await t.do(Check(character_id=clean, stat="wazamae", purpose="sokuten")), ev.CheckRolled
+        ).difficulty
+        == NORMAL
+    )
     t.roll(4, 1, 1)
-    assert one(await t.do(Check(character_id=mild, stat="wazamae")), ev.CheckRolled).difficulty == NORMAL  # 側転 only
+    assert (
+        one(await t.do(Check(character_id=mild, stat="wazamae")), ev.CheckRolled).difficulty
+        == NORMAL
+    )  # 側転 only
     await t.gm_do(EndTurn())
     await t.gm_do(StartTurn())
     t.roll(6, 6, 1)
-    assert one(await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == UH
+    assert (
+        one(
+            await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled
+        ).difficulty
+        == UH
+    )
     await t.gm_do(EndTurn())
     await t.gm_do(StartTurn())
     t.roll(4, 1, 1)
-    assert one(await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled).difficulty == NORMAL
+    assert (
+        one(
+            await t.do(Check(character_id=mild, stat="wazamae", purpose="sokuten")), ev.CheckRolled
+        ).difficulty
+        == NORMAL
+    )
 
 
 async def test_fainted_cannot_take_part_in_an_opposed_check(ns: Make) -> None:
@@ -160,7 +219,9 @@ async def test_fainted_cannot_take_part_in_an_opposed_check(ns: Make) -> None:
     a = await t.pc("ニンジャA", karate=3, tairyoku=2)
     b = await t.pc("ニンジャB", karate=3, tairyoku=2)
     await t.gm_do(Inflict(target=b, damage=2, evadable=False))
-    code = await t.rejected(t.gm, OpposedCheck(sides=[OpposedSide(character_id=a), OpposedSide(character_id=b)]))
+    code = await t.rejected(
+        t.gm, OpposedCheck(sides=[OpposedSide(character_id=a), OpposedSide(character_id=b)])
+    )
     assert code == "rule/nstrpg/cannot_act"
 
 
@@ -172,12 +233,19 @@ async def test_mobs_are_not_ninjas_by_default(ns: Make) -> None:
     t.roll(6, 6, 6)
     a = one(await t.gm_do(Attack(attacker=y, target=me)), ev.AttackRolled)
     assert a.rolls[0].critical == "" and a.hits[0].critical == ""
-    y2 = await t.npc("ヤクザ", kind="mob", karate=3, tairyoku=2)  # through the core's create_character
+    y2 = await t.npc(
+        "ヤクザ", kind="mob", karate=3, tairyoku=2
+    )  # through the core's create_character
     t.roll(6, 6, 1)
-    assert one(await t.gm_do(Attack(attacker=y2, target=me)), ev.AttackRolled).rolls[0].critical == ""
+    assert (
+        one(await t.gm_do(Attack(attacker=y2, target=me)), ev.AttackRolled).rolls[0].critical == ""
+    )
     (z,) = await t.mobs("ニンジャモブ", 1, karate=3, tairyoku=2, ninja=True)
     t.roll(6, 6, 1)
-    assert one(await t.gm_do(Attack(attacker=z, target=me)), ev.AttackRolled).rolls[0].critical == "satsubatsu"
+    assert (
+        one(await t.gm_do(Attack(attacker=z, target=me)), ev.AttackRolled).rolls[0].critical
+        == "satsubatsu"
+    )
 
 
 async def test_each_combat_starts_with_the_declared_weapon(ns: Make) -> None:
@@ -201,7 +269,9 @@ async def test_resistance_check_with_seishin(ns: Make) -> None:
     me = await t.pc("ニンジャ", karate=3, tairyoku=6, seishin=4)
     await t.gm_do(Inflict(target=me, damage=2, evadable=False))
     t.roll(1, 2, 3, 4)
-    c = one(await t.do(Check(character_id=me, stat="tairyoku", purpose="resistance")), ev.CheckRolled)
+    c = one(
+        await t.do(Check(character_id=me, stat="tairyoku", purpose="resistance")), ev.CheckRolled
+    )
     assert (c.pool, c.successes) == (4, 1)
     t.roll(5, 1, 1, 1)
     c = one(await t.h.chat(t.pl, "精神力判定:HARD"), ev.CheckRolled)
@@ -215,9 +285,17 @@ async def test_sixth_sense_on_a_failed_evasion(ns: Make) -> None:
     me = await t.pc("ニンジャ", neuron=13, karate=2, tairyoku=9)
     boss = await t.npc("ボス", kind="boss", karate=7, tairyoku=9)
     t.roll(4, 1, 1, 4, 1, 1)
-    a = one(await t.gm_do(Attack(attacker=boss, splits=[Split(target=me, dice=3), Split(target=me, dice=3)])), ev.AttackRolled)
+    a = one(
+        await t.gm_do(
+            Attack(attacker=boss, splits=[Split(target=me, dice=3), Split(target=me, dice=3)])
+        ),
+        ev.AttackRolled,
+    )
     t.roll(5, 1)
-    e = one(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=2, sixth_sense=True)), ev.EvasionRolled)
+    e = one(
+        await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=2, sixth_sense=True)),
+        ev.EvasionRolled,
+    )
     assert e.success and e.first is None and not t.f(me).sixth_sense_used
     t.roll(3, 2, 1, 4)
     out = await t.do(Evade(defender=me, hits=[a.hits[1].id], dice=2, sixth_sense=True))
@@ -238,7 +316,17 @@ async def test_counter_is_melee_for_ninja_slayer_a_wall_is_not(ns: Make) -> None
     slayer = e.character_id
     i = one(await t.gm_do(Inflict(target=slayer, kind="counter", damage=1)), ev.HitInflicted)
     t.roll(3)
-    assert one(await t.gm_do(Evade(defender=slayer, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == 3
+    assert (
+        one(
+            await t.gm_do(Evade(defender=slayer, hits=[i.hit.id], dice=1)), ev.EvasionRolled
+        ).difficulty
+        == 3
+    )
     i = one(await t.gm_do(Inflict(target=slayer, kind="knockback", damage=1)), ev.HitInflicted)
     t.roll(4)
-    assert one(await t.gm_do(Evade(defender=slayer, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty == NORMAL
+    assert (
+        one(
+            await t.gm_do(Evade(defender=slayer, hits=[i.hit.id], dice=1)), ev.EvasionRolled
+        ).difficulty
+        == NORMAL
+    )

@@ -29,12 +29,24 @@ async def test_barrage_over_mixed_difficulties_takes_the_highest(ns: Make) -> No
     me = await t.pc("ニンジャ", karate=3, wazamae=3, tairyoku=9)
     sniper = {"id": "sniper", "name": "スナイパーライフル", "kind": "gun", "evasion": 5}
     shotgun = {"id": "sg", "name": "ショットガン", "kind": "gun"}
-    snipers = await t.mobs("狙撃ヤクザ", 2, wazamae=1, tairyoku=1, weapons=[sniper], equipped="sniper")
-    shooters = await t.mobs("散弾ヤクザ", 2, wazamae=1, tairyoku=1, weapons=[shotgun], equipped="sg")
+    snipers = await t.mobs(
+        "狙撃ヤクザ", 2, wazamae=1, tairyoku=1, weapons=[sniper], equipped="sniper"
+    )
+    shooters = await t.mobs(
+        "散弾ヤクザ", 2, wazamae=1, tairyoku=1, weapons=[shotgun], equipped="sg"
+    )
     t.roll(5, 6)
-    near = one(await t.gm_do(Attack(attacker=shooters[0], kind="shoot", target=me, pool_with=shooters[1:])), ev.AttackRolled).hits[0]
+    near = one(
+        await t.gm_do(
+            Attack(attacker=shooters[0], kind="shoot", target=me, pool_with=shooters[1:])
+        ),
+        ev.AttackRolled,
+    ).hits[0]
     t.roll(4, 5)
-    far = one(await t.gm_do(Attack(attacker=snipers[0], kind="shoot", target=me, pool_with=snipers[1:])), ev.AttackRolled).hits[0]
+    far = one(
+        await t.gm_do(Attack(attacker=snipers[0], kind="shoot", target=me, pool_with=snipers[1:])),
+        ev.AttackRolled,
+    ).hits[0]
     b = one(await t.gm_do(DeclareBarrage(hits=[near.id, far.id], divisor=3)), ev.BarrageDeclared)
     assert b.total == 4 and b.hit.damage == 1
     t.roll(5, 5, 1)
@@ -47,13 +59,24 @@ async def test_barrage_over_several_hits_needs_a_ninja_target(ns: Make) -> None:
     """NS-74 + NS-76: 弾幕発生 converts damage that could be まとめて全弾回避'd; a human boss
     cannot group-dodge two volleys, so they cannot become one 弾幕 (a single volley still can)."""
     t = await ns()
-    boss = await t.npc("人間ボス", kind="boss", ninja=False, karate=2, wazamae=3, tairyoku=9, seishin=2)
+    boss = await t.npc(
+        "人間ボス", kind="boss", ninja=False, karate=2, wazamae=3, tairyoku=9, seishin=2
+    )
     ys = await t.mobs("ヤクザ", 4, wazamae=1, tairyoku=1)
     t.roll(5, 5)
-    first = one(await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=boss, pool_with=ys[1:2])), ev.AttackRolled).hits[0]
+    first = one(
+        await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=boss, pool_with=ys[1:2])),
+        ev.AttackRolled,
+    ).hits[0]
     t.roll(6, 4)
-    second = one(await t.gm_do(Attack(attacker=ys[2], kind="shoot", target=boss, pool_with=ys[3:])), ev.AttackRolled).hits[0]
-    assert await t.rejected(t.gm, DeclareBarrage(hits=[first.id, second.id], divisor=3)) == "rule/nstrpg/not_a_barrage"
+    second = one(
+        await t.gm_do(Attack(attacker=ys[2], kind="shoot", target=boss, pool_with=ys[3:])),
+        ev.AttackRolled,
+    ).hits[0]
+    assert (
+        await t.rejected(t.gm, DeclareBarrage(hits=[first.id, second.id], divisor=3))
+        == "rule/nstrpg/not_a_barrage"
+    )
     b = one(await t.gm_do(DeclareBarrage(hits=[second.id], divisor=3)), ev.BarrageDeclared)
     assert b.hit.damage == 0
 
@@ -65,7 +88,10 @@ async def test_kaishaku_needs_adjacency(ns: Make) -> None:
     foe = await t.npc("敵ニンジャ", kind="boss", karate=2, tairyoku=3, seishin=0)
     await t.gm_do(Inflict(target=foe, damage=3, evadable=False))
     assert t.f(foe).status == "fainted"
-    assert await t.rejected(t.pl, Kaishaku(attacker=me, target=foe, adjacent=False)) == "rule/nstrpg/not_adjacent"
+    assert (
+        await t.rejected(t.pl, Kaishaku(attacker=me, target=foe, adjacent=False))
+        == "rule/nstrpg/not_adjacent"
+    )
     d = one(await t.do(Kaishaku(attacker=me, target=foe)), ev.DamageResolved)
     assert d.status == "dead" and d.row == 6
 
@@ -77,7 +103,10 @@ async def test_barrage_cap_stops_the_raise_and_never_lowers(ns: Make) -> None:
     me = await t.pc("ニンジャ", karate=3, wazamae=8, tairyoku=9)
     ys = await t.mobs("ヤクザ", 3, wazamae=4, tairyoku=1)
     t.roll(*[5] * 12)
-    a = one(await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=me, pool_with=ys[1:])), ev.AttackRolled)
+    a = one(
+        await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=me, pool_with=ys[1:])),
+        ev.AttackRolled,
+    )
     await t.gm_do(OverrideHit(hit=a.hits[0].id, evasion="UH"))
     hid = next(iter(t.pending))
     b = one(await t.gm_do(DeclareBarrage(hits=[hid], divisor=12)), ev.BarrageDeclared)
@@ -87,7 +116,10 @@ async def test_barrage_cap_stops_the_raise_and_never_lowers(ns: Make) -> None:
     assert one(out, ev.EvasionRolled).difficulty == UH3
     assert one(out, ev.EvasionRolled).success
     t.roll(*[6] * 12)
-    a = one(await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=me, pool_with=ys[1:])), ev.AttackRolled)
+    a = one(
+        await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=me, pool_with=ys[1:])),
+        ev.AttackRolled,
+    )
     await t.gm_do(OverrideHit(hit=a.hits[0].id, evasion="UH4"))
     hid = next(iter(t.pending))
     b = one(await t.gm_do(DeclareBarrage(hits=[hid], divisor=3)), ev.BarrageDeclared)
@@ -113,7 +145,10 @@ async def test_counter_needs_more_successes_and_dice_stay_spent(ns: Make) -> Non
     assert t.f(me).evasion_dice == 2
     t.roll(5, 5, 5, 1, 1, 1, 1)
     a = one(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)
-    assert await t.rejected(t.pl, Evade(defender=me, hits=[a.hits[0].id], dice=3)) == "rule/nstrpg/no_evasion_dice"
+    assert (
+        await t.rejected(t.pl, Evade(defender=me, hits=[a.hits[0].id], dice=3))
+        == "rule/nstrpg/no_evasion_dice"
+    )
 
 
 async def test_mob_removed_when_seishin_goes_below_zero(ns: Make) -> None:
@@ -131,7 +166,15 @@ async def test_instant_death_resistance_then_reduction(ns: Make) -> None:
     """NS-94: 即死! on 即死耐性 becomes 痛打+2D6 (3+4); ダメージ軽減2 comes off the final damage: 1+7−2 = 6."""
     t = await ns()
     me = await t.pc("ニンジャ", karate=4, tairyoku=9)
-    boss = await t.npc("ボス", kind="boss", karate=2, tairyoku=12, seishin=3, instant_death_resistance=True, damage_reduction=2)
+    boss = await t.npc(
+        "ボス",
+        kind="boss",
+        karate=2,
+        tairyoku=12,
+        seishin=3,
+        instant_death_resistance=True,
+        damage_reduction=2,
+    )
     t.roll(6, 6, 1, 1)
     a = one(await t.do(Attack(attacker=me, target=boss)), ev.AttackRolled)
     t.roll(6, 3, 4)

@@ -51,7 +51,12 @@ VECTORS: list[tuple[str, tuple[int, ...], str, bool | None]] = [
     ("N5", (4, 6, 3, 1, 5), "(5B6>=4) ＞ 4,6,3,1,5 ＞ 成功数:3 \n", True),
     ("H5", (4, 6, 3, 1, 5), "(5B6>=5) ＞ 4,6,3,1,5 ＞ 成功数:2 \n", True),
     ("U5", (4, 2, 3, 1, 5), "(5B6>=6) ＞ 4,2,3,1,5 ＞ 成功数:0 \n", False),
-    ("U2,3", (4, 2, 3, 1, 6), "(2B6>=6) ＞ 4,2 ＞ 成功数:0 \n(3B6>=6) ＞ 3,1,6 ＞ 成功数:1 \n", True),
+    (
+        "U2,3",
+        (4, 2, 3, 1, 6),
+        "(2B6>=6) ＞ 4,2 ＞ 成功数:0 \n(3B6>=6) ＞ 3,1,6 ＞ 成功数:1 \n",
+        True,
+    ),
     (
         "N2,3,H2,N1",
         (4, 2, 3, 1, 6, 1, 5, 2),
@@ -61,26 +66,35 @@ VECTORS: list[tuple[str, tuple[int, ...], str, bool | None]] = [
     (
         "N5,3,4[!=1][s][c2]",
         _FACES_12,
-        _APPENDIX_LINES + "(4B6>=4) ＞ 6,6,1,2 ＞ 成功数:2, 追加判定:3[6,6,2], サツバツ！:2[6,6], クリティカル！:3[6,6,2] \n",
+        _APPENDIX_LINES
+        + "(4B6>=4) ＞ 6,6,1,2 ＞ 成功数:2, 追加判定:3[6,6,2], サツバツ！:2[6,6], クリティカル！:3[6,6,2] \n",
         True,
     ),
     (
         "N5,3,U4[!=1][s][c2]",
         _FACES_12,
-        _APPENDIX_LINES + "(4B6>=6) ＞ 6,6,1,2 ＞ 成功数:2, 追加判定:3[6,6,2], サツバツ！:2[6,6], クリティカル！:3[6,6,2] \n",
+        _APPENDIX_LINES
+        + "(4B6>=6) ＞ 6,6,1,2 ＞ 成功数:2, 追加判定:3[6,6,2], サツバツ！:2[6,6], クリティカル！:3[6,6,2] \n",
         True,
     ),
     ("SB", (3,), _SB3, None),
     ("SB@6", (), _SB6, None),
     ("WS8", (4, 5), "Wasshoi!判定(2D6) ＞ (4+5) ＞ 9(>8) 判定失敗", True),
-    ("WS8", (3, 1), "Wasshoi!判定(2D6) ＞ (3+1) ＞ 4(<=8) 判定成功!! \nニンジャスレイヤー=サンのエントリーだ!!", False),
+    (
+        "WS8",
+        (3, 1),
+        "Wasshoi!判定(2D6) ＞ (3+1) ＞ 4(<=8) 判定成功!! \nニンジャスレイヤー=サンのエントリーだ!!",
+        False,
+    ),
     ("WSE", (4,), _WSE4, None),
     ("WSE@6", (), _WSE6, None),
 ]
 
 
 @pytest.mark.parametrize(("text", "faces", "output", "flag"), VECTORS)
-async def test_bcdice_vector(ns: Make, text: str, faces: tuple[int, ...], output: str, flag: bool | None) -> None:
+async def test_bcdice_vector(
+    ns: Make, text: str, faces: tuple[int, ...], output: str, flag: bool | None
+) -> None:
     """Same faces, BCDice's output and success/failure flag; every scripted face used."""
     t = await ns()
     t.roll(*faces)
@@ -91,7 +105,9 @@ async def test_bcdice_vector(ns: Make, text: str, faces: tuple[int, ...], output
 
 
 @pytest.mark.parametrize(("text", "faces", "output", "flag"), VECTORS)
-async def test_bcdice_vector_secret_and_comment(ns: Make, text: str, faces: tuple[int, ...], output: str, flag: bool | None) -> None:
+async def test_bcdice_vector_secret_and_comment(
+    ns: Make, text: str, faces: tuple[int, ...], output: str, flag: bool | None
+) -> None:
     """A leading ``S`` and a trailing comment change neither the line nor the flag (BCDice's ``secret = true``)."""
     t = await ns()
     t.roll(*faces)

@@ -26,7 +26,6 @@ async def roll(ns: Make, text: str, *faces: int) -> DiceRolled:
     return e
 
 
-
 @pytest.mark.parametrize(
     ("text", "faces", "line", "successes"),
     [
@@ -36,7 +35,9 @@ async def roll(ns: Make, text: str, *faces: int) -> DiceRolled:
         ("k1", (1,), "(1B6>=2) ＞ 1 ＞ 成功数:0 \n", 0),
     ],
 )
-async def test_single_pools(ns: Make, text: str, faces: tuple[int, ...], line: str, successes: int) -> None:
+async def test_single_pools(
+    ns: Make, text: str, faces: tuple[int, ...], line: str, successes: int
+) -> None:
     """A letter and a pool: BCDice's line (`` \\n`` ended) and success count."""
     e = await roll(ns, text, *faces)
     assert (e.result, e.successes, e.success) == (line, successes, successes > 0)
@@ -46,9 +47,17 @@ async def test_counting_appendices_decide_the_flag(ns: Make) -> None:
     """As in BCDice, the counts of ``[>=y]`` / ``[S]`` / ``[C]`` join 成功数 in deciding success
     (the event's ``successes`` stays the 成功数)."""
     e = await roll(ns, "U2[<=2]", 1, 2)
-    assert (e.result, e.successes, e.success) == ("(2B6>=6) ＞ 1,2 ＞ 成功数:0, 追加判定:2[2,1] \n", 0, True)
+    assert (e.result, e.successes, e.success) == (
+        "(2B6>=6) ＞ 1,2 ＞ 成功数:0, 追加判定:2[2,1] \n",
+        0,
+        True,
+    )
     e = await roll(ns, "U2[S5]", 5, 1)
-    assert (e.result, e.successes, e.success) == ("(2B6>=6) ＞ 5,1 ＞ 成功数:0, サツバツ！:1[5] \n", 0, True)
+    assert (e.result, e.successes, e.success) == (
+        "(2B6>=6) ＞ 5,1 ＞ 成功数:0, サツバツ！:1[5] \n",
+        0,
+        True,
+    )
     e = await roll(ns, "U2[=3]", 5, 1)
     assert (e.result, e.success) == ("(2B6>=6) ＞ 5,1 ＞ 成功数:0, 追加判定:0 \n", False)
 
@@ -64,11 +73,19 @@ async def test_letter_inheritance(ns: Make) -> None:
 
 @pytest.mark.parametrize(
     ("text", "faces", "expected"),
-    [("N3[>=5]", (5, 6, 1), ", 追加判定:2[6,5]"), ("N3[<3]", (5, 2, 1), ", 追加判定:2[2,1]"), ("N3[=6]", (5, 2, 1), ", 追加判定:0"),
-     ("N3[>4]", (5, 4, 6), ", 追加判定:2[6,5]"), ("N3[<=4]", (5, 4, 6), ", 追加判定:1[4]"), ("N3[!=4]", (5, 4, 6), ", 追加判定:2[6,5]"),
-     ("N3[=5][=6]", (5, 4, 6), ", 追加判定:1[5], 追加判定:1[6]")],
+    [
+        ("N3[>=5]", (5, 6, 1), ", 追加判定:2[6,5]"),
+        ("N3[<3]", (5, 2, 1), ", 追加判定:2[2,1]"),
+        ("N3[=6]", (5, 2, 1), ", 追加判定:0"),
+        ("N3[>4]", (5, 4, 6), ", 追加判定:2[6,5]"),
+        ("N3[<=4]", (5, 4, 6), ", 追加判定:1[4]"),
+        ("N3[!=4]", (5, 4, 6), ", 追加判定:2[6,5]"),
+        ("N3[=5][=6]", (5, 4, 6), ", 追加判定:1[5], 追加判定:1[6]"),
+    ],
 )
-async def test_comparison_appendices(ns: Make, text: str, faces: tuple[int, ...], expected: str) -> None:
+async def test_comparison_appendices(
+    ns: Make, text: str, faces: tuple[int, ...], expected: str
+) -> None:
     """``[>=y]`` and the other operators count the dice that meet them (BCDice 追加判定)."""
     assert (await roll(ns, text, *faces)).result.endswith(expected + " \n")
 
@@ -100,7 +117,9 @@ async def test_comparison_appendices(ns: Make, text: str, faces: tuple[int, ...]
         ("N6[S666/6666]", (6, 6, 6, 6, 1, 1), ", ナムアミダブツ！[S666/6666]"),
     ],
 )
-async def test_satsubatsu_and_critical_appendices(ns: Make, text: str, faces: tuple[int, ...], appended: str) -> None:
+async def test_satsubatsu_and_critical_appendices(
+    ns: Make, text: str, faces: tuple[int, ...], appended: str
+) -> None:
     """``[S]`` / ``[S5]`` / ``[C]`` count (BCDice), the ``+`` forms report サツバツ！ / ナムアミダブツ！ /
     クリティカル! / 追加判定成功! when every digit has its own die, and nothing otherwise — on a
     failed check too (``U2[S5+]``), as BCDice does."""
@@ -156,7 +175,11 @@ async def test_wasshoi_flags_and_range(ns: Make) -> None:
     """BCDice flags Wasshoi! from the ninjas' side: Ninja Slayer entering is the failure.
     ``WS1`` … ``WS12`` only; ``WS13`` / ``WS0`` are plain chat, as in BCDice."""
     e = await roll(ns, "WS12", 6, 6)
-    assert (e.result, e.success, e.total) == ("Wasshoi!判定(2D6) ＞ (6+6) ＞ 12(<=12) 判定成功!! \nニンジャスレイヤー=サンのエントリーだ!!", False, 12)
+    assert (e.result, e.success, e.total) == (
+        "Wasshoi!判定(2D6) ＞ (6+6) ＞ 12(<=12) 判定成功!! \nニンジャスレイヤー=サンのエントリーだ!!",
+        False,
+        12,
+    )
     e = await roll(ns, "WS1", 1, 1)
     assert (e.result, e.success) == ("Wasshoi!判定(2D6) ＞ (1+1) ＞ 2(>1) 判定失敗", True)
     t = await ns()

@@ -50,14 +50,36 @@ def test_difficulty_names() -> None:
 
 def test_target_face_and_sixes_needed() -> None:
     """A die counts from the difficulty's face (2..6); UHn needs n sixes for one success."""
-    assert [checks.target_face(lv) for lv in (0, KIDS, EASY, NORMAL, HARD, UH, UH2, UH3)] == [2, 2, 3, 4, 5, 6, 6, 6]
-    assert [checks.sixes_needed(lv) for lv in (KIDS, NORMAL, UH, UH2, UH3, UH + 4)] == [1, 1, 1, 2, 3, 5]
+    assert [checks.target_face(lv) for lv in (0, KIDS, EASY, NORMAL, HARD, UH, UH2, UH3)] == [
+        2,
+        2,
+        3,
+        4,
+        5,
+        6,
+        6,
+        6,
+    ]
+    assert [checks.sixes_needed(lv) for lv in (KIDS, NORMAL, UH, UH2, UH3, UH + 4)] == [
+        1,
+        1,
+        1,
+        2,
+        3,
+        5,
+    ]
 
 
 def test_counting_at_each_rung() -> None:
     """NS-06: each die meeting the target face counts; NS-07: at UHn the first n sixes are one."""
     faces = [1, 2, 3, 4, 5, 6]
-    assert [checks.count_successes(faces, lv) for lv in (KIDS, EASY, NORMAL, HARD, UH)] == [5, 4, 3, 2, 1]
+    assert [checks.count_successes(faces, lv) for lv in (KIDS, EASY, NORMAL, HARD, UH)] == [
+        5,
+        4,
+        3,
+        2,
+        1,
+    ]
     assert checks.count_successes([6, 6, 6], UH2) == 2
     assert checks.count_successes([6], UH2) == 0
     assert checks.count_successes([], NORMAL) == 0
@@ -103,7 +125,7 @@ def test_pattern_matching(spec: str, faces: list[int], ok: bool) -> None:
 
 
 def test_pattern_forms_and_text() -> None:
-    """"6+" is a 6; the compact form's + applies to every element; str() writes the rulebook's form."""
+    """ "6+" is a 6; the compact form's + applies to every element; str() writes the rulebook's form."""
     assert Pattern.parse("【6,5+,5】").elements == ((6, False), (5, True), (5, False))
     assert Pattern.parse("6+,4").elements == ((6, False), (4, False))
     assert Pattern.parse("654+").elements == ((6, False), (5, True), (4, True))
@@ -111,10 +133,19 @@ def test_pattern_forms_and_text() -> None:
     assert str(checks.SATSUBATSU_DEFAULT) == "【6,6】"
 
 
-@pytest.mark.parametrize(("spec", "message"), [("", "^empty pattern$"), ("【】", "^empty pattern$"),
-                                               ("6,7", "^not a pattern: "), ("6,,5", "^not a pattern: "),
-                                               ("70", "^not a pattern: "), ("6+5", "^not a pattern: "),
-                                               ("X6", "^not a pattern: "), ("【6】X", "^not a pattern: ")])
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("", "^empty pattern$"),
+        ("【】", "^empty pattern$"),
+        ("6,7", "^not a pattern: "),
+        ("6,,5", "^not a pattern: "),
+        ("70", "^not a pattern: "),
+        ("6+5", "^not a pattern: "),
+        ("X6", "^not a pattern: "),
+        ("【6】X", "^not a pattern: "),
+    ],
+)
 def test_pattern_parse_refuses_what_is_no_pattern(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Pattern.parse(spec)

@@ -53,7 +53,12 @@ async def test_ex01_karate_punch(ns: Make) -> None:
     t.roll(1, 1, 4, 6)
     out = await t.do(Attack(attacker=me, target=y))
     a = one(out, ev.AttackRolled)
-    assert (a.pool, a.rolls[0].difficulty, a.rolls[0].successes, a.rolls[0].critical) == (4, NORMAL, 2, "")
+    assert (a.pool, a.rolls[0].difficulty, a.rolls[0].successes, a.rolls[0].critical) == (
+        4,
+        NORMAL,
+        2,
+        "",
+    )
     d = one(out, ev.DamageResolved)
     assert (d.amount, d.tairyoku, d.status) == (1, 0, "removed")
     await t.h.assert_replay_matches()
@@ -87,7 +92,10 @@ async def test_ex04_sonic_boom_opposed(ns: Make) -> None:
     bob = await t.pc("ボブ", karate=4, tairyoku=7, seishin=2)
     t.roll(6, 5, 5, 4, 4, 4, 6, 5, 3, 2, 1, 1, 4, 3, 2, 1)
     out = await t.gm_do(
-        OpposedCheck(sides=[OpposedSide(character_id=sb), OpposedSide(character_id=bob)], damage_difference=True)
+        OpposedCheck(
+            sides=[OpposedSide(character_id=sb), OpposedSide(character_id=bob)],
+            damage_difference=True,
+        )
     )
     o = one(out, ev.OpposedRolled)
     assert [s.successes for s in o.sides] == [8, 1] and (o.winner, o.margin) == (sb, 7)
@@ -110,9 +118,15 @@ async def test_ex08_quick_dice(ns: Make) -> None:
     t = await ns()
     emily = await t.pc("エミリー", neuron=3)
     t.roll(1, 2, 3, 1, 2)
-    c = one(await t.do(Check(character_id=emily, stat="neuron", quick_dice=2, label="交渉判定")), ev.CheckRolled)
+    c = one(
+        await t.do(Check(character_id=emily, stat="neuron", quick_dice=2, label="交渉判定")),
+        ev.CheckRolled,
+    )
     assert c.pool == 5 and t.f(emily).quick_dice == 3
-    assert await t.rejected(t.pl, Check(character_id=emily, quick_dice=4)) == "rule/nstrpg/no_quick_dice"
+    assert (
+        await t.rejected(t.pl, Check(character_id=emily, quick_dice=4))
+        == "rule/nstrpg/no_quick_dice"
+    )
     assert "quick_dice" not in Evade.__struct_fields__  # never on an evasion (NS-12)
 
 
@@ -128,11 +142,16 @@ async def test_ex10_emergency_dice(ns: Make) -> None:
     """NS-EX-10: no 回避ダイス left, 2 緊急回避ダイス against the volley: dodged, 0 left, 2 next scenario."""
     t = await ns()
     bob = await t.pc("ボブ", wazamae=3, tairyoku=5, emergency_dice=2)
-    ys = await t.mobs("クローンヤクザ", 3, wazamae=1, ninja=False, weapons=["chakagun"], equipped="chakagun")
+    ys = await t.mobs(
+        "クローンヤクザ", 3, wazamae=1, ninja=False, weapons=["chakagun"], equipped="chakagun"
+    )
     t.roll(4, 5, 6)
     await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=bob, pool_with=ys[1:]))
     (hit,) = t.pending
-    assert await t.rejected(t.pl, Evade(defender=bob, hits=[hit], dice=4)) == "rule/nstrpg/no_evasion_dice"
+    assert (
+        await t.rejected(t.pl, Evade(defender=bob, hits=[hit], dice=4))
+        == "rule/nstrpg/no_evasion_dice"
+    )
     # spend the evasion dice elsewhere: 0 left
     t.roll(1, 1, 1)
     await t.gm_do(Inflict(target=bob, damage=0))
@@ -154,7 +173,12 @@ async def test_ex13_failed_sokuten_and_snap_shuriken(ns: Make) -> None:
     emily = await t.pc("エミリー", wazamae=3, karate=2, weapons=["katana"], equipped="katana")
     (y,) = await t.mobs("クローンヤクザ", 1, ninja=False)
     t.roll(3, 2, 1)
-    c = one(await t.do(Check(character_id=emily, stat="wazamae", purpose="sokuten", label="連続側転判定")), ev.CheckRolled)
+    c = one(
+        await t.do(
+            Check(character_id=emily, stat="wazamae", purpose="sokuten", label="連続側転判定")
+        ),
+        ev.CheckRolled,
+    )
     assert c.success is False and t.f(emily).kuzure and t.f(emily).sokuten
     code = await t.rejected(t.pl, Attack(attacker=emily, kind="shoot", target=y, style="kyougeki"))
     assert code == "rule/nstrpg/no_style_on_snap"
@@ -173,23 +197,35 @@ async def test_ex15_shuchu_and_sokuten_difficulty(ns: Make) -> None:
     (y,) = await t.mobs("ヤクザ", 1, ninja=False, tairyoku=5)
     await t.do(BeginTurnOf(character_id=me, shuchu=True))
     t.roll(1, 1)
-    assert one(await t.do(Attack(attacker=me, target=y)), ev.AttackRolled).rolls[0].difficulty == EASY
+    assert (
+        one(await t.do(Attack(attacker=me, target=y)), ev.AttackRolled).rolls[0].difficulty == EASY
+    )
     await t.do(EndTurnOf(character_id=me))
     await t.do(BeginTurnOf(character_id=me))
     t.roll(5, 1, 1, 1, 1)
     await t.do(Check(character_id=me, stat="wazamae", purpose="sokuten"))
     assert t.f(me).evasion_dice == 5 + 2  # 2 回避ダイス at once (NS-49)
     t.roll(1, 1)
-    assert one(await t.do(Attack(attacker=me, target=y)), ev.AttackRolled).rolls[0].difficulty == HARD
+    assert (
+        one(await t.do(Attack(attacker=me, target=y)), ev.AttackRolled).rolls[0].difficulty == HARD
+    )
 
 
 @pytest.mark.parametrize(
-    ("style", "pool", "difficulty"), [(None, 2, NORMAL), ("kyougeki", 2, HARD), ("seimitsu", 6, NORMAL)]
+    ("style", "pool", "difficulty"),
+    [(None, 2, NORMAL), ("kyougeki", 2, HARD), ("seimitsu", 6, NORMAL)],
 )
 async def test_ex16_katana_styles(ns: Make, style: str | None, pool: int, difficulty: int) -> None:
     """NS-EX-16: カラテ 1 + テッコ: 2 dice NORMAL; 強攻撃 2 dice HARD; 精密攻撃 ワザマエ 6 dice, no テッコ."""
     t = await ns()
-    emily = await t.pc("エミリー", karate=1, wazamae=6, weapons=["katana"], equipped="katana", karate_attack_bonus=1)
+    emily = await t.pc(
+        "エミリー",
+        karate=1,
+        wazamae=6,
+        weapons=["katana"],
+        equipped="katana",
+        karate_attack_bonus=1,
+    )
     (y,) = await t.mobs("ヤクザ", 1, ninja=False, tairyoku=9)
     t.roll(*([1] * pool))
     a = one(await t.do(Attack(attacker=emily, target=y, style=style)), ev.AttackRolled)
@@ -215,7 +251,9 @@ async def test_ex18_shuriken(ns: Make) -> None:
     t = await ns()
     bob = await t.pc("ボブ", wazamae=3)
     (y,) = await t.mobs("クローンヤクザ", 1, ninja=False, tairyoku=1)
-    code = await t.rejected(t.pl, Attack(attacker=bob, kind="shoot", splits=[Split(target=y, dice=3, adjacent=True)]))
+    code = await t.rejected(
+        t.pl, Attack(attacker=bob, kind="shoot", splits=[Split(target=y, dice=3, adjacent=True)])
+    )
     assert code == "rule/nstrpg/adjacent_target"
     t.roll(3, 4, 6)
     out = await t.do(Attack(attacker=bob, kind="shoot", target=y))
@@ -230,9 +268,13 @@ async def test_ex19_damage_reduction(ns: Make) -> None:
     emily = await t.pc(
         "エミリー",
         karate=3,
-        weapons=[{"id": "wrench", "name": "重レンチ", "attack_modifier": 1, "styles": ["kyougeki"]}],
+        weapons=[
+            {"id": "wrench", "name": "重レンチ", "attack_modifier": 1, "styles": ["kyougeki"]}
+        ],
     )
-    tank = await t.npc("シデムシ", kind="boss", ninja=False, tairyoku=10, damage_reduction=1, karate=1)
+    tank = await t.npc(
+        "シデムシ", kind="boss", ninja=False, tairyoku=10, damage_reduction=1, karate=1
+    )
     t.roll(4, 1, 1)
     await t.do(Attack(attacker=emily, target=tank))
     (hit,) = t.pending
@@ -274,15 +316,30 @@ async def test_ex21_lions_renzoku(ns: Make) -> None:
     emily = await t.pc("エミリー", wazamae=4, tairyoku=8)
     l1, l2 = await t.mobs("メキシコライオン", 2, karate=2, renzoku=2, ninja=False)
     t.roll(4, 5)
-    a1 = one(await t.gm_do(Attack(attacker=l1, splits=[Split(target=emily, dice=1), Split(target=emily, dice=1)])), ev.AttackRolled)
+    a1 = one(
+        await t.gm_do(
+            Attack(attacker=l1, splits=[Split(target=emily, dice=1), Split(target=emily, dice=1)])
+        ),
+        ev.AttackRolled,
+    )
     t.roll(6, 4)
-    a2 = one(await t.gm_do(Attack(attacker=l2, splits=[Split(target=emily, dice=1), Split(target=emily, dice=1)])), ev.AttackRolled)
+    a2 = one(
+        await t.gm_do(
+            Attack(attacker=l2, splits=[Split(target=emily, dice=1), Split(target=emily, dice=1)])
+        ),
+        ev.AttackRolled,
+    )
     assert all(h.jisa and h.critical == "" for h in (*a1.hits, *a2.hits)) and len(t.pending) == 4
     # one lion's two attacks are 時間差: never together
-    code = await t.rejected(t.pl, Evade(defender=emily, hits=[a1.hits[0].id, a1.hits[1].id], dice=2))
+    code = await t.rejected(
+        t.pl, Evade(defender=emily, hits=[a1.hits[0].id, a1.hits[1].id], dice=2)
+    )
     assert code == "rule/nstrpg/jisa_no_group"
     t.roll(5, 2)
-    e1 = one(await t.do(Evade(defender=emily, hits=[a1.hits[0].id, a2.hits[0].id], dice=2)), ev.EvasionRolled)
+    e1 = one(
+        await t.do(Evade(defender=emily, hits=[a1.hits[0].id, a2.hits[0].id], dice=2)),
+        ev.EvasionRolled,
+    )
     t.roll(3, 1)
     out = await t.do(Evade(defender=emily, hits=[a1.hits[1].id, a2.hits[1].id], dice=2))
     assert e1.success and not one(out, ev.EvasionRolled).success
@@ -290,16 +347,26 @@ async def test_ex21_lions_renzoku(ns: Make) -> None:
     assert (t.f(emily).tairyoku, t.f(emily).evasion_dice) == (6, 0)
 
 
-@pytest.mark.parametrize(("divisor", "damage", "difficulty"), [(6, 2, UH), (12, 1, UH2), (3, 5, HARD)])
+@pytest.mark.parametrize(
+    ("divisor", "damage", "difficulty"), [(6, 2, UH), (12, 1, UH2), (3, 5, HARD)]
+)
 async def test_ex22_barrage(ns: Make, divisor: int, damage: int, difficulty: int) -> None:
     """NS-EX-22: 15 damage from a clone volley: ÷6 is 2 at UH, ÷12 is 1 at UH2, ÷3 is 5 at HARD."""
     t = await ns()
     gen = await t.pc("ジェノサイド", karate=6, tairyoku=10)
-    ys = await t.mobs("クローンヤクザ", 15, wazamae=1, ninja=False, weapons=["chakagun"], equipped="chakagun")
+    ys = await t.mobs(
+        "クローンヤクザ", 15, wazamae=1, ninja=False, weapons=["chakagun"], equipped="chakagun"
+    )
     t.roll(*([5] * 15))
-    a = one(await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=gen, pool_with=ys[1:])), ev.AttackRolled)
+    a = one(
+        await t.gm_do(Attack(attacker=ys[0], kind="shoot", target=gen, pool_with=ys[1:])),
+        ev.AttackRolled,
+    )
     assert a.hits[0].damage == 15
-    assert await t.rejected(t.pl, DeclareBarrage(hits=[a.hits[0].id], divisor=6)) == "command/forbidden"
+    assert (
+        await t.rejected(t.pl, DeclareBarrage(hits=[a.hits[0].id], divisor=6))
+        == "command/forbidden"
+    )
     b = one(await t.gm_do(DeclareBarrage(hits=[a.hits[0].id], divisor=divisor)), ev.BarrageDeclared)
     assert b.hit.damage == damage
     t.roll(*([1] * 6))
@@ -336,7 +403,9 @@ async def test_ex24_ninja_endurance_and_revival(ns: Make) -> None:
     assert (t.f(me).tairyoku, t.f(me).seishin, t.f(me).status) == (1, 0, "active")
 
 
-@pytest.mark.parametrize(("autoremove", "hp", "status"), [(True, 1, "removed"), (False, 1, "active")])
+@pytest.mark.parametrize(
+    ("autoremove", "hp", "status"), [(True, 1, "removed"), (False, 1, "active")]
+)
 async def test_ex25_chainsaw_satsubatsu(ns: Make, autoremove: bool, hp: int, status: str) -> None:
     """NS-EX-25: チェーンソー (2, HARD) 6,6,4,1: サツバツ!, table 5: 3 damage, arms broken, the sumo yakuza removed."""
     t = await ns({"mob_crit_autoremove": autoremove})
@@ -356,13 +425,20 @@ async def test_ex27_tsuda_does_not_stack(ns: Make) -> None:
     """NS-EX-27: 強攻撃 (痛打+1) and サツバツ! row 2 (痛打+1): 2 damage, not 3, ニューロン 2, ワザマエ 1, 頭部."""
     t = await ns()
     bob = await t.pc("ボブ", karate=3, weapons=["katana"], equipped="katana")
-    foe = await t.npc("敵ニンジャ", kind="boss", karate=3, neuron=5, wazamae=5, tairyoku=6, seishin=3)
+    foe = await t.npc(
+        "敵ニンジャ", kind="boss", karate=3, neuron=5, wazamae=5, tairyoku=6, seishin=3
+    )
     t.roll(6, 6, 2)
     a = one(await t.do(Attack(attacker=bob, target=foe, style="kyougeki")), ev.AttackRolled)
     assert (a.rolls[0].difficulty, a.rolls[0].critical) == (HARD, "satsubatsu")
     t.roll(2)
     d = one(await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id])), ev.DamageResolved)
-    assert (d.amount, d.ability_damage, d.injury, d.tairyoku) == (2, {"neuron": 2, "wazamae": 1}, "頭部", 4)
+    assert (d.amount, d.ability_damage, d.injury, d.tairyoku) == (
+        2,
+        {"neuron": 2, "wazamae": 1},
+        "頭部",
+        4,
+    )
 
 
 async def test_ex28_arms_broken_twice(ns: Make) -> None:
@@ -379,7 +455,9 @@ async def test_ex28_arms_broken_twice(ns: Make) -> None:
     f = t.f(bob)
     assert f.ability_damage == {"karate": 4, "wazamae": 4} and f.injuries == {"腕部": 2}
     d = derived(t.h.state, bob)
-    assert d["current"]["karate"] == 2 and d["current"]["wazamae"] == 2 and d["evasion_per_turn"] == 3
+    assert (
+        d["current"]["karate"] == 2 and d["current"]["wazamae"] == 2 and d["evasion_per_turn"] == 3
+    )
     await t.gm_do(EndScenario())
     assert t.f(bob).ability_damage == {} and t.f(bob).injuries == {"腕部": 1}
     await t.gm_do(StartScenario())
@@ -402,7 +480,9 @@ async def test_ex29_adrenaline_evasion(ns: Make, boost: bool) -> None:
     t.roll(1, 2, 3, 6, 6, 6)
     out = await t.do(Evade(defender=emily, hits=[a.hits[0].id], dice=6, adrenaline=boost))
     e = one(out, ev.EvasionRolled)
-    assert (e.difficulty, e.successes, e.success) == ((EASY, 4, True) if boost else (NORMAL, 3, True))
+    assert (e.difficulty, e.successes, e.success) == (
+        (EASY, 4, True) if boost else (NORMAL, 3, True)
+    )
     assert every(out, ev.DamageResolved) == []  # no サツバツ table (NS-72)
     assert len(every(out, ev.CounterKarate)) == (1 if boost else 0)
     assert t.f(emily).seishin == (2 if boost else 3)
@@ -416,7 +496,9 @@ async def test_ex29_adrenaline_evasion(ns: Make, boost: bool) -> None:
         code = await t.rejected(t.pl, Evade(defender=emily, hits=[hit], dice=0, adrenaline=True))
         assert code == "rule/nstrpg/adrenaline_timing"
         # once per combat (NS-96)
-        code = await t.rejected(t.pl, Check(character_id=emily, purpose="attack_phase", adrenaline=True))
+        code = await t.rejected(
+            t.pl, Check(character_id=emily, purpose="attack_phase", adrenaline=True)
+        )
         assert code == "rule/nstrpg/adrenaline_used"
 
 
@@ -426,9 +508,15 @@ async def test_ex30_adrenaline_attack_setsudan(ns: Make) -> None:
     t = await ns()
     kevin = await t.pc("ケビン", karate=5, seishin=2, weapons=["chainsaw"], equipped="chainsaw")
     foe = await t.npc("敵ニンジャ", kind="boss", karate=4, tairyoku=9)
-    assert await t.rejected(t.pl, Attack(attacker=kevin, target=foe, style="setsudan")) == "rule/nstrpg/needs_shuchu"
+    assert (
+        await t.rejected(t.pl, Attack(attacker=kevin, target=foe, style="setsudan"))
+        == "rule/nstrpg/needs_shuchu"
+    )
     t.roll(1, 4, 4, 5, 6)
-    a = one(await t.do(Attack(attacker=kevin, target=foe, style="setsudan", adrenaline=True)), ev.AttackRolled)
+    a = one(
+        await t.do(Attack(attacker=kevin, target=foe, style="setsudan", adrenaline=True)),
+        ev.AttackRolled,
+    )
     r = a.rolls[0]
     assert (r.difficulty, r.successes, r.critical) == (NORMAL, 4, "satsubatsu")
     assert t.f(kevin).seishin == 1 and t.f(kevin).adrenaline_used
@@ -442,7 +530,14 @@ async def _ninja_slayer_volley(t: Any) -> tuple[str, str, str, ev.AttackRolled]:
     t.roll(6, 4, 1, 1, 5, 3, 1, 1, 6, 6, 6, 2, 1)
     a = one(
         await t.gm_do(
-            Attack(attacker=nsl, splits=[Split(target=emily, dice=4), Split(target=bob, dice=4), Split(target=bob, dice=5)])
+            Attack(
+                attacker=nsl,
+                splits=[
+                    Split(target=emily, dice=4),
+                    Split(target=bob, dice=4),
+                    Split(target=bob, dice=5),
+                ],
+            )
         ),
         ev.AttackRolled,
     )
@@ -460,7 +555,10 @@ async def test_ex32_ninja_slayer_three_attacks(ns: Make) -> None:
     t.roll(5, 4, 2, 1)
     out = await t.do(Evade(defender=emily, hits=[h1.id], dice=4))
     assert one(out, ev.EvasionRolled).successes == 2 and every(out, ev.CounterKarate) == []
-    assert await t.rejected(t.pl, Evade(defender=bob, hits=[h2.id, h3.id], dice=6)) == "rule/nstrpg/jisa_no_group"
+    assert (
+        await t.rejected(t.pl, Evade(defender=bob, hits=[h2.id, h3.id], dice=6))
+        == "rule/nstrpg/jisa_no_group"
+    )
     d = one(await t.do(Evade(defender=bob, hits=[h2.id])), ev.DamageResolved)
     assert (d.amount, t.f(bob).tairyoku, t.f(bob).evasion_dice) == (1, 5, 6)
     t.roll(5, 5, 5, 1, 1, 1)
@@ -498,15 +596,36 @@ async def test_ex33_auto_skills_from_base_values(ns: Make) -> None:
     t = await ns()
     emily = await t.pc("エミリー", karate=10, tairyoku=9)
     ys = await t.mobs("ヤクザ", 3, ninja=False, tairyoku=9)
-    await t.gm_do(AdjustValue(character_id=emily, field="boosts", value={"karate": 3}, reason="☆ヘンゲヨーカイ・ジツLV3"))
+    await t.gm_do(
+        AdjustValue(
+            character_id=emily,
+            field="boosts",
+            value={"karate": 3},
+            reason="☆ヘンゲヨーカイ・ジツLV3",
+        )
+    )
     d = derived(t.h.state, emily)
     assert d["current"]["karate"] == 13 and d["auto_skills"] == ["●連続攻撃2"]
     three = Attack(attacker=emily, splits=[Split(target=y, dice=4) for y in ys])
     assert await t.rejected(t.pl, three) == "rule/nstrpg/too_many_attacks"
     await t.gm_do(AdjustValue(character_id=emily, field="boosts", value={}, reason="ジツが切れた"))
-    await t.gm_do(AdjustValue(character_id=emily, field="ability_damage", value={"karate": 4}, reason="サツバツ!で腕を"))
+    await t.gm_do(
+        AdjustValue(
+            character_id=emily,
+            field="ability_damage",
+            value={"karate": 4},
+            reason="サツバツ!で腕を",
+        )
+    )
     t.roll(*([1] * 6))
-    a = one(await t.do(Attack(attacker=emily, splits=[Split(target=ys[0], dice=3), Split(target=ys[1], dice=3)])), ev.AttackRolled)
+    a = one(
+        await t.do(
+            Attack(
+                attacker=emily, splits=[Split(target=ys[0], dice=3), Split(target=ys[1], dice=3)]
+            )
+        ),
+        ev.AttackRolled,
+    )
     assert a.pool == 6 and len(a.rolls) == 2
 
 
@@ -518,12 +637,24 @@ async def test_ex34_kevin_renzoku3_split(ns: Make) -> None:
     (sumo,) = await t.mobs("スモトリヤクザ", 1, ninja=False, tairyoku=2)
     t.roll(4, 1, 1, 1, 5, 2, 2, 1, 1, 4, 3, 3, 2, 1)
     out = await t.do(
-        Attack(attacker=kevin, bonus_dice=1, splits=[Split(target=clone, dice=4), Split(target=sumo, dice=5), Split(target=sumo, dice=5)])
+        Attack(
+            attacker=kevin,
+            bonus_dice=1,
+            splits=[
+                Split(target=clone, dice=4),
+                Split(target=sumo, dice=5),
+                Split(target=sumo, dice=5),
+            ],
+        )
     )
     a = one(out, ev.AttackRolled)
     assert a.pool == 14 and [h.jisa for h in a.hits] == [False, True, True]
     ds = every(out, ev.DamageResolved)
-    assert [(d.target, d.status) for d in ds] == [(clone, "removed"), (sumo, "active"), (sumo, "removed")]
+    assert [(d.target, d.status) for d in ds] == [
+        (clone, "removed"),
+        (sumo, "active"),
+        (sumo, "removed"),
+    ]
 
 
 async def test_ex35_machinegun_rensha3(ns: Make) -> None:
@@ -535,21 +666,46 @@ async def test_ex35_machinegun_rensha3(ns: Make) -> None:
     out = await t.do(Attack(attacker=kevin, kind="shoot", splits=[Split(target=sumo, dice=2)] * 3))
     assert [d.tairyoku for d in every(out, ev.DamageResolved)] == [2, 1, 0]
     (sumo2,) = await t.mobs("スモトリヤクザ", 1, ninja=False, tairyoku=3)
-    code = await t.rejected(t.pl, Attack(attacker=kevin, kind="shoot", weapon="shuriken", splits=[Split(target=sumo2, dice=2)] * 3))
+    code = await t.rejected(
+        t.pl,
+        Attack(
+            attacker=kevin,
+            kind="shoot",
+            weapon="shuriken",
+            splits=[Split(target=sumo2, dice=2)] * 3,
+        ),
+    )
     assert code == "rule/nstrpg/too_many_attacks"
 
 
 async def test_ex36_shuriken_multi_target(ns: Make) -> None:
     """NS-EX-36: ワザマエ 7 (●連射2), no ●マルチターゲット: shuriken still split 4/3 over two yakuza."""
     t = await ns()
-    bob = await t.pc("ボブ", wazamae=7, neuron=5, weapons=[{"id": "pistols", "name": "二挺拳銃", "kind": "gun", "rensha": 2, "multi": True}])
+    bob = await t.pc(
+        "ボブ",
+        wazamae=7,
+        neuron=5,
+        weapons=[{"id": "pistols", "name": "二挺拳銃", "kind": "gun", "rensha": 2, "multi": True}],
+    )
     sg, cg = await t.mobs("ヤクザ", 2, ninja=False, tairyoku=1)
     t.roll(4, 4, 2, 1, 6, 3, 1)
-    out = await t.do(Attack(attacker=bob, kind="shoot", splits=[Split(target=sg, dice=4), Split(target=cg, dice=3)]))
+    out = await t.do(
+        Attack(
+            attacker=bob, kind="shoot", splits=[Split(target=sg, dice=4), Split(target=cg, dice=3)]
+        )
+    )
     assert [r.successes for r in one(out, ev.AttackRolled).rolls] == [2, 1]
     assert [d.status for d in every(out, ev.DamageResolved)] == ["removed", "removed"]
     (a, b) = await t.mobs("ヤクザ", 2, ninja=False, tairyoku=1)
-    code = await t.rejected(t.pl, Attack(attacker=bob, kind="shoot", weapon="pistols", splits=[Split(target=a, dice=4), Split(target=b, dice=3)]))
+    code = await t.rejected(
+        t.pl,
+        Attack(
+            attacker=bob,
+            kind="shoot",
+            weapon="pistols",
+            splits=[Split(target=a, dice=4), Split(target=b, dice=3)],
+        ),
+    )
     assert code == "rule/nstrpg/single_target"
 
 
@@ -576,7 +732,14 @@ async def test_ex37_hard_mode(ns: Make) -> None:
 async def test_ex26_base_damage_two_with_tsuda(ns: Make) -> None:
     """NS-EX-26: 戦闘用バイオサイバネ (base damage 2) with 『痛打+1』 deals 3."""
     t = await ns()
-    me = await t.pc("ニンジャ", karate=3, weapons=[{"id": "bio", "name": "戦闘用バイオサイバネ", "damage": 2, "styles": ["kyougeki"]}], equipped="bio")
+    me = await t.pc(
+        "ニンジャ",
+        karate=3,
+        weapons=[
+            {"id": "bio", "name": "戦闘用バイオサイバネ", "damage": 2, "styles": ["kyougeki"]}
+        ],
+        equipped="bio",
+    )
     foe = await t.npc("敵", kind="boss", karate=1, tairyoku=9)
     t.roll(5, 1, 1)
     a = one(await t.do(Attack(attacker=me, target=foe, style="kyougeki")), ev.AttackRolled)
@@ -588,14 +751,29 @@ async def test_mixed_difficulties_use_the_highest(ns: Make) -> None:
     """NS-75: a sniper (回避:HARD) and a shotgun (NORMAL) at once: one group evasion at HARD, or apart."""
     t = await ns()
     me = await t.pc("ニンジャ", wazamae=6, tairyoku=9)
-    sniper = await t.npc("スナイパーヤクザ", kind="mob", ninja=False, wazamae=1,
-                         weapons=[{"id": "rifle", "name": "スナイパーライフル", "kind": "gun", "evasion": HARD}], equipped="rifle")
-    shot = await t.npc("ショットガンヤクザ", kind="mob", ninja=False, wazamae=1, weapons=["shotgun"], equipped="shotgun")
+    sniper = await t.npc(
+        "スナイパーヤクザ",
+        kind="mob",
+        ninja=False,
+        wazamae=1,
+        weapons=[{"id": "rifle", "name": "スナイパーライフル", "kind": "gun", "evasion": HARD}],
+        equipped="rifle",
+    )
+    shot = await t.npc(
+        "ショットガンヤクザ",
+        kind="mob",
+        ninja=False,
+        wazamae=1,
+        weapons=["shotgun"],
+        equipped="shotgun",
+    )
     t.roll(4)
     a = one(await t.gm_do(Attack(attacker=sniper, kind="shoot", target=me)), ev.AttackRolled)
     t.roll(4)
     b = one(await t.gm_do(Attack(attacker=shot, kind="shoot", target=me)), ev.AttackRolled)
     t.roll(4, 4)
-    e = one(await t.do(Evade(defender=me, hits=[a.hits[0].id, b.hits[0].id], dice=2)), ev.EvasionRolled)
+    e = one(
+        await t.do(Evade(defender=me, hits=[a.hits[0].id, b.hits[0].id], dice=2)), ev.EvasionRolled
+    )
     assert (e.difficulty, e.success) == (HARD, False)
     assert t.f(me).tairyoku == 7

@@ -14,7 +14,14 @@ from taku_nstrpg.plugin import RULESET
 def test_an_old_hit_with_a_free_kind_still_decodes() -> None:
     raw = {
         "type": "nstrpg.hit_inflicted",
-        "hit": {"id": "h1", "attack_id": "g1", "attacker": None, "target": "c1", "kind": "jitsu", "damage_kind": "jitsu"},
+        "hit": {
+            "id": "h1",
+            "attack_id": "g1",
+            "attacker": None,
+            "target": "c1",
+            "kind": "jitsu",
+            "damage_kind": "jitsu",
+        },
         "reason": "カトン",
     }
     e = event_decoder(RULESET).decode(msgspec.json.encode(raw))
@@ -22,7 +29,13 @@ def test_an_old_hit_with_a_free_kind_still_decodes() -> None:
 
 
 def test_an_old_sheet_with_a_free_weapon_kind_still_loads() -> None:
-    sheet = sheet_of({"karate": 4, "weapons": [{"id": "yumi", "name": "ナガユミ", "kind": "bow"}], "equipped": "yumi"})
+    sheet = sheet_of(
+        {
+            "karate": 4,
+            "weapons": [{"id": "yumi", "name": "ナガユミ", "kind": "bow"}],
+            "equipped": "yumi",
+        }
+    )
     assert sheet.karate == 4 and sheet.weapon("yumi") is not None
 
 

@@ -21,4 +21,8 @@ def test_modules_other_rulesets_import_keep_their_names() -> None:
         for name in mod.__all__:
             assert hasattr(mod, name), f"{mod.__name__}.{name}"
     assert list(inspect.signature(combat.initiative_order).parameters) == ["entries", "pc_rank"]
-    assert list(inspect.signature(checks.roll_check).parameters)[:3] == ["dice", "pool", "difficulty"]
+    assert list(inspect.signature(checks.roll_check).parameters)[:3] == [
+        "dice",
+        "pool",
+        "difficulty",
+    ]

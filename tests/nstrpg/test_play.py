@@ -47,9 +47,17 @@ def test_ex11_ex12_initiative_order() -> None:
     """NS-EX-11/12: ties between PCs by their agreed order, PCs before enemies; placement reversed."""
     pcs = [("bob", 1, True), ("kevin", 4, True), ("emily", 4, True)]
     assert initiative_order(pcs, pc_rank=["emily", "kevin"]) == ["emily", "kevin", "bob"]
-    order = initiative_order([*pcs, ("yabu", 2, False), ("clone", 1, False)], pc_rank=["emily", "kevin"])
+    order = initiative_order(
+        [*pcs, ("yabu", 2, False), ("clone", 1, False)], pc_rank=["emily", "kevin"]
+    )
     assert order == ["emily", "kevin", "yabu", "bob", "clone"]
-    five = [("PC1", 9, True), ("BM", 8, False), ("PC2", 6, True), ("PC3", 0, True), ("clone", -2, False)]
+    five = [
+        ("PC1", 9, True),
+        ("BM", 8, False),
+        ("PC2", 6, True),
+        ("PC3", 0, True),
+        ("clone", -2, False),
+    ]
     assert initiative_order(five) == ["PC1", "BM", "PC2", "PC3", "clone"]  # ≤ 0 acts as 1 (NS-32)
     assert placement_order(five) == ["clone", "PC3", "PC2", "BM", "PC1"]
 
@@ -58,7 +66,9 @@ async def test_initiative_is_current_neuron(ns: Make) -> None:
     """NS-17, NS-20: イニシアチブ = current ニューロン + modifiers; the view shows it."""
     t = await ns()
     me = await t.pc("ニンジャ", neuron=4, initiative_bonus=2)
-    await t.gm_do(AdjustValue(character_id=me, field="ability_damage", value={"neuron": 2}, reason="頭部痛打"))
+    await t.gm_do(
+        AdjustValue(character_id=me, field="ability_damage", value={"neuron": 2}, reason="頭部痛打")
+    )
     d = t.h.view(t.pl)["game"]["derived"][me]
     assert (d["initiative"], d["evasion_per_turn"]) == (4, 2)
 
@@ -71,13 +81,19 @@ async def test_dkk_gain_cap_and_wasshoi(ns: Make) -> None:
     await t.gm_do(StartCombat())
     await t.gm_do(StartTurn())
     t.roll(5, 6)  # 2D3 = 3 + 3
-    g = of(await t.gm_do(GainDkk(character_id=a, guide="vip_kill", reason="重要NPCを殺害")), ev.DkkGained)[0]
+    g = of(
+        await t.gm_do(GainDkk(character_id=a, guide="vip_kill", reason="重要NPCを殺害")),
+        ev.DkkGained,
+    )[0]
     assert (g.amount, g.before, g.after, g.wasshoi_due) == (6, 10, 12, True)
     assert t.f(a).dkk == 12 and t.h.game.wasshoi_due
     t.roll(6, 6, 3)
     w = of(await t.gm_do(Wasshoi()), ev.WasshoiRolled)[0]
     assert (w.total, w.target, w.success, w.target_ninja, w.entry_row) == (12, 12, True, a, 3)
-    assert await t.rejected(t.gm, AdjustValue(character_id=b, field="dkk", value=13)) == "rule/nstrpg/dkk_range"
+    assert (
+        await t.rejected(t.gm, AdjustValue(character_id=b, field="dkk", value=13))
+        == "rule/nstrpg/dkk_range"
+    )
 
 
 async def test_wasshoi_roll_and_entry(ns: Make) -> None:
@@ -104,7 +120,11 @@ async def test_ninja_slayer_template(ns: Make) -> None:
     t = await ns()
     (c,) = await t.gm_do(CreateNinjaSlayer())
     d = t.h.view(t.gm)["game"]["derived"][c.character_id]
-    assert d["evasion_per_turn"] == 14 and "●連続攻撃3" in d["auto_skills"] and "●時間差" in d["auto_skills"]
+    assert (
+        d["evasion_per_turn"] == 14
+        and "●連続攻撃3" in d["auto_skills"]
+        and "●時間差" in d["auto_skills"]
+    )
     assert t.f(c.character_id).tairyoku == 13
 
 
@@ -118,7 +138,15 @@ async def test_instant_death_and_resistance(ns: Make) -> None:
     t.roll(6)
     d = of(await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id])), ev.DamageResolved)[0]
     assert (d.instant_death, d.status) == (True, "dead")
-    tough = await t.npc("タフ", kind="boss", karate=2, tairyoku=20, seishin=3, instant_death_resistance=True, damage_reduction=1)
+    tough = await t.npc(
+        "タフ",
+        kind="boss",
+        karate=2,
+        tairyoku=20,
+        seishin=3,
+        instant_death_resistance=True,
+        damage_reduction=1,
+    )
     t.roll(6, 6, 1, 1)
     a = of(await t.do(Attack(attacker=me, target=tough)), ev.AttackRolled)[0]
     t.roll(6, 5, 4)
@@ -137,7 +165,12 @@ async def test_fainted_targets_and_kaishaku(ns: Make) -> None:
     a = of(out, ev.AttackRolled)[0]
     assert a.rolls[0].auto and a.rolls[0].roll is None
     d = of(out, ev.DamageResolved)[0]
-    assert (d.seishin_spent, d.tairyoku, d.seishin, d.status) == (1, 0, 0, "fainted")  # 耐久力 continues
+    assert (d.seishin_spent, d.tairyoku, d.seishin, d.status) == (
+        1,
+        0,
+        0,
+        "fainted",
+    )  # 耐久力 continues
     out = await t.do(Kaishaku(attacker=me, target=foe))
     assert of(out, ev.DamageResolved)[0].status == "dead"
     other = await t.npc("起きている敵", kind="boss", karate=2, tairyoku=3)
@@ -153,7 +186,9 @@ async def test_fainted_cannot_act_but_resists(ns: Make) -> None:
     assert await t.rejected(t.pl, Attack(attacker=me, target=y)) == "rule/nstrpg/cannot_act"
     assert await t.rejected(t.pl, Check(character_id=me)) == "rule/nstrpg/cannot_act"
     t.roll(4, 1)
-    c = of(await t.do(Check(character_id=me, stat="neuron", purpose="resistance")), ev.CheckRolled)[0]
+    c = of(await t.do(Check(character_id=me, stat="neuron", purpose="resistance")), ev.CheckRolled)[
+        0
+    ]
     assert c.success
 
 
@@ -167,7 +202,10 @@ async def test_mobs_cannot_evade_and_counter_rules(ns: Make) -> None:
     t.roll(6, 6, 6, 6, 6, 6)
     out = await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=6))
     assert of(out, ev.EvasionRolled)[0].success and of(out, ev.CounterKarate) == []
-    assert await t.rejected(t.pl, Evade(defender=me, hits=["nope"], dice=1)) == "rule/nstrpg/no_such_hit"
+    assert (
+        await t.rejected(t.pl, Evade(defender=me, hits=["nope"], dice=1))
+        == "rule/nstrpg/no_such_hit"
+    )
     # a counter can be evaded, never countered
     t.roll(4, 1, 1)
     a = of(await t.gm_do(Attack(attacker=foe, target=me)), ev.AttackRolled)[0]
@@ -199,7 +237,12 @@ async def test_sixth_sense_reroll(ns: Make) -> None:
     # a missed shot of a split, rerolled into a hit
     foe = await t.npc("敵", kind="boss", karate=2, tairyoku=9)
     t.roll(4, 1, 1, 1)
-    a = of(await t.do(Attack(attacker=me, splits=[Split(target=foe, dice=2), Split(target=foe, dice=2)])), ev.AttackRolled)[0]
+    a = of(
+        await t.do(
+            Attack(attacker=me, splits=[Split(target=foe, dice=2), Split(target=foe, dice=2)])
+        ),
+        ev.AttackRolled,
+    )[0]
     assert [r.success for r in a.rolls] == [True, False]
     t.roll(5, 1)
     rr = of(await t.do(Reroll(character_id=me, index=1)), ev.AttackRerolled)[0]
@@ -212,7 +255,12 @@ async def test_sixth_sense_not_after_evasion(ns: Make) -> None:
     me = await t.pc("ニンジャ", neuron=13, karate=7)
     foe = await t.npc("敵", kind="boss", karate=2, tairyoku=9)
     t.roll(4, 1, 4, 1)
-    a = of(await t.do(Attack(attacker=me, splits=[Split(target=foe, dice=2), Split(target=foe, dice=2)])), ev.AttackRolled)[0]
+    a = of(
+        await t.do(
+            Attack(attacker=me, splits=[Split(target=foe, dice=2), Split(target=foe, dice=2)])
+        ),
+        ev.AttackRolled,
+    )[0]
     t.roll(1)
     await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id], dice=1))
     assert await t.rejected(t.pl, Reroll(character_id=me, index=1)) == "rule/nstrpg/already_evaded"
@@ -244,7 +292,10 @@ async def test_gm_overrides(ns: Make) -> None:
     assert t.f(me).tairyoku == 2
     await t.gm_do(Override(path=["game", "atmosphere"], value="hard", reason="シナリオ指定"))
     assert t.h.game.atmosphere == "hard"
-    assert await t.rejected(t.pl, AdjustValue(character_id=me, field="tairyoku", value=9)) == "command/forbidden"
+    assert (
+        await t.rejected(t.pl, AdjustValue(character_id=me, field="tairyoku", value=9))
+        == "command/forbidden"
+    )
     t.roll(1)
     await t.gm_do(Inflict(target=me, damage=3))
     (hit,) = t.pending
@@ -272,7 +323,9 @@ async def test_every_event_renders_in_japanese(ns: Make) -> None:
     for e in await t.h.events():
         line = t.h.table.ruleset.render(e, t.h.state, t.h.state.rules)
         if type(e).__module__.startswith("taku_nstrpg"):
-            assert line and any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in line), e
+            assert line and any(
+                "\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in line
+            ), e
 
 
 # --------------------------------------------------------------------------- invariants (properties)
@@ -290,8 +343,14 @@ def _table(sheet_me: dict[str, Any], sheet_foe: dict[str, Any]) -> tuple[Any, An
     for e in (
         TableCreated(name="t", ruleset="nstrpg", ruleset_version="1"),
         MemberJoined(member_id="gm", name="GM", role=Role.GM),
-        CharacterCreated(character_id="me", name="me", sheet=msgspec.to_builtins(RULESET.check_sheet(sheet_me))),
-        CharacterCreated(character_id="foe", name="foe", sheet=msgspec.to_builtins(RULESET.check_sheet(sheet_foe))),
+        CharacterCreated(
+            character_id="me", name="me", sheet=msgspec.to_builtins(RULESET.check_sheet(sheet_me))
+        ),
+        CharacterCreated(
+            character_id="foe",
+            name="foe",
+            sheet=msgspec.to_builtins(RULESET.check_sheet(sheet_foe)),
+        ),
     ):
         state = evolve(state, e, RULESET)
     return state, RULESET
@@ -303,14 +362,20 @@ def _table(sheet_me: dict[str, Any], sheet_foe: dict[str, Any]) -> tuple[Any, An
     evasion=st.lists(st.integers(1, 6), min_size=1, max_size=8),
     table_face=st.integers(1, 6),
 )
-def test_successful_evasion_leaves_no_damage(attack: list[int], evasion: list[int], table_face: int) -> None:
+def test_successful_evasion_leaves_no_damage(
+    attack: list[int], evasion: list[int], table_face: int
+) -> None:
     """Property (NS-72): a successful evasion means no damage and no added effect at all."""
     from taku.core.table import decide, evolve
 
-    state, rs = _table({"karate": 8, "tairyoku": 9}, {"karate": 8, "wazamae": 8, "tairyoku": 9, "seishin": 3})
+    state, rs = _table(
+        {"karate": 8, "tairyoku": 9}, {"karate": 8, "wazamae": 8, "tairyoku": 9, "seishin": 3}
+    )
     dice = ScriptedDice([*attack, table_face, table_face, table_face])
     ctx = Context(actor="gm", role=Role.GM, dice=dice, options=rs.make_options({}))
-    out = decide(state, Attack(attacker="me", splits=[Split(target="foe", dice=len(attack))]), ctx, rs)
+    out = decide(
+        state, Attack(attacker="me", splits=[Split(target="foe", dice=len(attack))]), ctx, rs
+    )
     for e in out:
         state = evolve(state, e, rs)
     hits = [h for h in state.game.pending]
@@ -327,7 +392,10 @@ def test_successful_evasion_leaves_no_damage(attack: list[int], evasion: list[in
             state = evolve(state, e, rs)
         after = state.game.fighters["foe"]
         assert (after.tairyoku, after.seishin, after.ability_damage, after.injuries) == (
-            before.tairyoku, before.seishin, before.ability_damage, before.injuries,
+            before.tairyoku,
+            before.seishin,
+            before.ability_damage,
+            before.injuries,
         )
 
 
@@ -359,7 +427,12 @@ async def test_knockback_distance(ns: Make) -> None:
     a = one_of(await t.do(Attack(attacker=me, target=foe, style="seimitsu")), ev.AttackRolled)
     t.roll(1)
     d = one_of(await t.gm_do(Evade(defender=foe, hits=[a.hits[0].id])), ev.DamageResolved)
-    assert (d.row, d.tsuda, d.amount, d.knockback) == (1, 0, 0, 0)  # 精密攻撃: no 痛打; 1 − 1 = 0, no 体力 lost
+    assert (d.row, d.tsuda, d.amount, d.knockback) == (
+        1,
+        0,
+        0,
+        0,
+    )  # 精密攻撃: no 痛打; 1 − 1 = 0, no 体力 lost
 
 
 async def test_ultra_hard_shuriken_and_wasshoi_due(ns: Make) -> None:
@@ -380,9 +453,19 @@ async def test_ultra_hard_shuriken_and_wasshoi_due(ns: Make) -> None:
     t.roll(4, 1, 1, 1)
     b = one_of(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)
     t.roll(1)
-    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1)), ev.EvasionRolled).difficulty == HARD
+    assert (
+        one_of(
+            await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1)), ev.EvasionRolled
+        ).difficulty
+        == HARD
+    )
     t.roll(1)
-    assert one_of(await t.do(Evade(defender=me, hits=[b.hits[0].id], dice=1)), ev.EvasionRolled).difficulty == UH
+    assert (
+        one_of(
+            await t.do(Evade(defender=me, hits=[b.hits[0].id], dice=1)), ev.EvasionRolled
+        ).difficulty
+        == UH
+    )
 
 
 async def test_adrenaline_evasion_lasts_the_phase(ns: Make) -> None:
@@ -393,16 +476,40 @@ async def test_adrenaline_evasion_lasts_the_phase(ns: Make) -> None:
     me = await t.pc("ニンジャ", wazamae=6, tairyoku=9, seishin=2)
     boss = await t.npc("ボス", kind="boss", karate=8)
     t.roll(4, 1, 4, 1)
-    a = one_of(await t.gm_do(Attack(attacker=boss, splits=[Split(target=me, dice=2), Split(target=me, dice=2)])), ev.AttackRolled)
+    a = one_of(
+        await t.gm_do(
+            Attack(attacker=boss, splits=[Split(target=me, dice=2), Split(target=me, dice=2)])
+        ),
+        ev.AttackRolled,
+    )
     t.roll(1)
-    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1, adrenaline=True)), ev.EvasionRolled).difficulty == EASY
+    assert (
+        one_of(
+            await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1, adrenaline=True)),
+            ev.EvasionRolled,
+        ).difficulty
+        == EASY
+    )
     t.roll(1)
-    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[1].id], dice=1)), ev.EvasionRolled).difficulty == EASY
+    assert (
+        one_of(
+            await t.do(Evade(defender=me, hits=[a.hits[1].id], dice=1)), ev.EvasionRolled
+        ).difficulty
+        == EASY
+    )
     await t.do(BeginTurnOf(character_id=me))
     t.roll(4, 1)
-    a = one_of(await t.gm_do(Attack(attacker=boss, target=me, splits=[Split(target=me, dice=2)])), ev.AttackRolled)
+    a = one_of(
+        await t.gm_do(Attack(attacker=boss, target=me, splits=[Split(target=me, dice=2)])),
+        ev.AttackRolled,
+    )
     t.roll(1)
-    assert one_of(await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1)), ev.EvasionRolled).difficulty == NORMAL
+    assert (
+        one_of(
+            await t.do(Evade(defender=me, hits=[a.hits[0].id], dice=1)), ev.EvasionRolled
+        ).difficulty
+        == NORMAL
+    )
 
 
 def one_of(events: list[Any], kind: type) -> Any:
@@ -441,11 +548,22 @@ async def test_group_evasion_within_one_phase(ns: Make) -> None:
     b2 = await t.npc("ボス2", kind="boss", wazamae=3)
     await t.gm_do(BeginTurnOf(character_id=b1))
     t.roll(4, 1, 1)
-    h1 = one_of(await t.gm_do(Attack(attacker=b1, kind="shoot", target=me)), ev.AttackRolled).hits[0].id
+    h1 = (
+        one_of(await t.gm_do(Attack(attacker=b1, kind="shoot", target=me)), ev.AttackRolled)
+        .hits[0]
+        .id
+    )
     await t.gm_do(BeginTurnOf(character_id=b2))
     t.roll(4, 1, 1)
-    h2 = one_of(await t.gm_do(Attack(attacker=b2, kind="shoot", target=me)), ev.AttackRolled).hits[0].id
-    assert await t.rejected(t.pl, Evade(defender=me, hits=[h1, h2], dice=2)) == "rule/nstrpg/other_phase"
+    h2 = (
+        one_of(await t.gm_do(Attack(attacker=b2, kind="shoot", target=me)), ev.AttackRolled)
+        .hits[0]
+        .id
+    )
+    assert (
+        await t.rejected(t.pl, Evade(defender=me, hits=[h1, h2], dice=2))
+        == "rule/nstrpg/other_phase"
+    )
     t.roll(4, 4)
     e = one_of(await t.do(Evade(defender=me, hits=[h1], dice=2)), ev.EvasionRolled)
     assert e.success

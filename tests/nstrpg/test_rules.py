@@ -14,8 +14,20 @@ faces_st = st.lists(st.integers(1, 6), max_size=30)
 
 @pytest.mark.parametrize(
     ("text", "level"),
-    [("カラテ判定:U-HARD2".split(":")[1], UH2), ("UH2", UH2), ("NORMAL", NORMAL), ("N", NORMAL), ("K", KIDS),
-     ("ULTRA-HARD", UH), ("UH3", UH3), ("E", EASY), ("H", HARD), ("UH", UH), ("U", UH), ("5", HARD)],
+    [
+        ("カラテ判定:U-HARD2".split(":")[1], UH2),
+        ("UH2", UH2),
+        ("NORMAL", NORMAL),
+        ("N", NORMAL),
+        ("K", KIDS),
+        ("ULTRA-HARD", UH),
+        ("UH3", UH3),
+        ("E", EASY),
+        ("H", HARD),
+        ("UH", UH),
+        ("U", UH),
+        ("5", HARD),
+    ],
 )
 def test_parse_difficulty(text: str, level: int) -> None:
     """NS-EX-02 / NS-08: the rulebook's and BCDice's ways of writing a difficulty."""
@@ -41,9 +53,18 @@ def test_uh_success_counting() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "faces", "ok"),
-    [("【6,6】", [6, 6, 6], True), ("【6,5+】", [6, 6, 1], True), ("【4】", [6, 5], False), ("【4】", [4, 1], True),
-     ("【6,6】", [6, 5, 5], False), ("【5+,5+】", [5, 6], True), ("【6,5+】", [6, 4], False), ("665+", [6, 5, 6], True),
-     ("665+", [6, 6, 4], False), ("【6,6,6】", [6, 6, 4, 3, 1, 1], False)],
+    [
+        ("【6,6】", [6, 6, 6], True),
+        ("【6,5+】", [6, 6, 1], True),
+        ("【4】", [6, 5], False),
+        ("【4】", [4, 1], True),
+        ("【6,6】", [6, 5, 5], False),
+        ("【5+,5+】", [5, 6], True),
+        ("【6,5+】", [6, 4], False),
+        ("665+", [6, 5, 6], True),
+        ("665+", [6, 6, 4], False),
+        ("【6,6,6】", [6, 6, 4, 3, 1, 1], False),
+    ],
 )
 def test_patterns(spec: str, faces: list[int], ok: bool) -> None:
     """NS-EX-06, NS-05: 【】 patterns match as multisets, each element its own die."""
@@ -80,9 +101,15 @@ def test_criticals() -> None:
     assert satsubatsu.critical_of([6, 6, 6, 2, 1], success=True) == satsubatsu.NAMU
     assert satsubatsu.critical_of([6, 6], success=False) == satsubatsu.NONE
     seimitsu = combat.STYLES["seimitsu"]
-    assert satsubatsu.critical_of(
-        [6, 6, 4, 3, 1, 1], success=True, satsubatsu=Pattern.parse(seimitsu.satsubatsu), namu=Pattern.parse(seimitsu.namu)
-    ) == satsubatsu.NONE
+    assert (
+        satsubatsu.critical_of(
+            [6, 6, 4, 3, 1, 1],
+            success=True,
+            satsubatsu=Pattern.parse(seimitsu.satsubatsu),
+            namu=Pattern.parse(seimitsu.namu),
+        )
+        == satsubatsu.NONE
+    )
 
 
 @given(st.lists(st.integers(0, 12), max_size=5))
@@ -95,27 +122,54 @@ def test_tsuda_never_stacks(sources: list[int]) -> None:
 
 def test_endurance_example() -> None:
     """NS-EX-24: 体力 -4 with 精神力 5 spends 4 and faints at 体力 0, 精神力 1."""
-    out = damage.resolve_damage(kind="pc", ninja=True, tairyoku=0, seishin=5, status="active", amount=4)
+    out = damage.resolve_damage(
+        kind="pc", ninja=True, tairyoku=0, seishin=5, status="active", amount=4
+    )
     assert (out.tairyoku, out.seishin, out.seishin_spent, out.status) == (0, 1, 4, damage.FAINTED)
-    out = damage.resolve_damage(kind="pc", ninja=True, tairyoku=1, seishin=2, status="active", amount=5)
+    out = damage.resolve_damage(
+        kind="pc", ninja=True, tairyoku=1, seishin=2, status="active", amount=5
+    )
     assert out.status == damage.EXPLODED  # G-NS-07
 
 
 def test_seishin_minus() -> None:
     """NS-84: 精神力 below 0 faints a ninja at 体力 0 and removes a non-ninja boss."""
     row3 = satsubatsu.row(3)
-    out = damage.resolve_damage(kind="pc", ninja=True, tairyoku=5, seishin=1, status="active", amount=2,
-                                ability_damage=row3.ability_damage, injury=row3.injury)
+    out = damage.resolve_damage(
+        kind="pc",
+        ninja=True,
+        tairyoku=5,
+        seishin=1,
+        status="active",
+        amount=2,
+        ability_damage=row3.ability_damage,
+        injury=row3.injury,
+    )
     assert (out.tairyoku, out.seishin, out.status, out.injury) == (0, -1, damage.FAINTED, "胴体")
-    out = damage.resolve_damage(kind="boss", ninja=False, tairyoku=5, seishin=1, status="active", amount=2,
-                                ability_damage=row3.ability_damage)
+    out = damage.resolve_damage(
+        kind="boss",
+        ninja=False,
+        tairyoku=5,
+        seishin=1,
+        status="active",
+        amount=2,
+        ability_damage=row3.ability_damage,
+    )
     assert out.status == damage.REMOVED
 
 
 def test_added_effects_need_hp_loss() -> None:
     """NS-90: a row's added effects apply only when 体力 went down."""
-    out = damage.resolve_damage(kind="pc", ninja=True, tairyoku=5, seishin=3, status="active", amount=0,
-                                ability_damage={"karate": 2}, injury="腕部")
+    out = damage.resolve_damage(
+        kind="pc",
+        ninja=True,
+        tairyoku=5,
+        seishin=3,
+        status="active",
+        amount=0,
+        ability_damage={"karate": 2},
+        injury="腕部",
+    )
     assert out.ability_damage == {} and out.injury == ""
 
 
@@ -177,8 +231,13 @@ def test_importable_attack_and_evasion() -> None:
     """The one-attack / one-evasion functions other rulesets import (NS-EX-29 numbers)."""
     from taku.core.dice import ScriptedDice
 
-    prof = combat.attack_profile(kind="melee", weapon=combat.BUILTIN_WEAPONS["unarmed"], style=None,
-                                 skills=combat.AutoSkills(), ninja=True)
+    prof = combat.attack_profile(
+        kind="melee",
+        weapon=combat.BUILTIN_WEAPONS["unarmed"],
+        style=None,
+        skills=combat.AutoSkills(),
+        ninja=True,
+    )
     roll, a = combat.roll_attack(ScriptedDice([1, 4, 6, 6]), 4, prof.difficulty, prof)
     assert (a.successes, a.hit, a.critical) == (3, True, satsubatsu.SATSUBATSU)
     e = combat.resolve_evasion([1, 2, 3, 6, 6, 6], EASY, attack_successes=3)

@@ -17,17 +17,52 @@ REDACTED = Redacted.__struct_config__.tag
 
 COMMANDS = [
     # pools (BCDice)
-    "K5", "E5", "N5", "H5", "U5", "UH5", "E1,N2,H3", "N4,3",
+    "K5",
+    "E5",
+    "N5",
+    "H5",
+    "U5",
+    "UH5",
+    "E1,N2,H3",
+    "N4,3",
     # counting appendices (BCDice)
-    "N3[>=5]", "N3[>5]", "N3[<=2]", "N3[<2]", "N3[=6]", "N3[!=1]", "N3[S]", "N3[S5]", "N3[C]", "N3[C2]",
+    "N3[>=5]",
+    "N3[>5]",
+    "N3[<=2]",
+    "N3[<2]",
+    "N3[=6]",
+    "N3[!=1]",
+    "N3[S]",
+    "N3[S5]",
+    "N3[C]",
+    "N3[C2]",
     # all-of forms (BCDice's newer source)
-    "N3[>=665+]", "N3[S66+]", "N3[S65/665+]", "N3[C66+]",
+    "N3[>=665+]",
+    "N3[S66+]",
+    "N3[S65/665+]",
+    "N3[C66+]",
     # tables and Wasshoi! (BCDice)
-    "SB", "SB@3", "WS8", "WSE", "WSE@4",
+    "SB",
+    "SB@3",
+    "WS8",
+    "WSE",
+    "WSE@4",
     # taku only
-    "UH2:6", "UH3:6", "N3[665+]", "N3[6,5+]", "N3[S666]", "N3[S666/6666]", "N3[C66]", "N3[<>1]",
+    "UH2:6",
+    "UH3:6",
+    "N3[665+]",
+    "N3[6,5+]",
+    "N3[S666]",
+    "N3[S666/6666]",
+    "N3[C66]",
+    "N3[<>1]",
     # a check of one's character
-    "カラテ判定", "カラテ判定:HARD", "ワザマエ:UH2", "ニューロン+2:H", "ジツ判定", "精神力判定",
+    "カラテ判定",
+    "カラテ判定:HARD",
+    "ワザマエ:UH2",
+    "ニューロン+2:H",
+    "ジツ判定",
+    "精神力判定",
 ]
 
 
@@ -46,7 +81,9 @@ def _last(frames: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-async def test_secret_prefix_hides_the_command_from_all_but_roller_and_gm(ns: Make, command: str) -> None:
+async def test_secret_prefix_hides_the_command_from_all_but_roller_and_gm(
+    ns: Make, command: str
+) -> None:
     t, other, watcher = await _table(ns)
     before = t.h.state.seq
     (e,) = await t.h.chat(t.pl, "S" + command)

@@ -30,9 +30,22 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
     target = tmp_path_factory.mktemp("site")
     source = tmp_path_factory.mktemp("src") / "taku-chinchiro"
-    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    shutil.copytree(
+        EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    )
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(target), str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(target),
+            str(source),
+        ],
         check=True,
         capture_output=True,
     )
@@ -41,15 +54,32 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def test_taku_lists_the_installed_ruleset(installed: dict[str, str]) -> None:
-    out = subprocess.run([sys.executable, "-m", "taku.cli", "rulesets"], env=installed, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "taku.cli", "rulesets"],
+        env=installed,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0
-    assert any(line.startswith("chinchiro ") and "チンチロリン" in line for line in out.stdout.splitlines())
+    assert any(
+        line.startswith("chinchiro ") and "チンチロリン" in line for line in out.stdout.splitlines()
+    )
 
 
 def test_the_example_passes_its_own_tests(installed: dict[str, str]) -> None:
     """The example's tests use taku's harness, as docs/plugins.md shows a third party."""
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(EXAMPLE / "tests"), "--rootdir", str(EXAMPLE)],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(EXAMPLE / "tests"),
+            "--rootdir",
+            str(EXAMPLE),
+        ],
         env=installed,
         capture_output=True,
         text=True,
@@ -67,7 +97,16 @@ async def test_a_round_over_a_real_server(installed: dict[str, str], tmp_path: P
         port = s.getsockname()[1]
     log = open(tmp_path / "serve.log", "wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "taku.cli", "serve", "--db", str(tmp_path / "t.db"), "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "taku.cli",
+            "serve",
+            "--db",
+            str(tmp_path / "t.db"),
+            "--port",
+            str(port),
+        ],
         env=installed,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -84,7 +123,9 @@ async def test_a_round_over_a_real_server(installed: dict[str, str], tmp_path: P
         gm, pl = await Raw.connect(url), await Raw.connect(url)
         created = await new_table(gm, ruleset="chinchiro")
         tid = created["table_id"]
-        await pl.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": "たろう"})
+        await pl.request(
+            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "たろう"}
+        )
         await gm.request({"type": "subscribe", "table_id": tid})
         acks = []
         for _ in range(3):
@@ -95,14 +136,23 @@ async def test_a_round_over_a_real_server(installed: dict[str, str], tmp_path: P
             acks.append(reply)
         assert acks
         closed = await gm.request(
-            {"type": "command", "table_id": tid, "command_id": "close1", "command": {"type": "chinchiro.close_round"}}
+            {
+                "type": "command",
+                "table_id": tid,
+                "command_id": "close1",
+                "command": {"type": "chinchiro.close_round"},
+            }
         )
         assert closed["type"] == "ack"
         events = await gm.until_seq(closed["last_seq"])
         rolled = [e for e in events if e["event"]["type"] == "chinchiro.rolled"]
-        assert len(rolled) == len(acks) and all(len(e["event"]["roll"]["faces"]) == 3 for e in rolled)
+        assert len(rolled) == len(acks) and all(
+            len(e["event"]["roll"]["faces"]) == 3 for e in rolled
+        )
         assert "チンチロリン！" in rolled[0]["text"]
-        assert events[-1]["event"]["type"] == "chinchiro.round_closed" and "勝ち" in events[-1]["text"]
+        assert (
+            events[-1]["event"]["type"] == "chinchiro.round_closed" and "勝ち" in events[-1]["text"]
+        )
         state = await pl.request({"type": "get_state", "table_id": tid})
         assert state["state"]["game"]["round_no"] == 2 and state["state"]["ruleset"] == "chinchiro"
         await gm.close()

@@ -20,7 +20,14 @@ NAMES = ("ジョン", "スティファニー", "ケン", "ユミ")
 
 def ninja(**over: Any) -> dict[str, Any]:
     """A plain ninja: カラテ/ニューロン/ワザマエ 4, 体力 10, 精神力 3."""
-    base: dict[str, Any] = {"karate": 4, "neuron": 4, "wazamae": 4, "jitsu": 0, "tairyoku": 10, "seishin": 3}
+    base: dict[str, Any] = {
+        "karate": 4,
+        "neuron": 4,
+        "wazamae": 4,
+        "jitsu": 0,
+        "tairyoku": 10,
+        "seishin": 3,
+    }
     base.update(over)
     return base
 
@@ -72,7 +79,9 @@ async def make_game(
     members, cids = [], []
     for i in range(n):
         m = await h.join(NAMES[i])
-        (ev,) = await h.send(m, CreateCharacter(name=NAMES[i], sheet=(sheets[i] if sheets else ninja())))
+        (ev,) = await h.send(
+            m, CreateCharacter(name=NAMES[i], sheet=(sheets[i] if sheets else ninja()))
+        )
         members.append(m)
         cids.append(ev.character_id)
         await h.send(m, C.Sit(character_id=ev.character_id))
@@ -88,7 +97,9 @@ def moves(h: TableHarness, member: str | None) -> list[dict[str, Any]]:
     """The ruleset's affordances for ``member`` (``None``: the public), spelt out by :func:`spell`."""
     from taku.core.table import affordances
 
-    return spell(affordances(h.state, h.state.viewer(member) if member else Viewer(None), h.table.ruleset))
+    return spell(
+        affordances(h.state, h.state.viewer(member) if member else Viewer(None), h.table.ruleset)
+    )
 
 
 def spell(affordances: Sequence[Affordance]) -> list[dict[str, Any]]:
@@ -100,10 +111,20 @@ def spell(affordances: Sequence[Affordance]) -> list[dict[str, Any]]:
             continue
         combos: list[tuple[str, dict[str, Any]]] = [("", {})]
         for key, choices in a.choices.items():
-            combos = [(f"{lab} {ch.label}".strip(), {**args, key: ch.value}) for lab, args in combos for ch in choices]
+            combos = [
+                (f"{lab} {ch.label}".strip(), {**args, key: ch.value})
+                for lab, args in combos
+                for ch in choices
+            ]
         for lab, args in combos:
             command = {"type": a.command, **a.args, **args}
-            out.append({"label": f"{a.label} {lab}".strip(), "character_id": a.args.get("character_id", ""), "command": command})
+            out.append(
+                {
+                    "label": f"{a.label} {lab}".strip(),
+                    "character_id": a.args.get("character_id", ""),
+                    "command": command,
+                }
+            )
     return out
 
 

@@ -29,7 +29,11 @@ async def test_karate_goumoupai_two_then_three_checks() -> None:
     # the second カラテ: three checks; the split is the player's (連続攻撃-style)
     g.h.roll(1, 2, 3, 6)
     a = _action(await g.send(john, C.Goumoupai(character_id=john, split=[1, 1, 2])))
-    assert [len(r.faces) for r in a.rolls] == [1, 1, 2] and a.successes == (0, 0, 1) and g.p(john).mentsu == 4
+    assert (
+        [len(r.faces) for r in a.rolls] == [1, 1, 2]
+        and a.successes == (0, 0, 1)
+        and g.p(john).mentsu == 4
+    )
     assert g.waiting() == (john, "declare")  # SJ-18
 
 
@@ -63,8 +67,16 @@ async def test_enhanced_ikasama_gains_more_and_is_capped_at_uh3() -> None:
     john, _ = g.cids
     err = await g.rejected(john, C.Ikasama(character_id=john, enhance=4))
     assert err.code == "rule/shadowjan/ikasama_cap"
-    enhance = {m["command"]["enhance"]: m["label"] for m in moves(g.h, g.by_cid[john]) if m["command"]["type"] == "shadowjan.wazamae"}
-    assert sorted(enhance) == [0, 1, 2, 3] and "UH3" in enhance[3] and not any("UH4" in x for x in enhance.values())
+    enhance = {
+        m["command"]["enhance"]: m["label"]
+        for m in moves(g.h, g.by_cid[john])
+        if m["command"]["type"] == "shadowjan.wazamae"
+    }
+    assert (
+        sorted(enhance) == [0, 1, 2, 3]
+        and "UH3" in enhance[3]
+        and not any("UH4" in x for x in enhance.values())
+    )
     g.h.roll(6, 6, 6, 1)
     a = _action(await g.send(john, C.Ikasama(character_id=john, enhance=3)))
     assert a.difficulties == (ck.UH3,) and a.gained == 4 and g.p(john).mentsu == 5
@@ -96,7 +108,11 @@ async def test_ikasama_failure_is_chombo_after_everyone_attacks() -> None:
     g.h.roll(1, 1, 1, 1, 4, 4, 4)
     events = await g.send(ken, C.Attack(character_id=ken, kind="shuriken", target=john))
     scored = [e for e in events if isinstance(e, ev.Scored)]
-    assert scored[0].reason == "chombo" and scored[0].deltas == {john: -12000, steph: 6000, ken: 6000}
+    assert scored[0].reason == "chombo" and scored[0].deltas == {
+        john: -12000,
+        steph: 6000,
+        ken: 6000,
+    }
 
 
 async def test_neuron_success_double_and_failure() -> None:
@@ -151,7 +167,9 @@ async def test_reaching_four_forces_a_declaration() -> None:
 
 
 @pytest.mark.parametrize(("faces", "dodged"), [((6, 1), True), ((5, 5), False)])
-async def test_riichi_stick_hits_automatically_and_is_dodged_at_uh(faces: tuple[int, int], dodged: bool) -> None:
+async def test_riichi_stick_hits_automatically_and_is_dodged_at_uh(
+    faces: tuple[int, int], dodged: bool
+) -> None:
     """SJ-19: the stick hits automatically for 1d6, dodged at U-HARD (a shuriken)."""
     g = await make_game(n=3, deal=[2, 4, 4])
     john, steph, ken = g.cids
@@ -212,6 +230,8 @@ async def test_equipment_restrictions() -> None:
     err = await g.h.rejected(m, C.Sit(character_id=side.character_id))
     assert err.code == "rule/shadowjan/forbidden_equipment"
     bio = {"id": "bio_claw", "name": "バイオサイバネ爪", "kind": "melee"}
-    (ok,) = await g.h.send(m, CreateCharacter(name="バイオ", sheet=ninja(weapons=[bio, "chakagun"])))
+    (ok,) = await g.h.send(
+        m, CreateCharacter(name="バイオ", sheet=ninja(weapons=[bio, "chakagun"]))
+    )
     await g.h.send(m, C.Sit(character_id=ok.character_id))
     assert ok.character_id in g.g.players

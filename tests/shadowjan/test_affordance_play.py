@@ -33,7 +33,10 @@ NAMES = ("アキラ", "ボブ", "チカ")
 @pytest.fixture
 async def seeded_server() -> AsyncIterator[RunningServer]:
     """A server whose every table rolls the same seeded faces (a reproducible game)."""
-    running = await start_server(MemoryEventStore(), dice=lambda tid, seed, cursor: SeededDice(b"shadowjan-affordances" * 2, cursor))
+    running = await start_server(
+        MemoryEventStore(),
+        dice=lambda tid, seed, cursor: SeededDice(b"shadowjan-affordances" * 2, cursor),
+    )
     yield running
     await stop_server(running)
 
@@ -54,7 +57,12 @@ class Player:
     async def send(self, command: dict[str, Any]) -> None:
         self.n += 1
         reply = await self.peer.request(
-            {"type": "command", "table_id": self.tid, "command_id": f"{id(self)}-{self.n}", "command": command}
+            {
+                "type": "command",
+                "table_id": self.tid,
+                "command_id": f"{id(self)}-{self.n}",
+                "command": command,
+            }
         )
         assert reply["type"] == "ack", (command, reply)
 
@@ -85,17 +93,40 @@ async def test_one_hand_played_by_following_the_affordances(seeded_server: Runni
     peers = [await Raw.connect(url) for _ in NAMES]
     watcher = await Raw.connect(url)
     try:
-        created = await gm.request({"type": "create_table", "ruleset": "shadowjan", "name": "雀荘", "gm_name": "店主", "options": {"hands": 1}})
+        created = await gm.request(
+            {
+                "type": "create_table",
+                "ruleset": "shadowjan",
+                "name": "雀荘",
+                "gm_name": "店主",
+                "options": {"hands": 1},
+            }
+        )
         tid = created["table_id"]
         players = [Player(p, tid) for p in peers]
         for p, name in zip(players, NAMES, strict=True):
-            assert (await p.peer.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": name}))["type"] == "joined"
-        await watcher.request({"type": "join", "table_id": tid, "token": created["spectator_token"], "name": "見物"})
+            assert (
+                await p.peer.request(
+                    {
+                        "type": "join",
+                        "table_id": tid,
+                        "token": created["player_token"],
+                        "name": name,
+                    }
+                )
+            )["type"] == "joined"
+        await watcher.request(
+            {"type": "join", "table_id": tid, "token": created["spectator_token"], "name": "見物"}
+        )
         spectator = Player(watcher, tid)
 
         # each player makes a character through the core's affordance (name and sheet are free input)
         for p, name in zip(players, NAMES, strict=True):
-            (make,) = [a for a in (await p.message()).get("affordances", []) if a["command"] == "create_character"]
+            (make,) = [
+                a
+                for a in (await p.message()).get("affordances", [])
+                if a["command"] == "create_character"
+            ]
             await p.send(build(make, rng, name=name, sheet=ninja()))
 
         seen_steps: set[str] = set()
@@ -115,12 +146,23 @@ async def test_one_hand_played_by_following_the_affordances(seeded_server: Runni
                 # during the game only the player whose move it is is offered anything
                 assert len(movers) == 1, [m["turn"] for _, m, _ in movers]
                 p, m, affs = movers[0]
-                mine = {cid for cid, ch in m["state"]["characters"].items() if ch["owner"] == m["state"]["you"]["member_id"]}
-                assert turn["actor"] in mine and all(a["args"]["character_id"] == turn["actor"] for a in affs)
-                assert turn["round_label"].startswith("東1局")  # a 流局 replays the same hand (G-SJ-10)
+                mine = {
+                    cid
+                    for cid, ch in m["state"]["characters"].items()
+                    if ch["owner"] == m["state"]["you"]["member_id"]
+                }
+                assert turn["actor"] in mine and all(
+                    a["args"]["character_id"] == turn["actor"] for a in affs
+                )
+                assert turn["round_label"].startswith(
+                    "東1局"
+                )  # a 流局 replays the same hand (G-SJ-10)
             else:
                 # everyone sits before anyone starts the game
-                sitting = [(p, m, [a for a in affs if a["command"] == "shadowjan.sit"]) for p, m, affs in movers]
+                sitting = [
+                    (p, m, [a for a in affs if a["command"] == "shadowjan.sit"])
+                    for p, m, affs in movers
+                ]
                 p, m, affs = next(((p, m, s) for p, m, s in sitting if s), movers[0])
             seen_steps.add(turn["phase"])
             aff = rng.choice(affs)

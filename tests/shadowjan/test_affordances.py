@@ -24,7 +24,11 @@ _CMD = {t.__struct_config__.tag: t for t in COMMANDS}
 
 def offered(g: Game, member: str) -> list[Affordance]:
     """The ruleset's affordances for ``member`` (the core's own chat/roll/… left out)."""
-    return [a for a in affordances(g.h.state, g.h.state.viewer(member), g.h.table.ruleset) if a.command.startswith("shadowjan.")]
+    return [
+        a
+        for a in affordances(g.h.state, g.h.state.viewer(member), g.h.table.ruleset)
+        if a.command.startswith("shadowjan.")
+    ]
 
 
 def by_command(affs: list[Affordance]) -> dict[str, list[Affordance]]:
@@ -65,8 +69,13 @@ async def test_lobby_offers_each_player_a_seat_for_their_own_characters_only() -
     assert "shadowjan.sit" not in by_command(offered(g, mb))  # B's one character sits already
     c = by_command(offered(g, mc))
     assert "shadowjan.start" not in c and "shadowjan.sit" not in c  # nobody of theirs is seated
-    assert offered(g, watcher) == [] and affordances(g.h.state, g.h.state.viewer(watcher), g.h.table.ruleset) == []
-    assert [x.args["character_id"] for x in by_command(offered(g, g.h.gm))["shadowjan.sit"]] == [extra.character_id]
+    assert (
+        offered(g, watcher) == []
+        and affordances(g.h.state, g.h.state.viewer(watcher), g.h.table.ruleset) == []
+    )
+    assert [x.args["character_id"] for x in by_command(offered(g, g.h.gm))["shadowjan.sit"]] == [
+        extra.character_id
+    ]
     t = turn(g)
     assert (t.actor, t.phase, t.phase_label, t.round) == (None, "sit", "着席", None)
     assert [s.id for s in t.order] == g.cids
@@ -82,15 +91,33 @@ async def test_the_movers_actions_are_offered_to_its_owner_and_the_gm_only() -> 
     john, steph, ken = g.cids
     mj, ms, mk = g.members
     mine = by_command(offered(g, mj))
-    assert set(mine) == {"shadowjan.tenho", "shadowjan.karate", "shadowjan.wazamae", "shadowjan.neuron", "shadowjan.betaori"}
-    assert all(a.args["character_id"] == john and a.group == "ジョン" and a.primary for a in offered(g, mj))
+    assert set(mine) == {
+        "shadowjan.tenho",
+        "shadowjan.karate",
+        "shadowjan.wazamae",
+        "shadowjan.neuron",
+        "shadowjan.betaori",
+    }
+    assert all(
+        a.args["character_id"] == john and a.group == "ジョン" and a.primary for a in offered(g, mj)
+    )
     (waza,) = mine["shadowjan.wazamae"]
     assert values(waza, "enhance") == [0, 1, 2, 3]
-    assert [c.label for c in waza.choices["enhance"]][::3] == ["HARD（メンツ+1）", "強化+3（UH3、メンツ+4）"]
+    assert [c.label for c in waza.choices["enhance"]][::3] == [
+        "HARD（メンツ+1）",
+        "強化+3（UH3、メンツ+4）",
+    ]
     assert offered(g, ms) == [] and offered(g, mk) == []
     assert [a.command for a in offered(g, g.h.gm)] == [a.command for a in offered(g, mj)]
     t = turn(g)
-    assert (t.actor, t.actor_label, t.phase, t.phase_label, t.round, t.round_label) == (john, "ジョン", "action", "手番の行動", 1, "東1局")
+    assert (t.actor, t.actor_label, t.phase, t.phase_label, t.round, t.round_label) == (
+        john,
+        "ジョン",
+        "action",
+        "手番の行動",
+        1,
+        "東1局",
+    )
     assert [(s.id, s.value) for s in t.order] == [(john, 90), (steph, 80), (ken, 70)]
     assert t.order[0].label == "ジョン（親）"
     # an offered choice is accepted: 強化イカサマ+1 at U-HARD
@@ -106,9 +133,18 @@ async def test_a_declaration_offers_the_stick_at_each_other_player_or_none() -> 
     aff = by_command(offered(g, g.members[0]))
     assert set(aff) == {"shadowjan.declare"}
     riichi, dama = aff["shadowjan.declare"]
-    assert (riichi.label, riichi.args["kind"], dama.label, dama.args["kind"]) == ("リーチ", "riichi", "ダマテン", "dama")
+    assert (riichi.label, riichi.args["kind"], dama.label, dama.args["kind"]) == (
+        "リーチ",
+        "riichi",
+        "ダマテン",
+        "dama",
+    )
     assert values(riichi, "stick_target") == [None, steph, ken]
-    assert [c.label for c in riichi.choices["stick_target"]] == ["リーチ棒を投げない", "リーチ棒をスティファニーへ", "リーチ棒をケンへ"]
+    assert [c.label for c in riichi.choices["stick_target"]] == [
+        "リーチ棒を投げない",
+        "リーチ棒をスティファニーへ",
+        "リーチ棒をケンへ",
+    ]
     assert turn(g).phase_label == "リーチ/ダマテン宣言"
     g.h.roll(3)
     await send(g, g.members[0], riichi, stick_target=ken)
@@ -123,8 +159,14 @@ async def test_evasion_offers_every_count_of_the_dice_left() -> None:
     await g.send(john, C.Declare(character_id=john, kind="riichi", stick_target=ken))
     (evade,) = offered(g, g.members[2])
     assert evade.command == "shadowjan.evade" and evade.args == {"character_id": ken}
-    assert values(evade, "dice") == list(range(0, g.p(ken).evasion_dice + 1)) and g.p(ken).evasion_dice == 4
-    assert evade.choices["dice"][0].label == "回避しない" and evade.choices["dice"][2].label == "2ダイス"
+    assert (
+        values(evade, "dice") == list(range(0, g.p(ken).evasion_dice + 1))
+        and g.p(ken).evasion_dice == 4
+    )
+    assert (
+        evade.choices["dice"][0].label == "回避しない"
+        and evade.choices["dice"][2].label == "2ダイス"
+    )
     assert offered(g, g.members[0]) == [] and offered(g, g.members[1]) == []
     g.h.roll(6, 1)
     await send(g, g.members[2], evade, dice=2)
@@ -145,9 +187,16 @@ async def test_ron_attacks_offer_only_the_declarers_and_the_kinds_the_sheet_has(
     await g.send(y, C.Neuron(character_id=y))
     (attack,) = offered(g, g.by_cid[y])
     assert attack.command == "shadowjan.attack" and attack.label == "攻撃"
-    assert values(attack, "target") == [x] and [c.label for c in attack.choices["target"]] == ["ジョン"]
+    assert values(attack, "target") == [x] and [c.label for c in attack.choices["target"]] == [
+        "ジョン"
+    ]
     assert values(attack, "kind") == ["melee", "shuriken", "jitsu", "gun"]
-    assert [c.label for c in attack.choices["kind"]] == ["近接攻撃", "スリケン（遠隔攻撃）", "ジツ", "銃撃"]
+    assert [c.label for c in attack.choices["kind"]] == [
+        "近接攻撃",
+        "スリケン（遠隔攻撃）",
+        "ジツ",
+        "銃撃",
+    ]
     t = turn(g)
     assert (t.actor, t.phase, t.phase_label) == (y, "attack", "攻撃")
     g.h.roll(1, 1, 1, 1)  # the スリケン misses: ロン stands
@@ -162,8 +211,16 @@ async def test_a_declarers_turn_offers_the_tsumo_check_with_each_attribute() -> 
     john, _ = g.cids
     await g.send(john, C.Declare(character_id=john, kind="dama"))
     (tsumo,) = offered(g, g.members[0])
-    assert tsumo.command == "shadowjan.tsumo" and values(tsumo, "stat") == ["karate", "wazamae", "neuron"]
-    assert [c.label for c in tsumo.choices["stat"]] == ["【カラテ】", "【ワザマエ】", "【ニューロン】"]
+    assert tsumo.command == "shadowjan.tsumo" and values(tsumo, "stat") == [
+        "karate",
+        "wazamae",
+        "neuron",
+    ]
+    assert [c.label for c in tsumo.choices["stat"]] == [
+        "【カラテ】",
+        "【ワザマエ】",
+        "【ニューロン】",
+    ]
     assert turn(g).phase_label == "ツモ判定"
     g.h.roll(6, 6, 6, 1)
     g.h.roll(4, 4)  # the next hand's deal

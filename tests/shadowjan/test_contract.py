@@ -24,5 +24,7 @@ class TestShadowjanContract(RulesetContract):
         except AssertionError as e:
             problems = [line.strip() for line in str(e).splitlines()[1:] if line.strip()]
             if problems and all(p.startswith("sheet:") for p in problems):
-                pytest.xfail(f"{len(problems)} unlabelled fields, all in taku_nstrpg's NsSheet (labelled on rs-nstrpg)")
+                pytest.xfail(
+                    f"{len(problems)} unlabelled fields, all in taku_nstrpg's NsSheet (labelled on rs-nstrpg)"
+                )
             raise

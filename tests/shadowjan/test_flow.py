@@ -44,13 +44,28 @@ async def test_ron_answered_by_two_declarers_with_a_split() -> None:
     events = await g.send(ken, C.Neuron(character_id=ken))
     assert _of(events, ev.FurikomiRolled)[0].ron_by == (john, steph)
     g.h.roll(5, 5, 1, 1, 1, 1, 1)  # 4 dice at ジョン (2 successes), 3 at スティファニー (none)
-    await g.send(ken, C.Attack(character_id=ken, kind="melee", splits=[C.Split(target=john, dice=4), C.Split(target=steph, dice=3)]))
+    await g.send(
+        ken,
+        C.Attack(
+            character_id=ken,
+            kind="melee",
+            splits=[C.Split(target=john, dice=4), C.Split(target=steph, dice=3)],
+        ),
+    )
     assert g.waiting() == (john, "evade")
     g.h.roll(*MISS, *([4] * 4))
     events = await g.send(john, C.Evade(character_id=john, dice=4))
     scored = {s.who: s for s in _of(events, ev.Scored)}
-    assert scored[steph].reason == "ron_dama" and scored[steph].deltas == {steph: 12000, ken: -12000}
-    assert scored[john].reason == "chombo" and scored[john].deltas == {john: -12000, steph: 4000, ken: 4000, yumi: 4000}
+    assert scored[steph].reason == "ron_dama" and scored[steph].deltas == {
+        steph: 12000,
+        ken: -12000,
+    }
+    assert scored[john].reason == "chombo" and scored[john].deltas == {
+        john: -12000,
+        steph: 4000,
+        ken: 4000,
+        yumi: 4000,
+    }
     assert g.scores() == {john: 13000, steph: 41000, ken: 17000, yumi: 29000}
     await g.h.assert_replay_matches()
     # a replay may stop at any seq, also between two events of one command
@@ -74,7 +89,14 @@ async def test_ron_by_two_without_renzoku_needs_an_attack_on_each() -> None:
     await g.send(steph, C.Tsumo(character_id=steph, stat="karate"))
     g.h.roll(*MISS, *MISS)
     await g.send(ken, C.Neuron(character_id=ken))
-    err = await g.rejected(ken, C.Attack(character_id=ken, kind="melee", splits=[C.Split(target=john, dice=2), C.Split(target=steph, dice=2)]))
+    err = await g.rejected(
+        ken,
+        C.Attack(
+            character_id=ken,
+            kind="melee",
+            splits=[C.Split(target=john, dice=2), C.Split(target=steph, dice=2)],
+        ),
+    )
     assert err.code == "rule/shadowjan/too_many_attacks"
     g.h.roll(*MISS)
     await g.send(ken, C.Attack(character_id=ken, kind="melee", target=john))
@@ -144,13 +166,23 @@ async def _slayer_table(last_score: int, gap: int, **options: object) -> Game:
     g = await make_game(deal=[2, 4, 4, 4], options=dict(options) or None)
     john, steph, ken, yumi = g.cids
     gm = g.h.gm
-    for cid, score in ((john, last_score + gap), (steph, last_score + 10000), (ken, last_score), (yumi, last_score + 20000)):
-        await g.h.send(gm, Override(path=["game", "players", cid, "score"], value=score, reason="test"))
+    for cid, score in (
+        (john, last_score + gap),
+        (steph, last_score + 10000),
+        (ken, last_score),
+        (yumi, last_score + 20000),
+    ):
+        await g.h.send(
+            gm, Override(path=["game", "players", cid, "score"], value=score, reason="test")
+        )
     await g.send(john, C.Declare(character_id=john, kind="riichi"))
     return g
 
 
-@pytest.mark.parametrize(("last_score", "face", "triggered"), [(5000, 6, True), (5000, 5, False), (2500, 3, True), (2500, 2, False)])
+@pytest.mark.parametrize(
+    ("last_score", "face", "triggered"),
+    [(5000, 6, True), (5000, 5, False), (2500, 3, True), (2500, 2, False)],
+)
 async def test_ninja_slayer_at_the_boundary(last_score: int, face: int, triggered: bool) -> None:
     """SJ-28, G-SJ-14: the last player, 50000 behind a declarer who failed ツモ, rolls 1d6; it
     triggers only when the face is ABOVE score / 1000 (5000: 6 yes, 5 no; 2500: 3 yes, 2 no)."""
@@ -224,7 +256,10 @@ async def test_game_ends_after_four_hands_with_a_ranking() -> None:
     (end,) = _of(events, ev.GameEnded)
     assert end.reason == "hands" and end.ranking == (b, a)
     # マンガン 12000 ×3 (a, b, a), then b's ハネマン 18000 (two players: from the one opponent)
-    assert end.scores == {a: 25000 + 12000 - 12000 + 12000 - 18000, b: 25000 - 12000 + 12000 - 12000 + 18000}
+    assert end.scores == {
+        a: 25000 + 12000 - 12000 + 12000 - 18000,
+        b: 25000 - 12000 + 12000 - 12000 + 18000,
+    }
     assert g.g.phase == "ended" and moves(g.h, g.members[0]) == []
 
 
@@ -256,7 +291,9 @@ async def test_tie_for_first_is_fought_out() -> None:
 
 async def test_end_on_negative_option_and_tsumo_sixes_option() -> None:
     """SJ-37: 上位帯向け: 4 sixes for a ツモ; 点数マイナスで終了 ends the game at once."""
-    g = await make_game(n=2, deal=[2, 4], options={"tsumo_sixes": 4, "end_on_negative": True, "start_score": 10000})
+    g = await make_game(
+        n=2, deal=[2, 4], options={"tsumo_sixes": 4, "end_on_negative": True, "start_score": 10000}
+    )
     a, b = g.cids
     await g.send(a, C.Declare(character_id=a, kind="riichi"))
     g.h.roll(6, 6, 6, 1)

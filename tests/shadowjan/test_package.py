@@ -32,8 +32,19 @@ def _imports(path: Path) -> list[str]:
 
 def test_builds_on_nstrpg_by_import() -> None:
     """SJ-01: the checks, attacks, evasion, counters, サツバツ! and damage come from taku_nstrpg."""
-    used = {name for path in PKG.glob("*.py") for name in _imports(path) if name.startswith("taku_nstrpg")}
-    assert {"taku_nstrpg.checks", "taku_nstrpg.combat", "taku_nstrpg.damage", "taku_nstrpg.satsubatsu", "taku_nstrpg.dkk"} <= used
+    used = {
+        name
+        for path in PKG.glob("*.py")
+        for name in _imports(path)
+        if name.startswith("taku_nstrpg")
+    }
+    assert {
+        "taku_nstrpg.checks",
+        "taku_nstrpg.combat",
+        "taku_nstrpg.damage",
+        "taku_nstrpg.satsubatsu",
+        "taku_nstrpg.dkk",
+    } <= used
 
 
 def test_exports_are_unique_and_resolve() -> None:

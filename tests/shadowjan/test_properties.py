@@ -49,15 +49,21 @@ class RandomDice:
         raise AssertionError("no shuffles in シャドー・ジャン")
 
 
-async def _play(seed: int, n: int, sheets: list[dict[str, Any]], options: dict[str, Any], steps: int) -> None:
+async def _play(
+    seed: int, n: int, sheets: list[dict[str, Any]], options: dict[str, Any], steps: int
+) -> None:
     await _play_and_return(seed, n, sheets, options, steps)
 
 
-async def _play_and_return(seed: int, n: int, sheets: list[dict[str, Any]], options: dict[str, Any], steps: int) -> TableHarness:
+async def _play_and_return(
+    seed: int, n: int, sheets: list[dict[str, Any]], options: dict[str, Any], steps: int
+) -> TableHarness:
     """Play ``steps`` random listed moves, check the invariants, return the harness."""
     dice = RandomDice(seed)
     hub = Hub(MemoryEventStore(), load_registry(), dice=lambda tid, s, cursor: dice)
-    created = await hub.create_table(ruleset="shadowjan", name="prop", options=options, gm_name="GM")
+    created = await hub.create_table(
+        ruleset="shadowjan", name="prop", options=options, gm_name="GM"
+    )
     h = TableHarness(hub, await hub.table(created.table_id), dice, created.member_id)  # type: ignore[arg-type]
     h._invite = {"player": created.player_token, "spectator": created.spectator_token}
     owner: dict[str, str] = {}
@@ -84,12 +90,20 @@ async def _play_and_return(seed: int, n: int, sheets: list[dict[str, Any]], opti
             await h.send(owner[m["character_id"]], cmd)
         except Exception:
             for e in (await h.events())[-25:]:
-                print(h.table.ruleset.render(e, h.state, h.state.rules) if h.table.ruleset.render else e)
+                print(
+                    h.table.ruleset.render(e, h.state, h.state.rules)
+                    if h.table.ruleset.render
+                    else e
+                )
             print("MOVE", m)
             raise
     # points: the payments are zero-sum; only a knock-out's rounding loses any
     events = await h.events()
-    lost = sum(e.points - sum(e.shares.values()) for e in events if isinstance(e, ev.KnockedOut) and e.points > 0)
+    lost = sum(
+        e.points - sum(e.shares.values())
+        for e in events
+        if isinstance(e, ev.KnockedOut) and e.points > 0
+    )
     scores = {c: p.score for c, p in h.game.players.items()}
     assert sum(scores.values()) == start * n - lost
     assert all(sum(e.deltas.values()) == 0 for e in events if isinstance(e, ev.Scored))
@@ -118,14 +132,18 @@ _sheet = st.fixed_dictionaries(
     negative=st.booleans(),
     fight=st.booleans(),
 )
-def test_random_legal_play_keeps_the_invariants(seed: int, n: int, sheets: list[dict[str, Any]], sixes: int, negative: bool, fight: bool) -> None:
+def test_random_legal_play_keeps_the_invariants(
+    seed: int, n: int, sheets: list[dict[str, Any]], sixes: int, negative: bool, fight: bool
+) -> None:
     """Any sequence of listed moves is accepted; replay == live; points only vanish by rounding."""
     print(f"seed={seed}")
     options = {"tsumo_sixes": sixes, "end_on_negative": negative, "ninja_slayer_fight": fight}
     asyncio.run(_play(seed, n, [ninja(**s) for s in sheets], options, steps=120))
 
 
-@given(n=st.integers(2, 4), kind=st.sampled_from(["tenho", "riichi", "dama"]), draws=st.integers(0, 4))
+@given(
+    n=st.integers(2, 4), kind=st.sampled_from(["tenho", "riichi", "dama"]), draws=st.integers(0, 4)
+)
 def test_tsumo_and_chombo_are_zero_sum(n: int, kind: str, draws: int) -> None:
     """SJ-30, SJ-32: what the winner gets the others pay; the offender pays what the others get."""
     live = [f"c{i}" for i in range(n)]
@@ -142,7 +160,9 @@ def test_knockout_split_rounds_down_to_thousands(points: int, n: int) -> None:
     values = set(shares.values())
     assert len(values) == 1
     (share,) = values
-    assert share % 1000 == 0 and share * n <= max(points, 0) and max(points, 0) - share * n < 1000 * n
+    assert (
+        share % 1000 == 0 and share * n <= max(points, 0) and max(points, 0) - share * n < 1000 * n
+    )
 
 
 @given(face=st.integers(1, 6), score=st.integers(-10000, 10000))

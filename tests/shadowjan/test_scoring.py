@@ -45,7 +45,10 @@ async def test_tsumo_haneman_and_mangan(n: int, kind: str) -> None:
     g.h.roll(6, 6, 6, 1)  # three 6s at once: ツモ
     g.h.roll(*([4] * n))
     (s,) = _scored(await g.send(d, C.Tsumo(character_id=d, stat="wazamae")))
-    assert s.reason == f"tsumo_{kind}" and s.deltas == {d: each * (n - 1), **{o: -each for o in others}}
+    assert s.reason == f"tsumo_{kind}" and s.deltas == {
+        d: each * (n - 1),
+        **{o: -each for o in others},
+    }
     assert sum(g.scores().values()) == 25000 * n
 
 

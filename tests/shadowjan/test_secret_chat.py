@@ -84,7 +84,9 @@ async def stick() -> Game:
     """ジョン threw the リーチ棒 at スティファニー: she must evade; every die misses."""
     g = await make_game(n=2, deal=[2, 4])
     g.h.roll(3)
-    await g.send(g.cids[0], C.Declare(character_id=g.cids[0], kind="riichi", stick_target=g.cids[1]))
+    await g.send(
+        g.cids[0], C.Declare(character_id=g.cids[0], kind="riichi", stick_target=g.cids[1])
+    )
     g.h.roll(*[1] * 6)
     return g
 
@@ -127,13 +129,23 @@ async def _frames(g: Game, speaker: int, line: str) -> dict[str, list[dict]]:
     watcher = await g.h.join("見物", role="spectator")
     seq = g.h.state.seq
     events = await g.h.chat(g.members[speaker], line)
-    assert events and all(type(e).__struct_config__.tag.startswith("shadowjan.") for e in events), (line, events)
-    who = {"speaker": g.members[speaker], "other": g.members[1 - speaker], "gm": g.h.gm, "spectator": watcher}
+    assert events and all(type(e).__struct_config__.tag.startswith("shadowjan.") for e in events), (
+        line,
+        events,
+    )
+    who = {
+        "speaker": g.members[speaker],
+        "other": g.members[1 - speaker],
+        "gm": g.h.gm,
+        "spectator": watcher,
+    }
     return {k: await g.h.frames(m, after_seq=seq) for k, m in who.items()}
 
 
 @pytest.mark.parametrize(("line", "scenario", "speaker"), LINES, ids=[x[0] for x in LINES])
-async def test_a_secret_move_is_refused_and_nothing_written(line: str, scenario: Scenario, speaker: int) -> None:
+async def test_a_secret_move_is_refused_and_nothing_written(
+    line: str, scenario: Scenario, speaker: int
+) -> None:
     g = await scenario()
     for prefix in ("S", "Ｓ"):
         err = await g.h.rejected(g.members[speaker], Chat(text=prefix + line))
@@ -145,4 +157,6 @@ async def test_plain_chat_command_is_public(line: str, scenario: Scenario, speak
     g = await scenario()
     frames = await _frames(g, speaker, line)
     for k, got in frames.items():
-        assert got and all(not f.get("redacted") and f["event"]["type"].startswith("shadowjan.") for f in got), (k, got)
+        assert got and all(
+            not f.get("redacted") and f["event"]["type"].startswith("shadowjan.") for f in got
+        ), (k, got)

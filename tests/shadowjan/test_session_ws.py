@@ -33,7 +33,12 @@ class Seat:
     async def command(self, command: dict[str, Any]) -> dict[str, Any]:
         self.n += 1
         reply = await self.peer.request(
-            {"type": "command", "table_id": self.tid, "command_id": f"{id(self)}-{self.n}", "command": command}
+            {
+                "type": "command",
+                "table_id": self.tid,
+                "command_id": f"{id(self)}-{self.n}",
+                "command": command,
+            }
         )
         assert reply["type"] == "ack", reply
         return reply
@@ -49,7 +54,9 @@ class Seat:
         return await self.peer.request({"type": "get_state", "table_id": self.tid})
 
 
-async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice: ScriptedDice) -> None:
+async def test_four_hand_game_over_websocket(
+    scripted_server: Any, scripted_dice: ScriptedDice
+) -> None:
     """Seat order (a tie rerolled), テンホー・チーホー with a counter, リーチ棒, ロン by two declarers,
     イカサマ チョンボ, リーチ ツモ; every player follows live; the replay gives the same scores."""
     url = scripted_server.ws_url
@@ -57,31 +64,47 @@ async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice
     peers = [await Raw.connect(url) for _ in range(4)]
     watcher = await Raw.connect(url)
     try:
-        created = await gm_peer.request({"type": "create_table", "ruleset": "shadowjan", "name": "雀荘", "gm_name": "店主"})
+        created = await gm_peer.request(
+            {"type": "create_table", "ruleset": "shadowjan", "name": "雀荘", "gm_name": "店主"}
+        )
         tid = created["table_id"]
         seats = [Seat(p, tid) for p in peers]
         names = ["アキラ", "ボブ", "チカ", "ダン"]
         for s, name in zip(seats, names, strict=True):
-            joined = await s.peer.request({"type": "join", "table_id": tid, "token": created["player_token"], "name": name})
+            joined = await s.peer.request(
+                {"type": "join", "table_id": tid, "token": created["player_token"], "name": name}
+            )
             assert joined["type"] == "joined"
-        await watcher.request({"type": "join", "table_id": tid, "token": created["spectator_token"], "name": "見物"})
+        await watcher.request(
+            {"type": "join", "table_id": tid, "token": created["spectator_token"], "name": "見物"}
+        )
         for p in (*peers, watcher):
             assert (await p.request({"type": "subscribe", "table_id": tid}))["type"] == "subscribed"
         for s, name in zip(seats, names, strict=True):
             await s.command({"type": "create_character", "name": name, "sheet": ninja()})
             await s.peer.until_seq(1)
-            s.cid = next(cid for cid, ch in (await s.state())["characters"].items() if ch["name"] == name)
+            s.cid = next(
+                cid for cid, ch in (await s.state())["characters"].items() if ch["name"] == name
+            )
             await s.move("sit")
         a, b, c, d = seats
 
-        scripted_dice.extend([50, 90, 90, 10, 30, 70])  # seat order: ボブ and チカ tie at 90 and reroll
+        scripted_dice.extend(
+            [50, 90, 90, 10, 30, 70]
+        )  # seat order: ボブ and チカ tie at 90 and reroll
         scripted_dice.extend([1, 4, 4, 4])  # hand 1, dealer チカ: チカ 5 メンツ, the rest 2
         await a.command({"type": "shadowjan.start"})
         msg = await c.message()
         assert msg["state"]["game"]["seats"] == [c.cid, b.cid, a.cid, d.cid]
-        assert msg["turn"]["actor"] == c.cid and msg["turn"]["phase"] == "action" and msg["turn"]["round_label"] == "東1局"
+        assert (
+            msg["turn"]["actor"] == c.cid
+            and msg["turn"]["phase"] == "action"
+            and msg["turn"]["round_label"] == "東1局"
+        )
         assert any(m["command"] == "shadowjan.tenho" for m in msg["affordances"])
-        assert not any(m["command"].startswith("shadowjan.") for m in (await a.message())["affordances"])  # not アキラ's move
+        assert not any(
+            m["command"].startswith("shadowjan.") for m in (await a.message())["affordances"]
+        )  # not アキラ's move
 
         # hand 1: テンホー・チーホー; ボブ hits, チカ dodges with more successes: カウンターカラテ
         await c.move("tenho")
@@ -92,7 +115,9 @@ async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice
         await b.move("evade", dice=0)  # the counter lands on ボブ
         scripted_dice.extend(MISS)
         await a.move("attack", kind="shuriken", target=c.cid)
-        scripted_dice.extend(MISS + [2, 4, 4, 4])  # ダン misses; hand 2 dealt by ボブ (ボブ 4 メンツ)
+        scripted_dice.extend(
+            MISS + [2, 4, 4, 4]
+        )  # ダン misses; hand 2 dealt by ボブ (ボブ 4 メンツ)
         await d.move("attack", kind="melee", target=c.cid)
         st = await a.state()
         assert st["game"]["scores"] == {a.cid: 9000, b.cid: 9000, c.cid: 73000, d.cid: 9000}
@@ -107,7 +132,9 @@ async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice
         await a.move("neuron")
         scripted_dice.extend([5, 1, 1, 1])  # 振り込み判定 passes
         await a.move("declare", kind="dama")
-        scripted_dice.extend(MISS + MISS)  # ダン: ニューロン fails, 振り込み判定 fails: ロン by ボブ and アキラ
+        scripted_dice.extend(
+            MISS + MISS
+        )  # ダン: ニューロン fails, 振り込み判定 fails: ロン by ボブ and アキラ
         await d.move("neuron")
         scripted_dice.extend(MISS)
         await d.move("attack", kind="melee", target=b.cid)
@@ -144,12 +171,17 @@ async def test_four_hand_game_over_websocket(scripted_server: Any, scripted_dice
             assert [e["seq"] for e in events] == list(range(events[0]["seq"], last + 1))
         texts = [e["text"] for e in watcher.events]
         assert any("テンホー・チーホー" in t for t in texts) and any("対局終了" in t for t in texts)
-        moves = [json.loads(e["event"]) if isinstance(e["event"], str) else e["event"] for e in watcher.events]
+        moves = [
+            json.loads(e["event"]) if isinstance(e["event"], str) else e["event"]
+            for e in watcher.events
+        ]
         # after each of the 21 moves but the last (the end), the table said whose move it is
         assert sum(1 for m in moves if m["type"] == "shadowjan.to_move") == 20
 
         # the log replayed from its events alone gives the same scores
-        log = await watcher.request({"type": "get_log", "table_id": tid, "after_seq": 0, "limit": 5000})
+        log = await watcher.request(
+            {"type": "get_log", "table_id": tid, "after_seq": 0, "limit": 5000}
+        )
         replayed = SjGame()
         for e in log["events"]:
             data = e["event"]

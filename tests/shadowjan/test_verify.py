@@ -29,7 +29,9 @@ async def test_seeded_game_verifies() -> None:
     owner: dict[str, str] = {}
     for name in NAMES:
         m = (await hub.join(created.table_id, created.player_token, name)).member_id
-        await table.execute(m, CreateCharacter(name=name, sheet=ninja(jitsu=1)), command_id=f"v{next(n)}")
+        await table.execute(
+            m, CreateCharacter(name=name, sheet=ninja(jitsu=1)), command_id=f"v{next(n)}"
+        )
         cid = next(c for c, ch in table.state.characters.items() if ch.name == name)
         owner[cid] = m
         await table.execute(m, C.Sit(character_id=cid), command_id=f"v{next(n)}")
@@ -40,7 +42,9 @@ async def test_seeded_game_verifies() -> None:
     for _ in range(200):
         if table.state.game.phase == "ended":
             break
-        m = pick.choice(spell(affordances(table.state, table.state.viewer(created.member_id), table.ruleset)))
+        m = pick.choice(
+            spell(affordances(table.state, table.state.viewer(created.member_id), table.ruleset))
+        )
         cmd = msgspec.convert(m["command"], _CMD[m["command"]["type"]])
         await table.execute(owner[m["character_id"]], cmd, command_id=f"v{next(n)}")
     await table.execute(created.member_id, RevealSeed(), command_id="reveal")

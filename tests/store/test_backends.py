@@ -79,8 +79,12 @@ class TestSQLiteStore(EventStoreContract):
             *(store.append(t, make_events(t, 4, 2), expected_seq=3) for t in tables[2:]),
             return_exceptions=True,
         )
-        assert type(results[0]).__name__ == "DuplicateCommand" and all(r is None for r in results[1:])
-        assert await store.last_seq(tables[1]) == 3 and all([await store.last_seq(t) == 5 for t in tables[2:]])
+        assert type(results[0]).__name__ == "DuplicateCommand" and all(
+            r is None for r in results[1:]
+        )
+        assert await store.last_seq(tables[1]) == 3 and all(
+            [await store.last_seq(t) == 5 for t in tables[2:]]
+        )
         # past one statement's rows: several statements in one transaction
         huge = make_events(tables[2], 6, 2100, command_id="huge")
         await store.append(tables[2], huge, expected_seq=5)

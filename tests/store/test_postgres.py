@@ -22,7 +22,13 @@ from taku.core.commands import Chat
 from taku.errors import DuplicateCommand, InvalidCommand, SeqConflict, StoreError
 from taku.plugins import load_registry
 from taku.store import open_store
-from taku.store.postgres import SCHEMA_VERSION, PostgresEventStore, drop_schema, split_url, with_schema
+from taku.store.postgres import (
+    SCHEMA_VERSION,
+    PostgresEventStore,
+    drop_schema,
+    split_url,
+    with_schema,
+)
 from taku.testing.store_contract import EventStoreContract, make_events, new_table
 
 pytestmark = pytest.mark.postgres
@@ -64,7 +70,9 @@ class PostgresSetup:
         await drop_schema(url)
 
     @pytest.fixture
-    async def node(self, pg_url: str) -> AsyncIterator[Callable[..., Awaitable[PostgresEventStore]]]:
+    async def node(
+        self, pg_url: str
+    ) -> AsyncIterator[Callable[..., Awaitable[PostgresEventStore]]]:
         """Open another store on the same schema: another node, as far as the database can tell."""
         opened: list[PostgresEventStore] = []
 
@@ -107,7 +115,9 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
 
     # ------------------------------------------------------------ schema
 
-    async def test_schema_version_is_recorded_once(self, store: PostgresEventStore, node, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+    async def test_schema_version_is_recorded_once(
+        self, store: PostgresEventStore, node, pg_url: str
+    ) -> None:  # type: ignore[no-untyped-def]
         """Opening the same database again changes nothing and records the version once."""
         await node()
         assert await store.schema_version() == SCHEMA_VERSION
@@ -132,7 +142,10 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
         """A database written by a newer taku is not opened (store/schema_newer)."""
         conn = await asyncpg.connect(split_url(pg_url)[0])
         try:
-            await conn.execute(f'INSERT INTO "{store.schema}".schema_version (version) VALUES ($1)', SCHEMA_VERSION + 1)
+            await conn.execute(
+                f'INSERT INTO "{store.schema}".schema_version (version) VALUES ($1)',
+                SCHEMA_VERSION + 1,
+            )
         finally:
             await conn.close()
         with pytest.raises(StoreError) as e:
@@ -158,11 +171,16 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
         with pytest.raises(StoreError) as e:
             split_url('postgresql://h/db?schema=x";drop')
         assert e.value.code == "store/bad_url"
-        assert split_url("postgresql://h/db?schema=abc&sslmode=disable") == ("postgresql://h/db?sslmode=disable", "abc")
+        assert split_url("postgresql://h/db?schema=abc&sslmode=disable") == (
+            "postgresql://h/db?sslmode=disable",
+            "abc",
+        )
 
     # ------------------------------------------------------------ several nodes
 
-    async def test_nodes_race_for_one_seq_exactly_one_wins(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+    async def test_nodes_race_for_one_seq_exactly_one_wins(
+        self, store: PostgresEventStore, node
+    ) -> None:  # type: ignore[no-untyped-def]
         """Appends at one expected seq from two nodes, many rounds: one wins each seq, no gap."""
         other = await node()
         tid = await new_table(store)
@@ -200,7 +218,9 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
         assert await store.find_command(tid, "c2") == (4, 4)
         assert await other.last_seq(tid) == 4
 
-    async def test_another_nodes_append_reaches_subscribers(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+    async def test_another_nodes_append_reaches_subscribers(
+        self, store: PostgresEventStore, node
+    ) -> None:  # type: ignore[no-untyped-def]
         """A subscriber on node B gets what node A appends, in seq order, through NOTIFY."""
         other = await node(resync_interval_s=60)  # no periodic resync: the NOTIFY alone must do it
         tid = await new_table(store, 2)
@@ -220,7 +240,10 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
         assert got == list(range(2, 13))
 
     async def test_notification_missed_during_reconnect_is_recovered(
-        self, store: PostgresEventStore, node, pg_url: str  # type: ignore[no-untyped-def]
+        self,
+        store: PostgresEventStore,
+        node,
+        pg_url: str,  # type: ignore[no-untyped-def]
     ) -> None:
         """Node B's LISTEN connection is killed; what A appends while B is deaf still reaches B's subscriber."""
         deaf = await node(resync_interval_s=60, reconnect_min_s=0.5)
@@ -258,7 +281,9 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
             with pytest.raises(asyncio.CancelledError):
                 await task
 
-    async def test_writers_of_a_table_take_turns_across_nodes(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+    async def test_writers_of_a_table_take_turns_across_nodes(
+        self, store: PostgresEventStore, node
+    ) -> None:  # type: ignore[no-untyped-def]
         """While node A holds a table's turn, node B's writer waits, then sees A's append."""
         other = await node()
         tid = await new_table(store)
@@ -267,7 +292,9 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
         async def b_writer() -> None:
             async with other.exclusive(tid):
                 seen_by_b.append(await other.last_seq(tid))
-                await other.append(tid, make_events(tid, seen_by_b[0] + 1), expected_seq=seen_by_b[0])
+                await other.append(
+                    tid, make_events(tid, seen_by_b[0] + 1), expected_seq=seen_by_b[0]
+                )
 
         async with store.exclusive(tid):
             task = asyncio.create_task(b_writer())
@@ -278,7 +305,9 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
         assert seen_by_b == [2]
         assert [e.seq for e in await store.read(tid)] == [1, 2, 3]
 
-    async def test_a_stuck_turn_times_out_into_optimistic_writes(self, store: PostgresEventStore, node) -> None:  # type: ignore[no-untyped-def]
+    async def test_a_stuck_turn_times_out_into_optimistic_writes(
+        self, store: PostgresEventStore, node
+    ) -> None:  # type: ignore[no-untyped-def]
         """A turn held past lock_timeout does not block other nodes: they write, SeqConflict guards."""
         other = await node(lock_timeout_s=0.2)
         tid = await new_table(store)
@@ -289,14 +318,21 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
                 await store.append(tid, make_events(tid, 2), expected_seq=1)
         assert await store.last_seq(tid) == 2
 
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(
         plan=st.lists(
-            st.tuples(st.integers(1, 3), st.sampled_from(["a", "b", "c", None, None, None])), min_size=2, max_size=12
+            st.tuples(st.integers(1, 3), st.sampled_from(["a", "b", "c", None, None, None])),
+            min_size=2,
+            max_size=12,
         )
     )
     async def test_random_races_keep_one_gap_free_stream(
-        self, store: PostgresEventStore, lazy_node: dict[str, PostgresEventStore], plan: list[tuple[int, str | None]]
+        self,
+        store: PostgresEventStore,
+        lazy_node: dict[str, PostgresEventStore],
+        plan: list[tuple[int, str | None]],
     ) -> None:
         """Appends raced in pairs from two nodes, command ids repeated at random: the stream stays 1..n,
         each command id is written once as one run, and every answer agrees with what is stored."""
@@ -314,7 +350,16 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
                 s = nodes[j]
                 last = await s.last_seq(tid)
                 command_id = cid or uuid.uuid4().hex
-                calls.append((command_id, s.append(tid, make_events(tid, last + 1, n, command_id=command_id), expected_seq=last)))
+                calls.append(
+                    (
+                        command_id,
+                        s.append(
+                            tid,
+                            make_events(tid, last + 1, n, command_id=command_id),
+                            expected_seq=last,
+                        ),
+                    )
+                )
             results = await asyncio.gather(*(c for _, c in calls), return_exceptions=True)
             outcomes += [(cid, r) for (cid, _), r in zip(calls, results, strict=True)]
         events = await store.read(tid)
@@ -360,7 +405,9 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
             with pytest.raises(InvalidCommand) as refused:
                 await tables[1].execute("m2", Chat(text="again"), command_id="n0-0")
             assert refused.value.code == "command/id_reused"
-            await asyncio.wait_for(_until(lambda: tables[0].state.seq == tables[1].state.seq == 2 + 2 * n), 10)
+            await asyncio.wait_for(
+                _until(lambda: tables[0].state.seq == tables[1].state.seq == 2 + 2 * n), 10
+            )
             assert tables[0].state == tables[1].state
         finally:
             for h in hubs:

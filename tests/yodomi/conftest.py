@@ -12,11 +12,27 @@ from taku.testing.harness import TableHarness
 
 from taku_yodomi._cards import SUITS, RANKS, JOKERS
 
-PC_A = {"pp": 40, "sp": 60, "action": 6, "evasion": 5, "social": 4, "wealth": 10,
-        "abilities": {"体": 5, "知": 3}, "items": {"刀": 10}}
+PC_A = {
+    "pp": 40,
+    "sp": 60,
+    "action": 6,
+    "evasion": 5,
+    "social": 4,
+    "wealth": 10,
+    "abilities": {"体": 5, "知": 3},
+    "items": {"刀": 10},
+}
 PC_B = {"pp": 30, "sp": 50, "action": 3, "evasion": 4, "social": 2, "abilities": {"体": 2, "知": 6}}
-ENEMY = {"pp": 20, "sp": 30, "action": 4, "evasion": 3, "abilities": {"体": 4},
-         "defense": {"体": 2}, "defense_attributes": ["知"], "items": {"爪": 8}}
+ENEMY = {
+    "pp": 20,
+    "sp": 30,
+    "action": 4,
+    "evasion": 3,
+    "abilities": {"体": 4},
+    "defense": {"体": 2},
+    "defense_attributes": ["知"],
+    "items": {"爪": 8},
+}
 
 
 def card_index(card: str) -> int:
@@ -50,7 +66,9 @@ class Yd:
 
 
 async def make_table(
-    *, shuffles: list[list[int]] | None = None, options: dict[str, Any] | None = None,
+    *,
+    shuffles: list[list[int]] | None = None,
+    options: dict[str, Any] | None = None,
     sheets: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = (PC_A, PC_B, ENEMY),
 ) -> Yd:
     h = await TableHarness.create("yodomi", shuffles=shuffles or [], options=options)

@@ -18,19 +18,40 @@ from taku.core.table import affordances, turn
 from taku_yodomi import commands as C
 from taku_yodomi._cards import full_deck
 
-GM_ONLY = {"yodomi.deal_cards", "yodomi.start_scene", "yodomi.end_scene", "yodomi.start_combat", "yodomi.advance",
-           "yodomi.read_trailer", "yodomi.give_handout", "yodomi.add_status", "yodomi.close_scene_end",
-           "yodomi.end_combat", "yodomi.start_continuous", "yodomi.advance_continuous"}
+GM_ONLY = {
+    "yodomi.deal_cards",
+    "yodomi.start_scene",
+    "yodomi.end_scene",
+    "yodomi.start_combat",
+    "yodomi.advance",
+    "yodomi.read_trailer",
+    "yodomi.give_handout",
+    "yodomi.add_status",
+    "yodomi.close_scene_end",
+    "yodomi.end_combat",
+    "yodomi.start_continuous",
+    "yodomi.advance_continuous",
+}
 
 
 def offers(yd: Any, member: str) -> list[Affordance]:
     state = yd.h.table.state
-    return [a for a in affordances(state, state.viewer(member), yd.h.table.ruleset) if a.command.startswith("yodomi.")]
+    return [
+        a
+        for a in affordances(state, state.viewer(member), yd.h.table.ruleset)
+        if a.command.startswith("yodomi.")
+    ]
 
 
 def find(yd: Any, member: str, command: str, **args: Any) -> Affordance:
-    found = [a for a in offers(yd, member) if a.command == command and all(a.args.get(k) == v for k, v in args.items())]
-    assert found, f"{command} {args} not offered to {member}: {[a.command for a in offers(yd, member)]}"
+    found = [
+        a
+        for a in offers(yd, member)
+        if a.command == command and all(a.args.get(k) == v for k, v in args.items())
+    ]
+    assert found, (
+        f"{command} {args} not offered to {member}: {[a.command for a in offers(yd, member)]}"
+    )
     return found[0]
 
 
@@ -87,10 +108,20 @@ async def test_gm_commands_are_offered_to_the_gm_only(yd: Any) -> None:
     for member in (yd.pa, yd.pb):
         assert not {a.command for a in offers(yd, member)} & GM_ONLY
     gm = {a.command for a in offers(yd, yd.h.gm)}
-    assert {"yodomi.deal_cards", "yodomi.start_scene", "yodomi.read_trailer", "yodomi.give_handout"} <= gm
+    assert {
+        "yodomi.deal_cards",
+        "yodomi.start_scene",
+        "yodomi.read_trailer",
+        "yodomi.give_handout",
+    } <= gm
     start = find(yd, yd.h.gm, "yodomi.start_scene")
     assert values(start, "kind") == ["opening", "middle", "climax", "ending"]
-    assert [c.label for c in start.choices["kind"]] == ["オープニング", "ミドル", "クライマックス", "エンディング"]
+    assert [c.label for c in start.choices["kind"]] == [
+        "オープニング",
+        "ミドル",
+        "クライマックス",
+        "エンディング",
+    ]
     await send(yd, yd.h.gm, start, kind="middle", scene_player=yd.a)
     assert turn(yd.h.table.state, yd.h.table.ruleset).actor == yd.a
 
@@ -104,12 +135,17 @@ async def test_preplay_key_number_and_suits(yd: Any) -> None:
     assert yd.game.chars[yd.a].key_number == 7
     assert not [a for a in offers(yd, yd.pa) if a.command == "yodomi.roll_key_number"]
     suit = find(yd, yd.pa, "yodomi.choose_suit", character_id=yd.a)
-    assert values(suit, "suit") == ["♠", "♥", "♦", "♣"] and suit.choices["suit"][2].label == "♦（ダイヤ）"
+    assert (
+        values(suit, "suit") == ["♠", "♥", "♦", "♣"]
+        and suit.choices["suit"][2].label == "♦（ダイヤ）"
+    )
     await send(yd, yd.pa, suit, suit="♦")
     assert "♦" not in values(find(yd, yd.pb, "yodomi.choose_suit", character_id=yd.b), "suit")
 
 
-async def test_play_cards_on_the_latest_check_with_its_id_decided(new_table: Any, order: Any) -> None:
+async def test_play_cards_on_the_latest_check_with_its_id_decided(
+    new_table: Any, order: Any
+) -> None:
     """After a plain check its owner is offered 流れ on it, the check id decided (G-YD-06)."""
     yd = await new_table(shuffles=[order("♦10", "♠9")])
     await yd.h.send(yd.pa, C.ChooseSuit(character_id=yd.a, suit="♦"))
@@ -117,7 +153,10 @@ async def test_play_cards_on_the_latest_check_with_its_id_decided(new_table: Any
     yd.h.roll(2, 3)
     (rolled,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=5, difficulty=20))
     play = find(yd, yd.pa, "yodomi.play_cards")
-    assert play.args == {"check_id": rolled.check.check_id} and values(play, "cards") == ["♦10", "♠9"]
+    assert play.args == {"check_id": rolled.check.check_id} and values(play, "cards") == [
+        "♦10",
+        "♠9",
+    ]
     assert not [a for a in offers(yd, yd.pb) if a.command == "yodomi.play_cards"]
     boosted, played = await send(yd, yd.pa, play, cards=["♦10", "♠9"])
     assert played.bonus == 11 and boosted.check.value == 21 and boosted.check.success is True
@@ -140,7 +179,9 @@ async def test_scene_entry_and_scene_end_paths(yd: Any) -> None:
     assert set(values(path, "target")) == {"アキラ", "澱みの獣", "古い鏡"}
     await send(yd, yd.pb, path, target="古い鏡", emotion="不安")
     assert [p.target for p in yd.game.chars[yd.b].paths] == ["古い鏡"]
-    assert not [a for a in offers(yd, yd.pb) if a.command in ("yodomi.backstage", "yodomi.gain_path")]
+    assert not [
+        a for a in offers(yd, yd.pb) if a.command in ("yodomi.backstage", "yodomi.gain_path")
+    ]
     close = find(yd, yd.h.gm, "yodomi.close_scene_end")
     await send(yd, yd.h.gm, close)
     assert turn(yd.h.table.state, yd.h.table.ruleset).phase == "between"
@@ -170,7 +211,12 @@ async def test_combat_turn_attack_and_defence(yd: Any) -> None:
     assert start.args == {"engagements": [[yd.a, yd.b, yd.e]]}
     await send(yd, yd.h.gm, start)
     t = turn(yd.h.table.state, yd.h.table.ruleset)
-    assert t.phase == "setup" and t.phase_label == "セットアッププロセス" and t.round == 1 and t.round_label == "ラウンド1"
+    assert (
+        t.phase == "setup"
+        and t.phase_label == "セットアッププロセス"
+        and t.round == 1
+        and t.round_label == "ラウンド1"
+    )
     assert [(s.id, s.value) for s in t.order] == [(yd.a, 6), (yd.e, 4), (yd.b, 3)]
     await send(yd, yd.h.gm, find(yd, yd.h.gm, "yodomi.advance"))  # setup
     await send(yd, yd.h.gm, find(yd, yd.h.gm, "yodomi.advance"))  # initiative
@@ -178,7 +224,11 @@ async def test_combat_turn_attack_and_defence(yd: Any) -> None:
     assert t.actor == yd.a and t.actor_label == "アキラ" and t.phase == "main"
     assert not [a for a in offers(yd, yd.pb) if a.command == "yodomi.attack"]  # not ミナ's turn
     attack = find(yd, yd.pa, "yodomi.attack", attacker=yd.a)
-    assert attack.primary and values(attack, "target") == [yd.e] and set(values(attack, "ability")) == {"体", "知"}
+    assert (
+        attack.primary
+        and values(attack, "target") == [yd.e]
+        and set(values(attack, "ability")) == {"体", "知"}
+    )
     yd.h.roll(5, 6)
     await send(yd, yd.pa, attack, target=yd.e, ability="体")
     (aid,) = yd.game.attacks
@@ -197,7 +247,9 @@ async def test_death_choices(yd: Any) -> None:
     await yd.h.send(yd.h.gm, C.StartScene(kind="middle", scene_player=yd.a))
     from taku.core.commands import Override
 
-    await yd.h.send(yd.h.gm, Override(path=["game", "chars", yd.a, "condition"], value="dead", reason="試験"))
+    await yd.h.send(
+        yd.h.gm, Override(path=["game", "chars", yd.a, "condition"], value="dead", reason="試験")
+    )
     mine = [a for a in offers(yd, yd.pa) if a.args.get("character_id") == yd.a]
     assert [a.command for a in mine if a.primary] == ["yodomi.choose_death"]
     death = find(yd, yd.pa, "yodomi.choose_death", character_id=yd.a)
@@ -213,7 +265,13 @@ async def test_turn_outside_combat(yd: Any) -> None:
     await yd.h.send(yd.h.gm, C.StartScene(kind="opening", scene_player=yd.a))
     t = turn(yd.h.table.state, yd.h.table.ruleset)
     assert (t.actor, t.actor_label, t.phase, t.phase_label, t.round, t.round_label) == (
-        yd.a, "アキラ", "scene", "オープニングシーン", 1, "シーン1")
+        yd.a,
+        "アキラ",
+        "scene",
+        "オープニングシーン",
+        1,
+        "シーン1",
+    )
     assert [s.id for s in t.order] == [yd.a]
 
 
@@ -223,11 +281,17 @@ async def test_only_legal_plays_are_offered(new_table: Any, order: Any) -> None:
     yd = await new_table(shuffles=[order("♦10", "♦3", "♠9")])
     await yd.h.send(yd.pa, C.ChooseSuit(character_id=yd.a, suit="♦"))
     await _deal(yd, yd.a, 3)
-    assert values(find(yd, yd.pa, "yodomi.roll_check", character_id=yd.a), "cards") == ["♦10", "♦3", "♠9"]
+    assert values(find(yd, yd.pa, "yodomi.roll_check", character_id=yd.a), "cards") == [
+        "♦10",
+        "♦3",
+        "♠9",
+    ]
     yd.h.roll(2, 3)
     (rolled,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=5))
     await send(yd, yd.pa, find(yd, yd.pa, "yodomi.play_cards"), cards=["♦10"])
-    assert values(find(yd, yd.pa, "yodomi.play_cards", check_id=rolled.check.check_id), "cards") == ["♠9"]
+    assert values(
+        find(yd, yd.pa, "yodomi.play_cards", check_id=rolled.check.check_id), "cards"
+    ) == ["♠9"]
     await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.a, status="蝕み"))
     assert values(find(yd, yd.pa, "yodomi.roll_check", character_id=yd.a), "cards") == ["♠9"]
     erosion = find(yd, yd.pa, "yodomi.remove_status", status="蝕み")

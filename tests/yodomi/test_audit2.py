@@ -19,7 +19,8 @@ async def test_declared_accident_replaces_the_1d9_loss(yd: Any) -> None:
     """YD-18: the 1D9 point loss is the accident only when the GM declared none; a fumble
     with a declared accident ends the chain, rolls nothing more and keeps the points."""
     (started,) = await yd.h.send(
-        yd.h.gm, C.StartContinuous(target_points=6, ability="体", round_limit=2, accident="天井が崩れる")
+        yd.h.gm,
+        C.StartContinuous(target_points=6, ability="体", round_limit=2, accident="天井が崩れる"),
     )
     qid = started.continuous.continuous_id
     yd.h.roll(2, 7)  # 27 < 45 (体5 + PP40): +1
@@ -38,7 +39,9 @@ async def test_declared_accident_replaces_the_1d9_loss(yd: Any) -> None:
 
 async def test_undeclared_accident_still_loses_1d9(yd: Any) -> None:
     """YD-18, G-YD-19: without a declared accident the fumble loses 1D9 points (floor 0)."""
-    (started,) = await yd.h.send(yd.h.gm, C.StartContinuous(target_points=9, ability="体", round_limit=1))
+    (started,) = await yd.h.send(
+        yd.h.gm, C.StartContinuous(target_points=9, ability="体", round_limit=1)
+    )
     qid = started.continuous.continuous_id
     yd.h.roll(1, 3, 2, 2, 10, 10, 3)  # 13 (+1), 22 critical (+2), 00 fumble, 1D9 = 3
     for _ in range(2):
@@ -70,8 +73,10 @@ async def test_called_shot_ignores_defence_modifier_keeps_defence_attribute(yd: 
     does not reduce it; its 防御属性 (知) still halves it, rounded up."""
     await _combat(yd, [[yd.a, yd.e], [yd.b]])
     yd.h.roll(9, 8)  # 24 + 5 + 17 - 20 = 26
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=24, ability="体", power=6,
-                                          called_shot="爪"))
+    evs = await yd.h.send(
+        yd.pa,
+        C.Attack(attacker=yd.a, target=yd.e, value=24, ability="体", power=6, called_shot="爪"),
+    )
     aid = evs[-1].attack.attack_id
     yd.h.roll(1, 2)
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))
@@ -84,8 +89,10 @@ async def test_called_shot_ignores_defence_modifier_keeps_defence_attribute(yd: 
     for _ in range(3):
         await yd.h.send(yd.h.gm, C.AdvanceRound())  # cleanup, setup, initiative
     yd.h.roll(9, 8)
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=24, attribute="知", power=5,
-                                          called_shot="爪"))
+    evs = await yd.h.send(
+        yd.pa,
+        C.Attack(attacker=yd.a, target=yd.e, value=24, attribute="知", power=5, called_shot="爪"),
+    )
     aid = evs[-1].attack.attack_id
     yd.h.roll(1, 2)
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))
@@ -111,12 +118,18 @@ async def test_attack_statuses_checked_before_the_roll(yd: Any) -> None:
     """YD-56, YD-60: an attack carrying 毒0 or 使用不能 without a 武器狙い is refused at
     the declaration (nothing written), not at the defence where it would leave the attack stuck."""
     await _combat(yd, [[yd.a, yd.e], [yd.b]])
-    err = await yd.h.rejected(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"毒": 0}))
+    err = await yd.h.rejected(
+        yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"毒": 0})
+    )
     assert err.code == "rule/yodomi/bad_status_value"
-    err = await yd.h.rejected(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"使用不能": 0}))
+    err = await yd.h.rejected(
+        yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"使用不能": 0})
+    )
     assert err.code == "rule/yodomi/bad_status_value"
     yd.h.roll(6, 7)
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"毒": 2}))
+    evs = await yd.h.send(
+        yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"毒": 2})
+    )
     aid = evs[-1].attack.attack_id
     yd.h.roll(1, 2)
     await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))
@@ -128,7 +141,9 @@ async def test_water_from_an_attack_skips_a_flying_defender(yd: Any) -> None:
     await yd.h.send(yd.h.gm, C.SetFlying(character_id=yd.e))
     await _combat(yd, [[yd.a, yd.e], [yd.b]])
     yd.h.roll(6, 7)
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"水中": 0}))
+    evs = await yd.h.send(
+        yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=9, power=4, statuses={"水中": 0})
+    )
     aid = evs[-1].attack.attack_id
     yd.h.roll(1, 2)
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))

@@ -17,7 +17,7 @@ from taku_yodomi.events import CardsPlayed, CheckBoosted, CheckRolled
 async def _hand(yd: Any, cid: str, *cards: str, order: Any) -> None:
     """Deal ``cards`` (scripted on top of the first shuffle) to ``cid``."""
     await yd.h.send(yd.h.gm, C.DealCards(character_id=cid, count=len(cards)))
-    assert yd.game.hands[cid][-len(cards):] == list(cards)
+    assert yd.game.hands[cid][-len(cards) :] == list(cards)
 
 
 async def _suit(yd: Any, cid: str, owner: str, suit: str) -> None:
@@ -32,9 +32,15 @@ async def test_yd_ex_01_card_example_on_2d9(new_table: Any, order: Any) -> None:
     yd.h.roll(2, 3)
     (rolled,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=4, difficulty=20))
     assert rolled.check.value == 9 and rolled.check.success is False
-    boosted, played = await yd.h.send(yd.pa, C.PlayCards(check_id=rolled.check.check_id, cards=["♦10", "♠9"]))
+    boosted, played = await yd.h.send(
+        yd.pa, C.PlayCards(check_id=rolled.check.check_id, cards=["♦10", "♠9"])
+    )
     assert isinstance(played, CardsPlayed) and played.bonus == 11 and played.counted == "♦10"
-    assert isinstance(boosted, CheckBoosted) and boosted.check.value == 20 and boosted.check.success is True
+    assert (
+        isinstance(boosted, CheckBoosted)
+        and boosted.check.value == 20
+        and boosted.check.success is True
+    )
     assert yd.game.hands[yd.a] == [] and yd.game.discards == ["♦10", "♠9"]
 
 
@@ -54,8 +60,17 @@ async def test_yd_ex_02_card_example_on_d99(new_table: Any, order: Any) -> None:
 @pytest.mark.parametrize(
     ("card", "key", "value"),
     [
-        ("♥2", None, 2), ("♥10", 3, 10), ("♥J", 5, 10), ("♥Q", None, 10), ("♥K", 9, 10),
-        ("♥A", 4, 20), ("JK1", 2, 20), ("♥7", 7, 10), ("♥3", 3, 10), ("♥A", 1, 20), ("♥9", 8, 9),
+        ("♥2", None, 2),
+        ("♥10", 3, 10),
+        ("♥J", 5, 10),
+        ("♥Q", None, 10),
+        ("♥K", 9, 10),
+        ("♥A", 4, 20),
+        ("JK1", 2, 20),
+        ("♥7", 7, 10),
+        ("♥3", 3, 10),
+        ("♥A", 1, 20),
+        ("♥9", 8, 9),
     ],
 )
 def test_card_values(card: str, key: int | None, value: int) -> None:
@@ -84,8 +99,11 @@ def test_erosion_bars_own_suit() -> None:
     assert flow_bonus(["JK1", "♠3"], "♦", None, own_suit_barred=True) == (2, None)
 
 
-@given(st.lists(st.sampled_from(full_deck()), unique=True, max_size=12), st.sampled_from(["♠", "♥", "♦", "♣"]),
-       st.one_of(st.none(), st.integers(1, 9)))
+@given(
+    st.lists(st.sampled_from(full_deck()), unique=True, max_size=12),
+    st.sampled_from(["♠", "♥", "♦", "♣"]),
+    st.one_of(st.none(), st.integers(1, 9)),
+)
 def test_flow_bonus_invariant(cards: list[str], suit: str, key: int | None) -> None:
     """YD-25: bonus = value of at most one counted card + 1 per other card."""
     own = [c for c in cards if c[0] == suit]
@@ -119,9 +137,13 @@ async def test_cards_not_in_hand_refused(new_table: Any, order: Any) -> None:
     err = await yd.h.rejected(yd.pa, C.RollCheck(character_id=yd.a, value=0, cards=["♦10"]))
     assert err.code == "rule/yodomi/card_not_in_hand"
     assert yd.h.dice.remaining == [2, 3]  # refused before any die was rolled
-    err = await yd.h.rejected(yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=["♦10"]))
+    err = await yd.h.rejected(
+        yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=["♦10"])
+    )
     assert err.code == "rule/yodomi/card_not_in_hand"
-    err = await yd.h.rejected(yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=["♦11"]))
+    err = await yd.h.rejected(
+        yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=["♦11"])
+    )
     assert err.code == "rule/yodomi/unknown_card"
 
 
@@ -141,7 +163,11 @@ async def test_give_moves_cards_between_hands(new_table: Any, order: Any) -> Non
     assert frames[yd.pa]["event"]["cards"] == ["♥Q"] and frames[yd.pb]["event"]["cards"] == ["♥Q"]
     for m in (yd.h.gm, yd.spec):
         assert frames[m]["redacted"] and frames[m]["event"] == {
-            "type": "yodomi.cards_given_notice", "from_character": yd.a, "to_character": yd.b, "count": 1}
+            "type": "yodomi.cards_given_notice",
+            "from_character": yd.a,
+            "to_character": yd.b,
+            "count": 1,
+        }
 
 
 async def test_gm_sees_hands_option(new_table: Any, order: Any) -> None:
@@ -165,7 +191,11 @@ async def test_reshuffle_discards_when_the_deck_runs_out(new_table: Any, order: 
     await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=0, cards=["♣3", "♣4", "♣5"]))
     yd.h.dice.add_shuffle([2, 0, 1])
     await yd.h.send(yd.h.gm, C.DealCards(character_id=yd.b, count=2))
-    assert yd.game.hands[yd.b][-2:] == ["♣5", "♣3"] and yd.game.deck == ["♣4"] and yd.game.discards == []
+    assert (
+        yd.game.hands[yd.b][-2:] == ["♣5", "♣3"]
+        and yd.game.deck == ["♣4"]
+        and yd.game.discards == []
+    )
     err = await yd.h.rejected(yd.h.gm, C.DealCards(character_id=yd.b, count=2))
     assert err.code == "rule/yodomi/deck_empty"
     await yd.h.assert_replay_matches()
@@ -173,5 +203,7 @@ async def test_reshuffle_discards_when_the_deck_runs_out(new_table: Any, order: 
 
 async def test_override_of_cards_round_trips(yd: Any) -> None:
     """The GM may override the game state (it round-trips through to_builtins/convert)."""
-    await yd.h.send(yd.h.gm, Override(path=["game", "chars", yd.a, "pp"], value=12, reason="GM裁定"))
+    await yd.h.send(
+        yd.h.gm, Override(path=["game", "chars", yd.a, "pp"], value=12, reason="GM裁定")
+    )
     assert yd.game.chars[yd.a].pp == 12

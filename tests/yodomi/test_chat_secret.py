@@ -18,7 +18,11 @@ COMMANDS = [
     ("2D9+3>=10", (2, 4), {"kind": "2d9", "difficulty": 10, "value": 9, "success": False}),
     ("D99<50", (4, 2), {"kind": "d99", "target": 50, "value": 42, "success": True}),
     ("D99<50+10", (5, 5), {"kind": "d99", "target": 60, "value": 55, "critical": True}),
-    ("2D9+5>=12@7", (7, 2, 7, 7), {"kind": "2d9", "rerolled": True, "key_critical": True, "value": 35}),
+    (
+        "2D9+5>=12@7",
+        (7, 2, 7, 7),
+        {"kind": "2d9", "rerolled": True, "key_critical": True, "value": 35},
+    ),
     ("D99<50@3", (3, 1, 2, 5), {"kind": "d99", "rerolled": True, "value": 25, "success": True}),
     ("2D9+5>=12 斬る", (3, 4), {"kind": "2d9", "value": 12, "label": "2D9+5>=12 斬る"}),
     ("２Ｄ９＋３", (3, 4), {"kind": "2d9", "base": 3, "value": 10}),
@@ -31,7 +35,9 @@ def _check_of(frame: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("line", "faces", "expect"), COMMANDS, ids=[c[0] for c in COMMANDS])
-async def test_plain_chat_command_is_public(yd: Any, line: str, faces: tuple[int, ...], expect: dict[str, Any]) -> None:
+async def test_plain_chat_command_is_public(
+    yd: Any, line: str, faces: tuple[int, ...], expect: dict[str, Any]
+) -> None:
     yd.h.roll(*faces)
     (ev,) = await yd.h.chat(yd.pa, line)
     seq = yd.h.state.seq

@@ -26,7 +26,11 @@ async def _key(yd: Any, cid: str, key: int) -> None:
 async def test_2d9_success_at_difficulty(yd: Any) -> None:
     """YD-03: 達成値 = 判定値 + dice + modifiers; reaching the difficulty succeeds."""
     yd.h.roll(3, 4)
-    k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=2, ability="体", modifier=1, difficulty=15)))
+    k = _check(
+        await yd.h.send(
+            yd.pa, C.RollCheck(character_id=yd.a, value=2, ability="体", modifier=1, difficulty=15)
+        )
+    )
     assert k.value == 2 + 5 + 3 + 4 + 1 and k.success is True
     assert yd.h.dice.sizes == [10, 10]  # 2D9: two d10 read 0-9 (G-YD-01)
     yd.h.roll(3, 3 + 1)
@@ -111,7 +115,12 @@ async def test_d99_critical_and_fumble(yd: Any) -> None:
 async def test_d99_pp_target_with_modifier(yd: Any) -> None:
     """YD-11: the target is usually 【PP】, raised by an ability as the GM says."""
     yd.h.roll(4, 4 + 1)
-    k = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, kind="d99", add_pp=True, ability="知", modifier=-10)))
+    k = _check(
+        await yd.h.send(
+            yd.pa,
+            C.RollCheck(character_id=yd.a, kind="d99", add_pp=True, ability="知", modifier=-10),
+        )
+    )
     assert k.target == 40 + 3 - 10 and k.value == 45 and k.success is False
 
 
@@ -121,18 +130,24 @@ async def test_reaction_wins_ties(yd: Any) -> None:
     act = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=5)))
     rea = _check(await yd.h.send(yd.pb, C.RollCheck(character_id=yd.b, value=5)))
     assert act.value == rea.value == 12
-    (res,) = await yd.h.send(yd.h.gm, C.Contest(action_check=act.check_id, reaction_check=rea.check_id))
+    (res,) = await yd.h.send(
+        yd.h.gm, C.Contest(action_check=act.check_id, reaction_check=rea.check_id)
+    )
     assert isinstance(res, ContestResolved) and res.winner == "reaction"
     yd.h.roll(3, 5, 2, 5)
     act = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=5)))
     rea = _check(await yd.h.send(yd.pb, C.RollCheck(character_id=yd.b, value=5)))
-    (res,) = await yd.h.send(yd.pa, C.Contest(action_check=act.check_id, reaction_check=rea.check_id))
+    (res,) = await yd.h.send(
+        yd.pa, C.Contest(action_check=act.check_id, reaction_check=rea.check_id)
+    )
     assert res.winner == "action"
 
 
 async def test_side_that_cannot_roll_uses_its_value(yd: Any) -> None:
     """YD-15: a reaction side that cannot roll has 判定値 + modifiers as its 達成値."""
-    k = _check(await yd.h.send(yd.pb, C.RollCheck(character_id=yd.b, value=9, modifier=2, no_roll=True)))
+    k = _check(
+        await yd.h.send(yd.pb, C.RollCheck(character_id=yd.b, value=9, modifier=2, no_roll=True))
+    )
     assert k.rolls == () and k.value == 11
 
 
@@ -141,7 +156,9 @@ async def test_no_contest_on_d99(yd: Any) -> None:
     yd.h.roll(1, 2, 3, 4)
     a = _check(await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, kind="d99", value=50)))
     b = _check(await yd.h.send(yd.pb, C.RollCheck(character_id=yd.b, kind="d99", value=50)))
-    err = await yd.h.rejected(yd.h.gm, C.Contest(action_check=a.check_id, reaction_check=b.check_id))
+    err = await yd.h.rejected(
+        yd.h.gm, C.Contest(action_check=a.check_id, reaction_check=b.check_id)
+    )
     assert err.code == "rule/yodomi/no_d99_contest"
 
 

@@ -82,11 +82,17 @@ def test_cards_and_suits_are_closed_sets_on_the_wire() -> None:
     """A card is one of the 54 codes and a suit one of the four signs; anything else is
     refused when the command is decoded (no hand-typed aliases such as ``D10``)."""
     dec = command_decoder(RULESET)
-    ok = dec.decode(msgspec.json.encode({"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦10", "JK2"]}))
+    ok = dec.decode(
+        msgspec.json.encode(
+            {"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦10", "JK2"]}
+        )
+    )
     assert ok.cards == ["♦10", "JK2"]
-    for raw in ({"type": "yodomi.play_cards", "check_id": "k1", "cards": ["D10"]},
-                {"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦11"]},
-                {"type": "yodomi.choose_suit", "character_id": "c1", "suit": "H"}):
+    for raw in (
+        {"type": "yodomi.play_cards", "check_id": "k1", "cards": ["D10"]},
+        {"type": "yodomi.play_cards", "check_id": "k1", "cards": ["♦11"]},
+        {"type": "yodomi.choose_suit", "character_id": "c1", "suit": "H"},
+    ):
         with pytest.raises(msgspec.ValidationError):
             dec.decode(msgspec.json.encode(raw))
 
@@ -96,6 +102,12 @@ def test_notice_lines_name_counts_only() -> None:
     from taku_yodomi.events import CardsDealtNotice, CardsGivenNotice, DeckShuffledNotice
 
     table = TableState(table_id="t")
-    assert render(CardsDealtNotice(character_id="c1", count=2), table) == "c1 に「流れ」が2枚配られました"
-    assert render(CardsGivenNotice(from_character="c1", to_character="c2", count=1), table) == "c1 が c2 に「流れ」を1枚渡しました"
+    assert (
+        render(CardsDealtNotice(character_id="c1", count=2), table)
+        == "c1 に「流れ」が2枚配られました"
+    )
+    assert (
+        render(CardsGivenNotice(from_character="c1", to_character="c2", count=1), table)
+        == "c1 が c2 に「流れ」を1枚渡しました"
+    )
     assert render(DeckShuffledNotice(count=54), table) == "「流れ」の山札（54枚）を切りました"

@@ -70,7 +70,11 @@ async def test_cleanup_poison_and_stun_then_new_round(yd: Any) -> None:
     yd.h.roll(3, 5)
     evs = await yd.h.send(yd.h.gm, C.AdvanceRound())
     d = next(e for e in evs if isinstance(e, Damaged))
-    assert d.amount == 8 and yd.game.chars[yd.b].pp == 22 and "放心" not in yd.game.chars[yd.b].statuses
+    assert (
+        d.amount == 8
+        and yd.game.chars[yd.b].pp == 22
+        and "放心" not in yd.game.chars[yd.b].statuses
+    )
     assert yd.game.combat.round == 2 and yd.game.combat.process == Process.SETUP
 
 
@@ -82,7 +86,10 @@ async def test_move_and_engaged_block(yd: Any) -> None:
     await yd.h.send(yd.pa, C.Minor(character_id=yd.a, major=True))
     await yd.h.send(yd.h.gm, C.Minor(character_id=yd.e, major=True))
     await yd.h.send(yd.pb, C.Move(character_id=yd.b, engagement="e1"))
-    assert set(yd.game.combat.engagements["e1"]) == {yd.a, yd.e, yd.b} and "e2" not in yd.game.combat.engagements
+    assert (
+        set(yd.game.combat.engagements["e1"]) == {yd.a, yd.e, yd.b}
+        and "e2" not in yd.game.combat.engagements
+    )
 
 
 async def test_disengage_and_block(yd: Any) -> None:
@@ -115,7 +122,9 @@ async def test_attack_defence_tie_goes_to_defender(yd: Any) -> None:
     """YD-42: hit 2D9 against the defence; equal 達成値 go to the defender."""
     await _combat(yd, [[yd.a, yd.e], [yd.b]])
     yd.h.roll(3, 4)  # A: 体5 + 7 = 12
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, ability="体", power=10, attribute="体"))
+    evs = await yd.h.send(
+        yd.pa, C.Attack(attacker=yd.a, target=yd.e, ability="体", power=10, attribute="体")
+    )
     aid = evs[-1].attack.attack_id
     yd.h.roll(4, 5)  # E: evasion 3 + 9 = 12
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=aid))
@@ -127,10 +136,15 @@ async def test_attack_defence_tie_goes_to_defender(yd: Any) -> None:
 async def test_attack_hits_and_damages(yd: Any) -> None:
     """YD-42, YD-44: the attacker wins, damage = power - defence."""
     yd.h.roll(6, 4)
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, ability="体", power=10, skill_bonus=3, attribute="体"))
+    evs = await yd.h.send(
+        yd.pa,
+        C.Attack(attacker=yd.a, target=yd.e, ability="体", power=10, skill_bonus=3, attribute="体"),
+    )
     yd.h.roll(1, 2)
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=evs[-1].attack.attack_id))
-    assert next(e for e in evs if isinstance(e, Damaged)).amount == 11 and yd.game.chars[yd.e].pp == 9
+    assert (
+        next(e for e in evs if isinstance(e, Damaged)).amount == 11 and yd.game.chars[yd.e].pp == 9
+    )
 
 
 async def test_attacker_fumble_misses_without_defence(yd: Any) -> None:
@@ -145,8 +159,16 @@ async def test_counter_damages_attacker(yd: Any) -> None:
     yd.h.roll(1, 1 + 1)
     evs = await yd.h.send(yd.h.gm, C.Attack(attacker=yd.e, target=yd.a, ability="体", power=10))
     yd.h.roll(5, 5 + 1)
-    evs = await yd.h.send(yd.pa, C.Defend(attack_id=evs[-1].attack.attack_id, mode="counter", ability="体",
-                                          counter_power=8, counter_attribute="体"))
+    evs = await yd.h.send(
+        yd.pa,
+        C.Defend(
+            attack_id=evs[-1].attack.attack_id,
+            mode="counter",
+            ability="体",
+            counter_power=8,
+            counter_attribute="体",
+        ),
+    )
     res = next(e for e in evs if isinstance(e, AttackResolved))
     assert res.countered and yd.game.chars[yd.e].pp == 20 - (8 - 2)
 
@@ -168,7 +190,9 @@ async def test_cover_takes_the_attack(yd: Any) -> None:
 async def test_called_shot_minus_20_hits_the_item(yd: Any) -> None:
     """YD-70: 武器狙い takes -20 and its damage goes to the item's 【PP】."""
     yd.h.roll(9, 9)
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=30, called_shot="爪", power=7))
+    evs = await yd.h.send(
+        yd.pa, C.Attack(attacker=yd.a, target=yd.e, value=30, called_shot="爪", power=7)
+    )
     assert evs[0].check.penalty == 20
     yd.h.roll(1, 1 + 1)
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=evs[-1].attack.attack_id))

@@ -10,7 +10,23 @@ from tests.yodomi.conftest import ENEMY, PC_A, PC_B
 class TestYodomiContract(RulesetContract):
     ruleset_id = "yodomi"
     sheets = [("アキラ", PC_A), ("ミナ", PC_B), ("澱みの獣", ENEMY), ("ユウ", PC_B)]
-    closed_fields = frozenset({"status", "choice", "winner", "outcome", "condition", "flag", "to", "action", "side", "cards", "card", "counted", "deck"})
+    closed_fields = frozenset(
+        {
+            "status",
+            "choice",
+            "winner",
+            "outcome",
+            "condition",
+            "flag",
+            "to",
+            "action",
+            "side",
+            "cards",
+            "card",
+            "counted",
+            "deck",
+        }
+    )
 
 
 class TestYodomiContractGmSeesHands(TestYodomiContract):

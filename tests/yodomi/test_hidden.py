@@ -51,7 +51,9 @@ def faces_in(data: Any) -> set[str]:
 class Game:
     """A table with players p1..p3 (PCs c1..c3), an NPC and a spectator, driven at random."""
 
-    def __init__(self, h: TableHarness, players: list[str], pcs: list[str], npc: str, spec: str) -> None:
+    def __init__(
+        self, h: TableHarness, players: list[str], pcs: list[str], npc: str, spec: str
+    ) -> None:
         self.h = h
         self.players = players
         self.pcs = pcs
@@ -74,7 +76,9 @@ class Game:
         spec = await h.join("見物", role="spectator")
         pcs = []
         for i, p in enumerate(players):
-            (ev,) = await h.send(p, CreateCharacter(name=f"PC{i}", sheet={"pp": 50, "sp": 60, "social": 3}))
+            (ev,) = await h.send(
+                p, CreateCharacter(name=f"PC{i}", sheet={"pp": 50, "sp": 60, "social": 3})
+            )
             pcs.append(ev.character_id)
             await h.send(p, C.ChooseSuit(character_id=ev.character_id, suit=SUITS[i]))
         (npc,) = await h.send(h.gm, CreateCharacter(name="NPC", sheet={"pp": 50}))
@@ -113,25 +117,39 @@ class Game:
                 case "give" if hand:
                     to = rng.choice([c for c in self.pcs if c != cid])
                     cards = rng.sample(hand, rng.randint(1, min(2, len(hand))))
-                    await h.send(self.owner[cid], C.GiveCards(from_character=cid, to_character=to, cards=cards))
+                    await h.send(
+                        self.owner[cid],
+                        C.GiveCards(from_character=cid, to_character=to, cards=cards),
+                    )
                 case "play":
                     cards = rng.sample(hand, min(len(hand), rng.randint(0, 2)))
-                    await h.send(self.owner[cid], C.RollCheck(character_id=cid, kind=rng.choice(["2d9", "d99"]),
-                                                             value=30, cards=cards))
+                    await h.send(
+                        self.owner[cid],
+                        C.RollCheck(
+                            character_id=cid, kind=rng.choice(["2d9", "d99"]), value=30, cards=cards
+                        ),
+                    )
                 case "boost" if hand and cid in game.last_check:
                     k = game.last_check[cid]
-                    await h.send(self.owner[cid], C.PlayCards(check_id=k.check_id, cards=[rng.choice(hand)]))
+                    await h.send(
+                        self.owner[cid], C.PlayCards(check_id=k.check_id, cards=[rng.choice(hand)])
+                    )
                 case "scene":
                     await self.scene_round(rng)
                 case "erode" if hand and cid in self.pcs:
                     await h.send(h.gm, C.AddStatus(character_id=cid, status="蝕み"))
-                    await h.send(self.owner[cid], C.RemoveStatus(character_id=cid, status="蝕み", card=rng.choice(hand)))
+                    await h.send(
+                        self.owner[cid],
+                        C.RemoveStatus(character_id=cid, status="蝕み", card=rng.choice(hand)),
+                    )
                 case "chat":
                     await h.chat(rng.choice(self.players), "2D9+3>=10")
                 case _:
                     pass
         except TakuError:
-            assert h.state.seq == before or op in ("scene", "erode"), "a rejected command wrote events"
+            assert h.state.seq == before or op in ("scene", "erode"), (
+                "a rejected command wrote events"
+            )
         await self.observe(rng)
 
     async def scene_round(self, rng: random.Random) -> None:
@@ -139,18 +157,24 @@ class Game:
         h = self.h
         if self.state.phase not in ("preplay", "between"):
             return
-        await h.send(h.gm, C.StartScene(kind="middle", scene_player=self.pcs[0], present=self.pcs[1:]))
+        await h.send(
+            h.gm, C.StartScene(kind="middle", scene_player=self.pcs[0], present=self.pcs[1:])
+        )
         await h.send(h.gm, C.NoteTopic(text=f"話題{h.state.seq}"))
         await h.send(h.gm, C.EndScene())
         topic = self.state.scene.topics[0]
         for cid in self.pcs:
             c = self.state.chars[cid]
             if rng.random() < 0.6 and len(c.paths) < 7 and all(p.target != topic for p in c.paths):
-                await h.send(self.owner[cid], C.GainPath(character_id=cid, target=topic, emotion="好奇心"))
+                await h.send(
+                    self.owner[cid], C.GainPath(character_id=cid, target=topic, emotion="好奇心")
+                )
             hand = self.state.hands[cid]
             excess = len(hand) - len(self.state.chars[cid].paths)
             if excess > 0:
-                await h.send(self.owner[cid], C.CutHand(character_id=cid, cards=rng.sample(hand, excess)))
+                await h.send(
+                    self.owner[cid], C.CutHand(character_id=cid, cards=rng.sample(hand, excess))
+                )
         await h.send(h.gm, C.CloseSceneEnd())
 
     async def observe(self, rng: random.Random) -> None:
@@ -163,7 +187,7 @@ class Game:
         seq = self.h.state.seq
         for v in self.viewers:
             allowed = self.held[v] | self.public
-            new = [msgspec.json.decode(f) for f in self.live[v][self.seen_upto[v]:]]
+            new = [msgspec.json.decode(f) for f in self.live[v][self.seen_upto[v] :]]
             self.seen_upto[v] = len(self.live[v])
             view = self.h.view(v)
             state = self.h.table.state
@@ -258,11 +282,17 @@ def test_gm_override_of_the_deck_reveals_nothing() -> None:
         from taku.core.commands import Override
 
         new_deck = [*deck[1:], deck[0]]
-        (ev,) = await h.send(h.gm, Override(path=["game", "deck"], value=new_deck, reason="山札の修正"))
+        (ev,) = await h.send(
+            h.gm, Override(path=["game", "deck"], value=new_deck, reason="山札の修正")
+        )
         assert list(g.state.deck) == new_deck  # the override took effect
         for v in [*g.viewers, h.gm]:
             (frame,) = await h.frames(v, after_seq=h.state.seq - 1)
-            assert frame["event"] == {"type": "gm_overridden", "path": ["game", "deck"], "reason": "山札の修正"}
+            assert frame["event"] == {
+                "type": "gm_overridden",
+                "path": ["game", "deck"],
+                "reason": "山札の修正",
+            }
         # an override elsewhere in the game stays public
         pc = g.pcs[0]
         (ev,) = await h.send(h.gm, Override(path=["game", "chars", pc, "pp"], value=3, reason="r"))

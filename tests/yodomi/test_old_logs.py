@@ -24,10 +24,16 @@ def test_a_log_of_version_1_0_decodes_and_replays(path: Path) -> None:
     for line in path.read_text(encoding="utf-8").splitlines():
         rec = json.loads(line)
         ev = dec.decode(json.dumps(rec["data"], ensure_ascii=False).encode())
-        assert msgspec.json.decode(msgspec.json.encode(ev)) == rec["data"], f"seq {rec['seq']} {rec['type']}"
+        assert msgspec.json.decode(msgspec.json.encode(ev)) == rec["data"], (
+            f"seq {rec['seq']} {rec['type']}"
+        )
         state = evolve(state, ev, RULESET)
     assert isinstance(state.game, Game) and state.game.chars
-    cards = [*state.game.deck, *state.game.discards, *(c for h in state.game.hands.values() for c in h)]
+    cards = [
+        *state.game.deck,
+        *state.game.discards,
+        *(c for h in state.game.hands.values() for c in h),
+    ]
     assert not state.game.shuffled or sorted(cards) == sorted(set(cards)) and len(cards) == 54
 
 
@@ -37,5 +43,7 @@ def test_old_table_options_still_load() -> None:
 
     opts = {"max_paths": 0, "accident_dice": 12, "called_shot_penalty": 100, "gm_sees_hands": True}
     ev = TableCreated(name="古い卓", ruleset="yodomi", ruleset_version="1.0", options=opts)
-    state = evolve(TableState(table_id="t"), event_decoder(RULESET).decode(msgspec.json.encode(ev)), RULESET)
+    state = evolve(
+        TableState(table_id="t"), event_decoder(RULESET).decode(msgspec.json.encode(ev)), RULESET
+    )
     assert state.rules.max_paths == 0 and state.rules.accident_dice == 12

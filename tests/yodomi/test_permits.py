@@ -37,9 +37,13 @@ async def test_a_contest_is_called_by_the_action_sides_player(yd: Any) -> None:
     yd.h.roll(2, 3, 4, 5)
     (ka,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=3))
     (kb,) = await yd.h.send(yd.pb, C.RollCheck(character_id=yd.b, value=3))
-    err = await yd.h.rejected(yd.pb, C.Contest(action_check=ka.check.check_id, reaction_check=kb.check.check_id))
+    err = await yd.h.rejected(
+        yd.pb, C.Contest(action_check=ka.check.check_id, reaction_check=kb.check.check_id)
+    )
     assert err.code == "command/forbidden"
-    (res,) = await yd.h.send(yd.pa, C.Contest(action_check=ka.check.check_id, reaction_check=kb.check.check_id))
+    (res,) = await yd.h.send(
+        yd.pa, C.Contest(action_check=ka.check.check_id, reaction_check=kb.check.check_id)
+    )
     assert res.winner == "reaction"
 
 

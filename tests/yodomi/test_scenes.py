@@ -47,7 +47,9 @@ async def test_preplay_texts(yd: Any) -> None:
 
 async def test_opening_shows_one_pc(yd: Any) -> None:
     """YD-72: an opening scene shows a single PC."""
-    err = await yd.h.rejected(yd.h.gm, C.StartScene(kind="opening", scene_player=yd.a, present=[yd.b]))
+    err = await yd.h.rejected(
+        yd.h.gm, C.StartScene(kind="opening", scene_player=yd.a, present=[yd.b])
+    )
     assert err.code == "rule/yodomi/opening_one_pc"
 
 
@@ -64,7 +66,11 @@ async def test_entry_check_against_current_pp_plus_path(yd: Any) -> None:
     await yd.h.send(yd.h.gm, C.StartScene(kind="middle", scene_player=yd.a))
     yd.h.roll(3, 2)
     evs = await yd.h.send(yd.pb, C.EnterScene(character_id=yd.b))
-    assert _check(evs).target == 50 and isinstance(evs[-1], SceneEntered) and yd.b in yd.game.scene.present
+    assert (
+        _check(evs).target == 50
+        and isinstance(evs[-1], SceneEntered)
+        and yd.b in yd.game.scene.present
+    )
 
 
 async def test_scene_player_leaving_ends_the_scene(yd: Any) -> None:
@@ -78,7 +84,10 @@ async def test_scene_player_leaving_ends_the_scene(yd: Any) -> None:
 
 async def test_backstage_once_then_paths_then_cut(new_table: Any, order: Any) -> None:
     """YD-75, YD-76, YD-22, YD-24: 舞台裏 (2D10 PP), then one パス, then the hand is cut to the パス."""
-    yd = await new_table(sheets=({"pp": 40}, {"pp": 30, "social": 3, "wealth": 5}, {}), shuffles=[order("♠2", "♠3", "♠4")])
+    yd = await new_table(
+        sheets=({"pp": 40}, {"pp": 30, "social": 3, "wealth": 5}, {}),
+        shuffles=[order("♠2", "♠3", "♠4")],
+    )
     await yd.h.send(yd.h.gm, C.DealCards(character_id=yd.b, count=3))
     await yd.h.send(yd.h.gm, C.StartScene(kind="middle", scene_player=yd.a))
     await yd.h.send(yd.h.gm, C.NoteTopic(text="古い鏡"))
@@ -107,7 +116,9 @@ async def test_backstage_once_then_paths_then_cut(new_table: Any, order: Any) ->
     assert err.code == "rule/yodomi/wrong_count"
     await yd.h.send(yd.pb, C.CutHand(character_id=yd.b, cards=["♠2", "♠4"]))
     assert yd.game.hands[yd.b] == ["♠3"]
-    err = await yd.h.rejected(yd.pb, C.ChangeEmotion(character_id=yd.b, target="古い鏡", emotion="恐怖"))
+    err = await yd.h.rejected(
+        yd.pb, C.ChangeEmotion(character_id=yd.b, target="古い鏡", emotion="恐怖")
+    )
     assert err.code == "rule/yodomi/too_late"
     await yd.h.send(yd.h.gm, C.CloseSceneEnd())
     assert yd.game.phase == "between"
@@ -138,10 +149,16 @@ async def test_seven_paths_at_most(yd: Any) -> None:
         if i < 7:
             await yd.h.send(yd.pa, C.GainPath(character_id=yd.a, target=f"話題{i}", emotion="興味"))
         else:
-            err = await yd.h.rejected(yd.pa, C.GainPath(character_id=yd.a, target=f"話題{i}", emotion="興味"))
+            err = await yd.h.rejected(
+                yd.pa, C.GainPath(character_id=yd.a, target=f"話題{i}", emotion="興味")
+            )
             assert err.code == "rule/yodomi/too_many_paths"
-            await yd.h.send(yd.pa, C.ChangeEmotion(character_id=yd.a, target="話題0", emotion="嫌悪"))
-            err = await yd.h.rejected(yd.pa, C.ChangeEmotion(character_id=yd.a, target="話題1", emotion="嫌悪"))
+            await yd.h.send(
+                yd.pa, C.ChangeEmotion(character_id=yd.a, target="話題0", emotion="嫌悪")
+            )
+            err = await yd.h.rejected(
+                yd.pa, C.ChangeEmotion(character_id=yd.a, target="話題1", emotion="嫌悪")
+            )
             assert err.code == "rule/yodomi/emotion_done"
         await yd.h.send(yd.h.gm, C.CloseSceneEnd())
     assert len(yd.game.chars[yd.a].paths) == 7 and yd.game.chars[yd.a].paths[0].emotion == "嫌悪"
@@ -165,7 +182,9 @@ async def test_purchase_once_per_scene_wealth_up_to_social(yd: Any) -> None:
 async def test_continuous_chain(yd: Any) -> None:
     """YD-16, YD-17: success +1 and the next target is the number rolled; a critical +2
     keeps the target; a failure ends the chain for the round."""
-    (started,) = await yd.h.send(yd.h.gm, C.StartContinuous(target_points=5, ability="知", round_limit=2))
+    (started,) = await yd.h.send(
+        yd.h.gm, C.StartContinuous(target_points=5, ability="知", round_limit=2)
+    )
     qid = started.continuous.continuous_id
     yd.h.roll(3, 5)  # 35 < 43 (知3 + PP40): +1, next target 35
     evs = await yd.h.send(yd.pa, C.RollContinuous(continuous_id=qid, character_id=yd.a))
@@ -190,7 +209,9 @@ async def test_continuous_chain(yd: Any) -> None:
 
 async def test_continuous_fumble_accident_and_round_limit(yd: Any) -> None:
     """YD-18, G-YD-19: a fumble ends the chain and loses 1D9 points (floor 0); past the limit it fails."""
-    (started,) = await yd.h.send(yd.h.gm, C.StartContinuous(target_points=9, ability="知", round_limit=1))
+    (started,) = await yd.h.send(
+        yd.h.gm, C.StartContinuous(target_points=9, ability="知", round_limit=1)
+    )
     qid = started.continuous.continuous_id
     yd.h.roll(1, 2, 10, 10, 7)
     await yd.h.send(yd.pa, C.RollContinuous(continuous_id=qid, character_id=yd.a))
@@ -217,7 +238,9 @@ async def test_no_other_pc_enters_an_opening(yd: Any) -> None:
 
 async def test_continuous_chain_is_a_major_action_in_combat(yd: Any) -> None:
     """YD-20: during round progression a PC makes its chain in its major action; the turn ends with it."""
-    (started,) = await yd.h.send(yd.h.gm, C.StartContinuous(target_points=9, ability="知", round_limit=3))
+    (started,) = await yd.h.send(
+        yd.h.gm, C.StartContinuous(target_points=9, ability="知", round_limit=3)
+    )
     qid = started.continuous.continuous_id
     await yd.h.send(yd.h.gm, C.StartCombat(engagements=[[yd.a, yd.e], [yd.b]]))
     await yd.h.send(yd.h.gm, C.AdvanceRound())

@@ -48,8 +48,12 @@ class Client:
                     return m
 
     async def send(self, command: Command) -> dict[str, Any]:
-        ack = await self.request(type="command", table_id=self.table_id, command_id=uuid.uuid4().hex,
-                                 command=msgspec.to_builtins(command))
+        ack = await self.request(
+            type="command",
+            table_id=self.table_id,
+            command_id=uuid.uuid4().hex,
+            command=msgspec.to_builtins(command),
+        )
         assert ack["type"] == "ack", ack
         return ack
 
@@ -65,30 +69,50 @@ class Client:
         return next(e["event"] for e in reversed(self.events) if e["event"]["type"] == type_)
 
 
-async def test_full_session_over_websocket(scripted_server: Any, scripted_dice: ScriptedDice, order: Any) -> None:
+async def test_full_session_over_websocket(
+    scripted_server: Any, scripted_dice: ScriptedDice, order: Any
+) -> None:
     """Pre-play, opening, middle, climax combat and ending over WebSocket; replayed from the log."""
     server = scripted_server
     scripted_dice.add_shuffle(order("♦10", "♠9", "♠K", "♥2", "JK1"))
-    scripted_dice.extend([
-        7, 3,  # key numbers: アキラ 7, ミナ 3
-        2, 3,  # opening: アキラ 2D9 [2,3]
-        4, 5,  # 舞台裏: ミナ 2D10
-        4, 8,  # middle: アキラ 登場判定 48
-        3, 4,  # purchase [3,4]
-        6, 1,  # 直感把握 61
-        7, 7,  # climax: アキラ hits with [7,7] (key number 7: 30)
-        9, 9,  # 澱みの獣 evades with [9,9] (critical)
-        2, 3,  # 澱みの獣 attacks [2,3]
-        10, 10,  # アキラ's defence fumbles [0,0]
-        6, 2,  # ミナ attacks [6,2]
-        1, 2,  # 澱みの獣 defends [1,2]
-    ])
+    scripted_dice.extend(
+        [
+            7,
+            3,  # key numbers: アキラ 7, ミナ 3
+            2,
+            3,  # opening: アキラ 2D9 [2,3]
+            4,
+            5,  # 舞台裏: ミナ 2D10
+            4,
+            8,  # middle: アキラ 登場判定 48
+            3,
+            4,  # purchase [3,4]
+            6,
+            1,  # 直感把握 61
+            7,
+            7,  # climax: アキラ hits with [7,7] (key number 7: 30)
+            9,
+            9,  # 澱みの獣 evades with [9,9] (critical)
+            2,
+            3,  # 澱みの獣 attacks [2,3]
+            10,
+            10,  # アキラ's defence fumbles [0,0]
+            6,
+            2,  # ミナ attacks [6,2]
+            1,
+            2,  # 澱みの獣 defends [1,2]
+        ]
+    )
     async with (
-        connect(server.ws_url) as gws, connect(server.ws_url) as aws, connect(server.ws_url) as bws,
+        connect(server.ws_url) as gws,
+        connect(server.ws_url) as aws,
+        connect(server.ws_url) as bws,
         connect(server.ws_url) as sws,
     ):
         gm, p1, p2, spec = Client(gws), Client(aws), Client(bws), Client(sws)
-        created = await gm.request(type="create_table", ruleset="yodomi", name="澱み流れ卓", gm_name="GM")
+        created = await gm.request(
+            type="create_table", ruleset="yodomi", name="澱み流れ卓", gm_name="GM"
+        )
         tid = created["table_id"]
         for c in (gm, p1, p2, spec):
             c.table_id = tid
@@ -99,14 +123,40 @@ async def test_full_session_over_websocket(scripted_server: Any, scripted_dice: 
             await c.request(type="subscribe", table_id=tid, after_seq=0)
 
         # characters
-        await p1.send(CreateCharacter(name="アキラ", sheet={"pp": 40, "sp": 60, "action": 6, "evasion": 5, "social": 4,
-                                                         "wealth": 6, "abilities": {"体": 5, "知": 3}}))
+        await p1.send(
+            CreateCharacter(
+                name="アキラ",
+                sheet={
+                    "pp": 40,
+                    "sp": 60,
+                    "action": 6,
+                    "evasion": 5,
+                    "social": 4,
+                    "wealth": 6,
+                    "abilities": {"体": 5, "知": 3},
+                },
+            )
+        )
         a = p1.last("character_created")["character_id"]
-        await p2.send(CreateCharacter(name="ミナ", sheet={"pp": 30, "sp": 50, "action": 3, "evasion": 4,
-                                                        "abilities": {"体": 2, "知": 6}}))
+        await p2.send(
+            CreateCharacter(
+                name="ミナ",
+                sheet={
+                    "pp": 30,
+                    "sp": 50,
+                    "action": 3,
+                    "evasion": 4,
+                    "abilities": {"体": 2, "知": 6},
+                },
+            )
+        )
         b = p2.last("character_created")["character_id"]
-        await gm.send(CreateCharacter(name="澱みの獣", sheet={"pp": 12, "sp": 10, "action": 4, "evasion": 3,
-                                                           "defense": {"体": 2}}))
+        await gm.send(
+            CreateCharacter(
+                name="澱みの獣",
+                sheet={"pp": 12, "sp": 10, "action": 4, "evasion": 3, "defense": {"体": 2}},
+            )
+        )
         e = gm.last("character_created")["character_id"]
 
         # pre-play
@@ -135,11 +185,21 @@ async def test_full_session_over_websocket(scripted_server: Any, scripted_dice: 
         assert play["args"] == {"check_id": rolled["check_id"]}
         assert [c["value"] for c in play["choices"]["cards"]] == ["♦10", "♠9"]
         theirs = await p2.request(type="get_state", table_id=tid)
-        assert set(FACE.findall(json.dumps(theirs["affordances"], ensure_ascii=False))) == {"♠K", "♥2"}  # her own only
+        assert set(FACE.findall(json.dumps(theirs["affordances"], ensure_ascii=False))) == {
+            "♠K",
+            "♥2",
+        }  # her own only
         assert (await spec.request(type="get_state", table_id=tid)).get("affordances", []) == []
-        ack = await p1.request(type="command", table_id=tid, command_id=uuid.uuid4().hex,
-                               command={"type": play["command"], **play["args"],
-                                        "cards": [c["value"] for c in play["choices"]["cards"]]})
+        ack = await p1.request(
+            type="command",
+            table_id=tid,
+            command_id=uuid.uuid4().hex,
+            command={
+                "type": play["command"],
+                **play["args"],
+                "cards": [c["value"] for c in play["choices"]["cards"]],
+            },
+        )
         assert ack["type"] == "ack", ack
         boosted = p1.last("yodomi.check_boosted")["check"]
         assert boosted["value"] == 21 and boosted["success"] is True
@@ -180,12 +240,19 @@ async def test_full_session_over_websocket(scripted_server: Any, scripted_dice: 
         await gm.send(C.Attack(attacker=e, target=a, power=12, yodomi=True))
         attack = gm.last("yodomi.attack_declared")["attack"]
         await p1.send(C.Defend(attack_id=attack["attack_id"]))
-        assert p1.last("yodomi.damaged")["pp"] == 28 and p1.last("yodomi.damaged")["attribute"] == "澱み"
-        await p2.send(C.Attack(attacker=b, target=e, ability="体", power=8, skill_bonus=2, attribute="体"))
+        assert (
+            p1.last("yodomi.damaged")["pp"] == 28
+            and p1.last("yodomi.damaged")["attribute"] == "澱み"
+        )
+        await p2.send(
+            C.Attack(attacker=b, target=e, ability="体", power=8, skill_bonus=2, attribute="体")
+        )
         attack = p2.last("yodomi.attack_declared")["attack"]
         await gm.send(C.Defend(attack_id=attack["attack_id"]))
         assert gm.last("yodomi.condition_changed")["condition"] == "incapacitated"
-        assert gm.last("yodomi.actor_chosen") == {"type": "yodomi.actor_chosen"}  # everyone acted: cleanup
+        assert gm.last("yodomi.actor_chosen") == {
+            "type": "yodomi.actor_chosen"
+        }  # everyone acted: cleanup
         await gm.send(C.AdvanceRound())  # cleanup
         await gm.send(C.EndCombat())
         await gm.send(C.EndScene())
@@ -203,11 +270,19 @@ async def test_full_session_over_websocket(scripted_server: Any, scripted_dice: 
             evs = await c.events_until(last)
             assert [ev["seq"] for ev in evs] == list(range(1, last + 1)), name
             streams[name] = evs
-        assert streams["p1"][-1]["event"] == {"type": "yodomi.scene_end_closed", "number": 4, "final": True}
+        assert streams["p1"][-1]["event"] == {
+            "type": "yodomi.scene_end_closed",
+            "number": 4,
+            "final": True,
+        }
         # p2 never saw アキラ's cards before they were played; the spectator saw played cards only
         played = {"♦10", "♠9", "JK1"}
         assert set(FACE.findall(json.dumps(streams["spec"], ensure_ascii=False))) <= played
-        assert set(FACE.findall(json.dumps(streams["p2"], ensure_ascii=False))) <= played | {"♠K", "♥2", "JK1"}
+        assert set(FACE.findall(json.dumps(streams["p2"], ensure_ascii=False))) <= played | {
+            "♠K",
+            "♥2",
+            "JK1",
+        }
         assert set(FACE.findall(json.dumps(streams["gm"], ensure_ascii=False))) <= played
         assert all(ev["text"] for ev in streams["spec"])  # every event renders
 
@@ -221,10 +296,16 @@ async def test_full_session_over_websocket(scripted_server: Any, scripted_dice: 
         assert now["state"] == again["state"]
         assert now["state"]["game"]["phase"] == "finished"
         mid = await p2.request(type="get_state", table_id=tid, at_seq=last // 2)
-        assert set(FACE.findall(json.dumps(mid, ensure_ascii=False))) <= played | {"♠K", "♥2", "JK1"}
+        assert set(FACE.findall(json.dumps(mid, ensure_ascii=False))) <= played | {
+            "♠K",
+            "♥2",
+            "JK1",
+        }
 
     table = await server.hub.table(tid)
-    replayed = fold(TableState(table_id=tid), await server.store.read(tid), table.ruleset, table.decoder)
+    replayed = fold(
+        TableState(table_id=tid), await server.store.read(tid), table.ruleset, table.decoder
+    )
     assert msgspec.to_builtins(replayed) == msgspec.to_builtins(table.state)
     # YD-48: the beast, 戦闘不能 when the climax ended, is back at 【PP】1 in the ending
     assert replayed.game.chars[e].condition == "active" and replayed.game.chars[e].pp == 1

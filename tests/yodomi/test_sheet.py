@@ -24,7 +24,9 @@ async def test_unknown_sheet_keys_are_refused(yd: Any) -> None:
 
 
 async def test_a_checked_sheet_is_stored_with_its_defaults(yd: Any) -> None:
-    (ev,) = await yd.h.send(yd.pa, CreateCharacter(name="カイ", sheet={"pp": 35, "abilities": {"体": 4}}))
+    (ev,) = await yd.h.send(
+        yd.pa, CreateCharacter(name="カイ", sheet={"pp": 35, "abilities": {"体": 4}})
+    )
     assert ev.sheet["pp"] == 35 and ev.sheet["sp"] == 60 and ev.sheet["side"] is None
 
 
@@ -33,7 +35,9 @@ def test_old_sheets_with_extra_keys_still_replay() -> None:
     dec = event_decoder(RULESET)
     raw = [
         TableCreated(name="古い卓", ruleset="yodomi", ruleset_version="1.0"),
-        CharacterCreated(character_id="c2", name="アキラ", owner="m1", sheet={"pp": 40, "sp": 60, "memo": "古い"}),
+        CharacterCreated(
+            character_id="c2", name="アキラ", owner="m1", sheet={"pp": 40, "sp": 60, "memo": "古い"}
+        ),
         CharacterUpdated(character_id="c2", sheet={"karate": 3, "side": "pc"}),
     ]
     state = TableState(table_id="t")

@@ -11,13 +11,31 @@ from taku_yodomi.events import ConversionResolved, Damaged
 from taku_yodomi.state import Condition
 
 
-async def _hit(yd: Any, attacker: str, target: str, power: int, *, attribute: str = "", by: str | None = None,
-               yodomi: bool = False, statuses: dict[str, int] | None = None) -> list[Any]:
+async def _hit(
+    yd: Any,
+    attacker: str,
+    target: str,
+    power: int,
+    *,
+    attribute: str = "",
+    by: str | None = None,
+    yodomi: bool = False,
+    statuses: dict[str, int] | None = None,
+) -> list[Any]:
     """``attacker`` hits ``target`` for sure: hit 9+9 (a critical) against a defence that cannot roll."""
     who = by or yd.h.gm
     yd.h.roll(9, 9)
-    evs = await yd.h.send(who, C.Attack(attacker=attacker, target=target, power=power, attribute=attribute,
-                                        yodomi=yodomi, statuses=statuses or {}))
+    evs = await yd.h.send(
+        who,
+        C.Attack(
+            attacker=attacker,
+            target=target,
+            power=power,
+            attribute=attribute,
+            yodomi=yodomi,
+            statuses=statuses or {},
+        ),
+    )
     aid = evs[-1].attack.attack_id
     owner = yd.h.state.characters[target].owner or yd.h.gm
     return await yd.h.send(owner, C.Defend(attack_id=aid, mode="none"))
@@ -47,7 +65,9 @@ async def test_matching_defence_attribute_halves_rounding_up(yd: Any) -> None:
 
 async def test_yodomi_damage_has_attribute_yodomi(new_table: Any) -> None:
     """YD-45: every damage of 澱み has the attribute 澱み (its defence modifier applies)."""
-    yd = await new_table(sheets=({"pp": 40, "defense": {"澱み": 3, "体": 1}}, {"pp": 30}, {"pp": 20}))
+    yd = await new_table(
+        sheets=({"pp": 40, "defense": {"澱み": 3, "体": 1}}, {"pp": 30}, {"pp": 20})
+    )
     d = _dmg(await _hit(yd, yd.e, yd.a, 10, attribute="体", yodomi=True))
     assert d.attribute == "澱み" and d.amount == 7 and d.pp == 33
 
@@ -77,8 +97,9 @@ async def test_pp_floors_at_zero_then_damage_goes_to_sp(yd: Any) -> None:
         ((6, 10), "complete_failure", 0, 60, Condition.DEAD),  # exactly the SP (60): 完全失敗
     ],
 )
-async def test_forced_conversion_outcomes(yd: Any, faces: tuple[int, int], outcome: str, pp: int, sp: int,
-                                          condition: Condition) -> None:
+async def test_forced_conversion_outcomes(
+    yd: Any, faces: tuple[int, int], outcome: str, pp: int, sp: int, condition: Condition
+) -> None:
     """YD-49: every outcome of 強制転換 (D99 against the current SP 60)."""
     await yd.h.send(yd.h.gm, C.AddStatus(character_id=yd.a, status="重圧"))
     await _fall(yd, yd.a)
@@ -175,7 +196,9 @@ async def test_flow_death(new_table: Any) -> None:
     card = yd.game.hands[yd.b][0]
     await yd.h.send(yd.pb, C.GiveCards(from_character=yd.b, to_character=yd.a, cards=[card]))
     assert yd.game.hands[yd.a] == [card]
-    err = await yd.h.rejected(yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=[card]))
+    err = await yd.h.rejected(
+        yd.pa, C.GiveCards(from_character=yd.a, to_character=yd.b, cards=[card])
+    )
     assert err.code == "rule/yodomi/no_flow_receiving"
     err = await yd.h.rejected(yd.h.gm, C.DealCards(character_id=yd.b))
     assert err.code == "rule/yodomi/no_flow_receiving"
@@ -189,7 +212,12 @@ async def test_yodomi_life(new_table: Any, order: Any) -> None:
     await _hit(yd, yd.e, yd.b, 50)
     await yd.h.send(yd.pb, C.ChooseDeath(character_id=yd.b, choice="yodomi"))
     c = yd.game.chars[yd.b]
-    assert c.condition == Condition.YODOMI_LIFE and c.sp == 200 and c.pp == 0 and yd.game.hands[yd.b] == []
+    assert (
+        c.condition == Condition.YODOMI_LIFE
+        and c.sp == 200
+        and c.pp == 0
+        and yd.game.hands[yd.b] == []
+    )
     assert yd.game.discards == ["♥3", "♥4"]
     yd.h.roll(5, 5, 1, 1)
     await yd.h.send(yd.pb, C.Attack(attacker=yd.b, target=yd.e, power=3))  # acts at PP 0
@@ -323,7 +351,9 @@ async def test_weapon_attack_attribute_is_the_ability_used(yd: Any) -> None:
     """YD-44, YD-45: a weapon attack's attribute is the 基本能力値 it used; without a named
     attribute, an attack with 体 meets the target's 防御修正 for 体 (2): 13 - 2 = 11."""
     yd.h.roll(9, 9)
-    evs = await yd.h.send(yd.pa, C.Attack(attacker=yd.a, target=yd.e, weapon="刀", ability="体", power=13))
+    evs = await yd.h.send(
+        yd.pa, C.Attack(attacker=yd.a, target=yd.e, weapon="刀", ability="体", power=13)
+    )
     assert evs[-1].attack.attribute == "体"
     evs = await yd.h.send(yd.h.gm, C.Defend(attack_id=evs[-1].attack.attack_id, mode="none"))
     assert _dmg(evs).amount == 11 and yd.game.chars[yd.e].pp == 20 - 11

@@ -32,7 +32,12 @@ async def test_seeded_table_verifies() -> None:
     for _ in range(3):
         await send(gm, C.DealCards(character_id=cid, count=20))
         hand = table.state.game.hands[cid]
-        await send(pl, C.RollCheck(character_id=cid, key_reroll=True, cards=[c for c in hand if c[0] != "♦"][:15]))
+        await send(
+            pl,
+            C.RollCheck(
+                character_id=cid, key_reroll=True, cards=[c for c in hand if c[0] != "♦"][:15]
+            ),
+        )
         await send(pl, C.RollCheck(character_id=cid, kind="d99", value=50, key_reroll=True))
     await send(gm, CreateCharacter(name="語り部", sheet={}))
     npc = [c for c in table.state.characters if c != cid][0]
@@ -41,7 +46,9 @@ async def test_seeded_table_verifies() -> None:
     await send(pl, C.Backstage(character_id=cid))
     await send(gm, RevealSeed())
     recs = await store.read(created.table_id)
-    assert any(r.type == "yodomi.deck_shuffled" and b'"reshuffle":true' in bytes(r.data) for r in recs)
+    assert any(
+        r.type == "yodomi.deck_shuffled" and b'"reshuffle":true' in bytes(r.data) for r in recs
+    )
     entries = [LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs]
     problems, counts = verify(entries)
     assert problems == [] and counts["rolls"] > 8

@@ -280,7 +280,9 @@ class TakuClient:
                 resuming = self._reconnecting is not None and not self._reconnecting.done()
                 if not self._closed and self.reconnect and not resuming:
                     self._status("reconnecting")
-                    self._reconnecting = asyncio.create_task(self._resume(), name="taku-client-resume")
+                    self._reconnecting = asyncio.create_task(
+                        self._resume(), name="taku-client-resume"
+                    )
                 elif not self._closed:
                     self._give_up(ConnectionLost("the connection dropped (reconnect is off)"))
 
@@ -315,7 +317,9 @@ class TakuClient:
                         self.members[table_id] = joined
                 for table_id, feed in list(self.feeds.items()):
                     if not feed.closed:
-                        sub = await self._raw_request(Subscribe(table_id=table_id, after_seq=feed.last_seq))
+                        sub = await self._raw_request(
+                            Subscribe(table_id=table_id, after_seq=feed.last_seq)
+                        )
                         if isinstance(sub, Subscribed):
                             feed.live_seq = sub.seq
             except (_Dropped, ConnectionClosed):
@@ -382,11 +386,17 @@ class TakuClient:
         return reply.rulesets
 
     async def create_table(
-        self, ruleset: str = "generic", *, name: str = "", options: dict[str, Any] | None = None, gm_name: str = "GM"
+        self,
+        ruleset: str = "generic",
+        *,
+        name: str = "",
+        options: dict[str, Any] | None = None,
+        gm_name: str = "GM",
     ) -> Created:
         """Create a table; this client is its GM (joined already). Not retried after a drop."""
         reply = await self._request(
-            CreateTable(ruleset=ruleset, name=name, options=options or {}, gm_name=gm_name), retry=False
+            CreateTable(ruleset=ruleset, name=name, options=options or {}, gm_name=gm_name),
+            retry=False,
         )
         assert isinstance(reply, Created)
         self.tokens[reply.table_id] = reply.gm_token
@@ -397,7 +407,9 @@ class TakuClient:
 
         The member's own token is kept, so a reconnect joins as the same member.
         """
-        reply = await self._request(Join(table_id=table_id, token=token, name=name), retry=token in self.tokens.values())
+        reply = await self._request(
+            Join(table_id=table_id, token=token, name=name), retry=token in self.tokens.values()
+        )
         assert isinstance(reply, Joined)
         self.tokens[table_id] = reply.member_token or token
         self.members[table_id] = reply
@@ -450,15 +462,20 @@ class TakuClient:
     async def chat(self, table_id: str, text: str, *, character_id: str | None = None) -> Ack:
         """A chat line; the ruleset may read a dice command in it (``2D6>=7``)."""
         reply = await self._request(
-            ChatMsg(table_id=table_id, text=text, command_id=new_command_id(), character_id=character_id)
+            ChatMsg(
+                table_id=table_id, text=text, command_id=new_command_id(), character_id=character_id
+            )
         )
         assert isinstance(reply, Ack)
         return reply
 
-    async def roll(self, table_id: str, expression: str, *, secret: bool = False, comment: str = "") -> Ack:
+    async def roll(
+        self, table_id: str, expression: str, *, secret: bool = False, comment: str = ""
+    ) -> Ack:
         """A generic BCDice-style roll (the core ``roll`` command); ``secret`` shows it to the GM only."""
         return await self.command(
-            table_id, {"type": "roll", "expression": expression, "secret": secret, "comment": comment}
+            table_id,
+            {"type": "roll", "expression": expression, "secret": secret, "comment": comment},
         )
 
     async def get_state(self, table_id: str, at_seq: int | None = None) -> StateMsg:

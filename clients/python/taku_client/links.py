@@ -22,7 +22,9 @@ class Link:
         self.token = token
 
     def __repr__(self) -> str:
-        return f"Link({self.base!r}, table_id={self.table_id!r}, token={'…' if self.token else None})"
+        return (
+            f"Link({self.base!r}, table_id={self.table_id!r}, token={'…' if self.token else None})"
+        )
 
 
 def invite_link(base: str, table_id: str, token: str | None = None) -> str:

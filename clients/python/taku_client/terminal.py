@@ -45,7 +45,9 @@ HELP = """\
 それ以外はチャット。ダイスはそのまま: 2D6>=7, 1D100<=50, 4B6>=4, S2D6（シークレット）"""
 
 # a word followed by ":" is a count (BCDice's "サツバツ！:1[6]" counts sixes), not the event itself
-_CRIT = re.compile(r"(クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|ナムアミダブツ|スペシャル)(?![！!]*:)")
+_CRIT = re.compile(
+    r"(クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|ナムアミダブツ|スペシャル)(?![！!]*:)"
+)
 _FUMBLE = re.compile(r"ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗")
 _ROLE = {"gm": "GM", "player": "PL", "spectator": "観戦"}
 
@@ -68,11 +70,15 @@ def parse_override(rest: str) -> tuple[list[str | int], Any, str]:
         path_s, _, tail = rest.partition(" ")
         path, tail = list(path_s.split("/")), tail.strip()
     if not path or not tail:
-        raise ValueError("使い方: /override パス 値 [理由]（例: /override characters/c4/sheet/karate 5 負傷）")
+        raise ValueError(
+            "使い方: /override パス 値 [理由]（例: /override characters/c4/sheet/karate 5 負傷）"
+        )
     try:
         value, end = json.JSONDecoder().raw_decode(tail)
     except ValueError:
-        raise ValueError(f"値は JSON で書きます（数 5、文字列 \"…\"、true、[…]）: {tail.split(' ')[0]}") from None
+        raise ValueError(
+            f'値は JSON で書きます（数 5、文字列 "…"、true、[…]）: {tail.split(" ")[0]}'
+        ) from None
     reason = tail[end:]
     if reason and not reason[0].isspace():  # "7怪我": the value does not end where JSON does
         raise ValueError(f"値と理由の間に空白を入れます: {tail.split(' ')[0]}")
@@ -160,10 +166,16 @@ def state_summary(state: dict[str, Any]) -> Text:
     me = members.get(you.get("member_id"), {})
     out.append(f"{state.get('name', '')}", style="bold")
     out.append(f"  [{state.get('ruleset', '')}] seq {state.get('seq')}  ", style="dim")
-    out.append(f"あなた: {me.get('name', '観戦')}（{_ROLE.get(you.get('role', ''), you.get('role'))}）\n")
+    out.append(
+        f"あなた: {me.get('name', '観戦')}（{_ROLE.get(you.get('role', ''), you.get('role'))}）\n"
+    )
     out.append("参加者: ", style="bold")
     out.append(
-        "、".join(f"{m['name']}({_ROLE.get(m['role'], m['role'])})" for m in members.values() if m.get("present", True))
+        "、".join(
+            f"{m['name']}({_ROLE.get(m['role'], m['role'])})"
+            for m in members.values()
+            if m.get("present", True)
+        )
         + "\n"
     )
     game = state.get("game")
@@ -178,7 +190,13 @@ def state_summary(state: dict[str, Any]) -> Text:
         for path, value in _by_character(game, cid):
             out.append(f"\n    {'.'.join(path)}: ", style="dim")
             if isinstance(value, dict):
-                out.append(" ".join(f"{k}={_compact(v, 40)}" for k, v in value.items() if v not in ({}, [], None, "")))
+                out.append(
+                    " ".join(
+                        f"{k}={_compact(v, 40)}"
+                        for k, v in value.items()
+                        if v not in ({}, [], None, "")
+                    )
+                )
             else:
                 out.append(_compact(value))
         out.append("\n")
@@ -190,7 +208,9 @@ def state_summary(state: dict[str, Any]) -> Text:
     return out
 
 
-def _by_character(game: Any, cid: str, path: tuple[str, ...] = (), depth: int = 0) -> list[tuple[tuple[str, ...], Any]]:
+def _by_character(
+    game: Any, cid: str, path: tuple[str, ...] = (), depth: int = 0
+) -> list[tuple[tuple[str, ...], Any]]:
     found: list[tuple[tuple[str, ...], Any]] = []
     if not isinstance(game, dict) or depth > 3:
         return found
@@ -213,7 +233,12 @@ class Terminal:
     """
 
     def __init__(
-        self, client: TakuClient, table_id: str, *, invites: dict[str, str] | None = None, plain: bool = False
+        self,
+        client: TakuClient,
+        table_id: str,
+        *,
+        invites: dict[str, str] | None = None,
+        plain: bool = False,
     ) -> None:
         self.client = client
         self.table_id = table_id
@@ -221,7 +246,9 @@ class Terminal:
         self.plain = plain
         self.speak_as: str | None = None
         self.lines: list[Text] = []
-        self.console = Console(force_terminal=not plain, color_system=None if plain else "standard", width=200)
+        self.console = Console(
+            force_terminal=not plain, color_system=None if plain else "standard", width=200
+        )
         self._print: Callable[[str], None] = self._print_plain
 
     def _print_plain(self, s: str) -> None:
@@ -270,7 +297,9 @@ class Terminal:
                 case "who":
                     st = (await c.get_state(tid)).state
                     for m in st["members"].values():
-                        self.show(f"  {m['name']} ({_ROLE.get(m['role'], m['role'])}){'' if m['present'] else ' 退出'}")
+                        self.show(
+                            f"  {m['name']} ({_ROLE.get(m['role'], m['role'])}){'' if m['present'] else ' 退出'}"
+                        )
                 case "secret":
                     if not rest:
                         self.show("使い方: /secret 2D6>=8")
@@ -279,7 +308,12 @@ class Terminal:
                 case "char":
                     name, _, sheet = rest.partition(" ")
                     await c.command(
-                        tid, {"type": "create_character", "name": name, "sheet": json.loads(sheet) if sheet else {}}
+                        tid,
+                        {
+                            "type": "create_character",
+                            "name": name,
+                            "sheet": json.loads(sheet) if sheet else {},
+                        },
                     )
                 case "as":
                     self.speak_as = None if rest in ("", "-") else rest
@@ -290,7 +324,9 @@ class Terminal:
                     self.show(Text(f"✓ seq {ack.first_seq}–{ack.last_seq}", style="green"))
                 case "override":
                     path, value, reason = parse_override(rest)
-                    await c.command(tid, {"type": "override", "path": path, "value": value, "reason": reason})
+                    await c.command(
+                        tid, {"type": "override", "path": path, "value": value, "reason": reason}
+                    )
                 case "invite":
                     if not self.invites:
                         self.show("招待リンクは卓を作った GM の端末にだけあります")
@@ -312,7 +348,12 @@ class Terminal:
         """Print the table's events and read lines until ``/quit`` or end of input."""
         self.client.status_callbacks.append(
             lambda st: self.show(
-                Text("… 接続が切れました。再接続しています" if st == "reconnecting" else "✓ 再接続しました", style="yellow")
+                Text(
+                    "… 接続が切れました。再接続しています"
+                    if st == "reconnecting"
+                    else "✓ 再接続しました",
+                    style="yellow",
+                )
             )
         )
         pump = asyncio.create_task(self._pump(), name="taku-terminal-feed")
@@ -421,7 +462,10 @@ async def main_play(args: Any) -> int:
     table_id = args.table or link.table_id
     token = args.token or link.token
     if not table_id or not token:
-        print("taku play: the URL (an invite link) or --table and --token must name the table and token", file=sys.stderr)
+        print(
+            "taku play: the URL (an invite link) or --table and --token must name the table and token",
+            file=sys.stderr,
+        )
         return 2
     try:
         client = await TakuClient.connect(link.base, client_name="taku-terminal")
@@ -436,13 +480,17 @@ async def main_play(args: Any) -> int:
             except CommandError as e:
                 if remembered is None or e.code != "auth/bad_token":
                     raise
-                joined = await client.join(table_id, token, name=args.name or "")  # the table forgot us
+                joined = await client.join(
+                    table_id, token, name=args.name or ""
+                )  # the table forgot us
         except CommandError as e:
             print(f"taku play: {e.code}: {e.message}", file=sys.stderr)
             return 1
         if joined.member_token:
             remember_token(link.base, table_id, token, joined.member_token)
-            print(f"あなた専用のリンク（同じメンバーで戻るとき）: {invite_link(link.base, table_id, joined.member_token)}")
+            print(
+                f"あなた専用のリンク（同じメンバーで戻るとき）: {invite_link(link.base, table_id, joined.member_token)}"
+            )
         elif remembered:
             print("前回と同じメンバーとして参加しました")
         term = Terminal(client, table_id, plain=_plain(args))
@@ -464,7 +512,9 @@ async def main_new(args: Any) -> int:
         return 1
     try:
         try:
-            c = await client.create_table(args.ruleset, name=args.name or "", gm_name=args.gm_name or "GM")
+            c = await client.create_table(
+                args.ruleset, name=args.name or "", gm_name=args.gm_name or "GM"
+            )
         except CommandError as e:
             print(f"taku new: {e.code}: {e.message}", file=sys.stderr)
             return 1

@@ -47,7 +47,12 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チンチロリンの設定")
 
-    tries: Annotated[int, msgspec.Meta(title="振れる回数", description="役が出るまで振れる回数（ふつうは3投）", ge=1, le=10)] = 3
+    tries: Annotated[
+        int,
+        msgspec.Meta(
+            title="振れる回数", description="役が出るまで振れる回数（ふつうは3投）", ge=1, le=10
+        ),
+    ] = 3
 
 
 # ----------------------------------------------------------------- commands and events
@@ -96,8 +101,12 @@ class Game(msgspec.Struct, frozen=True, kw_only=True):
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="チンチロリンの場")
 
     round_no: Annotated[int, msgspec.Meta(title="第何回戦", ge=1)] = 1
-    tries: Annotated[dict[str, int], msgspec.Meta(title="振った回数", description="メンバーごと")] = {}
-    hands: Annotated[dict[str, Hand], msgspec.Meta(title="役", description="メンバーごとのこの回の役")] = {}
+    tries: Annotated[
+        dict[str, int], msgspec.Meta(title="振った回数", description="メンバーごと")
+    ] = {}
+    hands: Annotated[
+        dict[str, Hand], msgspec.Meta(title="役", description="メンバーごとのこの回の役")
+    ] = {}
     wins: Annotated[dict[str, int], msgspec.Meta(title="勝ち数", description="メンバーごと")] = {}
 
 
@@ -121,7 +130,14 @@ def decide(table: Any, command: Command, ctx: Context[Options]) -> list[Event]:
                 reject("turn_over", "この回はもう振り終わっています", "チンチロリン: 3投まで")
             roll = ctx.dice.roll(3, 6)
             faces = (roll.faces[0], roll.faces[1], roll.faces[2])
-            return [Rolled(member_id=ctx.actor, roll=roll, hand=read_hand(faces), try_no=game.tries.get(ctx.actor, 0) + 1)]
+            return [
+                Rolled(
+                    member_id=ctx.actor,
+                    roll=roll,
+                    hand=read_hand(faces),
+                    try_no=game.tries.get(ctx.actor, 0) + 1,
+                )
+            ]
         case CloseRound():
             if not game.hands:
                 reject("nobody_rolled", "まだ誰も振っていません", "チンチロリン: 回の終わり")
@@ -167,7 +183,12 @@ def turn(table: Any, options: Options) -> Turn:
     game: Game = table.game
     players = [m for m in table.members.values() if m.role != "spectator" and m.present]
     order = [
-        TurnSlot(id=m.id, label=m.name, value=game.hands[m.id].name if m.id in game.hands else None, done=not _may_roll(game, m.id, options))
+        TurnSlot(
+            id=m.id,
+            label=m.name,
+            value=game.hands[m.id].name if m.id in game.hands else None,
+            done=not _may_roll(game, m.id, options),
+        )
         for m in players
     ]
     return Turn(round=game.round_no, round_label=f"第{game.round_no}回戦", order=order)

@@ -17,7 +17,9 @@ class Hand(msgspec.Struct, frozen=True, kw_only=True):
 
     name: Annotated[str, msgspec.Meta(title="役の名前")]
     rank: Annotated[int, msgspec.Meta(title="強さ", description="大きいほど強い")]
-    final: Annotated[bool, msgspec.Meta(title="決まり", description="役が決まり、この回はもう振らない")]
+    final: Annotated[
+        bool, msgspec.Meta(title="決まり", description="役が決まり、この回はもう振らない")
+    ]
 
 
 def read_hand(faces: tuple[int, int, int]) -> Hand:
@@ -27,7 +29,11 @@ def read_hand(faces: tuple[int, int, int]) -> Hand:
     """
     s = sorted(faces)
     if s[0] == s[2]:
-        return Hand(name="ピンゾロ" if s[0] == 1 else f"{s[0]}のアラシ", rank=100 if s[0] == 1 else 90 + s[0], final=True)
+        return Hand(
+            name="ピンゾロ" if s[0] == 1 else f"{s[0]}のアラシ",
+            rank=100 if s[0] == 1 else 90 + s[0],
+            final=True,
+        )
     if s == [4, 5, 6]:
         return Hand(name="シゴロ", rank=80, final=True)
     if s == [1, 2, 3]:

@@ -111,7 +111,10 @@ class ParsedRoll:
             shown = ",".join(map(str, faces))
             if self.op is None:
                 return self._event(
-                    rolls, total=sum(faces), line=f"({self.expression}) ＞ {shown}", character_id=character_id
+                    rolls,
+                    total=sum(faces),
+                    line=f"({self.expression}) ＞ {shown}",
+                    character_id=character_id,
                 )
             assert self.target is not None
             n = sum(1 for f in faces if compare(f, self.op, self.target))
@@ -136,13 +139,19 @@ class ParsedRoll:
             parts.append(f"{s}{r.total}[{','.join(map(str, r.faces))}]")
         shown = "".join(parts).lstrip("+")
         simple = len(self.terms) == 1 and self.terms[0][1] == 1 and self.terms[0][2] > 0
-        line = f"({self.expression}) ＞ {total}" if simple else f"({self.expression}) ＞ {shown} ＞ {total}"
+        line = (
+            f"({self.expression}) ＞ {total}"
+            if simple
+            else f"({self.expression}) ＞ {shown} ＞ {total}"
+        )
         success = None
         if self.op is not None:
             assert self.target is not None
             success = compare(total, self.op, self.target)
             line += " ＞ 成功" if success else " ＞ 失敗"
-        return self._event(tuple(rolls_list), total=total, success=success, line=line, character_id=character_id)
+        return self._event(
+            tuple(rolls_list), total=total, success=success, line=line, character_id=character_id
+        )
 
     def _event(
         self,

@@ -72,7 +72,11 @@ class Permit:
 
     def describe(self) -> dict[str, Any]:
         """The declaration as JSON (``list_rulesets``' ``permissions``)."""
-        return {"roles": sorted(self.roles), "owner_fields": list(self.owner_fields), "label": self.label}
+        return {
+            "roles": sorted(self.roles),
+            "owner_fields": list(self.owner_fields),
+            "label": self.label,
+        }
 
 
 GM = Permit(frozenset({"gm"}), label="GMのみ")
@@ -86,10 +90,16 @@ MEMBER = Permit(frozenset({"gm", "player", "spectator"}), label="全員（観戦
 def owner_of(*fields: str) -> Permit:
     """The owner of the characters named by ``fields`` (default ``"character_id"``;
     dotted paths reach nested Structs), or a GM (never a spectator)."""
-    return Permit(frozenset({"gm", "player"}), owner_fields=fields or ("character_id",), label="キャラクターの持ち主とGM")
+    return Permit(
+        frozenset({"gm", "player"}),
+        owner_fields=fields or ("character_id",),
+        label="キャラクターの持ち主とGM",
+    )
 
 
-class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+class Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
     """Base of every command, core and ruleset.
 
     ``permit`` (a class variable, default :data:`PLAYER`) declares who may send
@@ -109,10 +119,15 @@ def field(title: str, description: str = "", **constraints: Any) -> msgspec.Meta
     return msgspec.Meta(title=title, description=description or None, **constraints)
 
 
-Text = Annotated[str, field("本文", "チャットの一行。ダイスコマンド（BCDice形式）も書ける", max_length=4000)]
+Text = Annotated[
+    str, field("本文", "チャットの一行。ダイスコマンド（BCDice形式）も書ける", max_length=4000)
+]
 CharacterRef = Annotated[str, field("キャラクター", "キャラクターのID")]
 MemberRef = Annotated[str, field("メンバー", "卓のメンバーのID")]
-RoleName = Annotated[Literal["gm", "player", "spectator"], field("役割", "gm（GM）、player（プレイヤー）、spectator（観戦者）")]
+RoleName = Annotated[
+    Literal["gm", "player", "spectator"],
+    field("役割", "gm（GM）、player（プレイヤー）、spectator（観戦者）"),
+]
 
 
 class Chat(Command, frozen=True, kw_only=True, tag="chat"):
@@ -121,16 +136,22 @@ class Chat(Command, frozen=True, kw_only=True, tag="chat"):
     ``character_id`` speaks as one of the member's characters."""
 
     permit = owner_of()
-    meta = msgspec.Meta(title="チャット", description="発言する。ダイスコマンドは振られる（先頭にSでシークレット）")
+    meta = msgspec.Meta(
+        title="チャット", description="発言する。ダイスコマンドは振られる（先頭にSでシークレット）"
+    )
 
     text: Text
-    character_id: Annotated[str | None, field("発言キャラクター", "このキャラクターとして発言する")] = None
+    character_id: Annotated[
+        str | None, field("発言キャラクター", "このキャラクターとして発言する")
+    ] = None
 
 
 class RollDice(Command, frozen=True, kw_only=True, tag="roll"):
     """A generic dice roll in BCDice notation (``3D6+2>=10``, ``D66``, ``4B6>=4``)."""
 
-    meta = msgspec.Meta(title="ダイスを振る", description="BCDice形式のダイス（3D6+2>=10、D66、4B6>=4）")
+    meta = msgspec.Meta(
+        title="ダイスを振る", description="BCDice形式のダイス（3D6+2>=10、D66、4B6>=4）"
+    )
 
     expression: Annotated[str, field("ダイス式", "例: 2D6+1>=8、1D100<=50", max_length=200)]
     secret: Annotated[bool, field("シークレット", "振った本人とGMだけが結果を見る")] = False
@@ -141,10 +162,14 @@ class RenameMember(Command, frozen=True, kw_only=True, tag="rename"):
     """Rename oneself, or (GM) ``member_id``."""
 
     permit = MEMBER
-    meta = msgspec.Meta(title="名前を変える", description="自分の名前を変える（GMは他のメンバーも）")
+    meta = msgspec.Meta(
+        title="名前を変える", description="自分の名前を変える（GMは他のメンバーも）"
+    )
 
     name: Annotated[str, field("名前", max_length=64)]
-    member_id: Annotated[str | None, field("メンバー", "名前を変えるメンバー（GMのみ。空なら自分）")] = None
+    member_id: Annotated[
+        str | None, field("メンバー", "名前を変えるメンバー（GMのみ。空なら自分）")
+    ] = None
 
 
 class SetRole(Command, frozen=True, kw_only=True, tag="set_role"):
@@ -161,17 +186,24 @@ class Leave(Command, frozen=True, kw_only=True, tag="leave"):
     """Leave the table. Characters stay; the member may come back with their token."""
 
     permit = MEMBER
-    meta = msgspec.Meta(title="退出する", description="卓を離れる。キャラクターは残り、トークンで戻れる")
+    meta = msgspec.Meta(
+        title="退出する", description="卓を離れる。キャラクターは残り、トークンで戻れる"
+    )
 
 
 class CreateCharacter(Command, frozen=True, kw_only=True, tag="create_character"):
     """Create a character. A player owns what they create; the GM may name an
     ``owner`` or none (an NPC). ``sheet`` is checked by the ruleset."""
 
-    meta = msgspec.Meta(title="キャラクターを作る", description="キャラクターを作る。GMは持ち主を選べる（なしならNPC）")
+    meta = msgspec.Meta(
+        title="キャラクターを作る",
+        description="キャラクターを作る。GMは持ち主を選べる（なしならNPC）",
+    )
 
     name: Annotated[str, field("名前", max_length=64)]
-    owner: Annotated[str | None, field("持ち主", "キャラクターを持つメンバー（GMのみ。空ならNPC）")] = None
+    owner: Annotated[
+        str | None, field("持ち主", "キャラクターを持つメンバー（GMのみ。空ならNPC）")
+    ] = None
     sheet: Annotated[dict[str, Any], field("シート", "ルールごとのキャラクターシート")] = {}
 
 
@@ -179,7 +211,9 @@ class UpdateCharacter(Command, frozen=True, kw_only=True, tag="update_character"
     """Change a character's name, owner (GM) or sheet keys (the ruleset checks them)."""
 
     permit = owner_of()
-    meta = msgspec.Meta(title="キャラクターを編集する", description="名前・持ち主（GMのみ）・シートの値を変える")
+    meta = msgspec.Meta(
+        title="キャラクターを編集する", description="名前・持ち主（GMのみ）・シートの値を変える"
+    )
 
     character_id: CharacterRef
     name: Annotated[Annotated[str, msgspec.Meta(max_length=64)] | None, field("名前")] = None
@@ -205,9 +239,13 @@ class Override(Command, frozen=True, kw_only=True, tag="override"):
     """
 
     permit = GM
-    meta = msgspec.Meta(title="値を上書きする", description="GMが状態の任意の値を理由つきで書き換える")
+    meta = msgspec.Meta(
+        title="値を上書きする", description="GMが状態の任意の値を理由つきで書き換える"
+    )
 
-    path: Annotated[list[str | int], field("場所", "書き換える値の場所（characters… または game…）")]
+    path: Annotated[
+        list[str | int], field("場所", "書き換える値の場所（characters… または game…）")
+    ]
     value: Annotated[Any, field("値", "新しい値")] = None
     reason: Annotated[str, field("理由", max_length=500)] = ""
 
@@ -216,7 +254,10 @@ class RevealSeed(Command, frozen=True, kw_only=True, tag="reveal_seed"):
     """GM only: publish the table's dice seed so anyone can ``taku verify`` the log."""
 
     permit = GM
-    meta = msgspec.Meta(title="シードを公開する", description="ダイスのシードを公開し、誰でも taku verify でログを検証できるようにする")
+    meta = msgspec.Meta(
+        title="シードを公開する",
+        description="ダイスのシードを公開し、誰でも taku verify でログを検証できるようにする",
+    )
 
 
 CORE_COMMANDS: tuple[type[Command], ...] = (

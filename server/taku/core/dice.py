@@ -68,11 +68,16 @@ class Shuffle(msgspec.Struct, frozen=True, kw_only=True):
     shuffle uses none and has ``at = -1``.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="シャッフル", description="卓のダイス列から引いた並べ替え")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="シャッフル", description="卓のダイス列から引いた並べ替え"
+    )
 
     size: Annotated[int, msgspec.Meta(title="枚数")]
     order: Annotated[tuple[int, ...], msgspec.Meta(title="並び")]
-    at: Annotated[int, msgspec.Meta(title="位置", description="卓のダイス列で最初の数の番号（-1: 台本どおり）")] = -1
+    at: Annotated[
+        int,
+        msgspec.Meta(title="位置", description="卓のダイス列で最初の数の番号（-1: 台本どおり）"),
+    ] = -1
 
 
 class DiceSource(Protocol):
@@ -185,7 +190,9 @@ class ScriptedDice:
     from two d7s, or yodomi's 2D9 (two d10 read 0-9, ``[10, 10]``) from two d9s.
     """
 
-    def __init__(self, faces: Iterable[int] = (), *, shuffles: Iterable[Sequence[int]] = ()) -> None:
+    def __init__(
+        self, faces: Iterable[int] = (), *, shuffles: Iterable[Sequence[int]] = ()
+    ) -> None:
         self._faces = list(faces)
         self._shuffles = [tuple(s) for s in shuffles]
         self._cursor = 0

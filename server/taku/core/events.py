@@ -112,10 +112,16 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
 class TableSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The core's own table options, whatever the ruleset (``create_table.settings``)."""
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="卓の設定", description="ルールによらない卓の設定")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="卓の設定", description="ルールによらない卓の設定"
+    )
 
     spectator_chat: Annotated[
-        bool, msgspec.Meta(title="観戦者の発言", description="観戦者が観戦チャンネルで発言できる（ダイスは振れない）")
+        bool,
+        msgspec.Meta(
+            title="観戦者の発言",
+            description="観戦者が観戦チャンネルで発言できる（ダイスは振れない）",
+        ),
     ] = False
 
 
@@ -140,7 +146,12 @@ class MemberJoined(Event, frozen=True, kw_only=True, tag="member_joined"):
 
     member_id: Annotated[str, msgspec.Meta(title="メンバー")]
     name: Annotated[str, msgspec.Meta(title="名前")]
-    role: Annotated[Literal["gm", "player", "spectator"], msgspec.Meta(title="役割", description="gm（GM）・player（プレイヤー）・spectator（観戦者）")]
+    role: Annotated[
+        Literal["gm", "player", "spectator"],
+        msgspec.Meta(
+            title="役割", description="gm（GM）・player（プレイヤー）・spectator（観戦者）"
+        ),
+    ]
 
 
 class MemberLeft(Event, frozen=True, kw_only=True, tag="member_left"):
@@ -160,7 +171,12 @@ class RoleChanged(Event, frozen=True, kw_only=True, tag="role_changed"):
     meta = msgspec.Meta(title="役割が変わった")
 
     member_id: Annotated[str, msgspec.Meta(title="メンバー")]
-    role: Annotated[Literal["gm", "player", "spectator"], msgspec.Meta(title="新しい役割", description="gm（GM）・player（プレイヤー）・spectator（観戦者）")]
+    role: Annotated[
+        Literal["gm", "player", "spectator"],
+        msgspec.Meta(
+            title="新しい役割", description="gm（GM）・player（プレイヤー）・spectator（観戦者）"
+        ),
+    ]
 
 
 class ChatPosted(Event, frozen=True, kw_only=True, tag="chat_posted"):

@@ -25,7 +25,16 @@ if TYPE_CHECKING:
     from taku.core.ruleset import Context, Emitted
     from taku.core.table import Character, TableState
 
-__all__ = ["Emit", "character", "character_name", "member_name", "options", "rejecter", "secret", "speaker"]
+__all__ = [
+    "Emit",
+    "character",
+    "character_name",
+    "member_name",
+    "options",
+    "rejecter",
+    "secret",
+    "speaker",
+]
 
 G = TypeVar("G")
 O = TypeVar("O")  # noqa: E741
@@ -59,7 +68,13 @@ class Emit(Generic[G, O]):
     returns.
     """
 
-    def __init__(self, table: TableState, evolve: Callable[[G, Event, TableState, O], G], opts: O, game: G | None = None) -> None:
+    def __init__(
+        self,
+        table: TableState,
+        evolve: Callable[[G, Event, TableState, O], G],
+        opts: O,
+        game: G | None = None,
+    ) -> None:
         self.table = table
         self.options = opts
         self._evolve = evolve
@@ -71,7 +86,9 @@ class Emit(Generic[G, O]):
         self.game = self._evolve(self.game, event, self.table, self.options)
         return event
 
-    def private(self, event: Event, audience: Sequence[str], redacted: Event | None = None) -> Event:
+    def private(
+        self, event: Event, audience: Sequence[str], redacted: Event | None = None
+    ) -> Event:
         """A hidden event: ``audience`` (member ids, ``"@gm"``) sees it, the others ``redacted``."""
         self.out.append(Private(event=event, audience=tuple(audience), redacted=redacted))
         self.game = self._evolve(self.game, event, self.table, self.options)
@@ -93,7 +110,11 @@ def character(table: TableState, character_id: str) -> Character:
     """
     ch = table.characters.get(character_id)
     if ch is None:
-        raise InvalidCommand(f"no character {character_id!r}", code="command/unknown_character", character_id=character_id)
+        raise InvalidCommand(
+            f"no character {character_id!r}",
+            code="command/unknown_character",
+            character_id=character_id,
+        )
     return ch
 
 

@@ -54,12 +54,16 @@ class Affordance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         primary: the action the client should offer first (the expected next step).
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="できること", description="このメンバーが今できる操作")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="できること", description="このメンバーが今できる操作"
+    )
 
     command: Annotated[str, msgspec.Meta(title="コマンド", description="コマンドのタグ")]
     label: Annotated[str, msgspec.Meta(title="表示名")]
     args: Annotated[dict[str, Any], msgspec.Meta(title="決まっている引数")] = {}
-    choices: Annotated[dict[str, list[Choice]], msgspec.Meta(title="選択肢", description="引数ごとの選べる値")] = {}
+    choices: Annotated[
+        dict[str, list[Choice]], msgspec.Meta(title="選択肢", description="引数ごとの選べる値")
+    ] = {}
     group: Annotated[str, msgspec.Meta(title="グループ")] = ""
     primary: Annotated[bool, msgspec.Meta(title="次の手順")] = False
 
@@ -78,7 +82,10 @@ class TurnSlot(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     id: Annotated[str, msgspec.Meta(title="キャラクターまたはメンバー")]
     label: Annotated[str, msgspec.Meta(title="名前")]
-    value: Annotated[int | float | str | None, msgspec.Meta(title="順番の値", description="手番順を決めた値（イニシアチブなど）")] = None
+    value: Annotated[
+        int | float | str | None,
+        msgspec.Meta(title="順番の値", description="手番順を決めた値（イニシアチブなど）"),
+    ] = None
     done: Annotated[bool, msgspec.Meta(title="行動済み")] = False
 
 
@@ -95,9 +102,13 @@ class Turn(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         order: the turn order, first to act first.
     """
 
-    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="手番", description="誰の手番か、フェイズ、ラウンド、手番順")
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="手番", description="誰の手番か、フェイズ、ラウンド、手番順"
+    )
 
-    actor: Annotated[str | None, msgspec.Meta(title="手番", description="手番のキャラクターまたはメンバーのID")] = None
+    actor: Annotated[
+        str | None, msgspec.Meta(title="手番", description="手番のキャラクターまたはメンバーのID")
+    ] = None
     actor_label: Annotated[str, msgspec.Meta(title="手番の名前")] = ""
     phase: Annotated[str, msgspec.Meta(title="フェイズ")] = ""
     phase_label: Annotated[str, msgspec.Meta(title="フェイズ名")] = ""

@@ -114,7 +114,9 @@ class Context(Generic[O]):
     def new_id(self, prefix: str) -> str:
         """A table-unique id: ``<prefix><next_seq>``, then ``…-2``, ``…-3`` within one command."""
         self._ids += 1
-        return f"{prefix}{self.next_seq}" if self._ids == 1 else f"{prefix}{self.next_seq}-{self._ids}"
+        return (
+            f"{prefix}{self.next_seq}" if self._ids == 1 else f"{prefix}{self.next_seq}-{self._ids}"
+        )
 
     def controls(self, table: TableState, character_id: str) -> bool:
         """Whether the actor owns ``character_id`` or is a GM (for rules that depend on it,
@@ -124,7 +126,9 @@ class Context(Generic[O]):
 
 
 def _no_decide(table: Any, command: Command, ctx: Context[Any]) -> list[Emitted]:
-    raise InvalidCommand(f"unknown command {type(command).__name__}", code="command/unknown_command")
+    raise InvalidCommand(
+        f"unknown command {type(command).__name__}", code="command/unknown_command"
+    )
 
 
 def _keep(game: Any, event: Event, table: Any, options: Any) -> Any:
@@ -210,7 +214,9 @@ class Ruleset(Generic[G, O]):
             for t in types:
                 tag = t.__struct_config__.tag
                 if not isinstance(tag, str) or not tag.startswith(prefix):
-                    raise ValueError(f"{self.id}: {kind} {t.__name__} needs a tag starting with {prefix!r}")
+                    raise ValueError(
+                        f"{self.id}: {kind} {t.__name__} needs a tag starting with {prefix!r}"
+                    )
 
     def make_options(self, raw: dict[str, Any] | None) -> O:
         """The options Struct from a table's options dict (defaults filled in).
@@ -225,7 +231,9 @@ class Ruleset(Generic[G, O]):
         try:
             return msgspec.convert(raw or {}, self.options)
         except msgspec.ValidationError as e:
-            raise InvalidCommand(f"bad options: {e}", code="command/invalid_options", detail=str(e)) from None
+            raise InvalidCommand(
+                f"bad options: {e}", code="command/invalid_options", detail=str(e)
+            ) from None
 
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         """The sheet as the ruleset reads it (defaults filled in), as plain JSON data.
@@ -239,4 +247,6 @@ class Ruleset(Generic[G, O]):
             # through JSON, so the stored sheet is exactly what a replay reads back (lists, not tuples)
             return msgspec.json.decode(msgspec.json.encode(msgspec.convert(sheet, self.sheet)))
         except msgspec.ValidationError as e:
-            raise InvalidCommand(f"bad character sheet: {e}", code="command/invalid_sheet", detail=str(e)) from None
+            raise InvalidCommand(
+                f"bad character sheet: {e}", code="command/invalid_sheet", detail=str(e)
+            ) from None

@@ -188,7 +188,9 @@ def _name(name: str) -> str:
     if not name or len(name) > MAX_NAME:
         raise InvalidCommand(f"a name has 1 to {MAX_NAME} characters", code="command/invalid_name")
     if any(_invisible(c) for c in name):
-        raise InvalidCommand("a name may not hold control or direction characters", code="command/invalid_name")
+        raise InvalidCommand(
+            "a name may not hold control or direction characters", code="command/invalid_name"
+        )
     return name
 
 
@@ -228,7 +230,9 @@ def check_permit(state: TableState, command: Command, ctx: Context[Any]) -> None
     for cid in _named_characters(command, permit.owner_fields):
         ch = state.characters.get(cid)
         if ch is None:
-            raise InvalidCommand(f"no character {cid!r}", code="command/unknown_character", character_id=cid)
+            raise InvalidCommand(
+                f"no character {cid!r}", code="command/unknown_character", character_id=cid
+            )
         if not ctx.is_gm and (ch.owner is None or ch.owner != ctx.actor):
             raise Forbidden(
                 f"{tag}: {cid} is not the sender's",
@@ -256,7 +260,9 @@ def _named_characters(command: Command, fields: Sequence[str]) -> list[str]:
     return out
 
 
-def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Ruleset[Any, Any]) -> list[Emitted]:
+def decide(
+    state: TableState, command: Command, ctx: Context[Any], ruleset: Ruleset[Any, Any]
+) -> list[Emitted]:
     """The events of ``command`` at ``state``, or one raised error with nothing written.
 
     The command's declared ``permit`` is enforced first (:func:`check_permit`);
@@ -270,7 +276,12 @@ def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Rule
     """
     if ctx.actor is None or ctx.actor not in state.members or not state.members[ctx.actor].present:
         raise Forbidden("join the table first", reason="先に卓に参加してください")
-    if isinstance(command, Chat) and ctx.role == Role.SPECTATOR and state.settings.spectator_chat and command.character_id is None:
+    if (
+        isinstance(command, Chat)
+        and ctx.role == Role.SPECTATOR
+        and state.settings.spectator_chat
+        and command.character_id is None
+    ):
         return [ChatPosted(text=_chat_text(command.text), channel=SPECTATOR_CHANNEL)]
     check_permit(state, command, ctx)
     match command:
@@ -284,13 +295,22 @@ def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Rule
         case RenameMember(name=name, member_id=mid):
             target = mid or ctx.actor
             if target != ctx.actor and not ctx.is_gm:
-                raise Forbidden("renaming another member", command="rename", role=ctx.role, reason="他のメンバーの名前を変えられるのはGMだけです")
+                raise Forbidden(
+                    "renaming another member",
+                    command="rename",
+                    role=ctx.role,
+                    reason="他のメンバーの名前を変えられるのはGMだけです",
+                )
             if target not in state.members:
-                raise InvalidCommand(f"no member {target!r}", code="command/unknown_member", member_id=target)
+                raise InvalidCommand(
+                    f"no member {target!r}", code="command/unknown_member", member_id=target
+                )
             return [MemberRenamed(member_id=target, name=_name(name))]
         case SetRole(member_id=mid, role=role):
             if mid not in state.members:
-                raise InvalidCommand(f"no member {mid!r}", code="command/unknown_member", member_id=mid)
+                raise InvalidCommand(
+                    f"no member {mid!r}", code="command/unknown_member", member_id=mid
+                )
             if mid == ctx.actor and role != Role.GM and _gm_count(state) == 1:
                 raise InvalidCommand("the last GM cannot step down", code="command/last_gm")
             return [RoleChanged(member_id=mid, role=role)]
@@ -299,11 +319,15 @@ def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Rule
         case CreateCharacter(name=name, owner=owner, sheet=sheet):
             if owner is not None and owner != ctx.actor and not ctx.is_gm:
                 raise Forbidden(
-                    "creating a character for another member", command="create_character", role=ctx.role,
+                    "creating a character for another member",
+                    command="create_character",
+                    role=ctx.role,
                     reason="他のメンバーのキャラクターを作れるのはGMだけです",
                 )
             if owner is not None and owner not in state.members:
-                raise InvalidCommand(f"no member {owner!r}", code="command/unknown_member", member_id=owner)
+                raise InvalidCommand(
+                    f"no member {owner!r}", code="command/unknown_member", member_id=owner
+                )
             if owner is None and not ctx.is_gm:
                 owner = ctx.actor
             return [
@@ -319,26 +343,43 @@ def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Rule
             if owner is not None:
                 if not ctx.is_gm:
                     raise Forbidden(
-                        "giving a character to another member", command="update_character", role=ctx.role,
+                        "giving a character to another member",
+                        command="update_character",
+                        role=ctx.role,
                         reason="キャラクターの持ち主を変えられるのはGMだけです",
                     )
                 if owner not in state.members:
-                    raise InvalidCommand(f"no member {owner!r}", code="command/unknown_member", member_id=owner)
+                    raise InvalidCommand(
+                        f"no member {owner!r}", code="command/unknown_member", member_id=owner
+                    )
             ruleset.check_sheet({**ch.sheet, **sheet})
             return [
                 CharacterUpdated(
-                    character_id=cid, name=_name(name) if name is not None else None, owner=owner, sheet=dict(sheet)
+                    character_id=cid,
+                    name=_name(name) if name is not None else None,
+                    owner=owner,
+                    sheet=dict(sheet),
                 )
             ]
         case RemoveCharacter(character_id=cid):
             return [CharacterRemoved(character_id=cid)]
         case Override(path=path, value=value, reason=reason):
             previous = _read_path(state, path)
-            event = GMOverridden(path=tuple(path), value=value, previous=previous, reason=reason[:500])
-            _apply_override(state, event, ruleset)  # raises InvalidCommand when the result is invalid
+            event = GMOverridden(
+                path=tuple(path), value=value, previous=previous, reason=reason[:500]
+            )
+            _apply_override(
+                state, event, ruleset
+            )  # raises InvalidCommand when the result is invalid
             if ruleset.touches_hidden(event.path):
                 # the values would reveal hidden information (a deck's order, a hand)
-                return [Private(event=event, audience=(), redacted=GMOverridden(path=event.path, reason=event.reason))]
+                return [
+                    Private(
+                        event=event,
+                        audience=(),
+                        redacted=GMOverridden(path=event.path, reason=event.reason),
+                    )
+                ]
             return [event]
         case RevealSeed():
             if ctx.seed is None:
@@ -349,7 +390,10 @@ def decide(state: TableState, command: Command, ctx: Context[Any], ruleset: Rule
         case _:
             if type(command) in ruleset.commands:
                 return list(ruleset.decide(state, command, ctx))
-            raise InvalidCommand(f"{type(command).__name__} is not a command of {ruleset.id}", code="command/unknown_command")
+            raise InvalidCommand(
+                f"{type(command).__name__} is not a command of {ruleset.id}",
+                code="command/unknown_command",
+            )
 
 
 SPECTATOR_CHANNEL = "観戦"
@@ -376,7 +420,9 @@ def _chat_text(text: str) -> str:
     if not text:
         raise InvalidCommand("empty chat line", code="command/empty")
     if len(text) > MAX_CHAT:
-        raise InvalidCommand(f"a chat line has at most {MAX_CHAT} characters", code="command/too_long")
+        raise InvalidCommand(
+            f"a chat line has at most {MAX_CHAT} characters", code="command/too_long"
+        )
     return text
 
 
@@ -387,7 +433,9 @@ def _secret_prefix(text: str) -> str | None:
     return rest if head == "S" and rest else None
 
 
-def _chat(state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text: str, cid: str | None) -> list[Emitted]:
+def _chat(
+    state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text: str, cid: str | None
+) -> list[Emitted]:
     """A chat line: a ruleset's chat command, else the generic dice, else plain chat.
 
     The secret prefix is the core's: for ``S<command>`` the core asks the ruleset
@@ -409,7 +457,9 @@ def _chat(state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text
     return out if out is not None else [ChatPosted(text=text, character_id=cid)]
 
 
-def _chat_command(state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text: str, cid: str | None) -> list[Emitted] | None:
+def _chat_command(
+    state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text: str, cid: str | None
+) -> list[Emitted] | None:
     if ruleset.chat is not None:
         out = ruleset.chat(text, state, ctx)
         if out is not None:
@@ -448,18 +498,24 @@ def _read_path(state: TableState, path: Sequence[str | int]) -> Any:
 
 def _override_root(state: TableState, path: Sequence[str | int]) -> Any:
     if not path or path[0] not in ("characters", "game"):
-        raise InvalidCommand('an override path starts with "characters" or "game"', code="command/invalid_path")
+        raise InvalidCommand(
+            'an override path starts with "characters" or "game"', code="command/invalid_path"
+        )
     if path[0] == "characters":
         return {k: msgspec.to_builtins(v) for k, v in state.characters.items()}
     return msgspec.to_builtins(state.game)
 
 
-def _apply_override(state: TableState, event: GMOverridden, ruleset: Ruleset[Any, Any]) -> TableState:
+def _apply_override(
+    state: TableState, event: GMOverridden, ruleset: Ruleset[Any, Any]
+) -> TableState:
     """The state with ``event`` applied; raises InvalidCommand when that is no valid state."""
     path = event.path
     root = copy.deepcopy(_override_root(state, path))
     if len(path) < 2:
-        raise InvalidCommand("an override names a value inside the state", code="command/invalid_path")
+        raise InvalidCommand(
+            "an override names a value inside the state", code="command/invalid_path"
+        )
     node = root
     try:
         for key in path[1:-1]:
@@ -483,10 +539,14 @@ def _apply_override(state: TableState, event: GMOverridden, ruleset: Ruleset[Any
             game = msgspec.convert(root, type(state.game)) if state.game is not None else root
             new = msgspec.structs.replace(state, game=game)
     except msgspec.ValidationError as e:
-        raise InvalidCommand(f"that value does not fit: {e}", code="command/invalid_value", detail=str(e)) from None
+        raise InvalidCommand(
+            f"that value does not fit: {e}", code="command/invalid_value", detail=str(e)
+        ) from None
     if _read_path(new, path) != msgspec.to_builtins(event.value):
         # e.g. a key the state does not have: the override would log a change that never happened
-        raise InvalidCommand(f"no value at {list(path)} takes {event.value!r}", code="command/invalid_path")
+        raise InvalidCommand(
+            f"no value at {list(path)} takes {event.value!r}", code="command/invalid_path"
+        )
     return new
 
 
@@ -530,7 +590,9 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
         case RoleChanged():
             return _member(state, event.member_id, role=event.role)
         case CharacterCreated():
-            ch = Character(id=event.character_id, name=event.name, owner=event.owner, sheet=event.sheet)
+            ch = Character(
+                id=event.character_id, name=event.name, owner=event.owner, sheet=event.sheet
+            )
             return replace(state, characters={**state.characters, ch.id: ch})
         case CharacterUpdated():
             old = state.characters.get(event.character_id)
@@ -579,7 +641,9 @@ def fold(
     for rec in recorded:
         event = decoder.decode(rec.data)
         state = evolve(state, event, ruleset)
-        state = msgspec.structs.replace(state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws)
+        state = msgspec.structs.replace(
+            state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws
+        )
     return state
 
 
@@ -614,7 +678,11 @@ def affordances(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -
     A spectator gets none (spectators never act). Every affordance names a
     command whose declared permit the viewer passes.
     """
-    if viewer.member_id is None or viewer.role == Role.SPECTATOR or viewer.member_id not in state.members:
+    if (
+        viewer.member_id is None
+        or viewer.role == Role.SPECTATOR
+        or viewer.member_id not in state.members
+    ):
         return []
     out: list[Affordance] = [Affordance(command="chat", label="発言する")]
     own = [c for c in state.characters.values() if viewer.is_gm or c.owner == viewer.member_id]
@@ -630,8 +698,20 @@ def affordances(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -
     out.append(Affordance(command="create_character", label="キャラクターを作る"))
     if own:
         chars = [Choice(value=c.id, label=c.name) for c in own]
-        out.append(Affordance(command="update_character", label="キャラクターを編集する", choices={"character_id": chars}))
-        out.append(Affordance(command="remove_character", label="キャラクターを削除する", choices={"character_id": chars}))
+        out.append(
+            Affordance(
+                command="update_character",
+                label="キャラクターを編集する",
+                choices={"character_id": chars},
+            )
+        )
+        out.append(
+            Affordance(
+                command="remove_character",
+                label="キャラクターを削除する",
+                choices={"character_id": chars},
+            )
+        )
     if viewer.is_gm and state.seed is None:
         out.append(Affordance(command="reveal_seed", label="シードを公開する"))
     if ruleset.affordances is not None:

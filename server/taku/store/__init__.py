@@ -4,7 +4,14 @@ from taku.store.base import EventStore, TableRecord, TokenRecord
 from taku.store.memory import MemoryEventStore
 from taku.store.sqlite import SQLiteEventStore
 
-__all__ = ["EventStore", "MemoryEventStore", "SQLiteEventStore", "TableRecord", "TokenRecord", "open_store"]
+__all__ = [
+    "EventStore",
+    "MemoryEventStore",
+    "SQLiteEventStore",
+    "TableRecord",
+    "TokenRecord",
+    "open_store",
+]
 
 
 def open_store(url: str) -> EventStore:

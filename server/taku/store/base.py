@@ -83,7 +83,9 @@ class EventStore(abc.ABC):
     # ------------------------------------------------------------ tables and tokens
 
     @abc.abstractmethod
-    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+    async def create_table(
+        self, table: TableRecord, events: Sequence[Recorded], command_id: str
+    ) -> None:
         """Record a new table and its first events (seq 1..n) atomically.
 
         Raises:
@@ -162,7 +164,9 @@ class EventStore(abc.ABC):
         task.add_done_callback(finished)
 
     @abc.abstractmethod
-    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+    async def read(
+        self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
+    ) -> list[Recorded]:
         """Events with ``after_seq < seq <= to_seq`` (all after when ``to_seq`` is None), in seq order."""
 
     @abc.abstractmethod

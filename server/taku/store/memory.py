@@ -24,7 +24,9 @@ class MemoryEventStore(EventStore):
         self.appends = 0
         """How many appends succeeded (for tests that count writes)."""
 
-    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+    async def create_table(
+        self, table: TableRecord, events: Sequence[Recorded], command_id: str
+    ) -> None:
         if table.table_id in self._tables:
             raise StoreError(f"table {table.table_id} exists", code="store/table_exists")
         self._tables[table.table_id] = table
@@ -87,7 +89,9 @@ class MemoryEventStore(EventStore):
         self.appends += 1
         self._published(table_id, events[-1].seq)
 
-    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+    async def read(
+        self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
+    ) -> list[Recorded]:
         stream = self._events.get(table_id, [])
         end = len(stream) if to_seq is None else min(to_seq, len(stream))
         return stream[max(after_seq, 0) : end]

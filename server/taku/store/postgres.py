@@ -139,7 +139,8 @@ def split_url(url: str) -> tuple[str, str]:
             rest.append((k, v))
     if not _SCHEMA_NAME.fullmatch(schema):
         raise StoreError(
-            f"schema {schema!r}: use lower-case letters, digits and _ (at most 48)", code="store/bad_url"
+            f"schema {schema!r}: use lower-case letters, digits and _ (at most 48)",
+            code="store/bad_url",
         )
     dsn = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(rest)))
     return dsn, schema
@@ -148,7 +149,11 @@ def split_url(url: str) -> tuple[str, str]:
 def with_schema(url: str, schema: str) -> str:
     """``url`` with ``?schema=`` set (replacing one it had)."""
     parts = urllib.parse.urlsplit(url)
-    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "schema"]
+    query = [
+        (k, v)
+        for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+        if k != "schema"
+    ]
     query.append(("schema", schema))
     return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
@@ -211,8 +216,8 @@ class PostgresEventStore(EventStore):
         self.reconnects = 0
         """How many times the listener had to connect again after losing its connection."""
         self._listen_conn: asyncpg.Connection | None = None
-        self._held: contextvars.ContextVar[tuple[str, asyncpg.Connection] | None] = contextvars.ContextVar(
-            f"taku_pg_held_{id(self)}", default=None
+        self._held: contextvars.ContextVar[tuple[str, asyncpg.Connection] | None] = (
+            contextvars.ContextVar(f"taku_pg_held_{id(self)}", default=None)
         )
         """The table and connection of the :meth:`exclusive` block this task is in."""
         s = f'"{self.schema}"'
@@ -270,11 +275,15 @@ class PostgresEventStore(EventStore):
         except BaseException as e:
             await pool.close()
             if isinstance(e, asyncpg.PostgresError):  # e.g. no right to create the schema
-                raise StoreError(f"cannot set up the taku schema: {e}", code="store/open_failed") from e
+                raise StoreError(
+                    f"cannot set up the taku schema: {e}", code="store/open_failed"
+                ) from e
             raise
         self._pool = pool
         self.listening.clear()
-        self._listener = asyncio.create_task(self._listen_loop(), name=f"taku-pg-listen-{self.schema}")
+        self._listener = asyncio.create_task(
+            self._listen_loop(), name=f"taku-pg-listen-{self.schema}"
+        )
         # the first LISTEN is in place before open() returns, so nothing appended later is missed
         waiter = asyncio.ensure_future(self.listening.wait())
         await asyncio.wait({waiter, self._listener}, return_when=asyncio.FIRST_COMPLETED)
@@ -291,16 +300,24 @@ class PostgresEventStore(EventStore):
         s = self._s
         async with conn.transaction():
             # one node at a time; the others wait here and then find the work done
-            await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", _LOCK_CLASS, self.schema)
-            if not await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)", self.schema):
-                await conn.execute(f"CREATE SCHEMA {s}")  # needs CREATE on the database; an existing one does not
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock($1, hashtext($2))", _LOCK_CLASS, self.schema
+            )
+            if not await conn.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)", self.schema
+            ):
+                await conn.execute(
+                    f"CREATE SCHEMA {s}"
+                )  # needs CREATE on the database; an existing one does not
             await conn.execute(
                 f"""CREATE TABLE IF NOT EXISTS {s}.schema_version (
                     version integer PRIMARY KEY,
                     applied_at timestamptz NOT NULL DEFAULT now()
                 )"""
             )
-            current = await conn.fetchval(f"SELECT coalesce(max(version), 0) FROM {s}.schema_version")
+            current = await conn.fetchval(
+                f"SELECT coalesce(max(version), 0) FROM {s}.schema_version"
+            )
             if current > SCHEMA_VERSION:
                 raise StoreError(
                     f"the database schema is version {current}, newer than this taku ({SCHEMA_VERSION})",
@@ -309,7 +326,9 @@ class PostgresEventStore(EventStore):
             for version, ddl in _MIGRATIONS:
                 if version > current:
                     await conn.execute(ddl.format(s=s))
-                    await conn.execute(f"INSERT INTO {s}.schema_version (version) VALUES ($1)", version)
+                    await conn.execute(
+                        f"INSERT INTO {s}.schema_version (version) VALUES ($1)", version
+                    )
                     log.info("schema_upgraded", schema=self.schema, version=version)
 
     async def schema_version(self) -> int:
@@ -369,7 +388,9 @@ class PostgresEventStore(EventStore):
         key = f"{self.schema}/{table_id}"
         async with self._conn() as conn:
             try:
-                await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
+                await conn.execute(
+                    "SELECT pg_advisory_lock($1, hashtext($2))", _TABLE_LOCK_CLASS, key
+                )
             except asyncpg.LockNotAvailableError:
                 pass  # a stuck holder (lock_timeout): below, without turns
             else:
@@ -379,7 +400,9 @@ class PostgresEventStore(EventStore):
                 finally:
                     self._held.reset(token)
                     try:
-                        await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", _TABLE_LOCK_CLASS, key)
+                        await conn.execute(
+                            "SELECT pg_advisory_unlock($1, hashtext($2))", _TABLE_LOCK_CLASS, key
+                        )
                     except asyncio.CancelledError:
                         conn.terminate()  # the server drops the lock with the connection
                         raise
@@ -423,7 +446,9 @@ class PostgresEventStore(EventStore):
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the database went away: wait and connect again
-                log.warning("listener_lost", schema=self.schema, error=type(e).__name__, retry_in_s=delay)
+                log.warning(
+                    "listener_lost", schema=self.schema, error=type(e).__name__, retry_in_s=delay
+                )
             finally:
                 self.listening.clear()
                 self._listen_conn = None
@@ -456,7 +481,9 @@ class PostgresEventStore(EventStore):
 
     # ------------------------------------------------------------ tables and tokens
 
-    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+    async def create_table(
+        self, table: TableRecord, events: Sequence[Recorded], command_id: str
+    ) -> None:
         s = self._s
         async with self._conn() as conn, conn.transaction():
             made = await conn.fetchval(
@@ -479,7 +506,8 @@ class PostgresEventStore(EventStore):
     async def get_table(self, table_id: str) -> TableRecord | None:
         async with self._conn() as conn:
             row = await conn.fetchrow(
-                f"SELECT table_id, ruleset, name, created, seed FROM {self._s}.tables WHERE table_id = $1", table_id
+                f"SELECT table_id, ruleset, name, created, seed FROM {self._s}.tables WHERE table_id = $1",
+                table_id,
             )
         return None if row is None else _table(row)
 
@@ -519,13 +547,17 @@ class PostgresEventStore(EventStore):
         async with self._conn(table_id) as conn:
             try:
                 async with conn.transaction():
-                    known, last, first_seq, last_seq = await conn.fetchrow(self._sql_check, table_id, command_id)
+                    known, last, first_seq, last_seq = await conn.fetchrow(
+                        self._sql_check, table_id, command_id
+                    )
                     if not known:
                         raise TableNotFound(f"no table {table_id}")
                     if not events:
                         return
                     if first_seq is not None:
-                        raise DuplicateCommand("command already appended", first_seq=first_seq, last_seq=last_seq)
+                        raise DuplicateCommand(
+                            "command already appended", first_seq=first_seq, last_seq=last_seq
+                        )
                     if last != expected_seq:
                         raise SeqConflict(f"expected seq {expected_seq}, table is at {last}")
                     _check_continues(table_id, events, expected_seq)
@@ -539,11 +571,17 @@ class PostgresEventStore(EventStore):
                         command_id,
                     )
                     assert found is not None, "a committed command row is never deleted"
-                    raise DuplicateCommand("command already appended", first_seq=found[0], last_seq=found[1]) from None
-                raise SeqConflict(f"seq {expected_seq + 1} of {table_id} was taken by another writer") from None
+                    raise DuplicateCommand(
+                        "command already appended", first_seq=found[0], last_seq=found[1]
+                    ) from None
+                raise SeqConflict(
+                    f"seq {expected_seq + 1} of {table_id} was taken by another writer"
+                ) from None
         self._published(table_id, events[-1].seq)
 
-    async def _insert(self, conn: asyncpg.Connection, table_id: str, events: Sequence[Recorded]) -> None:
+    async def _insert(
+        self, conn: asyncpg.Connection, table_id: str, events: Sequence[Recorded]
+    ) -> None:
         """Insert one command's events, its ``commands`` row and the NOTIFY (inside the caller's transaction)."""
         await conn.execute(
             self._sql_insert,
@@ -557,7 +595,9 @@ class PostgresEventStore(EventStore):
             self.channel,
         )
 
-    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+    async def read(
+        self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
+    ) -> list[Recorded]:
         async with self._conn(table_id) as conn:
             if to_seq is None:
                 rows = await conn.fetch(
@@ -577,7 +617,10 @@ class PostgresEventStore(EventStore):
     async def last_seq(self, table_id: str) -> int:
         async with self._conn(table_id) as conn:
             return int(
-                await conn.fetchval(f"SELECT coalesce(max(seq), 0) FROM {self._s}.events WHERE table_id = $1", table_id)
+                await conn.fetchval(
+                    f"SELECT coalesce(max(seq), 0) FROM {self._s}.events WHERE table_id = $1",
+                    table_id,
+                )
             )
 
     async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
@@ -613,8 +656,12 @@ def _check_continues(table_id: str, events: Sequence[Recorded], expected_seq: in
     command_id = events[0].command_id
     for i, e in enumerate(events):
         if e.seq != expected_seq + 1 + i or e.table_id != table_id or e.command_id != command_id:
-            raise StoreError("events must continue the stream, all of one command", code="store/bad_seq")
+            raise StoreError(
+                "events must continue the stream, all of one command", code="store/bad_seq"
+            )
 
 
 def _table(row: Any) -> TableRecord:
-    return TableRecord(table_id=row[0], ruleset=row[1], name=row[2], created=row[3], seed=bytes(row[4]))
+    return TableRecord(
+        table_id=row[0], ruleset=row[1], name=row[2], created=row[3], seed=bytes(row[4])
+    )

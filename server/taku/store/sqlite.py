@@ -156,7 +156,9 @@ class SQLiteEventStore(EventStore):
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._loop = asyncio.get_running_loop()
         ready: Future[None] = Future()
-        self._writer = threading.Thread(target=self._write_loop, args=(ready,), name="taku-sqlite-writer", daemon=True)
+        self._writer = threading.Thread(
+            target=self._write_loop, args=(ready,), name="taku-sqlite-writer", daemon=True
+        )
         self._writer.start()
         await asyncio.wrap_future(ready)
         self._reader = self._connect()
@@ -186,9 +188,13 @@ class SQLiteEventStore(EventStore):
             conn.executescript(_APPENDED)
             row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             if row is None:
-                conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+                conn.execute(
+                    "INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
             elif int(row[0]) > SCHEMA_VERSION:
-                raise StoreError(f"database schema {row[0]} is newer than this taku", code="store/schema_newer")
+                raise StoreError(
+                    f"database schema {row[0]} is newer than this taku", code="store/schema_newer"
+                )
         except BaseException as e:
             ready.set_exception(e)
             return
@@ -213,14 +219,19 @@ class SQLiteEventStore(EventStore):
             results = self._write_plain(conn, batch)
             if results is None:
                 results = self._write_checked(conn, batch)
-        except Exception as e:  # a bug must not end the writer thread: this batch fails, the next may not
+        except (
+            Exception
+        ) as e:  # a bug must not end the writer thread: this batch fails, the next may not
             log.exception("write_batch_failed", appends=len(batch))
             try:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-            results = [(item, StoreError(f"write failed: {e}", code="store/commit_failed")) for item in batch]
+            results = [
+                (item, StoreError(f"write failed: {e}", code="store/commit_failed"))
+                for item in batch
+            ]
         self.appends += sum(1 for _, err in results if err is None)
         # one wake-up of the event loop for the whole batch, not one per append
         assert self._loop is not None, "open() set the loop"
@@ -278,12 +289,17 @@ class SQLiteEventStore(EventStore):
         except sqlite3.Error as e:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            return [(item, StoreError(f"commit failed: {e}", code="store/commit_failed")) for item in batch]
+            return [
+                (item, StoreError(f"commit failed: {e}", code="store/commit_failed"))
+                for item in batch
+            ]
         self.commits += 1
         self._last.update(pending)
         return [(item, None) for item in batch]
 
-    def _write_checked(self, conn: sqlite3.Connection, batch: list[_Append]) -> list[tuple[_Append, BaseException | None]]:
+    def _write_checked(
+        self, conn: sqlite3.Connection, batch: list[_Append]
+    ) -> list[tuple[_Append, BaseException | None]]:
         """Any batch: one transaction, a savepoint per append, so one append's error
         (conflict, duplicate, unknown table) does not undo another's."""
         results: list[tuple[_Append, BaseException | None]] = []
@@ -309,7 +325,10 @@ class SQLiteEventStore(EventStore):
                 conn.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-            results = [(item, StoreError(f"commit failed: {e}", code="store/commit_failed")) for item in batch]
+            results = [
+                (item, StoreError(f"commit failed: {e}", code="store/commit_failed"))
+                for item in batch
+            ]
         return results
 
     def _known_last(self, conn: sqlite3.Connection, tid: str, pending: dict[str, int]) -> int:
@@ -320,7 +339,9 @@ class SQLiteEventStore(EventStore):
             return self._last[tid]
         if conn.execute("SELECT 1 FROM tables WHERE table_id=?", (tid,)).fetchone() is None:
             raise TableNotFound(f"no table {tid}")
-        (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (tid,)).fetchone()
+        (last,) = conn.execute(
+            "SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (tid,)
+        ).fetchone()
         return int(last)
 
     def _write_one(self, conn: sqlite3.Connection, item: _Append, pending: dict[str, int]) -> int:
@@ -330,7 +351,8 @@ class SQLiteEventStore(EventStore):
             t = item.new_table
             try:
                 conn.execute(
-                    "INSERT INTO tables VALUES (?, ?, ?, ?, ?)", (t.table_id, t.ruleset, t.name, t.created, t.seed)
+                    "INSERT INTO tables VALUES (?, ?, ?, ?, ?)",
+                    (t.table_id, t.ruleset, t.name, t.created, t.seed),
                 )
             except sqlite3.IntegrityError:
                 raise StoreError(f"table {tid} exists", code="store/table_exists") from None
@@ -347,15 +369,20 @@ class SQLiteEventStore(EventStore):
             )
         except sqlite3.IntegrityError:
             first, final = conn.execute(
-                "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?", (tid, command_id)
+                "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?",
+                (tid, command_id),
             ).fetchone()
-            raise DuplicateCommand("command already appended", first_seq=first, last_seq=final) from None
+            raise DuplicateCommand(
+                "command already appended", first_seq=first, last_seq=final
+            ) from None
         if last != item.expected_seq:
             raise SeqConflict(f"expected seq {item.expected_seq}, table is at {last}")
         for i, e in enumerate(item.events):
             if e.seq != item.expected_seq + 1 + i or e.table_id != tid:
                 raise StoreError("events must continue the stream", code="store/bad_seq")
-        conn.executemany("INSERT INTO events VALUES (?, ?, ?)", [(tid, e.seq, _encode(e)) for e in item.events])
+        conn.executemany(
+            "INSERT INTO events VALUES (?, ?, ?)", [(tid, e.seq, _encode(e)) for e in item.events]
+        )
         return item.events[-1].seq
 
     def _resolve(self, results: list[tuple[_Append, BaseException | None]]) -> None:
@@ -374,7 +401,11 @@ class SQLiteEventStore(EventStore):
         self._queue.put(item)
 
     async def _wait(
-        self, table_id: str, events: Sequence[Recorded], expected_seq: int, new_table: TableRecord | None = None
+        self,
+        table_id: str,
+        events: Sequence[Recorded],
+        expected_seq: int,
+        new_table: TableRecord | None = None,
     ) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -402,18 +433,28 @@ class SQLiteEventStore(EventStore):
 
     # ------------------------------------------------------------ the contract
 
-    async def create_table(self, table: TableRecord, events: Sequence[Recorded], command_id: str) -> None:
+    async def create_table(
+        self, table: TableRecord, events: Sequence[Recorded], command_id: str
+    ) -> None:
         await self._wait(table.table_id, events, 0, new_table=table)
 
     async def get_table(self, table_id: str) -> TableRecord | None:
-        rows = await self._query("SELECT table_id, ruleset, name, created, seed FROM tables WHERE table_id=?", (table_id,))
+        rows = await self._query(
+            "SELECT table_id, ruleset, name, created, seed FROM tables WHERE table_id=?",
+            (table_id,),
+        )
         if not rows:
             return None
         tid, ruleset, name, created, seed = rows[0]
-        return TableRecord(table_id=tid, ruleset=ruleset, name=name, created=created, seed=bytes(seed))  # type: ignore[arg-type]
+        return TableRecord(
+            table_id=tid, ruleset=ruleset, name=name, created=created, seed=bytes(seed)
+        )  # type: ignore[arg-type]
 
     async def list_tables(self) -> list[TableRecord]:
-        rows = await self._query("SELECT table_id, ruleset, name, created, seed FROM tables ORDER BY created, table_id", ())
+        rows = await self._query(
+            "SELECT table_id, ruleset, name, created, seed FROM tables ORDER BY created, table_id",
+            (),
+        )
         return [
             TableRecord(table_id=t, ruleset=r, name=n, created=c, seed=bytes(s))  # type: ignore[arg-type]
             for t, r, n, c, s in rows
@@ -453,10 +494,13 @@ class SQLiteEventStore(EventStore):
     ) -> None:
         self._submit(_Append(table_id, events, expected_seq, done))
 
-    async def read(self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None) -> list[Recorded]:
+    async def read(
+        self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
+    ) -> list[Recorded]:
         if to_seq is None:
             rows = await self._query(
-                "SELECT envelope FROM events WHERE table_id=? AND seq>? ORDER BY seq", (table_id, after_seq)
+                "SELECT envelope FROM events WHERE table_id=? AND seq>? ORDER BY seq",
+                (table_id, after_seq),
             )
         else:
             rows = await self._query(
@@ -466,11 +510,14 @@ class SQLiteEventStore(EventStore):
         return [_decode_recorded(r[0]) for r in rows]  # type: ignore[arg-type]
 
     async def last_seq(self, table_id: str) -> int:
-        rows = await self._query("SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (table_id,))
+        rows = await self._query(
+            "SELECT coalesce(max(seq), 0) FROM events WHERE table_id=?", (table_id,)
+        )
         return int(rows[0][0])  # type: ignore[call-overload]
 
     async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
         rows = await self._query(
-            "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?", (table_id, command_id)
+            "SELECT first_seq, last_seq FROM commands WHERE table_id=? AND command_id=?",
+            (table_id, command_id),
         )
         return (int(rows[0][0]), int(rows[0][1])) if rows else None  # type: ignore[call-overload]

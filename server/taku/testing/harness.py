@@ -59,7 +59,9 @@ class TableHarness:
         dice = ScriptedDice(faces, shuffles=shuffles)
         store = MemoryEventStore()
         hub = Hub(store, registry or load_registry(), dice=lambda tid, seed, cursor: dice)
-        created = await hub.create_table(ruleset=ruleset, name="テスト卓", options=options or {}, gm_name=gm_name)
+        created = await hub.create_table(
+            ruleset=ruleset, name="テスト卓", options=options or {}, gm_name=gm_name
+        )
         h = cls(hub, await hub.table(created.table_id), dice, created.member_id)
         h._invite = {"player": created.player_token, "spectator": created.spectator_token}
         return h
@@ -82,7 +84,9 @@ class TableHarness:
         joined = await self.hub.join(self.table.table_id, self._invite[role], name)
         return joined.member_id
 
-    async def send(self, member: str, command: Command, *, expected_seq: int | None = None) -> list[Event]:
+    async def send(
+        self, member: str, command: Command, *, expected_seq: int | None = None
+    ) -> list[Event]:
         """Run ``command`` as ``member``; returns the events it appended (full, unredacted).
 
         Raises whatever the command path raises (``Rejected``, ``Forbidden`` …).
@@ -114,7 +118,9 @@ class TableHarness:
 
     async def frames(self, member: str | None, *, after_seq: int = 0) -> list[dict[str, Any]]:
         """The ``event`` messages ``member`` would receive (redacted where they may not see)."""
-        return [msgspec.json.decode(f) for f in await self.table.log_frames(member, after_seq, 5000)]
+        return [
+            msgspec.json.decode(f) for f in await self.table.log_frames(member, after_seq, 5000)
+        ]
 
     def view(self, member: str | None) -> dict[str, Any]:
         """The state as ``member`` may see it."""
@@ -123,7 +129,9 @@ class TableHarness:
     async def replay(self, to_seq: int | None = None) -> TableState:
         """The state folded from the stored log alone (up to ``to_seq``)."""
         recs = await self.hub.store.read(self.table.table_id, to_seq=to_seq)
-        return fold(TableState(table_id=self.table.table_id), recs, self.table.ruleset, self.table.decoder)
+        return fold(
+            TableState(table_id=self.table.table_id), recs, self.table.ruleset, self.table.decoder
+        )
 
     async def assert_replay_matches(self) -> None:
         """Folding the stored log from scratch gives the live state, exactly; and the

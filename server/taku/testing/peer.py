@@ -79,10 +79,10 @@ class Raw:
             return
 
 
-
-
 async def new_table(gm: Raw, ruleset: str = "generic") -> dict[str, Any]:
     """Create a table as ``gm``; returns the ``created`` reply."""
-    created = await gm.request({"type": "create_table", "ruleset": ruleset, "name": "テスト卓", "gm_name": "GM"})
+    created = await gm.request(
+        {"type": "create_table", "ruleset": ruleset, "name": "テスト卓", "gm_name": "GM"}
+    )
     assert created["type"] == "created", created
     return created

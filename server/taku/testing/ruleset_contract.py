@@ -62,7 +62,13 @@ from taku.errors import TakuError
 from taku.plugins import Registry, load_registry
 from taku.store.memory import MemoryEventStore
 
-__all__ = ["CLOSED_FIELDS", "IMPURE_MODULES", "RulesetContract", "label_problems", "placeholder_command"]
+__all__ = [
+    "CLOSED_FIELDS",
+    "IMPURE_MODULES",
+    "RulesetContract",
+    "label_problems",
+    "placeholder_command",
+]
 
 IMPURE_MODULES = frozenset(
     {
@@ -95,7 +101,19 @@ IMPURE_CALLS = frozenset({"open", "print", "input", "__import__", "eval", "exec"
 """Built-ins a ruleset may not call (I/O, or imports and code that the import check cannot see)."""
 
 CLOSED_FIELDS = frozenset(
-    {"stat", "kind", "difficulty", "purpose", "suit", "role", "phase", "mode", "attack_kind", "weapon_kind", "channel_kind"}
+    {
+        "stat",
+        "kind",
+        "difficulty",
+        "purpose",
+        "suit",
+        "role",
+        "phase",
+        "mode",
+        "attack_kind",
+        "weapon_kind",
+        "channel_kind",
+    }
 )
 """Field names that name a closed set in every ruleset seen so far: a ``str`` field of
 one of these names must be an enum (``Literal[...]``). Add your own in ``closed_fields``."""
@@ -170,10 +188,18 @@ class RulesetContract:
                     names = [a.name.split(".")[0] for a in node.names]
                 elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                     names = [node.module.split(".")[0]]
-                bad += [f"{path.name}:{node.lineno} imports {n}" for n in names if n in IMPURE_MODULES]
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in IMPURE_CALLS:
+                bad += [
+                    f"{path.name}:{node.lineno} imports {n}" for n in names if n in IMPURE_MODULES
+                ]
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in IMPURE_CALLS
+                ):
                     bad.append(f"{path.name}:{node.lineno} calls {node.func.id}()")
-        assert not bad, "a ruleset must be pure (no I/O, clock or global randomness): " + "; ".join(bad)
+        assert not bad, "a ruleset must be pure (no I/O, clock or global randomness): " + "; ".join(
+            bad
+        )
 
     def test_tags(self) -> None:
         """Tags are ``<id>.<name>``, unique among the ruleset's and the core's."""
@@ -182,7 +208,9 @@ class RulesetContract:
         for kind, types in (("command", rs.commands), ("event", rs.events)):
             for t in types:
                 tag = t.__struct_config__.tag
-                assert isinstance(tag, str) and tag.startswith(rs.id + "."), f"{kind} {t.__name__}: tag {tag!r} is not {rs.id}.<name>"
+                assert isinstance(tag, str) and tag.startswith(rs.id + "."), (
+                    f"{kind} {t.__name__}: tag {tag!r} is not {rs.id}.<name>"
+                )
                 assert tag not in seen, f"{kind} {t.__name__}: tag {tag!r} is used twice"
                 seen[tag] = kind
 
@@ -200,7 +228,9 @@ class RulesetContract:
             if t is not None:
                 docs.append((part, type_schema(t)))
         problems = label_problems(docs, self.closed_fields)
-        assert not problems, f"{rs.id}: {len(problems)} unlabelled or open fields:\n  " + "\n  ".join(problems[:60])
+        assert not problems, (
+            f"{rs.id}: {len(problems)} unlabelled or open fields:\n  " + "\n  ".join(problems[:60])
+        )
 
     def test_errors_declared(self) -> None:
         """Every ``rule/<id>/<reason>`` raised in the package's source is in ``Ruleset.errors``."""
@@ -227,7 +257,9 @@ class RulesetContract:
             permit = cls.permit
             bad = [f for f in permit.owner_fields if f.split(".")[0] not in cls.__struct_fields__]
             if bad:
-                failures.append(f"{tag}: permit names owner_field {bad[0]!r}, which the command does not have")
+                failures.append(
+                    f"{tag}: permit names owner_field {bad[0]!r}, which the command does not have"
+                )
                 continue
             for who, role in ((t.gm, Role.GM), (t.a, Role.PLAYER), (t.spectator, Role.SPECTATOR)):
                 if role in permit.roles:
@@ -235,15 +267,21 @@ class RulesetContract:
                 cmd = placeholder_command(cls, a_char)
                 code = await t.code_of(who, cmd)
                 if code != "command/forbidden":
-                    failures.append(f"{tag}: a {role} got {code or 'accepted'}; its permit allows only {sorted(permit.roles)}")
+                    failures.append(
+                        f"{tag}: a {role} got {code or 'accepted'}; its permit allows only {sorted(permit.roles)}"
+                    )
             if permit.owner_field is not None and Role.PLAYER in permit.roles:
                 # B is a player, A's character is not B's
                 code = await t.code_of(t.b, placeholder_command(cls, a_char))
                 if code != "command/forbidden":
-                    failures.append(f"{tag}: a player acting for another's character got {code or 'accepted'}")
+                    failures.append(
+                        f"{tag}: a player acting for another's character got {code or 'accepted'}"
+                    )
                 code = await t.code_of(t.b, placeholder_command(cls, gm_char))
                 if code != "command/forbidden":
-                    failures.append(f"{tag}: a player acting for the GM's NPC got {code or 'accepted'}")
+                    failures.append(
+                        f"{tag}: a player acting for the GM's NPC got {code or 'accepted'}"
+                    )
         assert not failures, f"{rs.id}: declared permits not held:\n  " + "\n  ".join(failures)
 
     def _sheet(self, i: int) -> dict[str, Any]:
@@ -258,8 +296,12 @@ class RulesetContract:
 
     async def _play(self, seed: int) -> None:
         rs = self._ruleset()
-        assert not rs.commands or rs.affordances is not None, f"{rs.id} has commands but no affordances(): clients cannot offer them"
-        assert not rs.events or rs.render is not None, f"{rs.id} has events but no render(): logs would show only their types"
+        assert not rs.commands or rs.affordances is not None, (
+            f"{rs.id} has commands but no affordances(): clients cannot offer them"
+        )
+        assert not rs.events or rs.render is not None, (
+            f"{rs.id} has events but no render(): logs would show only their types"
+        )
         rng = random.Random(seed)
         t = await _Table.open(self._registry(), rs.id, self.options, seed=seed)
         for i, (name, sheet) in enumerate(self.sheets):
@@ -274,32 +316,48 @@ class RulesetContract:
             viewer = t.table.state.viewer(who)
             offered = _offered(t.table, viewer)
             spectator = _offered(t.table, t.table.state.viewer(t.spectator))
-            assert not spectator, f"seed {seed} step {step}: a spectator was offered {[a.command for a in spectator]}"
+            assert not spectator, (
+                f"seed {seed} step {step}: a spectator was offered {[a.command for a in spectator]}"
+            )
             ruleset_own = [a for a in offered if a.command.startswith(rs.id + ".")]
-            pool = ruleset_own if ruleset_own and rng.random() < 0.9 else [a for a in offered if a.command in _SAFE_CORE]
+            pool = (
+                ruleset_own
+                if ruleset_own and rng.random() < 0.9
+                else [a for a in offered if a.command in _SAFE_CORE]
+            )
             if not pool:
                 idle += 1
                 continue
             aff = rng.choice(pool)
             cmd = _build(t.table, aff, rng, f"seed {seed} step {step}")
             permit = type(cmd).permit
-            assert viewer.role in permit.roles, f"seed {seed} step {step}: {aff.command} offered to a {viewer.role}, its permit says {sorted(permit.roles)}"
+            assert viewer.role in permit.roles, (
+                f"seed {seed} step {step}: {aff.command} offered to a {viewer.role}, its permit says {sorted(permit.roles)}"
+            )
             commands.append(cmd)
             before = t.table.state.seq
             try:
                 await t.send(who, cmd)
             except TakuError as e:
-                assert e.code != "internal/error", f"seed {seed} step {step}: {aff.command} {cmd!r} gave internal/error"
+                assert e.code != "internal/error", (
+                    f"seed {seed} step {step}: {aff.command} {cmd!r} gave internal/error"
+                )
                 if e.code.startswith(f"rule/{rs.id}/"):
                     reason = e.code.split("/", 2)[2]
-                    assert reason in rs.errors, f"seed {seed} step {step}: {e.code} is not listed in Ruleset.errors"
-                assert t.table.state.seq == before, f"seed {seed} step {step}: rejected {aff.command} wrote events"
+                    assert reason in rs.errors, (
+                        f"seed {seed} step {step}: {e.code} is not listed in Ruleset.errors"
+                    )
+                assert t.table.state.seq == before, (
+                    f"seed {seed} step {step}: rejected {aff.command} wrote events"
+                )
                 continue
             live[t.table.state.seq] = msgspec.to_builtins(t.table.state)
         assert idle < self.steps, f"seed {seed}: no affordance was ever offered"
         await self._check_log(t, live, commands, f"seed {seed}")
 
-    async def _check_log(self, t: _Table, live: dict[int, Any], commands: list[Command], where: str) -> None:
+    async def _check_log(
+        self, t: _Table, live: dict[int, Any], commands: list[Command], where: str
+    ) -> None:
         rs = self._ruleset()
         table = t.table
         recs = await t.hub.store.read(table.table_id)
@@ -307,34 +365,54 @@ class RulesetContract:
         # JSON round trips, byte for byte
         for rec in recs:
             ev = table.decoder.decode(rec.data)
-            assert msgspec.json.encode(ev) == bytes(rec.data), f"{where}: seq {rec.seq} {rec.type} does not round-trip through JSON"
+            assert msgspec.json.encode(ev) == bytes(rec.data), (
+                f"{where}: seq {rec.seq} {rec.type} does not round-trip through JSON"
+            )
         for cmd in commands:
             raw = msgspec.json.encode(cmd)
-            assert table.command_decoder.decode(raw) == cmd, f"{where}: {type(cmd).__name__} does not round-trip through JSON"
+            assert table.command_decoder.decode(raw) == cmd, (
+                f"{where}: {type(cmd).__name__} does not round-trip through JSON"
+            )
         # every ruleset event renders to a line of text
         state = TableState(table_id=table.table_id)
         for rec in recs:
             ev = table.decoder.decode(rec.data)
             state = evolve(state, ev, rs)
-            state = msgspec.structs.replace(state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws)
+            state = msgspec.structs.replace(
+                state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws
+            )
             if rs.render is not None and type(ev) in rs.events:
                 line = rs.render(ev, state, state.rules)
-                assert isinstance(line, str) and line.strip(), f"{where}: seq {rec.seq} {rec.type} renders to {line!r}"
+                assert isinstance(line, str) and line.strip(), (
+                    f"{where}: seq {rec.seq} {rec.type} renders to {line!r}"
+                )
             if rec.seq in live:
-                assert msgspec.to_builtins(state) == live[rec.seq], f"{where}: the state replayed to seq {rec.seq} differs from the live state there"
+                assert msgspec.to_builtins(state) == live[rec.seq], (
+                    f"{where}: the state replayed to seq {rec.seq} differs from the live state there"
+                )
         whole = fold(TableState(table_id=table.table_id), recs, rs, table.decoder)
-        assert msgspec.to_builtins(whole) == msgspec.to_builtins(state), f"{where}: the fold of the log differs from step-by-step evolve"
-        assert msgspec.to_builtins(whole) == msgspec.to_builtins(table.state), f"{where}: the fold of the log differs from the live state"
+        assert msgspec.to_builtins(whole) == msgspec.to_builtins(state), (
+            f"{where}: the fold of the log differs from step-by-step evolve"
+        )
+        assert msgspec.to_builtins(whole) == msgspec.to_builtins(table.state), (
+            f"{where}: the fold of the log differs from the live state"
+        )
         # every member's stream: gap-free, and hidden events only for their audience
         members = [None, *table.state.members]
         for m in members:
             frames = [msgspec.json.decode(f) for f in await table.log_frames(m, 0, len(recs) + 1)]
-            assert [f["seq"] for f in frames] == [r.seq for r in recs], f"{where}: {m}'s stream is not gap-free"
+            assert [f["seq"] for f in frames] == [r.seq for r in recs], (
+                f"{where}: {m}'s stream is not gap-free"
+            )
             viewer = table.state.viewer(m)
             for f, rec in zip(frames, recs, strict=True):
                 if rec.audience is not None and not viewer.sees(rec.audience):
-                    assert f.get("redacted"), f"{where}: seq {rec.seq} {rec.type} reached {m or 'the public'} in full, outside its audience"
-                    assert msgspec.json.encode(f["event"]) != bytes(rec.data), f"{where}: seq {rec.seq}: the stand-in is the event itself"
+                    assert f.get("redacted"), (
+                        f"{where}: seq {rec.seq} {rec.type} reached {m or 'the public'} in full, outside its audience"
+                    )
+                    assert msgspec.json.encode(f["event"]) != bytes(rec.data), (
+                        f"{where}: seq {rec.seq}: the stand-in is the event itself"
+                    )
         # the public's view never shows a hidden path's value
         for m in (None, t.spectator):
             seen = view(table.state, table.state.viewer(m), rs)["game"]
@@ -343,7 +421,9 @@ class RulesetContract:
                 secret = _at(full, path)
                 if secret in (None, [], {}, "", 0):
                     continue
-                assert _at(seen, path) != secret, f"{where}: the view for {m or 'the public'} shows hidden {'/'.join(map(str, path))}"
+                assert _at(seen, path) != secret, (
+                    f"{where}: the view for {m or 'the public'} shows hidden {'/'.join(map(str, path))}"
+                )
 
 
 # ---------------------------------------------------------------------- helpers
@@ -363,19 +443,27 @@ class _Table:
         self._n = 0
 
     @classmethod
-    async def open(cls, registry: Registry, ruleset_id: str, options: dict[str, Any], seed: int = 0) -> _Table:
+    async def open(
+        cls, registry: Registry, ruleset_id: str, options: dict[str, Any], seed: int = 0
+    ) -> _Table:
         from taku.core.dice import SeededDice
 
         hub = Hub(
             MemoryEventStore(),
             registry,
-            dice=lambda tid, s, cursor: SeededDice(seed.to_bytes(8, "big") * 4 + tid.encode(), cursor),
+            dice=lambda tid, s, cursor: SeededDice(
+                seed.to_bytes(8, "big") * 4 + tid.encode(), cursor
+            ),
         )
-        created = await hub.create_table(ruleset=ruleset_id, name="検査卓", options=dict(options), gm_name="GM")
+        created = await hub.create_table(
+            ruleset=ruleset_id, name="検査卓", options=dict(options), gm_name="GM"
+        )
         t = cls(hub, await hub.table(created.table_id), created.member_id)
         t.a = (await hub.join(created.table_id, created.player_token, "プレイヤーA")).member_id
         t.b = (await hub.join(created.table_id, created.player_token, "プレイヤーB")).member_id
-        t.spectator = (await hub.join(created.table_id, created.spectator_token, "観戦者")).member_id
+        t.spectator = (
+            await hub.join(created.table_id, created.spectator_token, "観戦者")
+        ).member_id
         return t
 
     async def send(self, member: str, command: Command) -> tuple[int, int, bool]:
@@ -390,7 +478,9 @@ class _Table:
             return e.code
         return None
 
-    async def make_character(self, sender: str, name: str, sheet: dict[str, Any], owner: str | None) -> str:
+    async def make_character(
+        self, sender: str, name: str, sheet: dict[str, Any], owner: str | None
+    ) -> str:
         from taku.core.commands import CreateCharacter
 
         await self.send(sender, CreateCharacter(name=name, owner=owner, sheet=sheet))
@@ -419,7 +509,9 @@ def _build(table: TableService, aff: Affordance, rng: random.Random, where: str)
     try:
         return msgspec.convert({"type": aff.command, **fields}, cls)
     except msgspec.ValidationError as e:
-        raise AssertionError(f"{where}: affordance {aff.label!r} ({aff.command}) builds no valid command: {e}") from None
+        raise AssertionError(
+            f"{where}: affordance {aff.label!r} ({aff.command}) builds no valid command: {e}"
+        ) from None
 
 
 def _command_class(table: TableService, tag: str) -> type[Command] | None:
@@ -465,12 +557,21 @@ def placeholder_command(cls: type[Command], character_id: str) -> Command:
     owned = {p.split(".")[0] for p in cls.permit.owner_fields}
     for f in info.fields:
         if f.required or f.name in owned:
-            data[f.encode_name] = _placeholder(f.type, character_id, f.name in owned or _charlike(f.name))
+            data[f.encode_name] = _placeholder(
+                f.type, character_id, f.name in owned or _charlike(f.name)
+            )
     return msgspec.convert(data, cls)
 
 
 def _charlike(name: str) -> bool:
-    return "character" in name or name in ("attacker", "target", "defender", "actor", "who", "targets")
+    return "character" in name or name in (
+        "attacker",
+        "target",
+        "defender",
+        "actor",
+        "who",
+        "targets",
+    )
 
 
 def _placeholder(t: mi.Type, character_id: str | None, charlike: bool = False) -> Any:
@@ -493,7 +594,11 @@ def _placeholder(t: mi.Type, character_id: str | None, charlike: bool = False) -
         return next(iter(t.cls)).value
     if isinstance(t, (mi.ListType, mi.VarTupleType, mi.SetType, mi.FrozenSetType)):
         item = _placeholder(t.item_type, character_id, charlike)
-        n = max(1, t.min_length or 0) if charlike or isinstance(t.item_type, mi.StructType) or t.min_length else 0
+        n = (
+            max(1, t.min_length or 0)
+            if charlike or isinstance(t.item_type, mi.StructType) or t.min_length
+            else 0
+        )
         return [item] * n
     if isinstance(t, mi.TupleType):
         return [_placeholder(u, character_id, charlike) for u in t.item_types]
@@ -528,14 +633,22 @@ def label_problems(
             if entry.get("type") != "object":
                 continue
             if not _japanese(entry.get("title")):
-                problems.append(f"{part}: {name} has no Japanese title (set meta = msgspec.Meta(title=…))")
+                problems.append(
+                    f"{part}: {name} has no Japanese title (set meta = msgspec.Meta(title=…))"
+                )
             for field, prop in entry.get("properties", {}).items():
                 if field == "type" and "enum" in prop and len(prop["enum"]) == 1:
                     continue  # the tag
                 if not _japanese(prop.get("title")):
                     problems.append(f"{part}: {name}.{field} has no Japanese title")
-                if field in closed and f"{name}.{field}" not in open_fields and _is_free_string(prop):
-                    problems.append(f"{part}: {name}.{field} is a free string but the rule has a closed set (use Literal[...])")
+                if (
+                    field in closed
+                    and f"{name}.{field}" not in open_fields
+                    and _is_free_string(prop)
+                ):
+                    problems.append(
+                        f"{part}: {name}.{field} is a free string but the rule has a closed set (use Literal[...])"
+                    )
     return problems
 
 
@@ -560,11 +673,20 @@ def _rule_reasons(tree: ast.AST, ruleset_id: str) -> set[str]:
         if not isinstance(node, ast.Call):
             continue
         fn = node.func
-        name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
-        args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        name = (
+            fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+        )
+        args = [
+            a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
         if name == "Rejected" and len(args) >= 2 and args[0] == ruleset_id:
             found.add(args[1])
-        elif name in ("reject", "_reject") and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        elif (
+            name in ("reject", "_reject")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             found.add(node.args[0].value)
     return found
 

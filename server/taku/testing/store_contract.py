@@ -28,7 +28,9 @@ __all__ = ["EventStoreContract", "make_events"]
 T0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 
-def make_events(table_id: str, first_seq: int, n: int = 1, *, command_id: str | None = None, size: int = 10) -> list[Recorded]:
+def make_events(
+    table_id: str, first_seq: int, n: int = 1, *, command_id: str | None = None, size: int = 10
+) -> list[Recorded]:
     """``n`` chat events continuing ``table_id`` at ``first_seq``, one command id."""
     cid = command_id or uuid.uuid4().hex
     return [
@@ -36,7 +38,11 @@ def make_events(table_id: str, first_seq: int, n: int = 1, *, command_id: str | 
             table_id=table_id,
             seq=first_seq + i,
             type="chat_posted",
-            data=msgspec.Raw(msgspec.json.encode({"type": "chat_posted", "text": "x" * size + str(first_seq + i)})),
+            data=msgspec.Raw(
+                msgspec.json.encode(
+                    {"type": "chat_posted", "text": "x" * size + str(first_seq + i)}
+                )
+            ),
             actor="m2",
             time=T0 + dt.timedelta(seconds=first_seq + i),
             command_id=cid,
@@ -47,7 +53,9 @@ def make_events(table_id: str, first_seq: int, n: int = 1, *, command_id: str | 
 
 def table_record(table_id: str | None = None) -> TableRecord:
     tid = table_id or "t" + uuid.uuid4().hex[:12]
-    return TableRecord(table_id=tid, ruleset="generic", name="卓", created=T0.isoformat(), seed=b"s" * 32)
+    return TableRecord(
+        table_id=tid, ruleset="generic", name="卓", created=T0.isoformat(), seed=b"s" * 32
+    )
 
 
 async def new_table(store: EventStore, n: int = 1) -> str:
@@ -129,10 +137,18 @@ class EventStoreContract:
 
             return done
 
-        store.append_nowait(tid, make_events(tid, 2, 2, command_id="a"), expected_seq=1, done=done_for(0))
-        store.append_nowait(tid, make_events(tid, 4, 1, command_id="b"), expected_seq=3, done=done_for(1))
-        store.append_nowait(tid, make_events(tid, 4, 1, command_id="c"), expected_seq=3, done=done_for(2))
-        store.append_nowait(tid, make_events(tid, 5, 1, command_id="a"), expected_seq=4, done=done_for(3))
+        store.append_nowait(
+            tid, make_events(tid, 2, 2, command_id="a"), expected_seq=1, done=done_for(0)
+        )
+        store.append_nowait(
+            tid, make_events(tid, 4, 1, command_id="b"), expected_seq=3, done=done_for(1)
+        )
+        store.append_nowait(
+            tid, make_events(tid, 4, 1, command_id="c"), expected_seq=3, done=done_for(2)
+        )
+        store.append_nowait(
+            tid, make_events(tid, 5, 1, command_id="a"), expected_seq=4, done=done_for(3)
+        )
         await asyncio.wait_for(finished.wait(), 10)
         by_index = dict(answers)
         assert by_index[0] is None and by_index[1] is None
