@@ -23,7 +23,7 @@ from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import mapping as mp
-from taku_nstrpg.moves import decide_map
+from taku_nstrpg.moves import check_shot, decide_map, knockback_of, map_adjacent
 from taku_nstrpg import events as ev
 from taku_nstrpg import satsubatsu as sb
 from taku_nstrpg._evolve import evolve, sheet_of
@@ -350,7 +350,34 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             raise InvalidCommand(
                 f"{type(command).__name__} is not an nstrpg command", code="command/unknown_command"
             )
+    _knockbacks(acc, ctx, opts)
     return acc.out
+
+
+def _knockbacks(acc: _Acc, ctx: Context, opts: NsOptions) -> None:
+    """弾き飛ばし on the map (NS-93): each ``damage_resolved`` with a knockback moves its
+    target (``knocked_back``); a wall hit deals 1 damage, 回避:NORMAL, melee for the
+    atmosphere unless a mob caused it (NS-109)."""
+    i = 0
+    while i < len(acc.out):
+        e = acc.out[i]
+        i += 1
+        if not isinstance(e, ev.DamageResolved) or not e.knockback:
+            continue
+        kb = knockback_of(acc.table, acc.game, e)
+        if kb is None:
+            continue
+        acc.add(kb)
+        if kb.wall:
+            crash = c.Inflict(
+                target=e.target,
+                damage=1,
+                kind="knockback",
+                damage_kind="melee",
+                source=e.source,
+                reason="弾き飛ばしで激突",
+            )
+            _inflict(acc, crash, ctx, opts)
 
 
 # --------------------------------------------------------------------------- checks
@@ -632,6 +659,11 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if tf.status not in (ACTIVE, FAINTED):
             reject("target_gone", f"{tch.name} はもういない", S)
         adjacent = s.adjacent if s.adjacent is not None else cmd.kind == "melee"
+        near = map_adjacent(table, game, cmd.attacker, s.target)
+        if near is not None:
+            adjacent = near  # on the map the squares decide (2-6), not the flag
+            if cmd.kind == "shoot" and not cmd.area:
+                check_shot(table, game, cmd.attacker, s.target, weapon)
         if cmd.kind == "melee" and not adjacent:
             reject("not_adjacent", "近接攻撃は隣接する敵だけ", "NSTRPG 2-6 近接攻撃")
         if cmd.kind == "shoot" and adjacent and not cmd.area:
@@ -1055,7 +1087,8 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     tch, tsheet, tf = _load(acc.table, acc.game, cmd.target)
     if tf.status != FAINTED:
         reject("not_fainted", f"{tch.name} は気絶状態ではない", S)
-    if not cmd.adjacent:
+    near = map_adjacent(acc.table, acc.game, cmd.attacker, cmd.target)
+    if not (cmd.adjacent if near is None else near):
         # 「ニンジャは『気絶状態』の敵と隣接することで…『カイシャク』を宣言できる」(NS-87)
         reject("not_adjacent", "カイシャクは隣接する気絶状態の敵だけ", S)
     if NARAKU in tsheet.skills:

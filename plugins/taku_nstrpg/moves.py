@@ -322,3 +322,65 @@ def on_map(table: TableState, game: NsGame, a: str, t: str) -> bd.Pos | None:
     if b is None or b.map is None or a not in b.positions or t not in b.positions:
         return None
     return b.positions[t]
+
+
+def map_adjacent(table: TableState, game: NsGame, a: str, t: str) -> bool | None:
+    """Whether ``t`` is adjacent to ``a`` on the map (2-6); ``None`` when the map cannot say."""
+    p = on_map(table, game, a, t)
+    if p is None:
+        return None
+    b = game.board
+    assert b is not None
+    return bd.adjacent(b.map, b.positions[a], p)
+
+
+def check_shot(table: TableState, game: NsGame, a: str, t: str, weapon: Any) -> None:
+    """A shot from ``a`` at ``t`` on the map: line of sight (NS-60: the shooter's enemies
+    block it, its allies do not) and the weapon's 射程 (NS-61); rejects otherwise."""
+    p = on_map(table, game, a, t)
+    b = game.board
+    if p is None or b is None:
+        return
+    foes, _ = enemies_of(table, game, a)
+    if not bd.line_of_sight(b.map, b.positions[a], p, foes):
+        reject("no_sight", "ターゲットへの視線が通っていない", "NSTRPG 2-6 視線と射程の調べ方")
+    reach = getattr(weapon, "range", None)
+    if reach is not None and bd.distance(b.positions[a], p) > reach:
+        reject(
+            "out_of_range",
+            f"射程{reach}マスの外（{bd.distance(b.positions[a], p)}マス）",
+            "NSTRPG 2-6 視線と射程の調べ方",
+        )
+
+
+def knockback_of(table: TableState, game: NsGame, event: Any) -> mp.KnockedBack | None:
+    """The 弾き飛ばし of a ``damage_resolved`` with ``knockback`` squares on the map (NS-93):
+    straight away from the attacker, ignoring characters, stopping at a wall; ``None`` when
+    the map cannot place it (no map, someone off the map, the target gone)."""
+    src, cid, n = event.source, event.target, event.knockback
+    if n <= 0 or src is None:
+        return None
+    p = on_map(table, game, src, cid)
+    b = game.board
+    f = game.fighters.get(cid)
+    if p is None or b is None or b.map is None or f is None or f.status not in (ACTIVE, "fainted"):
+        return None
+    others = [q for k, q in b.positions.items() if k != cid and _alive(game, k)]
+    path, wall, end = bd.knockback(b.map, b.positions[src], p, n, others)
+    return mp.KnockedBack(character_id=cid, start=p, path=tuple(path), end=end, wall=wall)
+
+
+def may_target(table: TableState, game: NsGame, a: str, t: str, kind: str) -> bool:
+    """Whether the map allows ``a`` to attack ``t`` with ``kind`` (``melee``: adjacent;
+    ``shoot``: not adjacent, in line of sight); ``True`` when the map cannot say."""
+    near = map_adjacent(table, game, a, t)
+    if near is None:
+        return True
+    if kind == "melee":
+        return near
+    if near:
+        return False
+    b = game.board
+    assert b is not None
+    foes, _ = enemies_of(table, game, a)
+    return bd.line_of_sight(b.map, b.positions[a], b.positions[t], foes)

@@ -29,7 +29,7 @@ from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.decider import _group_ok, _usable_weapons
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.map_play import gm_map_affordances, map_affordances
-from taku_nstrpg.moves import placement_due
+from taku_nstrpg.moves import map_adjacent, may_target, placement_due
 from taku_nstrpg.state import STAT_NAMES, Fighter, Hit, NsGame, NsSheet, initiative
 
 __all__ = ["PHASES", "affordances", "duel_now", "order", "turn"]
@@ -338,8 +338,9 @@ def _character(
     may_act = not game.combat or acting  # in a combat, one attacks in one's own 手番 (2-6)
     if may_act:
         main = acting and game.step in ("move", "attack")
-        targets = _choices(_targets(fighters, ch, sheet, fainted=True))
+        every = _choices(_targets(fighters, ch, sheet, fainted=True))
         for kind, label in (("melee", "近接攻撃する"), ("shoot", "射撃する")):
+            targets = [t for t in every if may_target(table, game, ch.id, str(t.value), kind)]
             weapons = _weapons(sheet, kind)
             if targets and weapons:
                 out.append(
@@ -370,6 +371,7 @@ def _character(
                     v
                     for v in _targets(fighters, ch, sheet, fainted=False)
                     if NARAKU not in v[1].skills
+                    and map_adjacent(table, game, ch.id, v[0].id) is not False
                 ]
             )
             if victims:
