@@ -83,6 +83,10 @@ def _board_after(b: mp.Board, event: Event, game: NsGame) -> mp.Board:
             )
         case CharacterRemoved(character_id=cid):
             return _replace(b, positions=mp._drop(b.positions, cid))
+        case ev.WasshoiRolled(success=True, entry_row=row, target_ninja=who):
+            return _replace(b, entry_row=row, entry_target=who)
+        case ev.EntryRerolled(row=row):
+            return _replace(b, entry_row=row)
     return b
 
 

@@ -23,7 +23,7 @@ from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import mapping as mp
-from taku_nstrpg.moves import check_shot, decide_map, knockback_of, map_adjacent
+from taku_nstrpg.moves import check_shot, decide_map, entry_possible, knockback_of, map_adjacent
 from taku_nstrpg import events as ev
 from taku_nstrpg import satsubatsu as sb
 from taku_nstrpg._evolve import evolve, sheet_of
@@ -170,7 +170,15 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             _kaishaku(acc, command, ctx, opts)
         case c.Reroll():
             _reroll(acc, command, ctx, opts)
-        case mp.SetMap() | mp.EditMap() | mp.Place() | mp.Move() | mp.FullMove() | mp.UseAbility():
+        case (
+            mp.SetMap()
+            | mp.EditMap()
+            | mp.Place()
+            | mp.Move()
+            | mp.FullMove()
+            | mp.UseAbility()
+            | mp.PlaceEntry()
+        ):
             decide_map(acc, command, ctx)
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
             _, sheet, _f = _load(table, acc.game, cid)
@@ -287,6 +295,12 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                     )
                 acc.add(ev.EntryRerolled(row=choose, chosen=True))
             else:
+                if entry_possible(table, acc.game):
+                    reject(
+                        "entry_possible",
+                        "その結果はこのマップで実現できるので振り直せない",
+                        "NSTRPG 2-15 どう考えても出現不能",
+                    )
                 if n >= 1:
                     reject(
                         "reroll_once",

@@ -260,6 +260,8 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
                     )
             r = ctx.dice.roll(1, 6)
             acc.add(mp.FullMoveRolled(character_id=cid, roll=r, squares=d3(r.faces[0])))
+        case mp.PlaceEntry():
+            _place_entry(acc, cmd, ctx)
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)
             _use_ability(acc, cid, name, instant, target)
@@ -384,3 +386,71 @@ def may_target(table: TableState, game: NsGame, a: str, t: str, kind: str) -> bo
     assert b is not None
     foes, _ = enemies_of(table, game, a)
     return bd.line_of_sight(b.map, b.positions[a], b.positions[t], foes)
+
+
+def entry_candidates(table: TableState, game: NsGame, slayer: str | None = None) -> list[bd.Pos]:
+    """The squares 【殺】 may enter on for the pending entry row (NS-99), nearest first;
+    ``[]`` when there is no map, no pending row, or the row is impossible here."""
+    b = game.board
+    if b is None or b.map is None or not b.entry_row or b.entry_target not in b.positions:
+        return []
+    target = b.positions[b.entry_target]
+    taken = [p for k, p in b.positions.items() if k != slayer and _alive(game, k)]
+    npcs = [
+        p
+        for k, p in b.positions.items()
+        if k in table.characters
+        and k not in (slayer, b.entry_target)
+        and _alive(game, k)
+        and _sheet(table, k).kind != "pc"
+        and table.characters[k].name != "ニンジャスレイヤー"
+    ]
+    return bd.entry_squares(b.map, target, b.entry_row, taken, npcs)
+
+
+def entry_possible(table: TableState, game: NsGame) -> bool:
+    """A pending entry row can be carried out on this map (no map: the GM judges, ``False``)."""
+    return bool(entry_candidates(table, game))
+
+
+def _place_entry(acc: Any, cmd: mp.PlaceEntry, ctx: Context[Any]) -> None:
+    table: TableState = acc.table
+    game: NsGame = acc.game
+    kit.character(table, cmd.character_id)
+    b = game.board
+    if b is None or b.map is None:
+        _refuse("no_map")
+    if not b.entry_row:
+        reject("no_entry", "エントリー決定表を振っていない", "NSTRPG 2-15 どう考えても出現不能")
+    options = entry_candidates(table, game, cmd.character_id)
+    if not options:
+        reject(
+            "entry_impossible",
+            f"エントリー{b.entry_row}はこのマップでは実現できない",
+            "NSTRPG 2-15 どう考えても出現不能",
+        )
+    at = options[0] if cmd.at is None else tuple(cmd.at)
+    if at not in options:
+        reject(
+            "entry_impossible",
+            f"そのマスはエントリー{b.entry_row}の位置ではない",
+            "NSTRPG 2-15 死神のエントリー決定表",
+        )
+    if b.entry_row == 6:  # the NPC nearest the target was 【殺】 all along
+        for k, p in b.positions.items():
+            if p == at and k != cmd.character_id:
+                acc.add(
+                    mp.Placed(
+                        character_id=k, at=None, previous=p, by_gm=True, reason="正体は【殺】だった"
+                    )
+                )
+    acc.add(
+        mp.Placed(
+            character_id=cmd.character_id,
+            at=at,  # type: ignore[arg-type]
+            previous=b.positions.get(cmd.character_id),
+            by_gm=True,
+            reason=f"死神のエントリー{b.entry_row}",
+            entry=True,
+        )
+    )

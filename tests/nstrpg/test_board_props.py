@@ -44,7 +44,9 @@ def test_a_validated_normal_move_is_orthogonal_short_enough_and_ends_free(
 ) -> None:
     m, start, rules = scene
     orth = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-    steps = data.draw(st.lists(st.sampled_from(orth * 4 + [(1, 1), (-1, -1)]), min_size=1, max_size=8))
+    steps = data.draw(
+        st.lists(st.sampled_from(orth * 4 + [(1, 1), (-1, -1)]), min_size=1, max_size=8)
+    )
     path, here = [], start
     for dx, dy in steps:
         here = (here[0] + dx, here[1] + dy)
