@@ -54,7 +54,10 @@ def evolve(
     """The state after ``event`` (core events included); ``options`` the table's (defaults if ``None``)."""
     if isinstance(event, mp.MAP_EVENTS):
         game = game or NsGame()
-        return _replace(game, board=mp.evolve_board(game.board, event, game.phase))
+        game = _replace(game, board=mp.evolve_board(game.board, event, game.phase))
+        if isinstance(event, mp.FullMoveRolled):
+            return _did_act(game, event.character_id, True)  # 全力移動 is the action (NS-52)
+        return game
     after = _core(game, event, table, options)
     if after.board is None:
         return after  # no map: exactly the state of earlier versions

@@ -119,6 +119,16 @@ def _own_turn(acc: _Acc, cid: str) -> None:
         )
 
 
+def _one_action(acc: _Acc, cid: str) -> None:
+    """The attack phase allows one action (攻撃 / 射撃 / その他の行動, NS-53) in one's own 手番."""
+    if acc.game.acting == cid and acc.game.step == "attacked":
+        reject(
+            "no_action_left",
+            "攻撃フェイズの行動（1行動）は済んでいる",
+            "NSTRPG 2-6 攻撃フェイズ",
+        )
+
+
 def _quick(f: Fighter, n: int) -> None:
     if n > f.quick_dice:
         reject(
@@ -542,6 +552,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     ch, sheet, f = _load(table, game, cmd.attacker)
     if f.status != ACTIVE:
         reject("cannot_act", f"{ch.name} は行動できない", "NSTRPG 2-12 気絶状態")
+    _one_action(acc, cmd.attacker)
     if cmd.kind not in ("melee", "shoot"):
         raise InvalidCommand("kind is melee or shoot", detail="攻撃の種類は近接攻撃か射撃")
     equipped = f.equipped or sheet.equipped
@@ -1096,6 +1107,7 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     ch, sheet, f = _load(acc.table, acc.game, cmd.attacker)
     if not sheet.ninja:
         reject("ninja_only", "カイシャクはニンジャのみ", S)
+    _one_action(acc, cmd.attacker)
     if f.status != ACTIVE:
         reject("cannot_act", f"{ch.name} は行動できない", S)
     tch, tsheet, tf = _load(acc.table, acc.game, cmd.target)
