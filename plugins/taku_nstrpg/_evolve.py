@@ -52,6 +52,8 @@ def evolve(
     game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None
 ) -> NsGame:
     """The state after ``event`` (core events included); ``options`` the table's (defaults if ``None``)."""
+    if isinstance(event, mp.PcOrderSet):
+        return _replace(game or NsGame(), pc_rank=tuple(event.order))
     if isinstance(event, mp.MAP_EVENTS):
         game = game or NsGame()
         game = _replace(game, board=mp.evolve_board(game.board, event, game.phase))

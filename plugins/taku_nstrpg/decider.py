@@ -23,7 +23,14 @@ from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import mapping as mp
-from taku_nstrpg.moves import check_shot, decide_map, entry_possible, knockback_of, map_adjacent
+from taku_nstrpg.moves import (
+    check_shot,
+    decide_map,
+    entry_possible,
+    knockback_of,
+    map_adjacent,
+    turn_due,
+)
 from taku_nstrpg import events as ev
 from taku_nstrpg import satsubatsu as sb
 from taku_nstrpg._evolve import evolve, sheet_of
@@ -188,10 +195,12 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             | mp.FullMove()
             | mp.UseAbility()
             | mp.PlaceEntry()
+            | mp.SetPcOrder()
         ):
             decide_map(acc, command, ctx)
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
             _, sheet, _f = _load(table, acc.game, cid)
+            turn_due(table, acc.game, cid, ctx, opts)
             if equip is not None and equip not in _usable_weapons(sheet):
                 reject(
                     "weapon_not_carried", f"{equip} を持っていない", "NSTRPG 2-4 武器を切り替える"

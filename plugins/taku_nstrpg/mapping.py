@@ -228,7 +228,28 @@ class PlaceEntry(Command, frozen=True, kw_only=True, tag="nstrpg.place_entry"):
     at: Annotated[tuple[int, int] | None, field("マス", "[x, y]（空なら最も近い候補）")] = None
 
 
+class SetPcOrder(Command, frozen=True, kw_only=True, tag="nstrpg.set_pc_order"):
+    """GM: the order agreed among PCs with the same イニシアチブ値 (talk, dice, janken),
+    kept until changed (NS-31: at scenario start, and once for a tie that appears in combat)."""
+
+    permit = GM
+    meta = msgspec.Meta(
+        title="同値のPCの順番",
+        description="イニシアチブ値が同じPCの行動順（話し合い・出目比べ・ジャンケンで決めたもの、NS-31）",
+    )
+
+    order: Annotated[list[str], field("順番", "先に行動するPCから、キャラクターIDを順に")]
+
+
 # --------------------------------------------------------------------------- events
+
+
+class PcOrderSet(Event, frozen=True, kw_only=True, tag="nstrpg.pc_order_set"):
+    """The agreed order of PCs with the same イニシアチブ値 (NS-31)."""
+
+    meta = msgspec.Meta(title="同値のPCの順番を決めた", description="NS-31")
+
+    order: Annotated[tuple[str, ...], field("順番", "キャラクターID")]
 
 
 class MapSet(Event, frozen=True, kw_only=True, tag="nstrpg.map_set"):
@@ -322,6 +343,7 @@ MAP_COMMANDS: tuple[type[Command], ...] = (
     FullMove,
     UseAbility,
     PlaceEntry,
+    SetPcOrder,
 )
 MAP_EVENTS: tuple[type[Event], ...] = (
     MapSet,
@@ -331,6 +353,7 @@ MAP_EVENTS: tuple[type[Event], ...] = (
     FullMoveRolled,
     KnockedBack,
     AbilityUsed,
+    PcOrderSet,
 )
 
 

@@ -262,6 +262,19 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             acc.add(mp.FullMoveRolled(character_id=cid, roll=r, squares=d3(r.faces[0])))
         case mp.PlaceEntry():
             _place_entry(acc, cmd, ctx)
+        case mp.SetPcOrder(order=ids):
+            for k in ids:
+                if k not in table.characters or _sheet(table, k).kind != "pc":
+                    raise InvalidCommand(
+                        f"{k} is not a PC",
+                        code="command/invalid_order",
+                        detail="PCのIDを並べること",
+                    )
+            if len(set(ids)) != len(ids):
+                raise InvalidCommand(
+                    "a PC twice", code="command/invalid_order", detail="同じPCが2回ある"
+                )
+            acc.add(mp.PcOrderSet(order=tuple(ids)))
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)
             _use_ability(acc, cid, name, instant, target)
@@ -454,3 +467,34 @@ def _place_entry(acc: Any, cmd: mp.PlaceEntry, ctx: Context[Any]) -> None:
             entry=True,
         )
     )
+
+
+def turn_due(table: TableState, game: NsGame, cid: str, ctx: Context[Any], opts: Any) -> None:
+    """手番開始 in initiative order (NS-30, NS-31): during a combat turn only the next in order
+    may begin, nobody while another's 手番 runs; on a tie among enemies the GM picks which
+    enemy goes first (each time). Outside a combat turn nothing is checked."""
+    from taku_nstrpg.play import _next, order
+
+    if not game.combat or game.turn == 0 or game.turn_over:
+        return
+    if game.acting is not None and game.acting != cid:
+        reject("not_your_turn", "別のキャラクターの手番中", "NSTRPG 2-3 イニシアチブと手番")
+    nxt = _next(table, game, None, opts)
+    if nxt is None or nxt == cid:
+        return
+    slots = order(table, None, opts)
+    value = {k: max(v, 1) for k, v in reversed(slots)}  # first slot's value per character
+    due = value.get(nxt)
+    tied_enemy = (
+        _sheet(table, nxt).kind != "pc"
+        and cid in value
+        and _sheet(table, cid).kind != "pc"
+        and value[cid] == due
+        and game.acted.count(cid) < sum(1 for k, _ in slots if k == cid)
+    )
+    if not (ctx.is_gm and tied_enemy):
+        reject(
+            "not_your_turn",
+            f"手番はイニシアチブ順: 次は{table.characters[nxt].name}",
+            "NSTRPG 2-3 イニシアチブと手番",
+        )

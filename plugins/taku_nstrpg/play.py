@@ -94,12 +94,13 @@ def order(
         if f.status in (ACTIVE, FAINTED)
     ]
     game: NsGame = table.game or NsGame()
+    rank = game.pc_rank
     if duel_now(table, game, options):
         twice = entries + [(f"{cid}#2", v // 2, pc) for cid, v, pc in entries]
         values = {cid: v for cid, v, _ in twice}
-        return [(cid.split("#")[0], values[cid]) for cid in cb.initiative_order(twice)]
+        return [(cid.split("#")[0], values[cid]) for cid in cb.initiative_order(twice, rank)]
     values = {cid: v for cid, v, _ in entries}
-    return [(cid, values[cid]) for cid in cb.initiative_order(entries)]
+    return [(cid, values[cid]) for cid in cb.initiative_order(entries, rank)]
 
 
 def _slots_done(game: NsGame, slots: list[tuple[str, int]]) -> list[bool]:
