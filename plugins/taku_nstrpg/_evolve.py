@@ -59,6 +59,10 @@ def evolve(
         game = _replace(game, board=mp.evolve_board(game.board, event, game.phase))
         if isinstance(event, mp.FullMoveRolled):
             return _did_act(game, event.character_id, True)  # 全力移動 is the action (NS-52)
+        if isinstance(event, mp.AbilityUsed) and event.seishin:
+            f = game.fighters.get(event.character_id)
+            if f is not None:
+                game = _f(game, event.character_id, seishin=f.seishin - event.seishin)
         return game
     after = _core(game, event, table, options)
     if after.board is None:

@@ -333,6 +333,7 @@ class AbilityUsed(Event, frozen=True, kw_only=True, tag="nstrpg.ability_used"):
     turn: Annotated[int, field("ターン", "使ったターン（一騎打ちでは手番の数）")]
     instant: Annotated[bool, field("瞬時行動")] = False
     target: Annotated[str | None, field("対象")] = None
+    seishin: Annotated[int, field("【精神力】消費", "使うときに消費した【精神力】")] = 0
 
 
 MAP_COMMANDS: tuple[type[Command], ...] = (

@@ -277,7 +277,7 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             acc.add(mp.PcOrderSet(order=tuple(ids)))
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)
-            _use_ability(acc, cid, name, instant, target)
+            _use_ability(acc, cid, name, instant, target, ctx)
 
 
 def placement_due(table: TableState, game: NsGame) -> str | None:
@@ -303,7 +303,9 @@ def turn_key(game: NsGame, cid: str, duel: bool) -> int:
     return game.turn
 
 
-def _use_ability(acc: Any, cid: str, name: str, instant: bool, target: str | None) -> None:
+def _use_ability(
+    acc: Any, cid: str, name: str, instant: bool, target: str | None, ctx: Context[Any]
+) -> None:
     from taku_nstrpg.play import duel_now
 
     game: NsGame = acc.game
@@ -326,9 +328,113 @@ def _use_ability(acc: Any, cid: str, name: str, instant: bool, target: str | Non
         reject("moved", f"{name}は移動していない手番にだけ使える", "NSTRPG 2-15 ニンジャスレイヤー")
     if instant and game.combat and b.instant.get(cid) == game.phase:
         reject("one_instant", "瞬時行動は1フェイズに1つまで", "NSTRPG 2-2 手番とフェイズ")
+    if info.area or info.damage_d6:
+        _signature_shot(acc, cid, info, target, key, ctx)
+        return
     acc.add(
         mp.AbilityUsed(character_id=cid, ability=name, turn=key, instant=instant, target=target)
     )
+
+
+def _signature_shot(
+    acc: Any, cid: str, info: Any, target: str | None, key: int, ctx: Context[Any]
+) -> None:
+    """◉ヘルタツマキ / ◉ツヨイ・スリケン (2-15): a 射撃判定 with 【ワザマエ】 (連射1 fixed) for
+    1 【精神力】 as the attack-phase action; on a success everyone in the 5×5 around him
+    (friend and foe alike, an area attack) or the one target in sight (not adjacent) takes
+    the ability's damage: 1 (回避:NORMAL), 2 (回避:HARD) on a 【6,6】; D6 (回避:U-HARD)."""
+    from taku_nstrpg import checks as ck
+    from taku_nstrpg import events as ev
+    from taku_nstrpg.abilities import area_targets
+    from taku_nstrpg.decider import _land_or_wait, _one_action
+    from taku_nstrpg.state import Hit
+
+    table: TableState = acc.table
+    game: NsGame = acc.game
+    sheet = _sheet(table, cid)
+    f = game.fighters.get(cid) or fighter_from_sheet(sheet)
+    S = "NSTRPG 2-15 ニンジャスレイヤーの特殊スキル"
+    if f.status != ACTIVE:
+        _refuse("cannot_act")
+    if game.combat and game.turn > 0 and game.acting != cid:
+        _refuse("not_your_turn")
+    _one_action(acc, cid)
+    if f.seishin < info.seishin:
+        reject("no_seishin", "【精神力】が足りない", S)
+    b = game.board
+    if info.area:
+        if b is None or b.map is None:
+            _refuse("no_map")
+        if cid not in b.positions:
+            _refuse("not_placed")
+        targets = [k for k in area_targets(b.positions, cid, info.area) if _alive(game, k)]
+    else:
+        if target is None:
+            raise InvalidCommand(
+                "name the target", code="command/missing_target", detail="対象を指定すること"
+            )
+        kit.character(table, target)
+        near = map_adjacent(table, game, cid, target)
+        if near:
+            reject("adjacent_target", "隣接している敵は射撃のターゲットに選べない", S)
+        if near is not None:
+            check_shot(table, game, cid, target, None)
+        targets = [target]
+    level = ck.shift(info.difficulty, (-1 if f.shuchu else 0) + (1 if f.sokuten else 0))
+    pool = current(sheet, f, "wazamae")
+    roll, res = ck.roll_check(ctx.dice, pool, level)
+    double = res.success and roll.faces.count(6) >= 2
+    damage = info.damage_66 if double and info.damage_66 else info.damage
+    evasion = info.evasion_66 if double and info.evasion_66 else info.evasion
+    if res.success and info.damage_d6:
+        damage = ctx.dice.roll(1, 6).faces[0]
+    attack_id = ctx.new_id("a")
+    hits = [
+        Hit(
+            id=f"{attack_id}.{i}",
+            attack_id=attack_id,
+            attacker=cid,
+            target=k,
+            kind="shoot",
+            damage_kind="shuriken",
+            damage=damage,
+            evasion_base=evasion,
+            adjacent=bool(map_adjacent(table, game, cid, k)),
+            area=bool(info.area),
+            stat="wazamae",
+            faces=roll.faces,
+            phase=game.phase,
+        )
+        for i, k in enumerate(targets if res.success else [])
+    ]
+    acc.add(
+        mp.AbilityUsed(
+            character_id=cid, ability=info.name, turn=key, target=target, seishin=info.seishin
+        )
+    )
+    acc.add(
+        ev.AttackRolled(
+            attack_id=attack_id,
+            attacker=cid,
+            kind="shoot",
+            weapon="shuriken",
+            stat="wazamae",
+            pool=pool,
+            rolls=(
+                ev.AttackRoll(
+                    index=0,
+                    target=targets[0] if targets else cid,
+                    dice=pool,
+                    difficulty=level,
+                    successes=res.successes,
+                    success=res.success,
+                    roll=roll,
+                ),
+            ),
+            hits=tuple(hits),
+        )
+    )
+    _land_or_wait(acc, hits, ctx, acc.options)
 
 
 def on_map(table: TableState, game: NsGame, a: str, t: str) -> bd.Pos | None:

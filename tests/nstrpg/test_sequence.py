@@ -119,9 +119,8 @@ async def test_ikkiuchi_only_between_two_lone_ninjas(ns: Make) -> None:
 async def test_two_turns_in_a_row_are_refused_per_ability(ns: Make) -> None:
     """NS-71: used in turn 1, refused in turn 2, usable in turn 3; another ability is free."""
     t = await ns()
-    slayer = await t.npc(
-        "ニンジャスレイヤー", **sheet(7, "boss", skills=["◉ヘルタツマキ", "◉ツヨイ・スリケン"])
-    )
+    skills = ["◉カトン・ジツ:2ターン連続使用不可", "◉ヘンゲヨーカイ・ジツ:2ターン連続使用不可"]
+    slayer = await t.npc("ニンジャ", **sheet(7, "boss", skills=skills))
     await t.gm_do(c.StartCombat())
 
     async def turn_of(*uses: str) -> list[str]:
@@ -138,9 +137,9 @@ async def test_two_turns_in_a_row_are_refused_per_ability(ns: Make) -> None:
         await t.gm_do(c.EndTurn())
         return codes
 
-    assert await turn_of("◉ヘルタツマキ") == ["ok"]
-    assert await turn_of("◉ヘルタツマキ", "◉ツヨイ・スリケン") == ["rule/nstrpg/cooldown", "ok"]
-    assert await turn_of("◉ヘルタツマキ") == ["ok"]
+    assert await turn_of("◉カトン・ジツ") == ["ok"]
+    assert await turn_of("◉カトン・ジツ", "◉ヘンゲヨーカイ・ジツ") == ["rule/nstrpg/cooldown", "ok"]
+    assert await turn_of("◉カトン・ジツ", "◉ヘンゲヨーカイ・ジツ") == ["ok", "rule/nstrpg/cooldown"]
 
 
 async def test_tsuyoi_shuriken_only_without_a_move(ns: Make) -> None:
