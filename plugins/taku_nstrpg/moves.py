@@ -604,3 +604,33 @@ def turn_due(table: TableState, game: NsGame, cid: str, ctx: Context[Any], opts:
             f"手番はイニシアチブ順: 次は{table.characters[nxt].name}",
             "NSTRPG 2-3 イニシアチブと手番",
         )
+
+
+def can_move_now(table: TableState, game: NsGame, cid: str) -> bool:
+    """A move on the map is possible now (some square reachable)."""
+    now = move_now(table, game, cid)
+    if isinstance(now, str):
+        return False
+    b = game.board
+    assert b is not None and b.map is not None
+    return bool(bd.reachable(b.map, b.positions[cid], now[1]))
+
+
+def adjacent_enemy(table: TableState, game: NsGame, cid: str) -> bool:
+    """An enemy able to act stands adjacent to ``cid`` on the map."""
+    b = game.board
+    if b is None or b.map is None or cid not in b.positions:
+        return False
+    mine = side(_sheet(table, cid))
+    for k, p in b.positions.items():
+        f = game.fighters.get(k)
+        if (
+            k != cid
+            and k in table.characters
+            and f is not None
+            and f.status == ACTIVE
+            and side(_sheet(table, k)) != mine
+            and bd.adjacent(b.map, b.positions[cid], p)
+        ):
+            return True
+    return False
