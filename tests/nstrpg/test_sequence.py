@@ -167,3 +167,52 @@ async def test_one_instant_action_a_phase(ns: Make) -> None:
     assert await t.rejected(t.pl, second) == "rule/nstrpg/one_instant"
     await t.gm_do(c.EndPhase())
     await t.do(second)
+
+
+async def test_a_weapon_is_switched_at_te_ban_start_only(ns: Make) -> None:
+    """NS-39: in one's 手番 the attack uses the wielded weapon; the switch is declared by
+    手番開始 and holds until the next 手番 (shuriken may still be thrown, NS-59)."""
+    t = await ns()
+    me = await t.pc("エミリー", **sheet(4, weapons=["katana"]))
+    foe = await t.npc("ヤクザ", **sheet(1, "boss"))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me))  # no switch: 素手&スリケン (NS-27)
+    katana = c.Attack(attacker=me, target=foe, weapon="katana")
+    assert await t.rejected(t.pl, katana) == "rule/nstrpg/weapon_not_equipped"
+    await t.do(c.EndTurnOf(character_id=me))
+    await t.gm_do(c.BeginTurnOf(character_id=foe))
+    await t.gm_do(c.EndTurnOf(character_id=foe))
+    await t.gm_do(c.EndTurn())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me, equip="katana"))
+    t.roll(4, 1, 1)
+    (a,) = [e for e in await t.do(katana) if type(e).__name__ == "AttackRolled"]
+    assert a.weapon == "katana"
+
+
+async def test_ns_ex_12_sudden_combat_places_in_reverse_order(ns: Make) -> None:
+    """NS-EX-12: order PC1, ブラックマンバ, PC2, PC3, クローンヤクザ; placement the reverse."""
+    t = await ns()
+    pc1 = await t.pc("PC1", **sheet(6))
+    bm = await t.npc("ブラックマンバ", **sheet(5, "boss"))
+    pc2 = await t.pc("PC2", **sheet(4))
+    pc3 = await t.pc("PC3", **sheet(3))
+    (clone,) = await t.mobs("クローンヤクザ", 1, **sheet(1, "mob"))
+    await t.gm_do(mp.SetMap(sample="dojo"))
+    await t.gm_do(c.StartCombat())
+    placed = []
+    for x in range(1, 6):
+        who = actor(t)
+        assert turn(t.h.table.state, t.h.table.ruleset).phase == "placement"
+        placed.append(who)
+        await t.gm_do(mp.Place(character_id=who, at=(x, 1)))
+    assert placed == [clone, pc3, pc2, bm, pc1]
+    await t.gm_do(c.StartTurn())
+    assert [s.id for s in turn(t.h.table.state, t.h.table.ruleset).order] == [
+        pc1,
+        bm,
+        pc2,
+        pc3,
+        clone,
+    ]
