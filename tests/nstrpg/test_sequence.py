@@ -216,3 +216,41 @@ async def test_ns_ex_12_sudden_combat_places_in_reverse_order(ns: Make) -> None:
         pc3,
         clone,
     ]
+
+
+async def test_turn_start_resets_dodge_dice_to_the_maximum_first(ns: Make) -> None:
+    """NS-41, 2-8: no carry-over: the dice spent in turn 1 are back at turn 2's start, and the
+    start of a turn is the only place they return (a 手番 does not refill them)."""
+    t = await ns()
+    me = await t.pc("ボブ", **sheet(4, wazamae=5))
+    foe = await t.npc("ヤクザ", **sheet(1, "boss"))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    assert t.f(me).evasion_dice == 5
+    t.roll(4, 1, 1)
+    (a,) = [e for e in await t.gm_do(c.Attack(attacker=foe, target=me)) if hasattr(e, "hits")]
+    t.roll(4, 4, 1)
+    await t.do(c.Evade(defender=me, hits=[a.hits[0].id], dice=3))
+    assert t.f(me).evasion_dice == 2
+    await t.do(c.BeginTurnOf(character_id=me))
+    await t.do(c.EndTurnOf(character_id=me))
+    assert t.f(me).evasion_dice == 2
+    await t.gm_do(c.EndTurn())
+    (started,) = await t.gm_do(c.StartTurn())
+    assert started.evasion == {me: 5, foe: 3} and t.f(me).evasion_dice == 5
+
+
+async def test_the_atmosphere_rise_takes_effect_from_the_next_turn(ns: Make) -> None:
+    """NS-42, NS-107: declared at turn 3's end, hard mode applies from turn 4 (the state
+    keeps the level; NS-EX-37 checks the evasion it changes)."""
+    t = await ns()
+    await t.pc("ボブ", **sheet(4))
+    await t.gm_do(c.StartCombat())
+    for _ in range(2):
+        await t.gm_do(c.StartTurn())
+        await t.gm_do(c.EndTurn())
+    await t.gm_do(c.StartTurn())
+    assert (t.h.game.turn, t.h.game.atmosphere) == (3, "normal")
+    await t.gm_do(c.EndTurn(atmosphere="hard"))  # declared in turn 3's end phase
+    await t.gm_do(c.StartTurn())
+    assert (t.h.game.turn, t.h.game.atmosphere) == (4, "hard")
