@@ -429,9 +429,7 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
     if cmd.purpose == "sokuten" and acc.game.acting == cmd.character_id:
         b = acc.game.board
         if f.sokuten:
-            reject(
-                "one_style", "移動スタイルは1フェイズに1個だけ", "NSTRPG 2-5 移動スタイルの宣言"
-            )
+            reject("one_style", "移動スタイルは1フェイズに1個だけ", "NSTRPG 2-5 移動スタイルの宣言")
         if b is not None and cmd.character_id in b.moved:
             reject("already_moved", "移動した後には連続側転できない", "NSTRPG 2-5 連続側転")
     if cmd.purpose == "sokuten" and f.shuchu:

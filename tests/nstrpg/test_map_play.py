@@ -23,7 +23,7 @@ from taku.core.table import TableState, fold, view
 from taku.store.memory import MemoryEventStore
 from taku.testing.peer import Raw
 from taku.testing.server import RunningServer, start_server, stop_server
-from .test_affordance_play import Seat, gm_member
+from .test_affordance_play import gm_member, open_table
 
 SEED = b"nstrpg-map-combat-0000000000000"
 
@@ -92,15 +92,8 @@ def pick(aff: dict[str, Any], game: dict[str, Any], rng: random.Random) -> dict[
 async def test_a_whole_combat_on_a_map_by_affordances(server: RunningServer) -> None:
     gm_peer, pl_peer = await Raw.connect(server.ws_url), await Raw.connect(server.ws_url)
     try:
-        created = await gm_peer.request(
-            {"type": "create_table", "ruleset": "nstrpg", "name": "オフィス", "gm_name": "GM"}
-        )
-        tid = created["table_id"]
-        joined = await pl_peer.request(
-            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "PL"}
-        )
-        assert joined["type"] == "joined"
-        gm, pl = Seat(gm_peer, tid, "gm"), Seat(pl_peer, tid, "pl")
+        gm, pl = await open_table(gm_peer, pl_peer, "オフィス")
+        tid = gm.tid
         kinds: dict[str, str] = {}
         for name in ("ヤモト", "シルバーカラス", "ナンシー"):
             await pl.send({"type": "create_character", "name": name, "sheet": PC})
