@@ -15,6 +15,7 @@ import email.utils
 import functools
 import gzip
 import hashlib
+import importlib.resources
 import itertools
 import logging
 import mimetypes
@@ -106,11 +107,16 @@ _WS_LOG.addFilter(_HandshakeNoise())
 
 
 def default_web_dir() -> Path:
-    """``$TAKU_WEB_DIR``, or ``clients/web`` of the source tree taku runs from."""
+    """The web client's files: ``$TAKU_WEB_DIR`` when set, else the package data ``taku/web``.
+
+    The wheel ships ``clients/web`` as ``taku/web`` (in the source tree, ``server/taku/web``
+    is a link to ``clients/web``), found with :mod:`importlib.resources`; ``--web-dir``
+    overrides both.
+    """
     env = os.environ.get("TAKU_WEB_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "clients" / "web"
+    return Path(str(importlib.resources.files("taku") / "web"))
 
 
 @dataclass(frozen=True)
@@ -666,6 +672,8 @@ class TakuServer:
         sock = next(iter(self._server.sockets))
         self.port = sock.getsockname()[1]
         log.info("server_started", host=cfg.host, port=self.port)
+        if not (self.web_dir / "index.html").is_file():
+            log.warning("no_web_client", web_dir=str(self.web_dir), error="no index.html there")
         return self.port
 
     @property
