@@ -38,6 +38,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from taku import metrics
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
@@ -514,7 +515,9 @@ class TableService:
                     state, decider, actor, command_id, expected_seq, fingerprint
                 )
                 try:
-                    await store.append(self.table_id, recs, expected_seq=state.seq)
+                    with metrics.commit_timer():
+                        await store.append(self.table_id, recs, expected_seq=state.seq)
+                    metrics.commit_batch(1)  # a shared store: one transaction per append
                 except SeqConflict:
                     await (
                         self._catch_up_locked()
@@ -625,7 +628,7 @@ class TableService:
                     self.table_id,
                     recs,
                     expected_seq=base.seq,
-                    done=functools.partial(self._stored, pending),
+                    done=metrics.timed_commit(functools.partial(self._stored, pending)),
                 )
                 # after append_nowait: a store that refuses at once (closed) leaves nothing half-done
                 self._decided = after
@@ -740,9 +743,12 @@ class TableService:
             # a seq past the table's end (a client that remembers more than exists) starts live
             sub = Subscription(self, member_id, sink, last_seq=min(max(after_seq, 0), head))
             self.subscriptions.add(sub)
+            metrics.subscribers_changed(+1)
         if after_seq < head:
-            for rec in await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head):
+            missed = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head)
+            for rec in missed:
                 sink(self.frame(rec, self.decoder.decode(rec.data), member_id))
+            metrics.catch_up_sent(len(missed))
             sub.last_seq = head
         # what was published meanwhile (all > head); no await between flush and going live
         pending, sub.pending = sub.pending, []
@@ -752,7 +758,9 @@ class TableService:
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
-        self.subscriptions.discard(sub)
+        if sub in self.subscriptions:
+            self.subscriptions.discard(sub)
+            metrics.subscribers_changed(-1)
 
     async def state_at(self, viewer: Viewer, at_seq: int | None = None) -> dict[str, Any]:
         """The table as ``viewer`` may see it, now or folded up to ``at_seq`` (the ``state`` of :meth:`view_at`)."""
@@ -870,6 +878,7 @@ class Hub:
     async def close(self) -> None:
         for t in self._tables.values():
             await t.stop()
+        metrics.tables_changed(-len(self._tables))
         self._tables.clear()
 
     def loaded(self, table_id: str) -> TableService | None:
@@ -896,6 +905,7 @@ class Hub:
             t = TableService(self, record, self.registry.get(record.ruleset))
             await t.load()
             self._tables[table_id] = t
+            metrics.tables_changed(+1)
             fut.set_result(t)
             return t
         except BaseException as e:

@@ -89,6 +89,7 @@ async def _serve(args: argparse.Namespace) -> int:
         rate_burst=max(int(args.rate * 2), 1),
         creates_per_minute=args.creates_per_minute,
         web_dir=Path(args.web_dir) if args.web_dir else None,
+        metrics=_metrics_here(args),
     )
     server = TakuServer(hub, config)
     try:
@@ -106,15 +107,38 @@ async def _serve(args: argparse.Namespace) -> int:
         f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {_shown(args.db)})",
         flush=True,
     )
+    if args.metrics_port is not None and args.metrics != "off":
+        from taku import metrics
+
+        metrics.serve_elsewhere(args.metrics_host, args.metrics_port)
+        print(f"metrics: http://{args.metrics_host}:{args.metrics_port}/metrics", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    signalled: list[int] = []
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, lambda sig=sig: (signalled.append(sig), stop.set()))
     await stop.wait()
+    if signalled[0] == signal.SIGTERM and args.drain_s > 0:
+        # /readyz answers 503 while the players' connections go on; a second signal ends it
+        stop.clear()
+        drain = asyncio.ensure_future(server.drain(args.drain_s))
+        await asyncio.wait(
+            [drain, asyncio.ensure_future(stop.wait())], return_when="FIRST_COMPLETED"
+        )
+        drain.cancel()
+    server.draining = True
     await server.stop()
     await hub.close()
     await store.close()
     return 0
+
+
+def _metrics_here(args: argparse.Namespace) -> bool | None:
+    """ServerConfig.metrics for ``--metrics`` / ``--metrics-port``: None (auto: loopback
+    only), True, or False (off, or served on a port of its own)."""
+    if args.metrics == "off" or args.metrics_port is not None:
+        return False
+    return True if args.metrics == "on" else None
 
 
 def _claim(db: str) -> Any:
@@ -344,6 +368,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--web-dir",
         default=None,
         help="static files served at / (default: the web client installed with taku)",
+    )
+    s.add_argument(
+        "--metrics",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="Prometheus metrics at /metrics on this port (auto: when --host is loopback)",
+    )
+    s.add_argument(
+        "--metrics-port",
+        type=_port,
+        default=None,
+        help="serve /metrics on this port instead (on --metrics-host)",
+    )
+    s.add_argument("--metrics-host", default="127.0.0.1")
+    s.add_argument(
+        "--drain-s",
+        type=float,
+        default=0.0,
+        help="on SIGTERM, answer /readyz 503 and keep serving this many seconds before stopping",
     )
     s.add_argument("--log-level", default="info")
     s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")

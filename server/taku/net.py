@@ -4,7 +4,9 @@ Frames become protocol Structs (:mod:`taku.protocol`), exceptions become
 ``error`` messages with their stable code; the connection stays open for
 everything but a frame past the hard limit. ``GET /`` serves the web client
 (gzipped when accepted, with ETag / Last-Modified validators),
-``GET /healthz`` answers ``ok``; any path upgrades to WebSocket.
+``GET /healthz`` answers ``ok`` when the store answers, ``GET /readyz`` ``ready`` until the
+server drains, ``GET /metrics`` the Prometheus metrics (:mod:`taku.metrics`; on loopback by
+default); any path upgrades to WebSocket.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from taku import __version__
-from taku import codes
+from taku import codes, metrics
 from taku.app import Hub, Subscription
 from taku.core.commands import CORE_COMMANDS, Chat
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
@@ -146,6 +148,11 @@ class ServerConfig:
     memory; events and acks are pushed, not awaited)."""
     shutdown_grace_s: float = 10.0
     web_dir: Path | None = None
+    metrics: bool | None = None
+    """``GET /metrics`` (Prometheus) on this port: None (the default) serves it when
+    ``host`` is a loopback address, True always, False never."""
+    health_timeout_s: float = 2.0
+    """``/healthz`` answers 503 when the store has not answered within this."""
     compression: bool = False
     """permessage-deflate. Off by default: frames are small JSON, and deflating each
     one for every subscriber costs more CPU than the bytes it saves on a LAN."""
@@ -243,6 +250,8 @@ class _Connection:
         a command's lines are written from the table's publication, outside this
         connection's task and its contextvars, so the connection id is bound here."""
         self.log_commands = self.log.is_enabled_for(logging.INFO)
+        self.dropped: str | None = None
+        """Why the server dropped this connection itself (for the metrics), if it did."""
 
     def push(self, frame: bytes) -> None:
         """Write one frame now, or when the hub's publication ends (see :class:`_Outbox`)."""
@@ -273,6 +282,7 @@ class _Connection:
             self.log.warning(
                 "connection_dropped_backlog", buffered_bytes=transport.get_write_buffer_size()
             )
+            self.dropped = "backlog"
             transport.abort()
 
     async def send(self, msg: Any) -> None:
@@ -288,6 +298,7 @@ class _Connection:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(conn_id=self.id)
         log.info("connection_opened", peer=str(self.ws.remote_address))
+        metrics.connection_opened()
         limit = self.server.config.max_frame_bytes
         try:
             async for frame in self.ws:
@@ -335,6 +346,7 @@ class _Connection:
             for sub in self.subs.values():
                 sub.table.unsubscribe(sub)
             log.info("connection_closed", code=self.ws.close_code)
+            metrics.connection_closed(_close_code(self.ws), self.dropped)
 
     async def _send_quietly(self, msg: Any) -> None:
         try:
@@ -503,6 +515,7 @@ class _Connection:
             where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
             if isinstance(outcome, TakuError):
                 self.push(encode(error_frame(outcome, rid, cid)))
+                metrics.command_answered(table.ruleset.id, "rejected", time.perf_counter() - t0)
                 if self.log_commands:
                     self.log.info(
                         "command_rejected",
@@ -515,6 +528,7 @@ class _Connection:
                 if isinstance(outcome, Exception):
                     self.log.error("internal_error", command=name, exc_info=outcome, **where)
                 self.push(encode(error_frame(None, rid, cid)))
+                metrics.command_answered(table.ruleset.id, "error", time.perf_counter() - t0)
             else:
                 first, last, dup = outcome
                 # written with the command's own event when this connection is subscribed
@@ -527,6 +541,9 @@ class _Connection:
                     duplicate=dup,
                 )
                 self.push(encode(ack))
+                metrics.command_answered(
+                    table.ruleset.id, "duplicate" if dup else "ok", time.perf_counter() - t0
+                )
                 if self.log_commands:
                     # the command's context goes into its one canonical line as keys
                     self.log.info(
@@ -543,6 +560,13 @@ class _Connection:
         else:
             table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
         return self.all_answered
+
+
+def _close_code(ws: ServerConnection) -> int | None:
+    """The close code received, else the one the server sent (a connection it failed:
+    frame too large, ping timeout), else None (no closing handshake either way)."""
+    frame = ws.protocol.close_rcvd or ws.protocol.close_sent
+    return int(frame.code) if frame is not None else None
 
 
 def _ms_since(t0: float) -> float:
@@ -593,6 +617,7 @@ def ruleset_info(r: Any) -> RulesetInfo:
 def error_frame(e: TakuError | None, rid: Any, command_id: str | None = None) -> ErrorMsg:
     """The ``error`` message of ``e`` (``None``: an internal error): the code, its Japanese
     message from the catalogue (taku.codes) and the params."""
+    metrics.error_sent(e.code if e is not None else "internal/error")
     if e is None:
         return ErrorMsg(
             re=rid,
@@ -644,6 +669,14 @@ class TakuServer:
         hub.publishing = self.outbox
         self._server: WSServer | None = None
         self.port = self.config.port
+        self.draining = False
+        """Set by :meth:`drain` (SIGTERM): ``/readyz`` answers 503 from then on."""
+        self.metrics = (
+            self.config.metrics
+            if self.config.metrics is not None
+            else _is_loopback(self.config.host)
+        )
+        """Whether ``/metrics`` is served on this port."""
 
     def begin(self) -> None:
         self.in_flight += 1
@@ -684,6 +717,14 @@ class TakuServer:
     def ws_url(self) -> str:
         return f"ws://{self.config.host}:{self.port}/ws"
 
+    async def drain(self, seconds: float) -> None:
+        """Tell load balancers to stop sending players here (``/readyz`` answers 503) and
+        keep serving for ``seconds``; then call :meth:`stop`."""
+        self.draining = True
+        log.info("draining", seconds=seconds)
+        if seconds > 0:
+            await asyncio.sleep(seconds)
+
     async def stop(self) -> None:
         """Graceful stop: no new connections, finish commands in flight, close with 1001."""
         if self._server is None:
@@ -711,7 +752,13 @@ class TakuServer:
             return None
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            return _response(200, b"ok\n", "text/plain; charset=utf-8")
+            return self._healthz()
+        if path == "/readyz":
+            if self.draining or self.closing:
+                return _response(503, b"draining\n", "text/plain; charset=utf-8")
+            return _response(200, b"ready\n", "text/plain; charset=utf-8")
+        if path == "/metrics" and self.metrics:
+            return _response(200, metrics.exposition(), metrics.CONTENT_TYPE)
         if path == "/ws":
             return _response(
                 426,
@@ -719,6 +766,15 @@ class TakuServer:
                 "text/plain; charset=utf-8",
             )
         return self._static(path, request.headers)
+
+    async def _healthz(self) -> Response:
+        """200 ``ok`` when the store answers a read within ``health_timeout_s``, else 503."""
+        try:
+            await asyncio.wait_for(self.hub.store.ping(), self.config.health_timeout_s)
+        except Exception as e:  # noqa: BLE001 - any failure of the store is "not healthy"
+            log.warning("health_check_failed", error=repr(e))
+            return _response(503, b"store unavailable\n", "text/plain; charset=utf-8")
+        return _response(200, b"ok\n", "text/plain; charset=utf-8")
 
     def _static(self, path: str, headers: Headers) -> Response:
         """A file of the web client, gzipped when the client accepts it and revalidated
@@ -838,8 +894,25 @@ def _not_modified(headers: Headers, etag: str, mtime_s: float) -> bool:
     return int(mtime_s) <= since.timestamp()
 
 
+def _is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name) is this machine only."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _response(status: int, body: bytes, ctype: str) -> Response:
-    reasons = {200: "OK", 404: "Not Found", 426: "Upgrade Required"}
+    reasons = {
+        200: "OK",
+        404: "Not Found",
+        426: "Upgrade Required",
+        503: "Service Unavailable",
+    }
     headers = Headers(
         [("Content-Type", ctype), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache")]
     )

@@ -169,6 +169,11 @@ class EventStore(abc.ABC):
     ) -> list[Recorded]:
         """Events with ``after_seq < seq <= to_seq`` (all after when ``to_seq`` is None), in seq order."""
 
+    async def ping(self) -> None:
+        """Return once the store answers a read (``/healthz``); raises what the read raises
+        (``store/unavailable``, ``store/closed``)."""
+        await self.last_seq("")
+
     @abc.abstractmethod
     async def last_seq(self, table_id: str) -> int:
         """The table's last seq (0 for an unknown or empty table)."""

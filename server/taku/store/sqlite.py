@@ -24,6 +24,7 @@ from pathlib import Path
 import msgspec
 import structlog
 
+from taku import metrics
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
 from taku.store.base import EventStore, TableRecord, TokenRecord
@@ -233,6 +234,7 @@ class SQLiteEventStore(EventStore):
                 for item in batch
             ]
         self.appends += sum(1 for _, err in results if err is None)
+        metrics.commit_batch(len(batch))
         # one wake-up of the event loop for the whole batch, not one per append
         assert self._loop is not None, "open() set the loop"
         try:
