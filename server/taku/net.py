@@ -33,15 +33,16 @@ import structlog
 from websockets.asyncio.server import Server as WSServer
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, NegotiationError
 from websockets.http11 import Request, Response
 from websockets.protocol import State
+from websockets.typing import Subprotocol
 
 from taku import __version__
 from taku import codes, metrics
 from taku.app import Hub, Subscription
 from taku.core.commands import CORE_COMMANDS, Chat
-from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
+from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError, UnsupportedVersion
 from taku.protocol import (
     Ack,
     ChatMsg,
@@ -57,6 +58,8 @@ from taku.protocol import (
     Joined,
     ListRulesets,
     PROTOCOL,
+    PROTOCOLS,
+    SUBPROTOCOLS,
     LogMsg,
     RulesetInfo,
     RulesetsMsg,
@@ -358,6 +361,13 @@ class _Connection:
         hub = self.hub
         match msg:
             case Hello():
+                if msg.protocol not in PROTOCOLS:
+                    raise UnsupportedVersion(
+                        f"this server speaks {', '.join(PROTOCOLS)}, not {msg.protocol}",
+                        protocol=msg.protocol,
+                        supported=list(PROTOCOLS),
+                        versions="、".join(PROTOCOLS),
+                    )
                 await self.send(
                     Welcome(
                         re=msg.id,
@@ -562,6 +572,22 @@ class _Connection:
         return self.all_answered
 
 
+def _select_subprotocol(
+    connection: ServerConnection, offered: Sequence[Subprotocol]
+) -> Subprotocol | None:
+    """``taku.v1`` when the client offers it; none when it offers none (older clients); a
+    client offering only subprotocols taku does not speak is refused (HTTP 400 naming
+    those it does)."""
+    for name in SUBPROTOCOLS:
+        if name in offered:
+            return Subprotocol(name)
+    if not offered:
+        return None
+    raise NegotiationError(
+        f"unsupported subprotocol {', '.join(offered)}; this server speaks {', '.join(SUBPROTOCOLS)}"
+    )
+
+
 def _close_code(ws: ServerConnection) -> int | None:
     """The close code received, else the one the server sent (a connection it failed:
     frame too large, ping timeout), else None (no closing handshake either way)."""
@@ -700,6 +726,7 @@ class TakuServer:
             ping_timeout=cfg.ping_timeout_s,
             server_header=f"taku/{__version__}",
             compression="deflate" if cfg.compression else None,
+            select_subprotocol=_select_subprotocol,
             logger=_WS_LOG,
         )
         sock = next(iter(self._server.sockets))

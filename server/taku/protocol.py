@@ -28,6 +28,8 @@ from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
 __all__ = [
     "CLIENT_MESSAGES",
     "PROTOCOL",
+    "PROTOCOLS",
+    "SUBPROTOCOLS",
     "SERVER_MESSAGES",
     "Ack",
     "ChatMsg",
@@ -57,6 +59,11 @@ __all__ = [
 ]
 
 PROTOCOL = "taku/1"
+"""The protocol version this server speaks and its clients send in ``hello``."""
+PROTOCOLS = (PROTOCOL,)
+"""Every version this server speaks (``hello`` with another: ``protocol/unsupported_version``)."""
+SUBPROTOCOLS = ("taku.v1",)
+"""The WebSocket subprotocols (``Sec-WebSocket-Protocol``) accepted, one per version above."""
 
 RequestId = str | int | None
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
