@@ -1,5 +1,5 @@
-"""`taku serve --drain-s`: on SIGTERM /readyz answers 503 while the players go on playing;
-a second SIGTERM stops the server at once (issue 19, item 8)."""
+"""The real `taku serve` process (issue 19): `--drain-s` (on SIGTERM /readyz answers 503
+while the players go on playing; a second SIGTERM stops it at once) and `--metrics-port`."""
 
 from __future__ import annotations
 
@@ -28,10 +28,24 @@ def _status(url: str) -> int:
         return int(e.code)
 
 
-async def test_sigterm_drains_with_readyz_false_then_stops(tmp_path: Path) -> None:
+def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return int(s.getsockname()[1])
+
+
+async def _until_up(url: str) -> None:
+    for _ in range(300):
+        try:
+            await asyncio.to_thread(_status, url)
+            return
+        except urllib.error.URLError:
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"nothing answers {url}")
+
+
+async def test_sigterm_drains_with_readyz_false_then_stops(tmp_path: Path) -> None:
+    port = _free_port()
     with open(tmp_path / "serve.log", "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "taku", "serve", "--db", "memory:", "--port", str(port),
@@ -41,12 +55,8 @@ async def test_sigterm_drains_with_readyz_false_then_stops(tmp_path: Path) -> No
         )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                assert await asyncio.to_thread(_status, base + "/readyz") == 200
-                break
-            except urllib.error.URLError:
-                await asyncio.sleep(0.05)
+        await _until_up(base + "/readyz")
+        assert await asyncio.to_thread(_status, base + "/readyz") == 200
         gm = await Raw.connect(f"ws://127.0.0.1:{port}/ws")
         tid = (await new_table(gm))["table_id"]
         proc.send_signal(signal.SIGTERM)
@@ -66,3 +76,22 @@ async def test_sigterm_drains_with_readyz_false_then_stops(tmp_path: Path) -> No
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_metrics_port_serves_the_metrics_elsewhere(tmp_path: Path) -> None:
+    port, metrics_port = _free_port(), _free_port()
+    with open(tmp_path / "serve.log", "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "taku", "serve", "--db", "memory:", "--port", str(port),
+             "--metrics-port", str(metrics_port)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        asyncio.run(_until_up(f"http://127.0.0.1:{port}/readyz"))
+        assert _status(f"http://127.0.0.1:{port}/metrics") == 404
+        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as r:
+            assert b"taku_connections_open" in r.read()
+    finally:
+        proc.terminate()
+        assert proc.wait(20) == 0
