@@ -68,9 +68,9 @@ from taku_chabu.events import (
 )
 from taku_chabu.options import ChabuOptions, Range
 from taku_chabu.state import (
-    CharState,
     ChabuSheet,
     ChabuState,
+    CharState,
     CheckSpec,
     Condition,
     Equipment,
@@ -802,7 +802,7 @@ def _finish(out: _Out) -> None:
     _new_round(out, rnd.number + 1)
 
 
-def decide(table: TableState, command: Command, ctx: Context[ChabuOptions]) -> list[Emitted]:  # noqa: C901
+def decide(table: TableState, command: Command, ctx: Context[ChabuOptions]) -> list[Emitted]:
     """The events of a ``chabu`` command (its declared permit already enforced by the core).
 
     Raises:

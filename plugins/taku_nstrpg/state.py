@@ -19,6 +19,7 @@ import msgspec
 
 from taku.core.commands import field
 from taku_nstrpg._labels import (
+    ATMOSPHERE_DESC,
     CRITICAL_DESC,
     DAMAGE_KIND_DESC,
     DAMAGE_KINDS,
@@ -27,13 +28,9 @@ from taku_nstrpg._labels import (
     PURPOSE_DESC,
     STATUS_DESC,
     STATUSES,
-    ATMOSPHERE_DESC,
     Atmosphere,
-    CharacterId,
-    DifficultyLevel,
     open_set,
 )
-
 from taku_nstrpg.checks import NORMAL
 from taku_nstrpg.combat import BUILTIN_WEAPONS, AutoSkills, Weapon, auto_skills
 from taku_nstrpg.damage import ACTIVE, effective

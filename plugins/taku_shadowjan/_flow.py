@@ -9,6 +9,7 @@ the 振り込み判定, scoring, the next hand …) until a player must move aga
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 import msgspec
 
 from taku.core.dice import Roll

@@ -313,7 +313,7 @@ def _sit(acc: Acc, cmd: c.Sit) -> None:
         reject("table_full", "卓は4人まで", section("推奨人数"))
     try:
         sheet = flow.sheet_of(acc.table, cmd.character_id)
-    except Exception:
+    except (KeyError, msgspec.ValidationError):
         reject(
             "bad_sheet", "ニンジャスレイヤーTRPGのキャラクターシートが必要", section("基本ルール")
         )

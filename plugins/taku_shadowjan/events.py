@@ -11,8 +11,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
-from taku.core.dice import Roll
 from taku.core.commands import field
+from taku.core.dice import Roll
 from taku.core.events import Event
 from taku_shadowjan.state import (
     BATTLE_JP,

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 import msgspec
 
 from taku.core.dice import DiceSource, Roll
-
 from taku_yodomi._cards import flow_bonus
 from taku_yodomi.state import Check
 

@@ -11,24 +11,22 @@ import math
 import msgspec
 
 from taku.core.dice import Roll
-
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-
 from taku_yodomi import commands as C
 from taku_yodomi._common import (
     MINOR_REMOVABLE,
     ability,
     char,
     check,
-    require_controls,
     discard,
     game_of,
     name,
+    parse_cards,
     play_on,
     reject,
+    require_controls,
     require_in_hand,
-    parse_cards,
     sheet,
 )
 from taku_yodomi._evolve import project
@@ -43,6 +41,7 @@ from taku_yodomi.events import (
     CombatEnded,
     CombatStarted,
     ConditionChanged,
+    ContestResolved,
     Covered,
     Damaged,
     DisengageFailed,
@@ -52,7 +51,6 @@ from taku_yodomi.events import (
     StatusAdded,
     StatusRemoved,
     Waited,
-    ContestResolved,
 )
 from taku_yodomi.state import BAD_STATUSES, Acted, Attack, Combat, Condition, Game, Process
 

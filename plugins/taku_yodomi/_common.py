@@ -10,7 +10,6 @@ from taku.core.events import GM, Private
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 from taku.errors import Forbidden
-
 from taku_yodomi import _checks
 from taku_yodomi._cards import DECK_SIZE, SUITS, deck_from_order, flow_bonus, is_card
 from taku_yodomi.events import (
@@ -23,7 +22,7 @@ from taku_yodomi.events import (
     DeckShuffled,
     DeckShuffledNotice,
 )
-from taku_yodomi.state import Acted, Check, CharState, Condition, Game
+from taku_yodomi.state import Acted, CharState, Check, Condition, Game
 
 ID = "yodomi"
 S_FLOW = "澱み流れ “流れ”ルール"

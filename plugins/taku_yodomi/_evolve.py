@@ -10,7 +10,6 @@ import msgspec
 from taku.core import kit
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event, Private
 from taku.core.table import TableState
-
 from taku_yodomi import events as E
 from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Acted, CharState, Condition, Game, Phase, Process
@@ -53,7 +52,7 @@ def _new_char(event: CharacterCreated) -> CharState:
 
 def evolve(
     game: Game, event: Event, table: TableState, options: YodomiOptions | None = None
-) -> Game:  # noqa: C901 (one case per event)
+) -> Game:
     """The state after ``event``; every value comes from the event (nothing is rolled here).
 
     ``options`` are not read: every value an option decided is in the event.

@@ -9,10 +9,10 @@ checks and 対決, 継続判定, 直感把握, 強制転換 and the choices at d
 from __future__ import annotations
 
 from taku.core.commands import Command
+from taku.core.events import Private
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 from taku.errors import Forbidden, InvalidCommand
-
 from taku_yodomi import _combat, _scenes
 from taku_yodomi import commands as C
 from taku_yodomi._checks import d9
@@ -21,7 +21,6 @@ from taku_yodomi._common import (
     ability,
     char,
     check,
-    require_controls,
     discard,
     draw,
     game_of,
@@ -30,9 +29,9 @@ from taku_yodomi._common import (
     parse_cards,
     play_on,
     reject,
+    require_controls,
     require_in_hand,
 )
-from taku.core.events import Private
 from taku_yodomi._evolve import evolve, project
 from taku_yodomi.events import (
     ActionUsed,
@@ -44,8 +43,8 @@ from taku_yodomi.events import (
     ContinuousRolled,
     ContinuousRoundAdvanced,
     ContinuousStarted,
-    CostPaid,
     ConversionResolved,
+    CostPaid,
     DeathChosen,
     FullConversionDone,
     StatusRemoved,
@@ -68,7 +67,7 @@ def initial_state(options: YodomiOptions | None) -> Game:
     return Game()
 
 
-def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]:  # noqa: C901
+def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]:
     """The events of one 澱み流れ command, or one ``Rejected`` (``rule/yodomi/<reason>``)."""
     match command:
         # 流れ

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from taku.core.chatdice import split_comment
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-
 from taku_yodomi import _checks
 from taku_yodomi._common import reject
 from taku_yodomi.events import CheckRolled

@@ -15,7 +15,6 @@ import msgspec
 
 from taku.core.commands import field
 from taku.core.dice import Roll
-
 from taku_yodomi._cards import Card, Suit
 
 __all__ = [

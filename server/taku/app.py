@@ -286,7 +286,7 @@ class TableService:
                                 await self._catch_up_locked(rec.seq)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:
+            except Exception as e:  # noqa: BLE001 - any failed read (a restart): retry, never end
                 log.warning(
                     "follow_failed", table_id=self.table_id, error=repr(e), retry_in_s=delay_s
                 )
@@ -305,7 +305,7 @@ class TableService:
             self._pump.cancel()
             try:
                 await self._pump
-            except (asyncio.CancelledError, Exception):
+            except asyncio.CancelledError:  # the pump retries every failure: it ends cancelled
                 pass
 
     # ------------------------------------------------------------ frames

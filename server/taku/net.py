@@ -38,12 +38,14 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.typing import Subprotocol
 
-from taku import __version__
-from taku import codes, metrics
+from taku import __version__, codes, metrics
 from taku.app import Hub, Subscription
 from taku.core.commands import CORE_COMMANDS, Chat
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError, UnsupportedVersion
 from taku.protocol import (
+    PROTOCOL,
+    PROTOCOLS,
+    SUBPROTOCOLS,
     Ack,
     ChatMsg,
     ClientMessage,
@@ -57,9 +59,6 @@ from taku.protocol import (
     Join,
     Joined,
     ListRulesets,
-    PROTOCOL,
-    PROTOCOLS,
-    SUBPROTOCOLS,
     LogMsg,
     RulesetInfo,
     RulesetsMsg,

@@ -311,7 +311,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     LogMsg,
 )
 
-_client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # type: ignore[valid-type]
+_client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # type: ignore[valid-type]  # noqa: UP007 - a Union of a tuple
 _client_tags = {t.__struct_config__.tag for t in CLIENT_MESSAGES}
 _encoder = msgspec.json.Encoder()
 encode = _encoder.encode

@@ -196,7 +196,7 @@ class SQLiteEventStore(EventStore):
                 raise StoreError(
                     f"database schema {row[0]} is newer than this taku", code="store/schema_newer"
                 )
-        except BaseException as e:
+        except BaseException as e:  # noqa: BLE001 - handed to open(), which raises it
             ready.set_exception(e)
             return
         ready.set_result(None)
@@ -312,7 +312,7 @@ class SQLiteEventStore(EventStore):
                 conn.execute("SAVEPOINT a")
                 try:
                     last = self._write_one(conn, item, pending)
-                except BaseException as e:
+                except BaseException as e:  # noqa: BLE001 - this append's answer, the batch goes on
                     conn.execute("ROLLBACK TO a")
                     results.append((item, e))
                 else:
@@ -322,7 +322,7 @@ class SQLiteEventStore(EventStore):
             conn.execute("COMMIT")
             self.commits += 1
             self._last.update(pending)
-        except BaseException as e:  # the commit itself failed: nothing of the batch is durable
+        except BaseException as e:  # noqa: BLE001 - the commit failed: nothing of the batch is durable
             try:
                 conn.execute("ROLLBACK")
             except sqlite3.Error:
