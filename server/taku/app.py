@@ -42,7 +42,7 @@ from taku import metrics
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
-from taku.core.events import Event, Private, Recorded, Redacted, TableSettings
+from taku.core.events import Event, Private, Recorded, Redacted, TableSettings, tag_of
 from taku.core.play import Affordance, Turn
 from taku.core.render import render
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
@@ -182,7 +182,7 @@ class TableService:
         self.ruleset = ruleset
         self.decoder = core_table.event_decoder(ruleset)
         self.command_decoder = core_table.command_decoder(ruleset)
-        self._command_tags = {t.__struct_config__.tag for t in hub.core_commands + ruleset.commands}
+        self._command_tags = {tag_of(t) for t in hub.core_commands + ruleset.commands}
         self.state = TableState(table_id=record.table_id)
         """The published state: every event in it is durable and was sent to subscribers."""
         self._decided = self.state
@@ -708,7 +708,7 @@ class TableService:
             if isinstance(item, Private):
                 event = item.event
                 audience = tuple(item.audience)
-                red = item.redacted or Redacted(of=type(event).__struct_config__.tag)
+                red = item.redacted or Redacted(of=tag_of(type(event)))
                 redacted = msgspec.Raw(encode(red))
             else:
                 event = item
@@ -719,7 +719,7 @@ class TableService:
                 Recorded(
                     table_id=self.table_id,
                     seq=seq + 1 + i,
-                    type=type(event).__struct_config__.tag,
+                    type=tag_of(type(event)),
                     data=msgspec.Raw(encode(event)),
                     actor=actor,
                     time=now,
@@ -949,7 +949,7 @@ class Hub:
             Recorded(
                 table_id=table_id,
                 seq=i + 1,
-                type=type(e).__struct_config__.tag,
+                type=tag_of(type(e)),
                 data=msgspec.Raw(encode(e)),
                 actor=None if i == 0 else gm_id,
                 time=now,

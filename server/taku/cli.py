@@ -115,8 +115,13 @@ async def _serve(args: argparse.Namespace) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     signalled: list[int] = []
+
+    def on_signal(sig: int) -> None:
+        signalled.append(sig)
+        stop.set()
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, lambda sig=sig: (signalled.append(sig), stop.set()))
+        loop.add_signal_handler(sig, on_signal, sig)
     await stop.wait()
     if signalled[0] == signal.SIGTERM and args.drain_s > 0:
         # /readyz answers 503 while the players' connections go on; a second signal ends it

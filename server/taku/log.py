@@ -35,7 +35,7 @@ def _msgspec_dumps_text(obj: Any, default: Any = None) -> str:
     return _encoder.encode(obj).decode()
 
 
-class _TakuHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _TakuHandler(logging.StreamHandler):
     """The root handler :func:`configure` installs (one; replaced on a new call)."""
 
 

@@ -23,7 +23,7 @@ import logging
 import mimetypes
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -209,7 +209,7 @@ class _Outbox:
             conn.write(frames)
 
 
-def _write_frames(ws: ServerConnection, frames: list[bytes]) -> None:
+def _write_frames(ws: ServerConnection, frames: Sequence[bytes]) -> None:
     """Several text frames to one connection in one socket write.
 
     What :func:`websockets.asyncio.server.broadcast` does for one frame (the
@@ -428,9 +428,9 @@ class _Connection:
                 self.subs[tid] = sub
                 await self.send(Subscribed(re=msg.id, table_id=tid, seq=sub.last_seq))
             case Unsubscribe(table_id=tid):
-                sub = self.subs.pop(tid, None)
-                if sub is not None:
-                    sub.table.unsubscribe(sub)
+                gone = self.subs.pop(tid, None)
+                if gone is not None:
+                    gone.table.unsubscribe(gone)
                 await self.send(Subscribed(re=msg.id, table_id=tid, seq=-1))
             case CommandMsg(table_id=tid, command_id=cid, command=raw, expected_seq=exp):
                 mid = self.member(tid)
@@ -773,7 +773,11 @@ class TakuServer:
     async def _handle(self, ws: ServerConnection) -> None:
         await _Connection(self, ws).run()
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    def _http(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response] | None:
+        """websockets' ``process_request``: None upgrades to WebSocket; ``/healthz`` is
+        answered once the store has (an awaitable), every other path at once."""
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?", 1)[0]

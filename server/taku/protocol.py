@@ -21,7 +21,7 @@ from typing import Annotated, Any, Union
 
 import msgspec
 
-from taku.core.events import TableSettings
+from taku.core.events import TableSettings, tag_of
 from taku.core.play import Affordance, Turn
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
 
@@ -311,8 +311,8 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     LogMsg,
 )
 
-_client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # type: ignore[valid-type]  # noqa: UP007 - a Union of a tuple
-_client_tags = {t.__struct_config__.tag for t in CLIENT_MESSAGES}
+_client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # noqa: UP007 - a Union of a tuple
+_client_tags = {tag_of(t) for t in CLIENT_MESSAGES}
 _encoder = msgspec.json.Encoder()
 encode = _encoder.encode
 """Encode a server message (or anything msgspec can) to JSON bytes."""

@@ -78,7 +78,7 @@ def union_schema(title: str, types: tuple[type, ...]) -> dict[str, Any]:
     (schema,), components = msgspec.json.schema_components(
         [Union[types]],  # noqa: UP007 - a Union of a tuple of Structs
         ref_template="#/$defs/{name}",
-    )  # type: ignore[valid-type]
+    )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,

@@ -74,7 +74,7 @@ __all__ = [
     "event_data",
 ]
 
-_decoder = msgspec.json.Decoder(Union[SERVER_MESSAGES])  # type: ignore[valid-type]  # noqa: UP007 - a Union of a tuple
+_decoder = msgspec.json.Decoder(Union[SERVER_MESSAGES])  # noqa: UP007 - a Union of a tuple
 _encoder = msgspec.json.Encoder()
 
 _SUBPROTOCOLS = [Subprotocol(p) for p in SUBPROTOCOLS]

@@ -208,11 +208,10 @@ class SQLiteEventStore(EventStore):
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            if None in batch:
-                stop = True
-                batch = [b for b in batch if b is not None]
-            if batch:
-                self._write_batch(conn, batch)
+            appends = [b for b in batch if b is not None]
+            stop = len(appends) < len(batch)  # None: close() asked the writer to stop
+            if appends:
+                self._write_batch(conn, appends)
         conn.close()
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
@@ -447,20 +446,14 @@ class SQLiteEventStore(EventStore):
         )
         if not rows:
             return None
-        tid, ruleset, name, created, seed = rows[0]
-        return TableRecord(
-            table_id=tid, ruleset=ruleset, name=name, created=created, seed=bytes(seed)
-        )  # type: ignore[arg-type]
+        return _table_record(rows[0])
 
     async def list_tables(self) -> list[TableRecord]:
         rows = await self._query(
             "SELECT table_id, ruleset, name, created, seed FROM tables ORDER BY created, table_id",
             (),
         )
-        return [
-            TableRecord(table_id=t, ruleset=r, name=n, created=c, seed=bytes(s))  # type: ignore[arg-type]
-            for t, r, n, c, s in rows
-        ]
+        return [_table_record(row) for row in rows]
 
     async def add_token(self, token: TokenRecord) -> None:
         def run() -> None:
@@ -523,3 +516,16 @@ class SQLiteEventStore(EventStore):
             (table_id, command_id),
         )
         return (int(rows[0][0]), int(rows[0][1])) if rows else None  # type: ignore[call-overload]
+
+
+def _table_record(row: tuple[object, ...]) -> TableRecord:
+    """A ``tables`` row (table_id, ruleset, name, created, seed) as a TableRecord."""
+    tid, ruleset, name, created, seed = row
+    assert isinstance(seed, bytes | memoryview), "seed is a BLOB"
+    return TableRecord(
+        table_id=str(tid),
+        ruleset=str(ruleset),
+        name=str(name),
+        created=str(created),
+        seed=bytes(seed),
+    )
