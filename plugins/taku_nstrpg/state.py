@@ -176,6 +176,11 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     ] = []
     notes: Annotated[str, field("メモ")] = ""
 
+    @property
+    def is_ninja(self) -> bool:
+        """Whether the character is a ninja (``ninja``, filled in from ``kind`` when unsaid)."""
+        return bool(self.ninja)
+
     def __post_init__(self) -> None:
         if self.kind not in ("pc", "boss", "mob"):
             raise ValueError("kind is pc, boss or mob")

@@ -570,7 +570,7 @@ def land(acc: Acc, hit: SjHit) -> None:
     amount = dmg.final_damage(hit.damage, tsuda, sheet.damage_reduction)
     out = dmg.resolve_damage(
         kind=sheet.kind,
-        ninja=sheet.ninja,
+        ninja=sheet.is_ninja,
         tairyoku=p.tairyoku,
         seishin=p.seishin,
         status=p.status,

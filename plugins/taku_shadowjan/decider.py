@@ -578,7 +578,7 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
         if cmd.kind == "gun":
             reject("no_guns", "銃火器はロン回避判定(放銃)でだけ、持っていれば使える", S)
         reject("no_jitsu", "ジツを持っていない", S)
-    ninja_crit = sheet.ninja and acc.opts.satsubatsu
+    ninja_crit = sheet.is_ninja and acc.opts.satsubatsu
     if cmd.kind == "melee":
         weapon = sheet.weapon("unarmed")
         if cmd.weapon is not None:
