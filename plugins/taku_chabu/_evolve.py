@@ -91,6 +91,7 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
     """
     if game is None:  # a table created before the ruleset had state
         game = ChabuState()
+    cs: CharState | None  # each case's character (absent when the event names none known)
     match event:
         # ------------------------------------------------------------ core events
         case CharacterCreated(character_id=cid):

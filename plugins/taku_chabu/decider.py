@@ -59,6 +59,7 @@ from taku_chabu.events import (
     OpposedRolled,
     OpposedRound,
     OrderAgreed,
+    Outcome,
     RangeSet,
     RoundEnded,
     RoundStarted,
@@ -339,7 +340,7 @@ def _declare_attack(
         _resolve_hit(out, 0, void_if_down=not after_cost_death)
 
 
-def _close(out: _Out, outcome: str, *, lasting: bool = False) -> None:
+def _close(out: _Out, outcome: Outcome, *, lasting: bool = False) -> None:
     p = out.game.pending
     assert p is not None, "only an open declaration is closed"
     out.add(

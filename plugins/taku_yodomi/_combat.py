@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import msgspec
 
@@ -199,7 +200,9 @@ def damage(
         return [
             *gone,
             ConditionChanged(
-                character_id=cid, condition=Condition.VANISHED, reason="死亡状態で攻撃を受けた"
+                character_id=cid,
+                condition=Condition.VANISHED.value,
+                reason="死亡状態で攻撃を受けた",
             ),
         ]
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
@@ -250,7 +253,7 @@ def damage(
         )
         if sp == 0:
             out.append(
-                ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="【SP】0")
+                ConditionChanged(character_id=cid, condition=Condition.DEAD.value, reason="【SP】0")
             )
         return out
     pp = max(pp - dmg, 0)
@@ -269,7 +272,9 @@ def damage(
     )
     if pp == 0:
         out.append(
-            ConditionChanged(character_id=cid, condition=Condition.INCAPACITATED, reason="【PP】0")
+            ConditionChanged(
+                character_id=cid, condition=Condition.INCAPACITATED.value, reason="【PP】0"
+            )
         )
     return out
 
@@ -437,7 +442,7 @@ def wait(table: TableState, cmd: C.Wait, ctx: Context) -> list[Emitted]:
 
 def minor(table: TableState, cmd: C.Minor, ctx: Context) -> list[Emitted]:
     char(table, cmd.character_id)
-    kind = "major" if cmd.major else "minor"
+    kind: Literal["minor", "major"] = "major" if cmd.major else "minor"
     turn(table, ctx, cmd.character_id, kind)  # validates the timing
     out: list[Emitted] = [ActionUsed(character_id=cmd.character_id, action=kind, what=cmd.what)]
     if cmd.major:
@@ -586,7 +591,7 @@ def hide(table: TableState, cmd: C.Hide, ctx: Context) -> list[Emitted]:
     if game.combat is not None and enemies_in(game, game.combat, cid):
         reject("engaged", "敵とエンゲージしている間は隠密状態になれません", S_SPOT)
     turn(table, ctx, cid, "major")  # validates the timing
-    out = [
+    out: list[Emitted] = [
         ActionUsed(character_id=cid, action="major", what="隠密"),
         FlagChanged(character_id=cid, flag="stealth", value=True),
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -12,7 +12,7 @@ from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdate
 from taku.core.table import TableState
 from taku_yodomi import events as E
 from taku_yodomi.options import YodomiOptions
-from taku_yodomi.state import Acted, CharState, Condition, Game, Phase, Process
+from taku_yodomi.state import Acted, CharState, Condition, Game, Phase, Process, Side
 
 __all__ = ["evolve", "project"]
 
@@ -39,7 +39,8 @@ def _set_combat(game: Game, **changes: Any) -> Game:
 def _new_char(event: CharacterCreated) -> CharState:
     sh = event.sheet
     pp = int(sh.get("pp", 30))
-    side = sh.get("side") or ("pc" if event.owner is not None else "enemy")
+    # the sheet passed the ruleset's sheet type (YodomiSheet.side is "pc" or "enemy")
+    side = cast(Side, sh.get("side") or ("pc" if event.owner is not None else "enemy"))
     return CharState(
         pp=pp,
         sp=int(sh.get("sp", 60)),
@@ -59,6 +60,7 @@ def evolve(
     """
     if not isinstance(game, Game):
         return game
+    c: CharState | None  # each case's character (absent when the event names none known)
     match event:
         case CharacterCreated():
             return replace(

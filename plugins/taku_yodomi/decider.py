@@ -8,6 +8,8 @@ checks and 対決, 継続判定, 直感把握, 強制転換 and the choices at d
 
 from __future__ import annotations
 
+from typing import Literal
+
 from taku.core.commands import Command
 from taku.core.events import Private
 from taku.core.ruleset import Context, Emitted
@@ -308,7 +310,7 @@ def contest(table: TableState, cmd: C.Contest, ctx: Context) -> list[Emitted]:
         reject("same_side", "対決には二人が要ります", S_CONTEST)
     if not ctx.is_gm:
         require_controls(table, ctx, a.character_id or "")
-    winner = "action" if a.value > r.value else "reaction"
+    winner: Literal["action", "reaction"] = "action" if a.value > r.value else "reaction"
     return [
         ContestResolved(
             action_check=a.check_id,
@@ -478,6 +480,7 @@ def forced_conversion(table: TableState, cmd: C.ForcedConversion, ctx: Context) 
         with_status_penalty=False,
     )
     pp, sp = c.pp, c.sp
+    outcome: Literal["success", "full", "failure", "complete_failure"]
     if k.fumble or k.value == c.sp:
         outcome = "complete_failure"
     elif k.critical:
@@ -557,7 +560,9 @@ def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:
     )
     if sp == 0 and sp_paid > 0:
         out.append(
-            ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="代償で【SP】0")
+            ConditionChanged(
+                character_id=cid, condition=Condition.DEAD.value, reason="代償で【SP】0"
+            )
         )
     return out
 
