@@ -1,21 +1,27 @@
 """Prometheus metrics of a taku process (prometheus-client), scraped at ``/metrics``.
 
 The server and the application service call the small functions below at the moments
-they measure; each is cheap (a counter increment or a histogram observation, no I/O)
-and safe from any thread (the SQLite writer thread reports its batches). The metrics
+they measure; each is cheap (a counter increment or a histogram observation, no I/O).
+The per-command ones (commands, their latency, commit latency and batch sizes) count
+in plain Python objects on the event loop, read by a collector at scrape time;
+prometheus-client's own metrics (a lock per observation) serve the rest. The metrics
 live in :data:`REGISTRY`, one per process; :func:`exposition` renders them in the text
 format. Names, labels and units: docs/operations.md.
 """
 
 from __future__ import annotations
 
-import functools
+import bisect
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 __all__ = [
     "CONTENT_TYPE",
@@ -38,6 +44,7 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 """taku's own registry (not prometheus-client's global one, which other libraries share)."""
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
+_BATCH_BUCKETS = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0)
 _LATENCY_BUCKETS_S = (
     0.0005,
     0.001,
@@ -54,32 +61,77 @@ _LATENCY_BUCKETS_S = (
     5.0,
 )
 
-COMMANDS = Counter(
-    "taku_commands",
-    "Commands answered, by ruleset and outcome (ok, duplicate, rejected, error).",
-    ["ruleset", "outcome"],
-    registry=REGISTRY,
-)
-COMMAND_LATENCY = Histogram(
-    "taku_command_latency_seconds",
-    "From a command's frame decoded to its ack (or error) written, in seconds.",
-    ["ruleset"],
-    buckets=_LATENCY_BUCKETS_S,
-    registry=REGISTRY,
-)
-COMMIT_LATENCY = Histogram(
-    "taku_store_commit_latency_seconds",
-    "From a command's events handed to the store to the store's answer (durable), in seconds.",
-    buckets=_LATENCY_BUCKETS_S,
-    registry=REGISTRY,
-)
-COMMIT_BATCH = Histogram(
-    "taku_store_commit_batch_size",
-    "Appends (commands) written in one store transaction (SQLite's group commit; "
-    "PostgreSQL: one per transaction).",
-    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
-    registry=REGISTRY,
-)
+
+class _Histogram:
+    """A histogram written from the event loop's thread only (no lock per observation)."""
+
+    __slots__ = ("bounds", "counts", "total")
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)  # the last one: above every bound (+Inf)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, value)] += 1  # le: value <= bound
+        self.total += value
+
+    def buckets(self) -> list[tuple[str, float]]:
+        """Cumulative ``(le, count)`` pairs, ``+Inf`` last, as the text format has them."""
+        counts, running, out = list(self.counts), 0, []
+        for bound, n in zip((*map(floatToGoString, self.bounds), "+Inf"), counts, strict=True):
+            running += n
+            out.append((bound, float(running)))
+        return out
+
+
+class _CommandPath(Collector):
+    """The metrics of every command (counted on the event loop, read at scrape time):
+    prometheus-client's own metrics take a lock per observation, several per command."""
+
+    def __init__(self) -> None:
+        self.commands: dict[tuple[str, str], int] = {}
+        self.latency: dict[str, _Histogram] = {}
+        self.commit = _Histogram(_LATENCY_BUCKETS_S)
+        self.batch = _Histogram(_BATCH_BUCKETS)
+
+    def collect(self) -> Iterator[Metric]:
+        # list(...) copies in one step: a scrape on --metrics-port runs in another thread
+        commands = CounterMetricFamily(
+            "taku_commands",
+            "Commands answered, by ruleset and outcome (ok, duplicate, rejected, error).",
+            labels=["ruleset", "outcome"],
+        )
+        for (ruleset, outcome), n in list(self.commands.items()):
+            commands.add_metric([ruleset, outcome], n)
+        yield commands
+        latency = HistogramMetricFamily(
+            "taku_command_latency_seconds",
+            "From a command's frame decoded to its ack (or error) written, in seconds.",
+            labels=["ruleset"],
+        )
+        for ruleset, h in list(self.latency.items()):
+            latency.add_metric([ruleset], h.buckets(), h.total)
+        yield latency
+        commit = HistogramMetricFamily(
+            "taku_store_commit_latency_seconds",
+            "From a command's events handed to the store to the store's answer (durable), "
+            "in seconds.",
+        )
+        commit.add_metric([], self.commit.buckets(), self.commit.total)
+        yield commit
+        batch = HistogramMetricFamily(
+            "taku_store_commit_batch_size",
+            "Appends (commands) written in one store transaction (SQLite's group commit; "
+            "PostgreSQL: one per transaction).",
+        )
+        batch.add_metric([], self.batch.buckets(), self.batch.total)
+        yield batch
+
+
+_PATH = _CommandPath()
+REGISTRY.register(_PATH)
+
 CONNECTIONS = Gauge("taku_connections_open", "WebSocket connections open.", registry=REGISTRY)
 SUBSCRIBERS = Gauge(
     "taku_subscribers", "Subscriptions to tables (one per connection and table).", registry=REGISTRY
@@ -104,9 +156,14 @@ DROPPED = Counter(
 
 def command_answered(ruleset: str, outcome: str, seconds: float) -> None:
     """A command's answer: ``outcome`` is ``ok``, ``duplicate``, ``rejected`` or ``error``;
-    ``seconds`` from its frame decoded to the answer written."""
-    COMMANDS.labels(ruleset, outcome).inc()
-    COMMAND_LATENCY.labels(ruleset).observe(seconds)
+    ``seconds`` from its frame decoded to the answer written. Event loop only."""
+    key = (ruleset, outcome)
+    commands = _PATH.commands
+    commands[key] = commands.get(key, 0) + 1
+    latency = _PATH.latency.get(ruleset)
+    if latency is None:
+        latency = _PATH.latency[ruleset] = _Histogram(_LATENCY_BUCKETS_S)
+    latency.observe(seconds)
 
 
 P = ParamSpec("P")
@@ -117,23 +174,25 @@ def timed_commit(done: Callable[P, None]) -> Callable[P, None]:
     the commit latency."""
     t0 = time.perf_counter()
 
-    @functools.wraps(done)
     def answered(*args: P.args, **kwargs: P.kwargs) -> None:
-        COMMIT_LATENCY.observe(time.perf_counter() - t0)
+        _PATH.commit.observe(time.perf_counter() - t0)
         done(*args, **kwargs)
 
     return answered
 
 
-def commit_timer() -> Any:
-    """A context manager observing the time spent in it as the commit latency (an
-    awaited ``store.append``)."""
-    return COMMIT_LATENCY.time()
+@contextlib.contextmanager
+def commit_timer() -> Iterator[None]:
+    """Observe the time spent in the block as the commit latency (an awaited
+    ``store.append``). Event loop only."""
+    t0 = time.perf_counter()
+    yield
+    _PATH.commit.observe(time.perf_counter() - t0)
 
 
 def commit_batch(appends: int) -> None:
-    """One store transaction holding ``appends`` commands' events."""
-    COMMIT_BATCH.observe(appends)
+    """One store transaction holding ``appends`` commands' events. Event loop only."""
+    _PATH.batch.observe(appends)
 
 
 def connection_opened() -> None:

@@ -185,3 +185,25 @@ def test_the_dashboard_and_the_docs_name_only_metrics_that_exist() -> None:
     doc = (root / "docs" / "operations.md").read_text(encoding="utf-8")
     documented = {re.sub(r"_total$", "", n) for n in re.findall(r"^\| `(taku_\w+)`", doc, re.M)}
     assert documented == exported
+
+
+def test_histogram_buckets_count_a_value_at_its_bound_and_are_cumulative() -> None:
+    """Prometheus buckets are "less than or equal": 5 ms lands in le=0.005 and every
+    bucket above it, 5.1 ms only from le=0.01 on; +Inf and _count hold both."""
+    from taku import metrics
+
+    metrics.command_answered("bucket-test", "ok", 0.005)
+    metrics.command_answered("bucket-test", "ok", 0.0051)
+    samples = {
+        (s.name, s.labels.get("le")): s.value
+        for f in text_string_to_metric_families(metrics.exposition().decode())
+        for s in f.samples
+        if s.labels.get("ruleset") == "bucket-test"
+    }
+    bucket = "taku_command_latency_seconds_bucket"
+    assert samples[(bucket, "0.002")] == 0
+    assert samples[(bucket, "0.005")] == 1
+    assert samples[(bucket, "0.01")] == 2 and samples[(bucket, "+Inf")] == 2
+    assert samples[("taku_command_latency_seconds_count", None)] == 2
+    assert samples[("taku_command_latency_seconds_sum", None)] == pytest.approx(0.0101)
+    assert samples[("taku_commands_total", None)] == 2

@@ -233,7 +233,6 @@ class SQLiteEventStore(EventStore):
                 for item in batch
             ]
         self.appends += sum(1 for _, err in results if err is None)
-        metrics.commit_batch(len(batch))
         # one wake-up of the event loop for the whole batch, not one per append
         assert self._loop is not None, "open() set the loop"
         try:
@@ -388,6 +387,7 @@ class SQLiteEventStore(EventStore):
 
     def _resolve(self, results: list[tuple[_Append, BaseException | None]]) -> None:
         """On the event loop: tell each append of a committed (or failed) batch how it went, in order."""
+        metrics.commit_batch(len(results))
         for item, err in results:
             if err is None and item.events:
                 self._published(item.table_id, item.events[-1].seq)
