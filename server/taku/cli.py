@@ -127,10 +127,10 @@ async def _serve(args: argparse.Namespace) -> int:
         # /readyz answers 503 while the players' connections go on; a second signal ends it
         stop.clear()
         drain = asyncio.ensure_future(server.drain(args.drain_s))
-        await asyncio.wait(
-            [drain, asyncio.ensure_future(stop.wait())], return_when="FIRST_COMPLETED"
-        )
+        again = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([drain, again], return_when=asyncio.FIRST_COMPLETED)
         drain.cancel()
+        again.cancel()
     server.draining = True
     await server.stop()
     await hub.close()
