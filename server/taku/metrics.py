@@ -107,7 +107,7 @@ class _CommandPath(Collector):
         yield commands
         latency = HistogramMetricFamily(
             "taku_command_latency_seconds",
-            "From a command's frame decoded to its ack (or error) written, in seconds.",
+            "From a command's frame read to its ack (or error) written, in seconds.",
             labels=["ruleset"],
         )
         for ruleset, h in list(self.latency.items()):
@@ -156,7 +156,7 @@ DROPPED = Counter(
 
 def command_answered(ruleset: str, outcome: str, seconds: float) -> None:
     """A command's answer: ``outcome`` is ``ok``, ``duplicate``, ``rejected`` or ``error``;
-    ``seconds`` from its frame decoded to the answer written. Event loop only."""
+    ``seconds`` from its frame read to the answer written. Event loop only."""
     key = (ruleset, outcome)
     commands = _PATH.commands
     commands[key] = commands.get(key, 0) + 1

@@ -252,6 +252,9 @@ class _Connection:
         a command's lines are written from the table's publication, outside this
         connection's task and its contextvars, so the connection id is bound here."""
         self.log_commands = self.log.is_enabled_for(logging.INFO)
+        self.frame_in = 0.0
+        """When the frame being handled was read (``perf_counter``): a command's latency
+        in the metrics runs from here to its ack, waits for earlier commands included."""
         self.dropped: str | None = None
         """Why the server dropped this connection itself (for the metrics), if it did."""
 
@@ -304,6 +307,7 @@ class _Connection:
         limit = self.server.config.max_frame_bytes
         try:
             async for frame in self.ws:
+                self.frame_in = time.perf_counter()
                 if self.server.closing or self.ws.protocol.state is not State.OPEN:
                     # shutting down: frames not started yet are dropped unanswered (the client
                     # resends them with the same command id); reading on lets the close
@@ -510,6 +514,7 @@ class _Connection:
         error) is written when the table answers. Returns :attr:`all_answered`, set once
         this connection has no command unanswered."""
         t0 = time.perf_counter()
+        t_in = self.frame_in or t0
         name = type(command).__name__ if command is not None else "?"
         server = self.server
         server.begin()
@@ -524,7 +529,7 @@ class _Connection:
             where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
             if isinstance(outcome, TakuError):
                 self.push(encode(error_frame(outcome, rid, cid)))
-                metrics.command_answered(table.ruleset.id, "rejected", time.perf_counter() - t0)
+                metrics.command_answered(table.ruleset.id, "rejected", time.perf_counter() - t_in)
                 if self.log_commands:
                     self.log.info(
                         "command_rejected",
@@ -537,7 +542,7 @@ class _Connection:
                 if isinstance(outcome, Exception):
                     self.log.error("internal_error", command=name, exc_info=outcome, **where)
                 self.push(encode(error_frame(None, rid, cid)))
-                metrics.command_answered(table.ruleset.id, "error", time.perf_counter() - t0)
+                metrics.command_answered(table.ruleset.id, "error", time.perf_counter() - t_in)
             else:
                 first, last, dup = outcome
                 # written with the command's own event when this connection is subscribed
@@ -551,7 +556,7 @@ class _Connection:
                 )
                 self.push(encode(ack))
                 metrics.command_answered(
-                    table.ruleset.id, "duplicate" if dup else "ok", time.perf_counter() - t0
+                    table.ruleset.id, "duplicate" if dup else "ok", time.perf_counter() - t_in
                 )
                 if self.log_commands:
                     # the command's context goes into its one canonical line as keys
