@@ -55,6 +55,7 @@ __all__ = [
     "TakuError",
     "UnknownMessageType",
     "UnknownRuleset",
+    "UnsupportedVersion",
 ]
 
 
@@ -100,6 +101,13 @@ class RateLimited(ProtocolError):
 
 class NotJoined(ProtocolError):
     code = "protocol/not_joined"
+
+
+class UnsupportedVersion(ProtocolError):
+    """A ``hello`` naming a protocol version the server does not speak (``params.supported``
+    lists those it does)."""
+
+    code = "protocol/unsupported_version"
 
 
 class AccessError(TakuError):
