@@ -8,9 +8,9 @@ import msgspec
 
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
 from taku_nstrpg import events as ev
+from taku_nstrpg import mapping as mp
 from taku_nstrpg.damage import ACTIVE, DEAD, EXPLODED, REMOVED
 from taku_nstrpg.dkk import ENTRY_TABLE
-from taku_nstrpg import mapping as mp
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import (
     AttackMemo,

@@ -8,9 +8,9 @@ from taku.core.table import TableState
 from taku_nstrpg import events as ev
 from taku_nstrpg.checks import difficulty_name
 from taku_nstrpg.combat import STYLES
+from taku_nstrpg.map_render import render_map
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.satsubatsu import NAMU, SATSUBATSU
-from taku_nstrpg.map_render import render_map
 from taku_nstrpg.state import STAT_NAMES
 
 __all__ = ["render"]

@@ -10,7 +10,6 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from taku.core.commands import GM, Command, field, owner_of
-from taku_nstrpg.mapping import MAP_COMMANDS
 from taku_nstrpg._labels import (
     ATMOSPHERE_DESC,
     ATTACK_KINDS,
@@ -32,6 +31,7 @@ from taku_nstrpg._labels import (
     StatName,
     StyleId,
 )
+from taku_nstrpg.mapping import MAP_COMMANDS
 
 __all__ = [
     "COMMANDS",

@@ -22,7 +22,13 @@ from taku_nstrpg import checks as ck
 from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
+from taku_nstrpg import events as ev
 from taku_nstrpg import mapping as mp
+from taku_nstrpg import satsubatsu as sb
+from taku_nstrpg._evolve import evolve, sheet_of
+from taku_nstrpg._labels import RollStat
+from taku_nstrpg._resolve import NARAKU, resolve_hit
+from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.moves import (
     check_shot,
     decide_map,
@@ -31,12 +37,6 @@ from taku_nstrpg.moves import (
     map_adjacent,
     turn_due,
 )
-from taku_nstrpg import events as ev
-from taku_nstrpg import satsubatsu as sb
-from taku_nstrpg._evolve import evolve, sheet_of
-from taku_nstrpg._labels import RollStat
-from taku_nstrpg._resolve import NARAKU, resolve_hit
-from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import (
     Fighter,
