@@ -31,7 +31,7 @@ import datetime as dt
 import functools
 import hashlib
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,15 @@ Reply = Callable[[tuple[int, int, bool] | BaseException], None]
 """How a submitted command is answered: ``(first_seq, last_seq, duplicate)`` or the error."""
 
 MAX_CONFLICT_RETRIES = 20
+
+CATCH_UP_PAGE = 500
+"""Events read from the store at a time for a catch-up (``subscribe``)."""
+
+CATCH_UP_PAGE_BYTES = 256 * 1024
+"""Frame bytes written to a connection before waiting for it to drain, during a catch-up."""
+
+LOG_PAGE_BYTES = 512 * 1024
+"""At most this many frame bytes in one ``log`` message (``get_log``)."""
 
 
 def hash_token(token: str) -> str:
@@ -351,7 +360,15 @@ class TableService:
         )
 
     def viewer_frames(self, recs: Sequence[Recorded], member_id: str | None) -> list[bytes]:
-        return [self.frame(r, self.decoder.decode(r.data), member_id) for r in recs]
+        """The ``event`` messages of stored ``recs`` as ``member_id`` may see them (a
+        catch-up, a log page): built one by one, past the one-event frame cache."""
+        viewer = self.state.viewer(member_id)
+        return [
+            self._frame(
+                r, self.decoder.decode(r.data), r.audience is None or viewer.sees(r.audience)
+            )
+            for r in recs
+        ]
 
     # ------------------------------------------------------------ commands
 
@@ -732,24 +749,79 @@ class TableService:
     # ------------------------------------------------------------ reading
 
     async def subscribe(
-        self, member_id: str | None, sink: Callable[[bytes], None], after_seq: int
+        self,
+        member_id: str | None,
+        sink: Callable[[bytes], None],
+        after_seq: int,
+        *,
+        send_page: Callable[[list[bytes]], None] | None = None,
+        drain: Callable[[], Awaitable[None]] | None = None,
+        page_bytes: int = CATCH_UP_PAGE_BYTES,
     ) -> Subscription:
-        """Send ``sink`` the events after ``after_seq``, then live ones. Returns when live."""
+        """Send ``sink`` the events after ``after_seq``, then live ones. Returns when live.
+
+        The catch-up is read from the store and sent in pages (at most
+        :data:`CATCH_UP_PAGE` events and ``page_bytes`` bytes each, to
+        ``send_page`` when given, else frame by frame to ``sink``), awaiting ``drain``
+        (the connection's socket taking what was written) between pages, so a reader
+        of any speed is never left with a backlog it did not cause. Events published
+        meanwhile are held and sent after the catch-up, in order, with no gap and no
+        repeat; when they grow past a page the catch-up goes on from the store.
+        ``drain`` raising (the connection went away) ends the subscription.
+        """
         async with self.lock:
             head = self.state.seq
             # a seq past the table's end (a client that remembers more than exists) starts live
             sub = Subscription(self, member_id, sink, last_seq=min(max(after_seq, 0), head))
             self.subscriptions.add(sub)
-        if after_seq < head:
-            for rec in await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head):
-                sink(self.frame(rec, self.decoder.decode(rec.data), member_id))
-            sub.last_seq = head
-        # what was published meanwhile (all > head); no await between flush and going live
+        try:
+            await self._catch_up_subscription(sub, head, send_page, drain, page_bytes)
+        except BaseException:
+            self.subscriptions.discard(sub)
+            raise
+        # what was published meanwhile (all > last_seq); no await between flush and going live
         pending, sub.pending = sub.pending, []
         sub.live = True
         for rec, event in pending:
             sub.deliver(rec, event)
         return sub
+
+    async def _catch_up_subscription(
+        self,
+        sub: Subscription,
+        target: int,
+        send_page: Callable[[list[bytes]], None] | None,
+        drain: Callable[[], Awaitable[None]] | None,
+        page_bytes: int,
+    ) -> None:
+        """Send ``sub`` the stored events up to ``target`` (and on, while live events pile up)."""
+        while True:
+            while sub.last_seq < target:
+                to = min(sub.last_seq + CATCH_UP_PAGE, target)
+                recs = await self.hub.store.read(self.table_id, after_seq=sub.last_seq, to_seq=to)
+                if not recs:
+                    break
+                frames = self.viewer_frames(recs, sub.member_id)
+                at = 0
+                while at < len(frames):
+                    size, end = 0, at
+                    while end < len(frames) and (end == at or size < page_bytes):
+                        size += len(frames[end])
+                        end += 1
+                    if send_page is not None:
+                        send_page(frames[at:end])
+                    else:
+                        for f in frames[at:end]:
+                            sub.sink(f)
+                    at = end
+                    if drain is not None:
+                        await drain()
+                sub.last_seq = recs[-1].seq
+                if len(sub.pending) > CATCH_UP_PAGE:
+                    sub.pending = [p for p in sub.pending if p[0].seq > sub.last_seq]
+            if len(sub.pending) <= CATCH_UP_PAGE or self.state.seq <= sub.last_seq:
+                return
+            target = self.state.seq  # a busy table: catch up on what it published meanwhile
 
     def unsubscribe(self, sub: Subscription) -> None:
         self.subscriptions.discard(sub)
@@ -777,14 +849,27 @@ class TableService:
         )
 
     async def log_frames(self, member_id: str | None, after_seq: int, limit: int) -> list[bytes]:
+        """Up to ``limit`` (1 to 5,000) event frames after ``after_seq``, and at most
+        :data:`LOG_PAGE_BYTES` of them (one event at least): one ``log`` message stays
+        a reasonable frame however big the events; the caller pages on the last seq."""
         limit = max(1, min(limit, 5000))
         # up to the published seq: an event already durable but not yet sent to the
         # subscribers is not shown here before it is there
         to_seq = min(after_seq + limit, self.state.seq)
-        if to_seq <= after_seq:
-            return []
-        recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=to_seq)
-        return self.viewer_frames(recs, member_id)
+        out: list[bytes] = []
+        size = 0
+        while after_seq < to_seq and size < LOG_PAGE_BYTES:
+            end = min(after_seq + CATCH_UP_PAGE, to_seq)
+            recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=end)
+            if not recs:
+                break
+            for frame in self.viewer_frames(recs, member_id):
+                if out and size + len(frame) > LOG_PAGE_BYTES:
+                    return out
+                out.append(frame)
+                size += len(frame)
+            after_seq = recs[-1].seq
+        return out
 
 
 def _check_command_id(command_id: str) -> None:
