@@ -7,12 +7,11 @@ import json
 import socket
 
 from structlog.testing import capture_logs
-from websockets.asyncio.client import connect as ws_connect
-
 from taku.core.commands import Chat
 from taku.store import MemoryEventStore
 from taku.testing.peer import Raw, new_table
 from taku.testing.server import start_server, stop_server
+from websockets.asyncio.client import connect as ws_connect
 
 BACKLOG = 128 * 1024
 
