@@ -116,6 +116,9 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     dice_cursor: int = 0
     rules: Any = None
     settings: TableSettings = TableSettings()
+    unfit_overrides: tuple[int, ...] = ()
+    """Seqs of stored GM overrides that no longer fit the state (a ruleset changed
+    since): they changed nothing, and the view reports them."""
 
     def role_of(self, member_id: str | None) -> str:
         m = self.members.get(member_id) if member_id else None
@@ -613,7 +616,9 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
             try:
                 return _apply_override(state, event, ruleset)
             except InvalidCommand:
-                return state  # a stored override that no longer fits (an older ruleset) is skipped
+                # a stored override that no longer fits (an older ruleset) changes nothing,
+                # and is reported (its seq: the fold sets the event's seq after evolve)
+                return replace(state, unfit_overrides=(*state.unfit_overrides, state.seq + 1))
         case SeedRevealed():
             return replace(state, seed=event.seed)
         case _:
@@ -632,14 +637,20 @@ def fold(
     state: TableState,
     recorded: Iterable[Recorded],
     ruleset: Ruleset,
-    decoder: msgspec.json.Decoder,
+    decoder: Any,
 ) -> TableState:
     """``state`` after the stored events ``recorded`` (in seq order).
 
     The seq and the dice cursor come from the envelope; the rest from :func:`evolve`.
+    ``decoder`` is the table's :class:`~taku.core.upcast.EventReader` (old versions
+    upcast, unreadable events raise ``store/unreadable_event``) or a plain decoder
+    of today's shapes.
     """
+    from taku.core.upcast import EventReader
+
+    read = decoder.event if isinstance(decoder, EventReader) else (lambda r: decoder.decode(r.data))
     for rec in recorded:
-        event = decoder.decode(rec.data)
+        event = read(rec)
         state = evolve(state, event, ruleset)
         state = msgspec.structs.replace(
             state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws
@@ -654,9 +665,10 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     """The table as ``viewer`` may see it: the ruleset's ``view`` of the game, no secrets.
 
     Returns a JSON-ready dict: ``table_id, seq, name, ruleset, options, seed_hash,
-    seed (once revealed), members, characters, game, you``.
+    seed (once revealed), members, characters, game, you``, and ``unfit_overrides``
+    (the seqs of stored GM overrides that no longer fit) when there are any.
     """
-    return {
+    out = {
         "table_id": state.table_id,
         "seq": state.seq,
         "name": state.name,
@@ -670,6 +682,9 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         "game": msgspec.to_builtins(ruleset.view(state, viewer, state.rules)),
         "you": {"member_id": viewer.member_id, "role": viewer.role},
     }
+    if state.unfit_overrides:
+        out["unfit_overrides"] = list(state.unfit_overrides)
+    return out
 
 
 def affordances(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> list[Affordance]:
