@@ -370,7 +370,7 @@ class TableService:
                 stop = at + FOLD_SLICE
                 if every:  # slices end on the snapshot seqs
                     nxt = (recs[at].seq // every + 1) * every
-                    stop = min(stop, at + nxt - recs[at].seq)
+                    stop = min(stop, at + nxt - recs[at].seq + 1)
                 chunk = recs[at:stop]
                 state = self._fold(state, chunk, [self.reader.event(r) for r in chunk])
                 if remember:
@@ -985,34 +985,51 @@ class TableService:
         drain: Callable[[], Awaitable[None]] | None,
         page_bytes: int,
     ) -> None:
-        """Send ``sub`` the stored events up to ``target`` (and on, while live events pile up)."""
-        while True:
-            while sub.last_seq < target:
-                to = min(sub.last_seq + CATCH_UP_PAGE, target)
-                recs = await self.hub.store.read(self.table_id, after_seq=sub.last_seq, to_seq=to)
-                if not recs:
-                    break
-                frames = self.viewer_frames(recs, sub.member_id)
-                at = 0
-                while at < len(frames):
-                    size, end = 0, at
-                    while end < len(frames) and (end == at or size < page_bytes):
-                        size += len(frames[end])
-                        end += 1
-                    if send_page is not None:
-                        send_page(frames[at:end])
-                    else:
-                        for f in frames[at:end]:
-                            sub.sink(f)
-                    at = end
-                    if drain is not None:
-                        await drain()
-                sub.last_seq = recs[-1].seq
-                if len(sub.pending) > CATCH_UP_PAGE:
-                    sub.pending = [p for p in sub.pending if p[0].seq > sub.last_seq]
-            if len(sub.pending) <= CATCH_UP_PAGE or self.state.seq <= sub.last_seq:
-                return
-            target = self.state.seq  # a busy table: catch up on what it published meanwhile
+        """Send ``sub`` the stored events up to ``target`` (and on, while live events pile up).
+
+        The next page is read from the store while this one is framed and sent."""
+        store, tid = self.hub.store, self.table_id
+        ahead: asyncio.Future[list[Recorded]] | None = None
+
+        def read_after(seq: int) -> asyncio.Future[list[Recorded]]:
+            return asyncio.ensure_future(
+                store.read(tid, after_seq=seq, to_seq=min(seq + CATCH_UP_PAGE, target))
+            )
+
+        try:
+            while True:
+                while sub.last_seq < target:
+                    recs = await (ahead or read_after(sub.last_seq))
+                    ahead = None
+                    if not recs:
+                        break
+                    last = recs[-1].seq
+                    if last < target:
+                        ahead = read_after(last)
+                    frames = self.viewer_frames(recs, sub.member_id)
+                    at = 0
+                    while at < len(frames):
+                        size, end = 0, at
+                        while end < len(frames) and (end == at or size < page_bytes):
+                            size += len(frames[end])
+                            end += 1
+                        if send_page is not None:
+                            send_page(frames[at:end])
+                        else:
+                            for f in frames[at:end]:
+                                sub.sink(f)
+                        at = end
+                        if drain is not None:
+                            await drain()
+                    sub.last_seq = last
+                    if len(sub.pending) > CATCH_UP_PAGE:
+                        sub.pending = [p for p in sub.pending if p[0].seq > last]
+                if len(sub.pending) <= CATCH_UP_PAGE or self.state.seq <= sub.last_seq:
+                    return
+                target = self.state.seq  # a busy table: catch up on what it published meanwhile
+        finally:
+            if ahead is not None:
+                ahead.cancel()
 
     def unsubscribe(self, sub: Subscription) -> None:
         self.subscriptions.discard(sub)
@@ -1121,7 +1138,7 @@ class Hub:
         *,
         dice: DiceFactory = _seeded,
         clock: Callable[[], dt.datetime] = _utcnow,
-        snapshot_every: int = 500,
+        snapshot_every: int = 250,
         idle_unload_s: float | None = 600.0,
     ) -> None:
         from taku.core.commands import CORE_COMMANDS

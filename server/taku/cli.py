@@ -346,9 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--snapshot-every",
         type=int,
-        default=500,
+        default=250,
         metavar="EVENTS",
-        help="a table's state is cached every this many events (0: never); default 500",
+        help="a table's state is cached every this many events (0: never); default 250",
     )
     s.add_argument(
         "--idle-unload-s",
