@@ -193,17 +193,77 @@ async def catch_up(port: int, tid: str, token: str, n: int) -> float:
     return n / dt_s
 
 
+async def yardstick_serve(port: int) -> None:
+    """The yardstick: a bare websockets server that sends ready-made frames (taku's own
+    catch-up frames, captured) in taku's pages, waiting for the socket to drain between."""
+    from websockets.asyncio.server import serve as ws_serve
+
+    async def handler(ws) -> None:  # type: ignore[no-untyped-def]
+        ask = json.loads(await ws.recv())
+        frames = [f.encode() for f in ask["frames"]]
+        n = ask["n"]
+        for at in range(0, n, 500):
+            page = [frames[i % len(frames)] for i in range(at, min(at + 500, n))]
+            for f in page:
+                ws.protocol.send_text(f)
+            ws.transport.write(b"".join(ws.protocol.data_to_send()))
+            await ws.drain()
+        await ws.send(json.dumps({"type": "done", "re": 99}))
+
+    async with ws_serve(handler, "127.0.0.1", port, max_size=None, compression=None):
+        await asyncio.Future()
+
+
+async def yardstick(port: int, frames: list[str], n: int) -> float:
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://127.0.0.1:{port}/", max_size=None) as ws:
+        t0 = time.perf_counter()
+        await ws.send(json.dumps({"n": n, "frames": frames}))
+        got = 0
+        decode = msgspec.json.decode
+        while True:
+            m = decode(await ws.recv())
+            if m["type"] == "event":
+                got += 1
+            elif m.get("re") == 99:
+                break
+        return n / (time.perf_counter() - t0)
+
+
 async def bench_catch_up(db: Path, tid: str, token: str, n: int) -> None:
-    port = free_port()
+    port, yport = free_port(), free_port()
     proc = serve(db, port)
+    bare = subprocess.Popen(
+        [sys.executable, __file__, "--yardstick-serve", str(yport)], stdout=subprocess.DEVNULL
+    )
     try:
-        rates = [await catch_up(port, tid, token, n) for _ in range(3)]
+        p = await Peer.open(port)
+        await p.request({"type": "join", "table_id": tid, "token": token})
+        page = await p.request({"type": "get_log", "table_id": tid, "after_seq": 2, "limit": 300})
+        frames = [json.dumps(e, ensure_ascii=False) for e in page["events"]]
+        await p.ws.close()  # type: ignore[attr-defined]
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", yport), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        rates, bares = [], []
+        for _ in range(3):
+            rates.append(await catch_up(port, tid, token, n))
+            bares.append(await yardstick(yport, frames, n))
     finally:
         proc.terminate()
         proc.wait()
+        bare.terminate()
+        bare.wait()
+    ratios = [r / b for r, b in zip(rates, bares, strict=True)]
     print(
         f"catch-up of {n:,} events over WebSocket: median {statistics.median(rates):,.0f} events/s "
-        f"(runs: {', '.join(f'{r:,.0f}' for r in rates)}), none dropped  [target >= 100,000]"
+        f"(runs: {', '.join(f'{r:,.0f}' for r in rates)}), none dropped  [target >= 100,000]; "
+        f"the yardstick (bare websockets sending the same frames ready-made, same pages): "
+        f"median {statistics.median(bares):,.0f}/s; taku/yardstick median {statistics.median(ratios):.2f}"
     )
 
 
@@ -371,4 +431,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    if sys.argv[1:2] == ["--yardstick-serve"]:
+        asyncio.run(yardstick_serve(int(sys.argv[2])))
+    else:
+        asyncio.run(main())
