@@ -29,6 +29,7 @@ import collections
 import contextlib
 import datetime as dt
 import functools
+import gc
 import hashlib
 import itertools
 import secrets
@@ -148,6 +149,17 @@ class Joined:
     member_token: str | None
 
 
+@dataclass(frozen=True)
+class _Codecs:
+    """A ruleset's decoders, built once and shared by its tables."""
+
+    ruleset: Ruleset
+    decoder: msgspec.json.Decoder
+    reader: EventReader
+    command_decoder: msgspec.json.Decoder
+    command_tags: set[str]
+
+
 @dataclass(eq=False, slots=True)
 class _InFlight:
     """A pipelined command: decided, its append handed to the store, not yet answered."""
@@ -203,11 +215,12 @@ class TableService:
         self.record = record
         self.table_id = record.table_id
         self.ruleset = ruleset
-        self.decoder = core_table.event_decoder(ruleset)
-        self.reader = EventReader.of(ruleset, self.decoder)
+        codecs = hub.codecs(ruleset)
+        self.decoder: msgspec.json.Decoder = codecs.decoder
+        self.reader: EventReader = codecs.reader
         """Reads stored events: upcasts old versions, names an unreadable one."""
-        self.command_decoder = core_table.command_decoder(ruleset)
-        self._command_tags = {t.__struct_config__.tag for t in hub.core_commands + ruleset.commands}
+        self.command_decoder: msgspec.json.Decoder = codecs.command_decoder
+        self._command_tags: set[str] = codecs.command_tags
         self.state = TableState(table_id=record.table_id)
         """The published state: every event in it is durable and was sent to subscribers."""
         self._decided = self.state
@@ -1163,6 +1176,7 @@ class Hub:
         self.unloaded = 0
         """Tables unloaded for being idle (since the hub started)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._codecs: dict[str, _Codecs] = {}
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -1173,6 +1187,21 @@ class Hub:
         for t in self._tables.values():
             await t.stop()
         self._tables.clear()
+
+    def codecs(self, ruleset: Ruleset) -> _Codecs:
+        """``ruleset``'s event and command decoders (built on first use, then shared)."""
+        c = self._codecs.get(ruleset.id)
+        if c is None or c.ruleset is not ruleset:
+            decoder = core_table.event_decoder(ruleset)
+            c = _Codecs(
+                ruleset,
+                decoder,
+                EventReader.of(ruleset, decoder),
+                core_table.command_decoder(ruleset),
+                {t.__struct_config__.tag for t in self.core_commands + ruleset.commands},
+            )
+            self._codecs[ruleset.id] = c
+        return c
 
     def loaded(self, table_id: str) -> TableService | None:
         """The table if it is open already (no wait), else None: see :meth:`table`."""
@@ -1208,6 +1237,9 @@ class Hub:
         for t in gone:
             await t.stop()
         if gone:
+            # an unloaded table's objects hold cycles (callbacks, its lock); the server
+            # runs the cyclic GC rarely (taku serve), so collect them now, once per sweep
+            gc.collect()
             self.unloaded += len(gone)
             log.info("tables_unloaded", count=len(gone), loaded=len(self._tables))
         return len(gone)
