@@ -1088,6 +1088,25 @@ class TableService:
         return out
 
 
+def _trim_heap() -> None:
+    """Return the C heap's free memory to the system (glibc's ``malloc_trim``; elsewhere
+    nothing): after many tables are unloaded, their freed memory stays in the process
+    otherwise."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        try:
+            import ctypes
+
+            _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _malloc_trim = False
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim: Any = None
+
+
 def _check_command_id(command_id: str) -> None:
     if not command_id or len(command_id) > 128:
         raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
@@ -1233,13 +1252,19 @@ class Hub:
         for t in gone:
             if self._tables.get(t.table_id) is t:
                 del self._tables[t.table_id]  # at once: the next use loads it again
-            t._keep_snapshot(t.state)
+            known = max(t._snapshotted, default=0)
+            if t.state.seq - known > FOLD_SLICE:  # else loading again folds one slice at most
+                t._keep_snapshot(t.state)
         for t in gone:
             await t.stop()
+            if t.table_id not in self._tables:
+                self.store.forget(t.table_id)
         if gone:
             # an unloaded table's objects hold cycles (callbacks, its lock); the server
-            # runs the cyclic GC rarely (taku serve), so collect them now, once per sweep
+            # runs the cyclic GC rarely (taku serve), so collect them now, once per sweep,
+            # and hand the freed heap back to the system
             gc.collect()
+            _trim_heap()
             self.unloaded += len(gone)
             log.info("tables_unloaded", count=len(gone), loaded=len(self._tables))
         return len(gone)

@@ -228,6 +228,10 @@ class EventStore(abc.ABC):
         """Forget the table's snapshots (every table's when ``table_id`` is None);
         returns how many were deleted. Nothing else changes."""
 
+    def forget(self, table_id: str) -> None:
+        """Drop what this process caches in memory about ``table_id`` (the application
+        unloaded it); nothing stored changes. The default caches nothing."""
+
     # ------------------------------------------------------------ subscriptions
 
     async def subscribe(self, table_id: str, *, after_seq: int = 0) -> AsyncIterator[Recorded]:

@@ -529,6 +529,10 @@ class SQLiteEventStore(EventStore):
         )
         return (int(rows[0][0]), int(rows[0][1])) if rows else None  # type: ignore[call-overload]
 
+    def forget(self, table_id: str) -> None:
+        # the writer reads the table's last seq from the file again when it next appends
+        self._last.pop(table_id, None)
+
     # ------------------------------------------------------------ snapshots (a cache)
 
     async def _change(self, sql: str, args: tuple[object, ...]) -> int:
