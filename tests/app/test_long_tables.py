@@ -389,3 +389,50 @@ async def test_acks_keep_recent_ids_and_the_store_answers_older_repeats(
     ok = await t.execute("m2", Chat(text="次"), command_id="next")
     assert ok[0] == t.state.seq and not ok[2]
     await hub.close()
+
+
+def test_taku_replay_to_starts_from_the_nearest_snapshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``taku replay --to`` folds from the snapshot at or below ``--to`` (a planted one
+    shows it), and gives the events' state once the snapshots are deleted."""
+    import json
+
+    from taku import cli
+    from taku.snapshots import make_snapshot
+
+    db = tmp_path / "r.db"
+
+    async def setup() -> tuple[str, int]:
+        store = SQLiteEventStore(db)
+        await store.open()
+        hub, tid = await _played(store, every=0)
+        t = await hub.table(tid)
+        at10 = await _truth(store, hub, tid, 10)
+        await store.put_snapshot(
+            make_snapshot(msgspec.structs.replace(at10, name="植えた"), t.ruleset)  # type: ignore[arg-type]
+        )
+        last = t.state.seq
+        await hub.close()
+        await store.close()
+        return tid, last
+
+    tid, last = asyncio.run(setup())
+    capsys.readouterr()  # the set-up's log lines
+    assert cli.main(["replay", "--db", str(db), tid, "--to", "12"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["seq"], shown["name"]) == (12, "植えた")
+
+    async def drop() -> None:
+        store = SQLiteEventStore(db)
+        await store.open()
+        await store.delete_snapshots()
+        await store.close()
+
+    asyncio.run(drop())
+    capsys.readouterr()
+    assert cli.main(["replay", "--db", str(db), tid, "--to", "12"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["seq"], shown["name"]) == (12, "長い卓")
+    assert cli.main(["replay", "--db", str(db), tid]) == 0
+    assert json.loads(capsys.readouterr().out)["seq"] == last
