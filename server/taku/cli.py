@@ -80,7 +80,12 @@ async def _serve(args: argparse.Namespace) -> int:
     lock = _claim(args.db)  # held while this process runs  # noqa: F841
     store = _open_store(args.db)
     await store.open()
-    hub = Hub(store, _registry())
+    hub = Hub(
+        store,
+        _registry(),
+        snapshot_every=args.snapshot_every,
+        idle_unload_s=args.idle_unload_s or None,
+    )
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -200,18 +205,36 @@ async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
 
 
 async def _replay(args: argparse.Namespace) -> int:
+    """The table's state at its end or at ``--to``: loaded from its latest snapshot and
+    folded from the nearest one at or below ``--to`` (the events are read only past it)."""
+    from taku.app import Hub
     from taku.core.ruleset import Viewer
-    from taku.core.table import TableState, fold, view
+    from taku.core.table import view
+    from taku.errors import TakuError
+    from taku.store import open_store
 
-    ruleset, decoder, recs = await _load(args.db, args.table)
-    if args.to is not None:
-        last = recs[-1].seq if recs else 0
-        if args.to > last:
-            raise SystemExit(
-                f"taku replay: table {args.table} ends at seq {last}; --to {args.to} is past its end"
-            )
-        recs = [r for r in recs if r.seq <= args.to]
-    state = fold(TableState(table_id=args.table), recs, ruleset, decoder)
+    if "://" not in args.db and args.db != "memory:" and not Path(args.db).exists():
+        raise SystemExit(f"taku: no database {args.db!r}")
+    store = open_store(args.db)
+    await store.open()
+    hub = Hub(store, _registry(), idle_unload_s=None)
+    try:
+        if await store.get_table(args.table) is None:
+            raise SystemExit(f"taku: no table {args.table!r} in {args.db}")
+        try:
+            table = await hub.table(args.table)
+            last = table.state.seq
+            if args.to is not None and args.to > last:
+                raise SystemExit(
+                    f"taku replay: table {args.table} ends at seq {last}; --to {args.to} is past its end"
+                )
+            state = table.state if args.to is None else await table.past_state(args.to)
+        except TakuError as e:
+            raise SystemExit(f"taku: {e.message}") from None
+        ruleset = table.ruleset
+    finally:
+        await hub.close()
+        await store.close()
     viewer = Viewer(None, "gm") if args.as_gm else Viewer(None, "spectator")
     sys.stdout.write(json.dumps(view(state, viewer, ruleset), ensure_ascii=False, indent=2) + "\n")
     return 0
@@ -392,6 +415,20 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=0.0,
         help="on SIGTERM, answer /readyz 503 and keep serving this many seconds before stopping",
+    )
+    s.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=250,
+        metavar="EVENTS",
+        help="a table's state is cached every this many events (0: never); default 250",
+    )
+    s.add_argument(
+        "--idle-unload-s",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="unload a table nobody subscribes to or uses for this long (0: never); default 600",
     )
     s.add_argument("--log-level", default="info")
     s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")

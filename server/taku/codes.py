@@ -167,6 +167,11 @@ CATALOGUE: dict[str, Code] = {
     "store/schema_newer": Code(
         "the database was written by a newer taku", "データベースが新しい版のtakuで作られています"
     ),
+    "store/unreadable_event": Code(
+        "a stored event this taku cannot read (unknown type, a version with no upcaster, "
+        "data that does not fit); `params` name the table, seq and type",
+        "卓「{table_id}」の記録 {seq}（{type}）を読めません: {reason}",
+    ),
     # the server
     "internal/error": Code(
         "a bug; logged on the server; nothing was written",

@@ -56,6 +56,7 @@ __all__ = [
     "UnknownMessageType",
     "UnknownRuleset",
     "UnsupportedVersion",
+    "UnreadableEvent",
 ]
 
 
@@ -192,3 +193,17 @@ class DuplicateCommand(StoreError):
         super().__init__(message, first_seq=first_seq, last_seq=last_seq)
         self.first_seq = first_seq
         self.last_seq = last_seq
+
+
+class UnreadableEvent(StoreError):
+    """A stored event this code cannot read: an unknown type, a version with no
+    upcaster to today's, or data that does not fit its type. Names the table, the
+    seq and the type; nothing is folded past it (never a silent change of state)."""
+
+    code = "store/unreadable_event"
+
+    def __init__(self, message: str, *, table_id: str, seq: int, type: str, reason: str) -> None:
+        super().__init__(message, table_id=table_id, seq=seq, type=type, reason=reason)
+        self.table_id = table_id
+        self.seq = seq
+        self.type = type

@@ -148,6 +148,9 @@ class ServerConfig:
     """Frames written to a connection but not yet taken by its peer: past this the
     connection is dropped (a client that stopped reading must not fill the server's
     memory; events and acks are pushed, not awaited)."""
+    catch_up_stall_s: float = 30.0
+    """A catch-up (``subscribe``) waits for the peer to take each page; a peer that takes
+    nothing for this long has stopped reading and is dropped, like one past the backlog."""
     shutdown_grace_s: float = 10.0
     web_dir: Path | None = None
     metrics: bool | None = None
@@ -277,6 +280,12 @@ class _Connection:
             _write_frames(self.ws, frames)
         self.check_backlog()
 
+    def write_page(self, frames: Sequence[bytes]) -> None:
+        """Write one page of a bulk send (a catch-up) now: its size is bounded, and the
+        sender awaits :meth:`drain` before the next, so it is no backlog of the peer's."""
+        if not self.ws.transport.is_closing():
+            _write_frames(self.ws, list(frames))
+
     def check_backlog(self) -> None:
         """Drop the connection when its peer has stopped reading (see ``max_backlog_bytes``)."""
         transport = self.ws.transport
@@ -289,6 +298,33 @@ class _Connection:
             )
             self.dropped = "backlog"
             transport.abort()
+
+    async def drain(self) -> None:
+        """Wait until the peer has taken what was written (the socket's low-water mark).
+
+        A peer that takes nothing for ``catch_up_stall_s`` is dropped (it stopped
+        reading). Raises ConnectionClosed once the connection is gone, so a bulk
+        send stops.
+        """
+        transport = self.ws.transport
+        stall_s = self.server.config.catch_up_stall_s
+        last, still = transport.get_write_buffer_size(), 0.0
+        step = min(1.0, stall_s)
+        while not transport.is_closing():
+            try:
+                await asyncio.wait_for(self.ws.drain(), step)
+                break
+            except TimeoutError:
+                now = transport.get_write_buffer_size()
+                still = still + step if now >= last else 0.0
+                last = now
+                if still >= stall_s:
+                    self.log.warning(
+                        "connection_dropped_backlog", buffered_bytes=now, stalled_s=still
+                    )
+                    transport.abort()
+        if transport.is_closing():
+            raise ConnectionClosed(None, None)
 
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg), text=True)
@@ -428,7 +464,14 @@ class _Connection:
                 old = self.subs.pop(tid, None)
                 if old is not None:
                     table.unsubscribe(old)
-                sub = await table.subscribe(mid, self.push, after)
+                sub = await table.subscribe(
+                    mid,
+                    self.push,
+                    after,
+                    send_page=self.write_page,
+                    drain=self.drain,
+                    page_bytes=max(1, min(256 * 1024, self.server.config.max_backlog_bytes // 4)),
+                )
                 self.subs[tid] = sub
                 await self.send(Subscribed(re=msg.id, table_id=tid, seq=sub.last_seq))
             case Unsubscribe(table_id=tid):

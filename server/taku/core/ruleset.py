@@ -179,6 +179,9 @@ class Ruleset(Generic[G, O]):
             with its values for nobody; everyone receives it without them.
         errors: the ruleset's rejection reasons, ``reason -> Japanese meaning``; every
             ``rule/<id>/<reason>`` it raises is listed here (the error catalogue).
+        upcasters: ``(event tag, version) -> (data -> data of version + 1)`` for each
+            older version of an event whose Struct's ``version`` was raised: the log is
+            upcast on read, before decoding (:mod:`taku.core.upcast`).
     """
 
     id: str
@@ -200,6 +203,9 @@ class Ruleset(Generic[G, O]):
     summary: str = ""
     hidden_paths: tuple[tuple[str | int, ...], ...] = ()
     errors: Mapping[str, str] = field(default_factory=dict)
+    upcasters: Mapping[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = field(
+        default_factory=dict
+    )
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""

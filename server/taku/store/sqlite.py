@@ -27,7 +27,7 @@ import structlog
 from taku import metrics
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, TableRecord, TokenRecord
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
 
 __all__ = ["SQLiteEventStore"]
 
@@ -59,6 +59,13 @@ CREATE TABLE IF NOT EXISTS commands (
     first_seq INTEGER NOT NULL,
     last_seq INTEGER NOT NULL,
     PRIMARY KEY (table_id, command_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tokens (
     token_hash TEXT NOT NULL,
@@ -516,6 +523,46 @@ class SQLiteEventStore(EventStore):
             (table_id, command_id),
         )
         return (int(rows[0][0]), int(rows[0][1])) if rows else None  # type: ignore[call-overload]
+
+    def forget(self, table_id: str) -> None:
+        # the writer reads the table's last seq from the file again when it next appends
+        self._last.pop(table_id, None)
+
+    # ------------------------------------------------------------ snapshots (a cache)
+
+    async def _change(self, sql: str, args: tuple[object, ...]) -> int:
+        """One write on the reading connection (beside the writer: WAL and the busy
+        timeout order them); returns the rows changed."""
+
+        def run() -> int:
+            with self._read_lock:
+                if self._reader is None:
+                    raise StoreError("the store is not open", code="store/closed")
+                return self._reader.execute(sql, args).rowcount
+
+        return await asyncio.to_thread(run)
+
+    async def put_snapshot(self, snapshot: Snapshot) -> None:
+        await self._change(
+            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)",
+            (snapshot.table_id, snapshot.seq, snapshot.version, snapshot.data),
+        )
+
+    async def get_snapshot(self, table_id: str, *, at_most: int | None = None) -> Snapshot | None:
+        rows = await self._query(
+            "SELECT seq, version, data FROM snapshots WHERE table_id=? AND seq<=? "
+            "ORDER BY seq DESC LIMIT 1",
+            (table_id, at_most if at_most is not None else 2**62),
+        )
+        if not rows:
+            return None
+        seq, version, data = rows[0]
+        return Snapshot(table_id=table_id, seq=int(seq), version=str(version), data=bytes(data))  # type: ignore[call-overload]
+
+    async def delete_snapshots(self, table_id: str | None = None) -> int:
+        if table_id is None:
+            return await self._change("DELETE FROM snapshots", ())
+        return await self._change("DELETE FROM snapshots WHERE table_id=?", (table_id,))
 
 
 def _table_record(row: tuple[object, ...]) -> TableRecord:
