@@ -38,6 +38,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from taku.core import chat as chat_core
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
@@ -59,7 +60,7 @@ from taku.errors import (
     UnknownMessageType,
 )
 from taku.plugins import Registry
-from taku.protocol import EventMsg, classify, encode
+from taku.protocol import EventMsg, Speaker, classify, encode
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
 __all__ = [
@@ -91,6 +92,24 @@ def hash_token(token: str) -> str:
 
 def _seeded(table_id: str, seed: bytes, cursor: int) -> DiceSource:
     return SeededDice(seed, cursor)
+
+
+def speaker_of(state: TableState, event: Event, actor: str | None) -> Speaker | None:
+    """Who ``event``'s line is from: the character its ``character_id`` names (with the
+    character's chat colour), else the member ``actor``; ``None`` for the server."""
+    cid = getattr(event, "character_id", None)
+    ch = state.characters.get(cid) if isinstance(cid, str) else None
+    if ch is not None:
+        return Speaker(
+            name=ch.name,
+            member_id=actor,
+            character_id=ch.id,
+            color=chat_core.color_of(state.chat, ch.id),
+        )
+    if actor is None:
+        return None
+    m = state.members.get(actor)
+    return Speaker(name=m.name if m else actor, member_id=actor)
 
 
 def _utcnow() -> dt.datetime:
@@ -336,6 +355,7 @@ class TableService:
         except Exception:  # a ruleset's render bug must not stop the event reaching anyone
             log.exception("render_failed", table_id=self.table_id, seq=rec.seq, type=rec.type)
             text = rec.type
+        success = getattr(shown, "success", None)
         return encode(
             EventMsg(
                 table_id=rec.table_id,
@@ -347,6 +367,13 @@ class TableService:
                 redacted=shown is not event,
                 draws=rec.draws,
                 text=text,
+                speaker=speaker_of(self.state, shown, rec.actor),
+                outcome=None
+                if not isinstance(success, bool)
+                else "success"
+                if success
+                else "failure",
+                audience=list(rec.audience) if sees and rec.audience is not None else None,
             )
         )
 

@@ -37,7 +37,7 @@ from websockets.protocol import State
 from taku import __version__
 from taku import codes
 from taku.app import Hub, Subscription
-from taku.core.commands import CORE_COMMANDS, Chat
+from taku.core.commands import CORE_COMMANDS
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
 from taku.protocol import (
     Ack,
@@ -410,13 +410,11 @@ class _Connection:
                 table = await hub.table(tid)
                 command = table.decode_command(raw)
                 await self._execute(msg.id, table, mid, command, cid, exp).wait()
-            case ChatMsg(table_id=tid, text=text, command_id=cid, character_id=char):
+            case ChatMsg(table_id=tid, command_id=cid):
                 mid = self.member(tid)
                 table = await hub.table(tid)
                 cid = cid or f"chat-{self.id}-{time.monotonic_ns()}"
-                await self._execute(
-                    msg.id, table, mid, Chat(text=text, character_id=char), cid, None
-                ).wait()
+                await self._execute(msg.id, table, mid, msg.command(), cid, None).wait()
             case GetState(table_id=tid, at_seq=at):
                 mid = self.member(tid)
                 table = await hub.table(tid)
@@ -463,9 +461,7 @@ class _Connection:
             self._execute(msg.id, table, mid, command, msg.command_id, msg.expected_seq)
         else:
             cid = msg.command_id or f"chat-{self.id}-{time.monotonic_ns()}"
-            self._execute(
-                msg.id, table, mid, Chat(text=msg.text, character_id=msg.character_id), cid, None
-            )
+            self._execute(msg.id, table, mid, msg.command(), cid, None)
         return True
 
     def _execute(

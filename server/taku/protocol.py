@@ -17,10 +17,11 @@ Schema of every message, generated from these Structs (``taku schema``).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
+from taku.core.commands import Chat
 from taku.core.events import TableSettings
 from taku.core.play import Affordance, Turn
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
@@ -125,12 +126,21 @@ class CommandMsg(ClientMessage, frozen=True, kw_only=True, tag="command"):
 
 
 class ChatMsg(ClientMessage, frozen=True, kw_only=True, tag="chat"):
-    """Shorthand for the ``chat`` command: a line that may hold a dice command."""
+    """Shorthand for the ``chat`` command: a line that may hold a dice command,
+    in ``channel`` (``""``: メイン), whispered when ``to`` names members."""
 
     table_id: str
     text: str
     command_id: str | None = None
     character_id: str | None = None
+    channel: str = ""
+    to: list[str] = []
+
+    def command(self) -> Chat:
+        """The ``chat`` command this message stands for."""
+        return Chat(
+            text=self.text, character_id=self.character_id, channel=self.channel, to=self.to
+        )
 
 
 class GetState(ClientMessage, frozen=True, kw_only=True, tag="get_state"):
@@ -257,8 +267,29 @@ class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
     command_id: str | None = None
 
 
+class Speaker(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Who a line is from: the character it names (``character_id``, with its chat
+    ``color``), else the member who caused it."""
+
+    name: Annotated[str, msgspec.Meta(title="発言者")]
+    member_id: Annotated[str | None, msgspec.Meta(title="メンバー")] = None
+    character_id: Annotated[str | None, msgspec.Meta(title="キャラクター")] = None
+    color: Annotated[str, msgspec.Meta(title="色", description="#rrggbb（キャラクターの色）")] = ""
+
+
+Outcome = Literal["success", "failure"]
+
+
 class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
-    """One event as the receiver may see it; a redacted one keeps its seq."""
+    """One event as the receiver may see it; a redacted one keeps its seq.
+
+    ``speaker`` is who the line is from (absent for the server's own events).
+    ``outcome`` is the event's own ``success`` field read by the server
+    (``"success"``/``"failure"``; absent when the event has none, e.g. a table
+    roll): a client draws its 成功/失敗 badge from it, never from the text.
+    ``audience`` (only to those who see a hidden event in full) lists who sees it:
+    member ids and ``"@gm"`` (a whisper's recipients, a secret roll's roller).
+    """
 
     table_id: str
     seq: int
@@ -269,6 +300,9 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     redacted: bool = False
     draws: int = 0
     text: str = ""
+    speaker: Speaker | None = None
+    outcome: Outcome | None = None
+    audience: list[str] | None = None
 
 
 class StateMsg(ServerMessage, frozen=True, kw_only=True, tag="state"):

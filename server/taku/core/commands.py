@@ -22,7 +22,9 @@ __all__ = [
     "Permit",
     "owner_of",
     "CharacterRef",
+    "AddChannel",
     "Chat",
+    "SetChatPalette",
     "MemberRef",
     "Text",
     "field",
@@ -144,6 +146,13 @@ class Chat(Command, frozen=True, kw_only=True, tag="chat"):
     character_id: Annotated[
         str | None, field("発言キャラクター", "このキャラクターとして発言する")
     ] = None
+    channel: Annotated[
+        str, field("チャンネル", "メイン・情報・雑談、またはGMが足したチャンネル（空ならメイン）")
+    ] = ""
+    to: Annotated[
+        list[str],
+        field("宛先（内緒話）", "選んだメンバーとGMにだけ見える発言にする（メンバーのID）"),
+    ] = []
 
 
 class RollDice(Command, frozen=True, kw_only=True, tag="roll"):
@@ -250,6 +259,36 @@ class Override(Command, frozen=True, kw_only=True, tag="override"):
     reason: Annotated[str, field("理由", max_length=500)] = ""
 
 
+class AddChannel(Command, frozen=True, kw_only=True, tag="add_channel"):
+    """GM only: a new chat channel (a tab in the client)."""
+
+    permit = GM
+    meta = msgspec.Meta(title="チャンネルを足す", description="チャットのチャンネル（タブ）を足す")
+
+    name: Annotated[str, field("チャンネル名", max_length=16)]
+
+
+class SetChatPalette(Command, frozen=True, kw_only=True, tag="set_chat_palette"):
+    """A character's chat colour and チャットパレット (its owner or a GM). A field left
+    out keeps its value. Palette lines may hold ``{能力値}`` references to the sheet."""
+
+    permit = owner_of()
+    meta = msgspec.Meta(
+        title="チャットパレットを編集する",
+        description="キャラクターの発言の色とチャットパレット（{能力値} でシートの値を使える）",
+    )
+
+    character_id: CharacterRef
+    color: Annotated[
+        Annotated[str, msgspec.Meta(pattern="^(#[0-9a-fA-F]{6})?$")] | None,
+        field("色", "#rrggbb（空なら既定の色）"),
+    ] = None
+    palette: Annotated[
+        Annotated[str, msgspec.Meta(max_length=8000)] | None,
+        field("チャットパレット", "一行ごとに一つの発言・ダイスコマンド"),
+    ] = None
+
+
 class RevealSeed(Command, frozen=True, kw_only=True, tag="reveal_seed"):
     """GM only: publish the table's dice seed so anyone can ``taku verify`` the log."""
 
@@ -271,6 +310,8 @@ CORE_COMMANDS: tuple[type[Command], ...] = (
     RemoveCharacter,
     Override,
     RevealSeed,
+    AddChannel,
+    SetChatPalette,
 )
 
 
