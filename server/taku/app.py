@@ -44,7 +44,7 @@ from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
 from taku.core.events import Event, Private, Recorded, Redacted, TableSettings
 from taku.core.play import Affordance, Turn
-from taku.core.render import render
+from taku.core.render import outcome, render
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
 from taku.core.table import TableState
 from taku.errors import (
@@ -355,7 +355,6 @@ class TableService:
         except Exception:  # a ruleset's render bug must not stop the event reaching anyone
             log.exception("render_failed", table_id=self.table_id, seq=rec.seq, type=rec.type)
             text = rec.type
-        success = getattr(shown, "success", None)
         return encode(
             EventMsg(
                 table_id=rec.table_id,
@@ -368,11 +367,7 @@ class TableService:
                 draws=rec.draws,
                 text=text,
                 speaker=speaker_of(self.state, shown, rec.actor),
-                outcome=None
-                if not isinstance(success, bool)
-                else "success"
-                if success
-                else "failure",
+                outcome=outcome(shown),
                 audience=list(rec.audience) if sees and rec.audience is not None else None,
             )
         )
@@ -812,6 +807,13 @@ class TableService:
             return []
         recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=to_seq)
         return self.viewer_frames(recs, member_id)
+
+    async def export(self, fmt: str) -> str:
+        """The table's log up to the published seq as ``fmt`` (:func:`taku.export.export`)."""
+        from taku.export import export
+
+        recs = await self.hub.store.read(self.table_id, to_seq=self.state.seq)
+        return export(self, recs, fmt)  # type: ignore[arg-type]
 
 
 def _check_command_id(command_id: str) -> None:

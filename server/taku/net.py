@@ -38,10 +38,14 @@ from taku import __version__
 from taku import codes
 from taku.app import Hub, Subscription
 from taku.core.commands import CORE_COMMANDS
+from taku.export import MEDIA_TYPES as EXPORT_MEDIA
+from taku.export import filename as export_filename
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
 from taku.protocol import (
     Ack,
     ChatMsg,
+    ExportLog,
+    Exported,
     ClientMessage,
     CommandMsg,
     Created,
@@ -436,6 +440,19 @@ class _Connection:
                 events = [msgspec.Raw(f) for f in frames]
                 await self.send(
                     LogMsg(re=msg.id, table_id=tid, events=events, last_seq=table.state.seq)
+                )
+            case ExportLog(table_id=tid, format=fmt):
+                self.member(tid)
+                table = await hub.table(tid)
+                await self.send(
+                    Exported(
+                        re=msg.id,
+                        table_id=tid,
+                        format=fmt,
+                        filename=export_filename(tid, fmt),
+                        media_type=EXPORT_MEDIA[fmt],
+                        content=await table.export(fmt),
+                    )
                 )
             case _:  # pragma: no cover - decode_client only yields the types above
                 raise AssertionError(f"unhandled message {msg!r}")

@@ -6,9 +6,9 @@ string or integer); the reply to it carries the same value as ``re``. Events
 pushed by a subscription carry no ``re``.
 
 Client to server: ``hello``, ``list_rulesets``, ``create_table``, ``join``,
-``subscribe``, ``unsubscribe``, ``command``, ``chat``, ``get_state``, ``get_log``.
-Server to client: ``welcome``, ``rulesets``, ``created``, ``joined``,
-``subscribed``, ``ack``, ``error``, ``event``, ``state``, ``log``.
+``subscribe``, ``unsubscribe``, ``command``, ``chat``, ``get_state``, ``get_log``,
+``export_log``. Server to client: ``welcome``, ``rulesets``, ``created``, ``joined``,
+``subscribed``, ``ack``, ``error``, ``event``, ``state``, ``log``, ``exported``.
 
 See docs/protocol.md for a commented transcript; docs/schema/ holds the JSON
 Schema of every message, generated from these Structs (``taku schema``).
@@ -38,6 +38,8 @@ __all__ = [
     "Created",
     "ErrorMsg",
     "EventMsg",
+    "ExportLog",
+    "Exported",
     "GetLog",
     "GetState",
     "Hello",
@@ -158,6 +160,14 @@ class GetLog(ClientMessage, frozen=True, kw_only=True, tag="get_log"):
     limit: Annotated[int, msgspec.Meta(ge=1, le=5000)] = 500
 
 
+class ExportLog(ClientMessage, frozen=True, kw_only=True, tag="export_log"):
+    """The table's whole log as a file (answer: ``exported``), in the public's view:
+    no secret roll, whisper or hand of cards, whoever asks (:mod:`taku.export`)."""
+
+    table_id: str
+    format: Literal["html", "text", "jsonl"] = "html"
+
+
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Hello,
     ListRulesets,
@@ -169,6 +179,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     ChatMsg,
     GetState,
     GetLog,
+    ExportLog,
 )
 
 
@@ -325,6 +336,17 @@ class LogMsg(ServerMessage, frozen=True, kw_only=True, tag="log"):
     last_seq: int
 
 
+class Exported(ServerMessage, frozen=True, kw_only=True, tag="exported"):
+    """The answer to ``export_log``: the document ``content`` (UTF-8 text) to save as
+    ``filename`` with the media type ``media_type``."""
+
+    table_id: str
+    format: str
+    filename: str
+    media_type: str
+    content: str
+
+
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     RulesetsMsg,
@@ -336,6 +358,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     EventMsg,
     StateMsg,
     LogMsg,
+    Exported,
 )
 
 _client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # type: ignore[valid-type]

@@ -215,6 +215,13 @@ class DiceRolled(Event, frozen=True, kw_only=True, tag="dice_rolled"):
     character_id: Annotated[str | None, msgspec.Meta(title="キャラクター")] = None
     channel: Annotated[str, msgspec.Meta(title="チャンネル")] = ""
     to: Annotated[tuple[str, ...], msgspec.Meta(title="宛先（内緒話）")] = ()
+    outcome: Annotated[
+        Literal["success", "failure"] | None,
+        msgspec.Meta(
+            title="表示する成否",
+            description="文面の判定の成否（successがBCDiceの向きで文面と逆のとき。例: Wasshoi!判定）",
+        ),
+    ] = None
 
 
 class Redacted(Event, frozen=True, kw_only=True, tag="redacted"):

@@ -26,7 +26,7 @@ from taku.core.events import (
 from taku.core.ruleset import Ruleset
 from taku.core.table import TableState
 
-__all__ = ["render"]
+__all__ = ["outcome", "render"]
 
 _ROLE = {"gm": "GM", "player": "PL", "spectator": "観戦"}
 
@@ -48,6 +48,20 @@ def _char(state: TableState, character_id: str | None) -> str | None:
 def _shown(value: object) -> str:
     """A value as JSON (not a Python repr), for lines people read."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def outcome(event: Event) -> str | None:
+    """``"success"`` / ``"failure"`` for a roll's badge, from the event's own fields:
+    its ``outcome`` when it has one (the line's reading when ``success`` follows
+    BCDice's other way round), else its ``success``, else its ``check``'s ``success``
+    (a ruleset's check result); ``None`` when it has none (a table roll, chat)."""
+    told = getattr(event, "outcome", None)
+    if told in ("success", "failure"):
+        return told
+    success = getattr(event, "success", None)
+    if success is None:
+        success = getattr(getattr(event, "check", None), "success", None)
+    return None if not isinstance(success, bool) else "success" if success else "failure"
 
 
 def _place(state: TableState, channel: str, to: tuple[str, ...]) -> str:
