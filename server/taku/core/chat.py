@@ -78,6 +78,14 @@ def _key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).strip().casefold()
 
 
+_MARKS = re.compile(r"[\s【】〔〕［］\[\]●○◆◇〈〉《》「」]")
+
+
+def _bare(name: str) -> str:
+    """A title as a player types it: ``【カラテ】`` and ``●連射`` are ``カラテ`` and ``連射``."""
+    return _MARKS.sub("", _key(name))
+
+
 def channel_of(chat: ChatState, name: str) -> str:
     """The stored channel for ``name`` (``""`` for メイン), as the table's channels spell it.
 
@@ -146,7 +154,7 @@ def resolve_refs(text: str, sheet: dict[str, Any], titles: dict[str, str]) -> st
 
     def one(m: re.Match[str]) -> str:
         name = m.group(1).strip()
-        key = name if name in sheet else titles.get(_key(name))
+        key = name if name in sheet else titles.get(_bare(name))
         value = sheet.get(key) if key is not None else None
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             return m.group(0)
@@ -159,7 +167,7 @@ _titles_cache: dict[int, dict[str, str]] = {}
 
 
 def sheet_titles(sheet_type: type | None) -> dict[str, str]:
-    """``{normalised title or key: key}`` of a ruleset's sheet Struct's top-level fields."""
+    """``{bare title or key: key}`` (:func:`_bare`) of a ruleset's sheet Struct's top-level fields."""
     if sheet_type is None:
         return {}
     cached = _titles_cache.get(id(sheet_type))
@@ -171,10 +179,10 @@ def sheet_titles(sheet_type: type | None) -> dict[str, str]:
         root = schema.get("$defs", {}).get(schema["$ref"].rsplit("/", 1)[-1], {})
     out: dict[str, str] = {}
     for key, prop in root.get("properties", {}).items():
-        out.setdefault(_key(key), key)
+        out.setdefault(_bare(key), key)
         title = prop.get("title") if isinstance(prop, dict) else None
         if title:
-            out.setdefault(_key(title), key)
+            out.setdefault(_bare(title), key)
     _titles_cache[id(sheet_type)] = out
     return out
 
