@@ -24,7 +24,7 @@ import msgspec
 from taku.core.commands import Chat
 from taku.core.events import TableSettings
 from taku.core.play import Affordance, Turn
-from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
+from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType, japanese_detail
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -381,7 +381,7 @@ def classify(
         return UnknownMessageType(
             f"unknown message type {t!r}", known=sorted(tags), type=t if isinstance(t, str) else ""
         )
-    return InvalidFields(str(exc), detail=str(exc))
+    return InvalidFields(str(exc), detail=japanese_detail(str(exc)))
 
 
 def decode_client(frame: bytes | str) -> ClientMessage:

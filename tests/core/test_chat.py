@@ -237,3 +237,26 @@ async def test_the_outcome_is_the_event_s_own(
     assert frame.get("outcome") == outcome, frame["text"]
     if outcome == "success":
         assert "失敗" not in frame["text"]
+
+
+def test_a_chat_stored_before_channels_keeps_its_fingerprint() -> None:
+    """A chat an older taku stored and a client sends again with the same id is still
+    the same command (``duplicate``), not ``command/id_reused``: channel and to, while
+    default, are not part of the fingerprint; set, they are."""
+    import hashlib
+
+    from taku.core.commands import Command, fingerprint
+
+    class ChatBefore(Command, frozen=True, kw_only=True, tag="chat"):
+        text: str
+        character_id: str | None = None
+
+    canonical = msgspec.json.Encoder(order="deterministic").encode
+    for cid in (None, "c4"):
+        before = hashlib.blake2b(
+            canonical(ChatBefore(text="やあ", character_id=cid)), digest_size=16
+        ).hexdigest()
+        assert fingerprint(Chat(text="やあ", character_id=cid)) == before
+        assert fingerprint(Chat(text="やあ", character_id=cid, channel="雑談")) != before
+        assert fingerprint(Chat(text="やあ", character_id=cid, to=["m2"])) != before
+    assert fingerprint(Chat(text="x", to=["m2"])) != fingerprint(Chat(text="x", to=["m3"]))

@@ -114,6 +114,10 @@ class Command(
     meta: ClassVar[msgspec.Meta] = msgspec.Meta()
     """The Japanese ``title`` and ``description`` for people (forms, the JSON Schema's
     ``title``/``description``); the docstring stays for developers."""
+    added_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields added after the command shipped: left out of its :func:`fingerprint` while
+    they hold their default, so a command an older taku stored, sent again with the
+    same id, is still the same command."""
 
 
 def field(title: str, description: str = "", **constraints: Any) -> msgspec.Meta:
@@ -141,6 +145,8 @@ class Chat(Command, frozen=True, kw_only=True, tag="chat"):
     meta = msgspec.Meta(
         title="チャット", description="発言する。ダイスコマンドは振られる（先頭にSでシークレット）"
     )
+
+    added_fields = ("channel", "to")
 
     text: Text
     character_id: Annotated[
@@ -324,5 +330,22 @@ def fingerprint(command: Command) -> str:
     included, object keys sorted), so key order, whitespace and an omitted default
     do not count. The application service keeps it with the command's events and
     refuses a ``command_id`` sent again with a different fingerprint
-    (``command/id_reused``)."""
+    (``command/id_reused``). Fields in the class's ``added_fields`` count only when
+    they differ from their default (the fingerprint older versions computed)."""
+    added = type(command).added_fields
+    if added and any(_is_default(command, name) for name in added):
+        # the Struct's own encoding (its tag, then its fields in order) without them
+        tag = type(command).__struct_config__.tag
+        parts = [b'"type":' + _canonical(tag)]
+        for f in msgspec.structs.fields(command):
+            if f.name in added and _is_default(command, f.name):
+                continue
+            parts.append(_canonical(f.encode_name) + b":" + _canonical(getattr(command, f.name)))
+        return hashlib.blake2b(b"{" + b",".join(parts) + b"}", digest_size=16).hexdigest()
     return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()
+
+
+def _is_default(command: Command, name: str) -> bool:
+    f = next(f for f in msgspec.structs.fields(command) if f.name == name)
+    default = f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
+    return bool(getattr(command, name) == default)

@@ -61,7 +61,7 @@ from taku.core.events import (
 )
 from taku.core.play import Affordance, Choice, Turn
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
-from taku.errors import Forbidden, InvalidCommand
+from taku.errors import Forbidden, InvalidCommand, japanese_detail
 
 __all__ = [
     "Character",
@@ -649,7 +649,9 @@ def _apply_override(
             new = msgspec.structs.replace(state, game=game)
     except msgspec.ValidationError as e:
         raise InvalidCommand(
-            f"that value does not fit: {e}", code="command/invalid_value", detail=str(e)
+            f"that value does not fit: {e}",
+            code="command/invalid_value",
+            detail=japanese_detail(str(e)),
         ) from None
     if _read_path(new, path) != msgspec.to_builtins(event.value):
         # e.g. a key the state does not have: the override would log a change that never happened
