@@ -88,11 +88,12 @@ async def test_a_roll_from_the_chat_palette_and_the_channel_tabs(
     assert await line.is_hidden() and await gm.locator("#log li[data-seq='7']").is_visible()
     await gm.click("#chat-tabs button[data-tab='雑談']")
     assert await line.is_visible() and await gm.locator("#log li[data-seq='7']").is_hidden()
-    # the GM adds a channel: a new tab on every page
+    # the GM adds a channel (GM tools): a new tab on every page
+    await gm.click("#gm-tools > summary")
     await gm.fill("#channel-name", "作戦")
     await gm.click("#channel-add-submit")
     await pl.wait_for_selector("#chat-tabs button[data-tab='作戦']")
-    assert await pl.locator("#channel-add").is_hidden()
+    assert await pl.locator("#gm-tools").is_hidden()
 
 
 @pytest.mark.parametrize(

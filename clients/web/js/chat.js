@@ -73,11 +73,9 @@ export function chatUi(ctx) {
     if (have.join("\n") !== want.join("\n")) {
       clear(box, want.map((c) => h("button", {
         type: "button", class: "chat-tab", "data-tab": c, "aria-pressed": String(c === tab),
-        text: c === ALL ? "すべて" : c, onclick: () => { tab = c; applyTab(); },
+        text: c === ALL ? "すべて" : c,
       })));
     }
-    const gm = s.you.role === "gm";
-    $("#channel-add").hidden = !gm;
   }
 
   function renderWhisper(s) {
@@ -168,6 +166,10 @@ export function chatUi(ctx) {
     } catch (x) { toast(errorNodes(x)); }
   }
   $("#channel-add").addEventListener("submit", addChannel);
+  $("#chat-tabs").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-tab]");
+    if (b) { tab = b.dataset.tab; applyTab(); }
+  });
   $("#chat-as").addEventListener("change", () => app.state && renderPalette(app.state));
 
   // the server's own export (one implementation for the CLI and this page): the public's view
