@@ -212,6 +212,14 @@ async def test_the_gm_s_secret_dice_box_takes_the_ruleset_s_own_commands(
     assert _at(await h.frames(None), seq).get("redacted")
 
 
+async def test_the_secret_box_takes_a_line_with_the_prefix_too() -> None:
+    h = await TableHarness.create("nstrpg", faces=(6, 5, 4, 1))
+    a = await h.join("フジキド")
+    await h.send(h.gm, RollDice(expression="SN4", secret=True))
+    assert not _at(await h.frames(h.gm), h.state.seq).get("redacted")
+    assert _at(await h.frames(a), h.state.seq).get("redacted")
+
+
 async def test_a_roll_that_nothing_reads_is_still_a_dice_error() -> None:
     h = await TableHarness.create("nstrpg")
     err = await h.rejected(h.gm, RollDice(expression="ほげ", secret=True))

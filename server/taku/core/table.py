@@ -311,6 +311,8 @@ def decide(
                 ctx.secret = secret
                 try:
                     out = ruleset.chat(_chat_text(line), state, ctx)
+                    if out is None and secret and (bare := _secret_prefix(line)) is not None:
+                        out = ruleset.chat(bare, state, ctx)  # `SN4` typed into the secret box
                 finally:
                     ctx.secret = False
                 if out is not None:
