@@ -42,7 +42,16 @@ from taku.core import chat as chat_core
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
-from taku.core.events import Event, Private, Recorded, Redacted, TableSettings
+from taku.core.events import (
+    CORE_EVENTS,
+    ChatPosted,
+    DiceRolled,
+    Event,
+    Private,
+    Recorded,
+    Redacted,
+    TableSettings,
+)
 from taku.core.play import Affordance, Turn
 from taku.core.render import outcome, render
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
@@ -95,9 +104,12 @@ def _seeded(table_id: str, seed: bytes, cursor: int) -> DiceSource:
 
 
 def speaker_of(state: TableState, event: Event, actor: str | None) -> Speaker | None:
-    """Who ``event``'s line is from: the character its ``character_id`` names (with the
-    character's chat colour), else the member ``actor``; ``None`` for the server."""
-    cid = getattr(event, "character_id", None)
+    """Who ``event``'s line is from: for a chat line, a roll or a ruleset's event, the
+    character its ``character_id`` names (with the character's chat colour); else (and
+    for the core's own events about characters) the member ``actor``; ``None`` for the
+    server."""
+    speaks = isinstance(event, ChatPosted | DiceRolled) or type(event) not in CORE_EVENTS
+    cid = getattr(event, "character_id", None) if speaks else None
     ch = state.characters.get(cid) if isinstance(cid, str) else None
     if ch is not None:
         return Speaker(
@@ -372,7 +384,21 @@ class TableService:
             )
         )
 
-    def viewer_frames(self, recs: Sequence[Recorded], member_id: str | None) -> list[bytes]:
+    def viewer_frames(
+        self, recs: Sequence[Recorded], member_id: str | None, *, cached: bool = True
+    ) -> list[bytes]:
+        """The ``event`` messages of ``recs`` as ``member_id`` may see them; ``cached``
+        False makes each afresh, with today's names and colours (an export)."""
+        if not cached:
+            state = self.state
+            return [
+                self._frame(
+                    r,
+                    self.decoder.decode(r.data),
+                    r.audience is None or state.viewer(member_id).sees(r.audience),
+                )
+                for r in recs
+            ]
         return [self.frame(r, self.decoder.decode(r.data), member_id) for r in recs]
 
     # ------------------------------------------------------------ commands

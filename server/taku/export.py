@@ -52,7 +52,7 @@ def export(table: TableService, recs: Sequence[Recorded], fmt: Format) -> str:
     messages a spectator received (what ``taku verify`` reads), ``html`` the page
     described in the module docstring.
     """
-    raw = table.viewer_frames(recs, None)
+    raw = table.viewer_frames(recs, None, cached=False)
     if fmt == "jsonl":
         return "".join(f.decode() + "\n" for f in raw)
     frames = [msgspec.json.decode(f) for f in raw]
@@ -127,7 +127,9 @@ def _html(table: TableService, frames: list[dict[str, Any]]) -> str:
         is_line = ev.get("type") in ("chat_posted", "dice_rolled")
         ch = (ev.get("channel") or chat_core.MAIN) if is_line else chat_core.MAIN
         i = index.get(ch, 0)
-        speaker = f.get("speaker") or {}
+        # a line someone said or rolled names its speaker (a member's join is a system line)
+        said = is_line or ev.get("type") == "redacted" or "." in str(ev.get("type", ""))
+        speaker = (f.get("speaker") or {}) if said else {}
         text = esc(f["text"])
         if speaker:
             # the speaker's name in the line, in the character's colour (in front when the line lacks it)
