@@ -163,7 +163,9 @@ async def test_export_text_and_html(
     assert download.suggested_filename.endswith(".html")
     html = (await download.path()).read_text(encoding="utf-8")
     # the server's page (taku.export, as `taku export --format html`): dice faces, the seed hash
-    assert "<title>輸出卓" in html and "4[2,2]" in html and 'aria-label="6面ダイス 2">2</span>' in html
+    assert (
+        "<title>輸出卓" in html and "4[2,2]" in html and 'aria-label="6面ダイス 2">2</span>' in html
+    )
     assert "シードのハッシュ" in html
 
 

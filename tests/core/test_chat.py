@@ -268,3 +268,11 @@ def test_a_chat_stored_before_channels_keeps_its_fingerprint() -> None:
         assert fingerprint(Chat(text="やあ", character_id=cid, channel="雑談")) != before
         assert fingerprint(Chat(text="やあ", character_id=cid, to=["m2"])) != before
     assert fingerprint(Chat(text="x", to=["m2"])) != fingerprint(Chat(text="x", to=["m3"]))
+
+
+async def test_the_speaker_of_a_core_event_about_a_character_is_the_member() -> None:
+    h, a, _, _ = await _table(faces=(3, 4))
+    (created,) = await h.send(a, CreateCharacter(name="アカネ丸"))
+    assert (await h.frames(None))[-1]["speaker"] == {"name": "アカネ", "member_id": a}
+    await h.send(a, Chat(text="2D6", character_id=created.character_id))
+    assert (await h.frames(None))[-1]["speaker"]["name"] == "アカネ丸"
