@@ -103,12 +103,16 @@ def _seeded(table_id: str, seed: bytes, cursor: int) -> DiceSource:
     return SeededDice(seed, cursor)
 
 
+_CORE = frozenset(CORE_EVENTS)
+_LINES = frozenset({ChatPosted, DiceRolled})
+
+
 def speaker_of(state: TableState, event: Event, actor: str | None) -> Speaker | None:
     """Who ``event``'s line is from: for a chat line, a roll or a ruleset's event, the
     character its ``character_id`` names (with the character's chat colour); else (and
     for the core's own events about characters) the member ``actor``; ``None`` for the
     server."""
-    speaks = isinstance(event, ChatPosted | DiceRolled) or type(event) not in CORE_EVENTS
+    speaks = type(event) in _LINES or type(event) not in _CORE
     cid = getattr(event, "character_id", None) if speaks else None
     ch = state.characters.get(cid) if isinstance(cid, str) else None
     if ch is not None:
