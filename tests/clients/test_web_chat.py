@@ -23,7 +23,7 @@ async def _line(page: Any, seq: int) -> Any:
 
 
 async def test_a_whisper_is_seen_by_its_recipient_and_the_gm_only(
-    scripted_server: Any, open_page: Any
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
 ) -> None:
     gm = await create_table(open_page, scripted_server.http_url)
     link = await gm.input_value("#invite-player")
@@ -40,12 +40,21 @@ async def test_a_whisper_is_seen_by_its_recipient_and_the_gm_only(
         line = await _line(page, 6)
         assert "実は忍者です" in await line.inner_text()
         assert "内緒話" in await line.locator(".whisper-badge").inner_text()
-    # a public line after it: the other pages have caught up past the whisper
+    # a dice line in a whisper too: its faces for them, who sees it on a badge
+    scripted_dice.extend([4, 2])
+    await _say(a, "2D6 こっそり")
+    for page in (a, gm):
+        line = await _line(page, 7)
+        assert await line.locator(".die").count() == 2
+        assert "内緒話" in await line.locator(".whisper-badge").inner_text()
+    # a public line after them: the other pages have caught up past the whispers
     await _say(gm, "はじめます")
     for page in (b, sp):
-        await wait_seq(page, 7)
-        hidden = page.locator("#log li[data-seq='6']")
-        assert "redacted" in (await hidden.get_attribute("class") or "")
+        await wait_seq(page, 8)
+        for seq in (6, 7):
+            hidden = page.locator(f"#log li[data-seq='{seq}']")
+            assert "redacted" in (await hidden.get_attribute("class") or "")
+            assert await hidden.locator(".die").count() == 0
         assert "実は忍者です" not in _without_times(await page.content())
 
 

@@ -276,3 +276,23 @@ async def test_the_speaker_of_a_core_event_about_a_character_is_the_member() -> 
     assert (await h.frames(None))[-1]["speaker"] == {"name": "アカネ", "member_id": a}
     await h.send(a, Chat(text="2D6", character_id=created.character_id))
     assert (await h.frames(None))[-1]["speaker"]["name"] == "アカネ丸"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "line", "faces"),
+    [("yodomi", "2D9", (3, 4)), ("chabu", "CH<=50", (4, 2)), ("nstrpg", "N3", (6, 5, 4))],
+)
+async def test_a_ruleset_s_roll_in_a_whisper_is_hidden_from_the_others(
+    ruleset: str, line: str, faces: tuple[int, ...]
+) -> None:
+    h = await TableHarness.create(ruleset, faces=faces)
+    a, b, c = await h.join("アカネ"), await h.join("ブンタ"), await h.join("チヨ")
+    events = await h.send(a, Chat(text=line, to=[b]))
+    assert events and all(not isinstance(e, ChatPosted) for e in events)
+    seq = h.state.seq
+    for who in (a, b, h.gm):
+        f = _at(await h.frames(who), seq)
+        assert not f.get("redacted") and set(f["audience"]) == {a, b, "@gm"}, who
+    for who in (c, None):
+        f = _at(await h.frames(who), seq)
+        assert f.get("redacted") and f["event"]["note"] == "内緒話", who

@@ -44,6 +44,15 @@ export function chatUi(ctx) {
       li.querySelector(".text")?.before(h("span", { class: "badge whisper-badge", text: `内緒話→${names}` }));
     } else if (msg.redacted && d.note === "内緒話") {
       li.classList.add("whisper");
+    } else if (Array.isArray(msg.audience) && d.secret !== true) {
+      // a hidden event shown in full (a ruleset's roll in a whisper, cards given): who sees it
+      const others = msg.audience.filter((m) => m !== "@gm" && m !== msg.actor);
+      if (others.length) {
+        li.classList.add("whisper");
+        const names = [msg.actor, ...others].filter(Boolean).map(memberName);
+        if (msg.audience.includes("@gm")) names.push("GM");
+        li.querySelector(".text")?.before(h("span", { class: "badge whisper-badge", text: `非公開: ${names.join("、")}` }));
+      }
     }
     if (ch) li.querySelector(".text")?.before(h("span", { class: "badge channel-badge", text: ch }));
     li.hidden = !shown(li);
