@@ -38,6 +38,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from taku import metrics
 from taku.core import chat as chat_core
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
@@ -51,6 +52,7 @@ from taku.core.events import (
     Recorded,
     Redacted,
     TableSettings,
+    tag_of,
 )
 from taku.core.play import Affordance, Turn
 from taku.core.render import outcome, render
@@ -216,7 +218,7 @@ class TableService:
         self.ruleset = ruleset
         self.decoder = core_table.event_decoder(ruleset)
         self.command_decoder = core_table.command_decoder(ruleset)
-        self._command_tags = {t.__struct_config__.tag for t in hub.core_commands + ruleset.commands}
+        self._command_tags = {tag_of(t) for t in hub.core_commands + ruleset.commands}
         self.state = TableState(table_id=record.table_id)
         """The published state: every event in it is durable and was sent to subscribers."""
         self._decided = self.state
@@ -320,7 +322,7 @@ class TableService:
                                 await self._catch_up_locked(rec.seq)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:
+            except Exception as e:  # noqa: BLE001 - any failed read (a restart): retry, never end
                 log.warning(
                     "follow_failed", table_id=self.table_id, error=repr(e), retry_in_s=delay_s
                 )
@@ -339,7 +341,7 @@ class TableService:
             self._pump.cancel()
             try:
                 await self._pump
-            except (asyncio.CancelledError, Exception):
+            except asyncio.CancelledError:  # the pump retries every failure: it ends cancelled
                 pass
 
     # ------------------------------------------------------------ frames
@@ -566,7 +568,9 @@ class TableService:
                     state, decider, actor, command_id, expected_seq, fingerprint
                 )
                 try:
-                    await store.append(self.table_id, recs, expected_seq=state.seq)
+                    with metrics.commit_timer():
+                        await store.append(self.table_id, recs, expected_seq=state.seq)
+                    metrics.commit_batch(1)  # a shared store: one transaction per append
                 except SeqConflict:
                     await (
                         self._catch_up_locked()
@@ -677,7 +681,7 @@ class TableService:
                     self.table_id,
                     recs,
                     expected_seq=base.seq,
-                    done=functools.partial(self._stored, pending),
+                    done=metrics.timed_commit(functools.partial(self._stored, pending)),
                 )
                 # after append_nowait: a store that refuses at once (closed) leaves nothing half-done
                 self._decided = after
@@ -757,7 +761,7 @@ class TableService:
             if isinstance(item, Private):
                 event = item.event
                 audience = tuple(item.audience)
-                red = item.redacted or Redacted(of=type(event).__struct_config__.tag)
+                red = item.redacted or Redacted(of=tag_of(type(event)))
                 redacted = msgspec.Raw(encode(red))
             else:
                 event = item
@@ -768,7 +772,7 @@ class TableService:
                 Recorded(
                     table_id=self.table_id,
                     seq=seq + 1 + i,
-                    type=type(event).__struct_config__.tag,
+                    type=tag_of(type(event)),
                     data=msgspec.Raw(encode(event)),
                     actor=actor,
                     time=now,
@@ -792,9 +796,12 @@ class TableService:
             # a seq past the table's end (a client that remembers more than exists) starts live
             sub = Subscription(self, member_id, sink, last_seq=min(max(after_seq, 0), head))
             self.subscriptions.add(sub)
+            metrics.subscribers_changed(+1)
         if after_seq < head:
-            for rec in await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head):
+            missed = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head)
+            for rec in missed:
                 sink(self.frame(rec, self.decoder.decode(rec.data), member_id))
+            metrics.catch_up_sent(len(missed))
             sub.last_seq = head
         # what was published meanwhile (all > head); no await between flush and going live
         pending, sub.pending = sub.pending, []
@@ -804,7 +811,9 @@ class TableService:
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
-        self.subscriptions.discard(sub)
+        if sub in self.subscriptions:
+            self.subscriptions.discard(sub)
+            metrics.subscribers_changed(-1)
 
     async def state_at(self, viewer: Viewer, at_seq: int | None = None) -> dict[str, Any]:
         """The table as ``viewer`` may see it, now or folded up to ``at_seq`` (the ``state`` of :meth:`view_at`)."""
@@ -929,6 +938,7 @@ class Hub:
     async def close(self) -> None:
         for t in self._tables.values():
             await t.stop()
+        metrics.tables_changed(-len(self._tables))
         self._tables.clear()
 
     def loaded(self, table_id: str) -> TableService | None:
@@ -955,6 +965,7 @@ class Hub:
             t = TableService(self, record, self.registry.get(record.ruleset))
             await t.load()
             self._tables[table_id] = t
+            metrics.tables_changed(+1)
             fut.set_result(t)
             return t
         except BaseException as e:
@@ -998,7 +1009,7 @@ class Hub:
             Recorded(
                 table_id=table_id,
                 seq=i + 1,
-                type=type(e).__struct_config__.tag,
+                type=tag_of(type(e)),
                 data=msgspec.Raw(encode(e)),
                 actor=None if i == 0 else gm_id,
                 time=now,

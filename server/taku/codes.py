@@ -51,6 +51,10 @@ CATALOGUE: dict[str, Code] = {
     "protocol/not_joined": Code(
         "a table message before `join` on this connection", "先に卓に参加してください"
     ),
+    "protocol/unsupported_version": Code(
+        "a `hello` with a `protocol` the server does not speak (`params.supported` lists those it does)",
+        "サーバーはプロトコル「{protocol}」に対応していません（対応している版: {versions}）",
+    ),
     # tables and tokens
     "table/not_found": Code("no such table", "卓が見つかりません"),
     "table/unknown_ruleset": Code(

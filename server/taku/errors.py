@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-
 from typing import Any
 
 __all__ = [
@@ -58,6 +57,7 @@ __all__ = [
     "TakuError",
     "UnknownMessageType",
     "UnknownRuleset",
+    "UnsupportedVersion",
     "japanese_detail",
 ]
 
@@ -104,6 +104,13 @@ class RateLimited(ProtocolError):
 
 class NotJoined(ProtocolError):
     code = "protocol/not_joined"
+
+
+class UnsupportedVersion(ProtocolError):
+    """A ``hello`` naming a protocol version the server does not speak (``params.supported``
+    lists those it does)."""
+
+    code = "protocol/unsupported_version"
 
 
 class AccessError(TakuError):

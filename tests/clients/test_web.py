@@ -423,7 +423,8 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
             {
                 "type": "create_character",
                 "name": "ラオモト",
-                "sheet": {"karate": 4, "neuron": 2, "tairyoku": 5},
+                # イニシアチブ 4 over the PC's 3: his 手番 comes first (2-3)
+                "sheet": {"karate": 4, "neuron": 4, "tairyoku": 5},
             },
         )
         state = (await gm_client.get_state(table_id)).state
@@ -615,3 +616,14 @@ async def test_error_shows_the_servers_message_with_the_code_small(
     assert (await toast.locator(".err-code").inner_text()) == "dice/invalid"
     assert await toast.locator(".err-msg").get_attribute("title") == "dice/invalid"
     assert not (await toast.inner_text()).startswith("dice/invalid")
+
+
+async def test_the_page_connects_with_the_subprotocol_taku_v1(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """The web client offers the protocol's version as its WebSocket subprotocol, and the
+    server accepted it (docs/protocol.md, Versions)."""
+    from .conftest import server_connections
+
+    await create_table(open_page, scripted_server.http_url)
+    assert [c.subprotocol for c in server_connections(scripted_server)] == ["taku.v1"]

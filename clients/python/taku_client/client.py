@@ -35,9 +35,11 @@ import msgspec
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
 
 from taku.protocol import (
     SERVER_MESSAGES,
+    SUBPROTOCOLS,
     Ack,
     ChatMsg,
     ClientMessage,
@@ -46,8 +48,8 @@ from taku.protocol import (
     CreateTable,
     ErrorMsg,
     EventMsg,
-    ExportLog,
     Exported,
+    ExportLog,
     GetLog,
     GetState,
     Hello,
@@ -74,8 +76,11 @@ __all__ = [
     "event_data",
 ]
 
-_decoder = msgspec.json.Decoder(Union[SERVER_MESSAGES])  # type: ignore[valid-type]
+_decoder = msgspec.json.Decoder(Union[SERVER_MESSAGES])  # noqa: UP007 - a Union of a tuple
 _encoder = msgspec.json.Encoder()
+
+_SUBPROTOCOLS = [Subprotocol(p) for p in SUBPROTOCOLS]
+"""Offered in the handshake: the protocol's version (the server picks ``taku.v1``)."""
 
 
 class TakuClientError(Exception):
@@ -254,7 +259,7 @@ class TakuClient:
             feed._close()
 
     async def _open(self) -> None:
-        self._ws = await ws_connect(self.url, max_size=None)
+        self._ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
         self._reader = asyncio.create_task(self._read(self._ws), name="taku-client-reader")
         self._connected.set()
         self.welcome = await self._request(Hello(client=self.client_name), retry=False)  # type: ignore[assignment]
@@ -302,7 +307,7 @@ class TakuClient:
             await asyncio.sleep(delay)
             attempt += 1
             try:
-                ws = await ws_connect(self.url, max_size=None)
+                ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
             except (OSError, TimeoutError, ConnectionClosed) as e:
                 if attempt >= self.max_attempts:
                     self._give_up(e)

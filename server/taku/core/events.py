@@ -40,10 +40,23 @@ __all__ = [
     "RoleChanged",
     "SeedRevealed",
     "TableCreated",
+    "tag_of",
 ]
 
 GM = "@gm"
 """In an audience, stands for every member whose role is GM."""
+
+
+def tag_of(struct: type[msgspec.Struct]) -> str:
+    """The ``type`` tag of a tagged Struct class (an event, a command or a message).
+
+    Raises:
+        TypeError: the class has no string tag.
+    """
+    tag = struct.__struct_config__.tag
+    if not isinstance(tag, str):
+        raise TypeError(f"{struct.__name__} has no string tag")
+    return tag
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):

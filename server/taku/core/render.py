@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any, Literal
 
 from taku.core import kit
 from taku.core.events import (
@@ -50,14 +51,14 @@ def _shown(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def outcome(event: Event) -> str | None:
+def outcome(event: Event) -> Literal["success", "failure"] | None:
     """``"success"`` / ``"failure"`` for a roll's badge, from the event's own fields:
     its ``outcome`` when it has one (the line's reading when ``success`` follows
     BCDice's other way round), else its ``success``, else its ``check``'s ``success``
     (a ruleset's check result); ``None`` when it has none (a table roll, chat)."""
     told = getattr(event, "outcome", None)
-    if told in ("success", "failure"):
-        return told
+    if told == "success" or told == "failure":
+        return "success" if told == "success" else "failure"
     success = getattr(event, "success", None)
     if success is None:
         success = getattr(getattr(event, "check", None), "success", None)
@@ -72,7 +73,7 @@ def _place(state: TableState, channel: str, to: tuple[str, ...]) -> str:
     return head
 
 
-def render(event: Event, state: TableState, ruleset: Ruleset, actor: str | None) -> str:
+def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: str | None) -> str:
     """One line for ``event`` as of ``state`` (names are looked up there).
 
     The ruleset's ``render`` is asked first for every event; core events fall

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 import msgspec
 
@@ -54,10 +54,10 @@ Emitted = Event | Private
 class Role:
     """The three roles of a table member (stable strings on the wire and in the log)."""
 
-    GM = "gm"
-    PLAYER = "player"
-    SPECTATOR = "spectator"
-    ALL = ("gm", "player", "spectator")
+    GM: Final = "gm"
+    PLAYER: Final = "player"
+    SPECTATOR: Final = "spectator"
+    ALL: Final = ("gm", "player", "spectator")
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,10 @@ class Ruleset(Generic[G, O]):
             return dict(sheet)
         try:
             # through JSON, so the stored sheet is exactly what a replay reads back (lists, not tuples)
-            return msgspec.json.decode(msgspec.json.encode(msgspec.convert(sheet, self.sheet)))
+            out: dict[str, Any] = msgspec.json.decode(
+                msgspec.json.encode(msgspec.convert(sheet, self.sheet))
+            )
+            return out
         except msgspec.ValidationError as e:
             raise InvalidCommand(
                 f"bad character sheet: {e}",

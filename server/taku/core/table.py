@@ -13,7 +13,7 @@ import copy
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -24,13 +24,14 @@ from taku.core.commands import (
     AddChannel,
     Chat,
     Command,
-    Permit,
     CreateCharacter,
     Leave,
     Override,
+    Permit,
     RemoveCharacter,
     RenameMember,
     RevealSeed,
+    RoleName,
     RollDice,
     SetChatPalette,
     SetRole,
@@ -135,13 +136,13 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
 # --------------------------------------------------------------------------- codecs
 
 
-def event_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder:
+def event_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder[Any]:
     """One typed decoder for the core events plus ``ruleset``'s (build once, reuse)."""
     types = CORE_EVENTS + tuple(ruleset.events)
     return msgspec.json.Decoder(_union(types))
 
 
-def command_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder:
+def command_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder[Any]:
     """One typed decoder for the core commands plus ``ruleset``'s."""
     return msgspec.json.Decoder(_union(CORE_COMMANDS + tuple(ruleset.commands)))
 
@@ -187,7 +188,7 @@ def creation_events(
 def join_event(member_id: str, name: str, role: str) -> MemberJoined:
     if role not in Role.ALL:
         raise InvalidCommand(f"unknown role {role!r}")
-    return MemberJoined(member_id=member_id, name=_name(name), role=role)
+    return MemberJoined(member_id=member_id, name=_name(name), role=cast(RoleName, role))
 
 
 def _name(name: str) -> str:
@@ -445,7 +446,7 @@ def _gm_count(state: TableState) -> int:
     return sum(1 for m in state.members.values() if m.role == Role.GM and m.present)
 
 
-def _roll_event(event: DiceRolled, ctx: Context) -> Emitted:
+def _roll_event(event: DiceRolled, ctx: Context[Any]) -> Emitted:
     if not event.secret:
         return event
     assert ctx.actor is not None
@@ -758,8 +759,8 @@ def _member(state: TableState, member_id: str, **changes: Any) -> TableState:
 def fold(
     state: TableState,
     recorded: Iterable[Recorded],
-    ruleset: Ruleset,
-    decoder: msgspec.json.Decoder,
+    ruleset: Ruleset[Any, Any],
+    decoder: msgspec.json.Decoder[Any],
 ) -> TableState:
     """``state`` after the stored events ``recorded`` (in seq order).
 

@@ -74,10 +74,10 @@ class EventStore(abc.ABC):
 
     # ------------------------------------------------------------ lifecycle
 
-    async def open(self) -> None:
+    async def open(self) -> None:  # noqa: B027 - optional: a store without a schema keeps it
         """Create or upgrade the schema. Idempotent."""
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 - optional: a store without resources keeps it
         """Flush and release resources. The store may be opened again."""
 
     # ------------------------------------------------------------ tables and tokens
@@ -145,7 +145,7 @@ class EventStore(abc.ABC):
                 await asyncio.wait([previous])  # in order on the table, whatever became of it
             try:
                 await self.append(table_id, events, expected_seq=expected_seq)
-            except BaseException as e:  # noqa: BLE001 - handed to done
+            except BaseException as e:
                 done(e)
                 if not isinstance(e, Exception):
                     raise
@@ -168,6 +168,11 @@ class EventStore(abc.ABC):
         self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
     ) -> list[Recorded]:
         """Events with ``after_seq < seq <= to_seq`` (all after when ``to_seq`` is None), in seq order."""
+
+    async def ping(self) -> None:
+        """Return once the store answers a read (``/healthz``); raises what the read raises
+        (``store/unavailable``, ``store/closed``)."""
+        await self.last_seq("")
 
     @abc.abstractmethod
     async def last_seq(self, table_id: str) -> int:

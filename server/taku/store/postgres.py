@@ -342,7 +342,7 @@ class PostgresEventStore(EventStore):
             self._listener.cancel()
             try:
                 await self._listener
-            except (asyncio.CancelledError, Exception):
+            except asyncio.CancelledError:  # the loop retries every failure: it ends cancelled
                 pass
             self._listener = None
         if self._pool is not None:
@@ -406,7 +406,7 @@ class PostgresEventStore(EventStore):
                     except asyncio.CancelledError:
                         conn.terminate()  # the server drops the lock with the connection
                         raise
-                    except Exception as e:
+                    except Exception as e:  # noqa: BLE001 - whatever failed, the lock must go
                         conn.terminate()  # never back to the pool while it may hold the lock
                         log.warning("table_unlock_failed", table_id=table_id, error=repr(e))
                 return
@@ -425,7 +425,7 @@ class PostgresEventStore(EventStore):
             try:
                 conn = await asyncpg.connect(self._dsn, server_settings=self._settings("/listen"))
                 lost = asyncio.Event()
-                conn.add_termination_listener(lambda _c: lost.set())
+                conn.add_termination_listener(lambda _c, lost=lost: lost.set())
                 await conn.add_listener(self.channel, self._on_notify)
                 self._listen_conn = conn
                 if not first:
@@ -445,7 +445,7 @@ class PostgresEventStore(EventStore):
                 log.warning("listener_lost", schema=self.schema, retry_in_s=delay)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:  # the database went away: wait and connect again
+            except Exception as e:  # noqa: BLE001 - the database went away: wait, connect again
                 log.warning(
                     "listener_lost", schema=self.schema, error=type(e).__name__, retry_in_s=delay
                 )

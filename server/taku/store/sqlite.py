@@ -24,6 +24,7 @@ from pathlib import Path
 import msgspec
 import structlog
 
+from taku import metrics
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
 from taku.store.base import EventStore, TableRecord, TokenRecord
@@ -195,7 +196,7 @@ class SQLiteEventStore(EventStore):
                 raise StoreError(
                     f"database schema {row[0]} is newer than this taku", code="store/schema_newer"
                 )
-        except BaseException as e:
+        except BaseException as e:  # noqa: BLE001 - handed to open(), which raises it
             ready.set_exception(e)
             return
         ready.set_result(None)
@@ -207,11 +208,10 @@ class SQLiteEventStore(EventStore):
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            if None in batch:
-                stop = True
-                batch = [b for b in batch if b is not None]
-            if batch:
-                self._write_batch(conn, batch)
+            appends = [b for b in batch if b is not None]
+            stop = len(appends) < len(batch)  # None: close() asked the writer to stop
+            if appends:
+                self._write_batch(conn, appends)
         conn.close()
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
@@ -310,7 +310,7 @@ class SQLiteEventStore(EventStore):
                 conn.execute("SAVEPOINT a")
                 try:
                     last = self._write_one(conn, item, pending)
-                except BaseException as e:
+                except BaseException as e:  # noqa: BLE001 - this append's answer, the batch goes on
                     conn.execute("ROLLBACK TO a")
                     results.append((item, e))
                 else:
@@ -320,7 +320,7 @@ class SQLiteEventStore(EventStore):
             conn.execute("COMMIT")
             self.commits += 1
             self._last.update(pending)
-        except BaseException as e:  # the commit itself failed: nothing of the batch is durable
+        except BaseException as e:  # noqa: BLE001 - the commit failed: nothing of the batch is durable
             try:
                 conn.execute("ROLLBACK")
             except sqlite3.Error:
@@ -387,6 +387,7 @@ class SQLiteEventStore(EventStore):
 
     def _resolve(self, results: list[tuple[_Append, BaseException | None]]) -> None:
         """On the event loop: tell each append of a committed (or failed) batch how it went, in order."""
+        metrics.commit_batch(len(results))
         for item, err in results:
             if err is None and item.events:
                 self._published(item.table_id, item.events[-1].seq)
@@ -445,20 +446,14 @@ class SQLiteEventStore(EventStore):
         )
         if not rows:
             return None
-        tid, ruleset, name, created, seed = rows[0]
-        return TableRecord(
-            table_id=tid, ruleset=ruleset, name=name, created=created, seed=bytes(seed)
-        )  # type: ignore[arg-type]
+        return _table_record(rows[0])
 
     async def list_tables(self) -> list[TableRecord]:
         rows = await self._query(
             "SELECT table_id, ruleset, name, created, seed FROM tables ORDER BY created, table_id",
             (),
         )
-        return [
-            TableRecord(table_id=t, ruleset=r, name=n, created=c, seed=bytes(s))  # type: ignore[arg-type]
-            for t, r, n, c, s in rows
-        ]
+        return [_table_record(row) for row in rows]
 
     async def add_token(self, token: TokenRecord) -> None:
         def run() -> None:
@@ -521,3 +516,16 @@ class SQLiteEventStore(EventStore):
             (table_id, command_id),
         )
         return (int(rows[0][0]), int(rows[0][1])) if rows else None  # type: ignore[call-overload]
+
+
+def _table_record(row: tuple[object, ...]) -> TableRecord:
+    """A ``tables`` row (table_id, ruleset, name, created, seed) as a TableRecord."""
+    tid, ruleset, name, created, seed = row
+    assert isinstance(seed, bytes | memoryview), "seed is a BLOB"
+    return TableRecord(
+        table_id=str(tid),
+        ruleset=str(ruleset),
+        name=str(name),
+        created=str(created),
+        seed=bytes(seed),
+    )

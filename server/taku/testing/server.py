@@ -32,7 +32,7 @@ async def start_server(
 ) -> RunningServer:
     """Open ``store`` and start a server on a free loopback port."""
     await store.open()
-    hub = Hub(store, load_registry(), **({"dice": dice} if dice else {}))
+    hub = Hub(store, load_registry(), dice=dice) if dice else Hub(store, load_registry())
     server = TakuServer(hub, ServerConfig(port=0, **config))  # type: ignore[arg-type]
     await server.start()
     return RunningServer(server, hub, store)

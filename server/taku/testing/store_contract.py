@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import uuid
+from collections.abc import Awaitable, Callable
 
 import msgspec
 import pytest
@@ -129,7 +130,7 @@ class EventStoreContract:
         answers: list[tuple[int, BaseException | None]] = []
         finished = asyncio.Event()
 
-        def done_for(i: int):  # type: ignore[no-untyped-def]
+        def done_for(i: int) -> Callable[[BaseException | None], None]:
             def done(err: BaseException | None) -> None:
                 answers.append((i, err))
                 if len(answers) == 4:
@@ -232,7 +233,9 @@ class EventStoreContract:
         await asyncio.wait_for(task, 10)
         assert got == list(range(2, 9))
 
-    async def test_reopen_keeps_everything(self, store: EventStore, reopen) -> None:  # type: ignore[no-untyped-def]
+    async def test_reopen_keeps_everything(
+        self, store: EventStore, reopen: Callable[[], Awaitable[EventStore]]
+    ) -> None:
         """Closed and opened again, the store has every appended event and token."""
         tid = await new_table(store, 2)
         await store.append(tid, make_events(tid, 3, 2), expected_seq=2)
@@ -241,7 +244,8 @@ class EventStoreContract:
         again = await reopen()
         try:
             assert [e.seq for e in await again.read(tid)] == [1, 2, 3, 4]
-            assert (await again.find_token(tid, "h")).member_id == "m2"  # type: ignore[union-attr]
+            token = await again.find_token(tid, "h")
+            assert token is not None and token.member_id == "m2"
             await again.append(tid, make_events(tid, 5), expected_seq=4)
         finally:
             await again.close()
