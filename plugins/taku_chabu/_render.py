@@ -72,7 +72,7 @@ def render(event: Event, table: Any, options: ChabuOptions | None) -> str | None
     match event:
         case CheckRolled():
             label = f"〈{event.label}〉" if event.label else ""
-            who = n(event.character_id) if event.character_id else "ダイス"
+            who = n(event.character_id) if event.character_id else kit.ROLLER
             tail = "（タツジンカウンター+1）" if event.tatsujin and event.character_id else ""
             return (
                 f"{who}: {PURPOSE_JA[event.purpose]}{label} (1D100<={event.target}) ＞ "

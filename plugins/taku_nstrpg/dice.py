@@ -338,6 +338,7 @@ def _roll_fixed(expr: str, dice: DiceSource, secret: bool, comment: str) -> Dice
             comment=comment,
             total=a + b,
             success=a + b > target,
+            outcome="failure" if a + b > target else "success",  # as the line reads it
         )
     return None
 

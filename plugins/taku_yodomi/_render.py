@@ -43,7 +43,7 @@ def _n(table: TableState, cid: str | None) -> str:
 
 def check_line(table: TableState, k: Check) -> str:
     """``名前 命中判定 2D9[3,4]+7 ＞ 14 (難易度12) ＞ 成功``."""
-    who = _n(table, k.character_id) if k.character_id else "ダイス"
+    who = _n(table, k.character_id) if k.character_id else kit.ROLLER
     label = k.label or ("2D9判定" if k.kind == "2d9" else "D99判定")
     if k.no_roll:
         dice = "（振らない）"

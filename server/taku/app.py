@@ -42,12 +42,23 @@ import msgspec
 import structlog
 
 from taku import metrics
+from taku.core import chat as chat_core
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
-from taku.core.events import Event, Private, Recorded, Redacted, TableSettings, tag_of
+from taku.core.events import (
+    CORE_EVENTS,
+    ChatPosted,
+    DiceRolled,
+    Event,
+    Private,
+    Recorded,
+    Redacted,
+    TableSettings,
+    tag_of,
+)
 from taku.core.play import Affordance, Turn
-from taku.core.render import render
+from taku.core.render import outcome, render
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
 from taku.core.table import TableState
 from taku.core.upcast import EventReader
@@ -64,7 +75,7 @@ from taku.errors import (
     UnknownMessageType,
 )
 from taku.plugins import Registry
-from taku.protocol import EventMsg, classify, encode
+from taku.protocol import EventMsg, Speaker, classify, encode
 from taku.snapshots import decode_state, make_snapshot, snapshot_version
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
@@ -117,6 +128,31 @@ def hash_token(token: str) -> str:
 
 def _seeded(table_id: str, seed: bytes, cursor: int) -> DiceSource:
     return SeededDice(seed, cursor)
+
+
+_CORE = frozenset(CORE_EVENTS)
+_LINES = frozenset({ChatPosted, DiceRolled})
+
+
+def speaker_of(state: TableState, event: Event, actor: str | None) -> Speaker | None:
+    """Who ``event``'s line is from: for a chat line, a roll or a ruleset's event, the
+    character its ``character_id`` names (with the character's chat colour); else (and
+    for the core's own events about characters) the member ``actor``; ``None`` for the
+    server."""
+    speaks = type(event) in _LINES or type(event) not in _CORE
+    cid = getattr(event, "character_id", None) if speaks else None
+    ch = state.characters.get(cid) if isinstance(cid, str) else None
+    if ch is not None:
+        return Speaker(
+            name=ch.name,
+            member_id=actor,
+            character_id=ch.id,
+            color=chat_core.color_of(state.chat, ch.id),
+        )
+    if actor is None:
+        return None
+    m = state.members.get(actor)
+    return Speaker(name=m.name if m else actor, member_id=actor)
 
 
 def _utcnow() -> dt.datetime:
@@ -523,12 +559,16 @@ class TableService:
                 redacted=shown is not event,
                 draws=rec.draws,
                 text=text,
+                speaker=speaker_of(self.state, shown, rec.actor),
+                outcome=outcome(shown),
+                audience=list(rec.audience) if sees and rec.audience is not None else None,
             )
         )
 
     def viewer_frames(self, recs: Sequence[Recorded], member_id: str | None) -> list[bytes]:
         """The ``event`` messages of stored ``recs`` as ``member_id`` may see them (a
-        catch-up, a log page): built one by one, past the one-event frame cache."""
+        catch-up, a log page, an export): built one by one, past the one-event frame
+        cache, with today's names and colours."""
         viewer = self.state.viewer(member_id)
         return [
             self._frame(r, self.reader.event(r), r.audience is None or viewer.sees(r.audience))
@@ -1093,6 +1133,13 @@ class TableService:
                 size += len(frame)
             after_seq = recs[-1].seq
         return out
+
+    async def export(self, fmt: str) -> str:
+        """The table's log up to the published seq as ``fmt`` (:func:`taku.export.export`)."""
+        from taku.export import export
+
+        recs = await self.hub.store.read(self.table_id, to_seq=self.state.seq)
+        return export(self, recs, fmt)  # type: ignore[arg-type]
 
 
 def _trim_heap() -> None:

@@ -6,7 +6,7 @@ Examples::
     taku serve --db postgresql://localhost/taku --port 9000
     taku rulesets
     taku replay --db taku.db TABLE --to 40   # the table's state at seq 40, as JSON
-    taku export --db taku.db TABLE --format text
+    taku export --db taku.db TABLE --format text|jsonl|html
     taku verify --db taku.db TABLE           # or: taku verify log.jsonl
     taku new http://127.0.0.1:8765/ --ruleset nstrpg   # a table from the terminal
     taku play 'http://127.0.0.1:8765/#table=…&token=…'  # play in the terminal
@@ -242,6 +242,7 @@ async def _replay(args: argparse.Namespace) -> int:
 
 async def _export(args: argparse.Namespace) -> int:
     from taku.app import Hub
+    from taku.export import export
 
     store = _open_store(args.db)
     await store.open()
@@ -253,18 +254,11 @@ async def _export(args: argparse.Namespace) -> int:
             raise SystemExit(f"taku: {e.message}") from None
         recs = await store.read(args.table)
         # the public's view: hidden events come redacted, exactly as a spectator saw them
-        frames = table.viewer_frames(recs, None)
+        document = export(table, recs, args.format)
     finally:
         await hub.close()
         await store.close()
-    out = sys.stdout
-    for frame in frames:
-        if args.format == "jsonl":
-            out.write(frame.decode() + "\n")
-        else:
-            msg = msgspec.json.decode(frame)
-            text = msg["text"].replace("\n", "\n    ")  # a continuation never looks like an entry
-            out.write(f"[{msg['seq']}] {msg['time'][:19].replace('T', ' ')} {text}\n")
+    sys.stdout.write(document)
     return 0
 
 
@@ -452,10 +446,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.set_defaults(run=_replay)
 
-    s = sub.add_parser("export", help="a table's log without secrets: readable text or JSON lines")
+    s = sub.add_parser(
+        "export", help="a table's log without secrets: readable text, JSON lines or an HTML page"
+    )
     s.add_argument("--db", default=DEFAULT_DB)
     s.add_argument("table")
-    s.add_argument("--format", choices=("jsonl", "text"), default="text")
+    s.add_argument("--format", choices=("jsonl", "text", "html"), default="text")
     s.set_defaults(run=_export)
 
     s = sub.add_parser("verify", help="check every die of a table against its revealed seed")

@@ -120,6 +120,13 @@ CATALOGUE: dict[str, Code] = {
     "command/invalid_atmosphere": Code(
         "not an atmosphere (雰囲気) value", "雰囲気の値が正しくありません"
     ),
+    "command/unknown_channel": Code(
+        "no chat channel of that name on this table", "チャンネル「{channel}」はありません"
+    ),
+    "command/channel_exists": Code(
+        "a channel of that name exists (or is 観戦, the spectators')",
+        "チャンネル「{channel}」はもうあります",
+    ),
     "command/empty": Code("an empty chat line", "空の発言は送れません"),
     "command/too_long": Code(
         "a chat line over 4,000 characters", "発言が長すぎます（4000文字まで）"

@@ -31,6 +31,8 @@ section in the rulebook).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -57,6 +59,7 @@ __all__ = [
     "UnknownRuleset",
     "UnsupportedVersion",
     "UnreadableEvent",
+    "japanese_detail",
 ]
 
 
@@ -207,3 +210,72 @@ class UnreadableEvent(StoreError):
         self.table_id = table_id
         self.seq = seq
         self.type = type
+
+
+# --------------------------------------------------------------------------- msgspec's words in Japanese
+
+_TYPE_JA = {
+    "str": "文字列",
+    "int": "整数",
+    "float": "数",
+    "bool": "true か false",
+    "array": "リスト",
+    "object": "オブジェクト",
+    "null": "null",
+}
+
+
+def _t(name: str) -> str:
+    return _TYPE_JA.get(name, name)
+
+
+_DETAIL_JA: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (
+        re.compile(r"Object contains unknown field `(.+)`"),
+        lambda m: f"「{m[1]}」という項目はありません",
+    ),
+    (re.compile(r"Object missing required field `(.+)`"), lambda m: f"項目「{m[1]}」が必要です"),
+    (
+        re.compile(r"Expected `(\w+)`, got `(\w+)`"),
+        lambda m: f"{_t(m[1])}が必要です（{_t(m[2])}が来ました）",
+    ),
+    (re.compile(r"Expected `(\w+)` >= (\S+)"), lambda m: f"{m[2]}以上の{_t(m[1])}が必要です"),
+    (re.compile(r"Expected `(\w+)` > (\S+)"), lambda m: f"{m[2]}より大きい{_t(m[1])}が必要です"),
+    (re.compile(r"Expected `(\w+)` <= (\S+)"), lambda m: f"{m[2]}以下の{_t(m[1])}が必要です"),
+    (re.compile(r"Expected `(\w+)` < (\S+)"), lambda m: f"{m[2]}より小さい{_t(m[1])}が必要です"),
+    (
+        re.compile(r"Expected `(\w+)` of length <= (\d+)"),
+        lambda m: f"長さ{m[2]}までの{_t(m[1])}にしてください",
+    ),
+    (
+        re.compile(r"Expected `(\w+)` of length >= (\d+)"),
+        lambda m: f"長さ{m[2]}以上の{_t(m[1])}にしてください",
+    ),
+    (
+        re.compile(r"Expected `(\w+)` matching regex .*"),
+        lambda m: f"{_t(m[1])}の形が正しくありません",
+    ),
+    (re.compile(r"Invalid enum value (.+)"), lambda m: f"{m[1]} は選べる値ではありません"),
+    (re.compile(r"JSON is malformed.*"), lambda m: "JSONとして読めません"),
+]
+_AT = re.compile(r"^(.*?) - at `(.+)`$", re.S)
+
+
+def japanese_detail(text: str) -> str:
+    """msgspec's validation message in Japanese, for the ``detail`` people read.
+
+    ``Object contains unknown field `カラテ` `` → ``「カラテ」という項目はありません``;
+    ``Expected `int` >= 0 - at `$.karate` `` → ``0以上の整数が必要です（場所: karate）``.
+    A message it does not know stays as it is.
+    """
+    where = ""
+    m = _AT.match(text)
+    if m:
+        text, path = m[1], m[2]
+        path = path.removeprefix("$").lstrip(".")
+        where = f"（場所: {path}）" if path else ""
+    for pattern, say in _DETAIL_JA:
+        hit = pattern.fullmatch(text.strip())
+        if hit:
+            return say(hit) + where
+    return text + where

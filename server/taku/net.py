@@ -40,8 +40,10 @@ from websockets.typing import Subprotocol
 
 from taku import __version__, codes, metrics
 from taku.app import Hub, Subscription
-from taku.core.commands import CORE_COMMANDS, Chat
+from taku.core.commands import CORE_COMMANDS
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError, UnsupportedVersion
+from taku.export import MEDIA_TYPES as EXPORT_MEDIA
+from taku.export import filename as export_filename
 from taku.protocol import (
     PROTOCOL,
     PROTOCOLS,
@@ -53,6 +55,8 @@ from taku.protocol import (
     Created,
     CreateTable,
     ErrorMsg,
+    Exported,
+    ExportLog,
     GetLog,
     GetState,
     Hello,
@@ -484,13 +488,11 @@ class _Connection:
                 table = await hub.table(tid)
                 command = table.decode_command(raw)
                 await self._execute(msg.id, table, mid, command, cid, exp).wait()
-            case ChatMsg(table_id=tid, text=text, command_id=cid, character_id=char):
+            case ChatMsg(table_id=tid, command_id=cid):
                 mid = self.member(tid)
                 table = await hub.table(tid)
                 cid = cid or f"chat-{self.id}-{time.monotonic_ns()}"
-                await self._execute(
-                    msg.id, table, mid, Chat(text=text, character_id=char), cid, None
-                ).wait()
+                await self._execute(msg.id, table, mid, msg.command(), cid, None).wait()
             case GetState(table_id=tid, at_seq=at):
                 mid = self.member(tid)
                 table = await hub.table(tid)
@@ -512,6 +514,19 @@ class _Connection:
                 events = [msgspec.Raw(f) for f in frames]
                 await self.send(
                     LogMsg(re=msg.id, table_id=tid, events=events, last_seq=table.state.seq)
+                )
+            case ExportLog(table_id=tid, format=fmt):
+                self.member(tid)
+                table = await hub.table(tid)
+                await self.send(
+                    Exported(
+                        re=msg.id,
+                        table_id=tid,
+                        format=fmt,
+                        filename=export_filename(tid, fmt),
+                        media_type=EXPORT_MEDIA[fmt],
+                        content=await table.export(fmt),
+                    )
                 )
             case _:  # pragma: no cover - decode_client only yields the types above
                 raise AssertionError(f"unhandled message {msg!r}")
@@ -537,9 +552,7 @@ class _Connection:
             self._execute(msg.id, table, mid, command, msg.command_id, msg.expected_seq)
         else:
             cid = msg.command_id or f"chat-{self.id}-{time.monotonic_ns()}"
-            self._execute(
-                msg.id, table, mid, Chat(text=msg.text, character_id=msg.character_id), cid, None
-            )
+            self._execute(msg.id, table, mid, msg.command(), cid, None)
         return True
 
     def _execute(

@@ -6,9 +6,9 @@ string or integer); the reply to it carries the same value as ``re``. Events
 pushed by a subscription carry no ``re``.
 
 Client to server: ``hello``, ``list_rulesets``, ``create_table``, ``join``,
-``subscribe``, ``unsubscribe``, ``command``, ``chat``, ``get_state``, ``get_log``.
-Server to client: ``welcome``, ``rulesets``, ``created``, ``joined``,
-``subscribed``, ``ack``, ``error``, ``event``, ``state``, ``log``.
+``subscribe``, ``unsubscribe``, ``command``, ``chat``, ``get_state``, ``get_log``,
+``export_log``. Server to client: ``welcome``, ``rulesets``, ``created``, ``joined``,
+``subscribed``, ``ack``, ``error``, ``event``, ``state``, ``log``, ``exported``.
 
 See docs/protocol.md for a commented transcript; docs/schema/ holds the JSON
 Schema of every message, generated from these Structs (``taku schema``).
@@ -17,13 +17,14 @@ Schema of every message, generated from these Structs (``taku schema``).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
+from taku.core.commands import Chat
 from taku.core.events import TableSettings, tag_of
 from taku.core.play import Affordance, Turn
-from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
+from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType, japanese_detail
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -39,6 +40,8 @@ __all__ = [
     "Created",
     "ErrorMsg",
     "EventMsg",
+    "ExportLog",
+    "Exported",
     "GetLog",
     "GetState",
     "Hello",
@@ -132,12 +135,21 @@ class CommandMsg(ClientMessage, frozen=True, kw_only=True, tag="command"):
 
 
 class ChatMsg(ClientMessage, frozen=True, kw_only=True, tag="chat"):
-    """Shorthand for the ``chat`` command: a line that may hold a dice command."""
+    """Shorthand for the ``chat`` command: a line that may hold a dice command,
+    in ``channel`` (``""``: メイン), whispered when ``to`` names members."""
 
     table_id: str
     text: str
     command_id: str | None = None
     character_id: str | None = None
+    channel: str = ""
+    to: list[str] = []
+
+    def command(self) -> Chat:
+        """The ``chat`` command this message stands for."""
+        return Chat(
+            text=self.text, character_id=self.character_id, channel=self.channel, to=self.to
+        )
 
 
 class GetState(ClientMessage, frozen=True, kw_only=True, tag="get_state"):
@@ -155,6 +167,14 @@ class GetLog(ClientMessage, frozen=True, kw_only=True, tag="get_log"):
     limit: Annotated[int, msgspec.Meta(ge=1, le=5000)] = 500
 
 
+class ExportLog(ClientMessage, frozen=True, kw_only=True, tag="export_log"):
+    """The table's whole log as a file (answer: ``exported``), in the public's view:
+    no secret roll, whisper or hand of cards, whoever asks (:mod:`taku.export`)."""
+
+    table_id: str
+    format: Literal["html", "text", "jsonl"] = "html"
+
+
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Hello,
     ListRulesets,
@@ -166,6 +186,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     ChatMsg,
     GetState,
     GetLog,
+    ExportLog,
 )
 
 
@@ -264,8 +285,29 @@ class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
     command_id: str | None = None
 
 
+class Speaker(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Who a line is from: the character it names (``character_id``, with its chat
+    ``color``), else the member who caused it."""
+
+    name: Annotated[str, msgspec.Meta(title="発言者")]
+    member_id: Annotated[str | None, msgspec.Meta(title="メンバー")] = None
+    character_id: Annotated[str | None, msgspec.Meta(title="キャラクター")] = None
+    color: Annotated[str, msgspec.Meta(title="色", description="#rrggbb（キャラクターの色）")] = ""
+
+
+Outcome = Literal["success", "failure"]
+
+
 class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
-    """One event as the receiver may see it; a redacted one keeps its seq."""
+    """One event as the receiver may see it; a redacted one keeps its seq.
+
+    ``speaker`` is who the line is from (absent for the server's own events).
+    ``outcome`` is the event's own ``success`` field read by the server
+    (``"success"``/``"failure"``; absent when the event has none, e.g. a table
+    roll): a client draws its 成功/失敗 badge from it, never from the text.
+    ``audience`` (only to those who see a hidden event in full) lists who sees it:
+    member ids and ``"@gm"`` (a whisper's recipients, a secret roll's roller).
+    """
 
     table_id: str
     seq: int
@@ -276,6 +318,9 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     redacted: bool = False
     draws: int = 0
     text: str = ""
+    speaker: Speaker | None = None
+    outcome: Outcome | None = None
+    audience: list[str] | None = None
 
 
 class StateMsg(ServerMessage, frozen=True, kw_only=True, tag="state"):
@@ -298,6 +343,17 @@ class LogMsg(ServerMessage, frozen=True, kw_only=True, tag="log"):
     last_seq: int
 
 
+class Exported(ServerMessage, frozen=True, kw_only=True, tag="exported"):
+    """The answer to ``export_log``: the document ``content`` (UTF-8 text) to save as
+    ``filename`` with the media type ``media_type``."""
+
+    table_id: str
+    format: str
+    filename: str
+    media_type: str
+    content: str
+
+
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     RulesetsMsg,
@@ -309,6 +365,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     EventMsg,
     StateMsg,
     LogMsg,
+    Exported,
 )
 
 _client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # noqa: UP007 - a Union of a tuple
@@ -331,7 +388,7 @@ def classify(
         return UnknownMessageType(
             f"unknown message type {t!r}", known=sorted(tags), type=t if isinstance(t, str) else ""
         )
-    return InvalidFields(str(exc), detail=str(exc))
+    return InvalidFields(str(exc), detail=japanese_detail(str(exc)))
 
 
 def decode_client(frame: bytes | str) -> ClientMessage:

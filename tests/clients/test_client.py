@@ -233,3 +233,31 @@ def test_feed_hands_out_each_seq_once_whatever_is_resent(chunks: list[tuple[int,
             top = max(top, seq)
     got = [ev.seq for ev in feed.pending()]
     assert got == list(range(1, top + 1))
+
+
+async def test_a_whisper_and_the_log_download(scripted_server) -> None:
+    """``chat(to=…)`` whispers (the other player's feed gets a redacted line);
+    ``export_log`` downloads the public's HTML page, without the whisper."""
+    async with (
+        await TakuClient.connect(scripted_server.ws_url) as gm,
+        await TakuClient.connect(scripted_server.ws_url) as pl,
+        await TakuClient.connect(scripted_server.ws_url) as other,
+    ):
+        created = await gm.create_table("generic")
+        await pl.join(created.table_id, created.player_token, name="じろう")
+        await other.join(created.table_id, created.player_token, name="さぶろう")
+        feed = await other.subscribe(created.table_id)
+        ack = await pl.chat(
+            created.table_id, "裏口は開いている", to=[created.member_id], channel="情報"
+        )
+        (seen,) = [e for e in await collect(feed, ack.last_seq) if e.seq == ack.last_seq]
+        assert seen.redacted and "裏口" not in seen.text
+        (gm_view,) = await gm.get_log(created.table_id, after_seq=ack.last_seq - 1)
+        assert event_data(gm_view)["channel"] == "情報" and event_data(gm_view)["to"] == [
+            created.member_id
+        ]
+        page = await pl.export_log(created.table_id)
+        assert page.filename == f"{created.table_id}.html" and page.media_type.startswith(
+            "text/html"
+        )
+        assert "<!doctype html>" in page.content and "裏口" not in page.content

@@ -196,6 +196,7 @@ def test_a_count_of_sixes_is_no_critical() -> None:
             ),
             time=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
             text=text,
+            outcome="success",  # the server's reading of "success": true
         )
 
     count = ev("P: (3B6>=4) ＞ 6,1,3 ＞ 成功数:1, サツバツ！:1[6]")
@@ -249,3 +250,33 @@ async def test_override_takes_a_json_value_and_the_rest_as_its_reason(scripted_s
             ("ヤモト・コキ", "本名が判明"),
         ]
         assert "（理由: 怪我）" in overrides[0].text and "terminal" not in overrides[0].text
+
+
+async def test_whisper_and_channel_from_the_terminal(scripted_server: Any) -> None:
+    """`/w 名前 本文` whispers to that member (the other player's feed gets it redacted);
+    `/ch 雑談` sends the next lines to 雑談."""
+    from taku_client import event_data
+    from taku_client.terminal import Terminal
+
+    async with (
+        await TakuClient.connect(scripted_server.ws_url) as gm,
+        await TakuClient.connect(scripted_server.ws_url) as pl,
+        await TakuClient.connect(scripted_server.ws_url) as other,
+    ):
+        created = await gm.create_table("generic", name="内緒卓")
+        tid = created.table_id
+        await pl.join(tid, created.player_token, name="じろう")
+        await other.join(tid, created.player_token, name="さぶろう")
+        term = Terminal(pl, tid, plain=True)
+        shown: list[str] = []
+        term._print = shown.append
+        await term.handle("/w GM 裏口は開いている")
+        await term.handle("/ch 雑談")
+        await term.handle("おなかすいた")
+        got = await gm.get_log(tid, after_seq=4)
+        assert len(got) == 2, (shown, [g.text for g in got])
+        (whisper, line) = got
+        assert event_data(whisper)["to"] == [created.member_id]
+        assert event_data(line)["channel"] == "雑談" and event_data(line)["text"] == "おなかすいた"
+        (hidden, _) = await other.get_log(tid, after_seq=4)
+        assert hidden.redacted and "裏口" not in hidden.text

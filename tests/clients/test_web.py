@@ -156,11 +156,17 @@ async def test_export_text_and_html(
     async with gm.expect_download() as info:
         await gm.click("#export-text")
     text = (await (await info.value).path()).read_text(encoding="utf-8")
-    assert text.startswith("# 輸出卓\n") and "[3] " in text and "4[2,2]" in text
+    assert text.startswith("[1] ") and "\n[3] " in text and "4[2,2]" in text
     async with gm.expect_download() as info:
         await gm.click("#export-html")
-    html = (await (await info.value).path()).read_text(encoding="utf-8")
-    assert "<title>輸出卓" in html and "4[2,2]" in html and '<span class="die">2</span>' in html
+    download = await info.value
+    assert download.suggested_filename.endswith(".html")
+    html = (await download.path()).read_text(encoding="utf-8")
+    # the server's page (taku.export, as `taku export --format html`): dice faces, the seed hash
+    assert (
+        "<title>輸出卓" in html and "4[2,2]" in html and 'aria-label="6面ダイス 2">2</span>' in html
+    )
+    assert "シードのハッシュ" in html
 
 
 async def test_phone_sized_screen_stacks_the_panels(scripted_server: Any, open_page: Any) -> None:

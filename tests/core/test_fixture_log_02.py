@@ -28,6 +28,12 @@ from taku.plugins import load_registry
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "logs-0.2" / "core.json"
 
+ADDED_KEYS: dict[str, str] = {
+    # top-level view keys added since the fixture was written, with why; an old log's
+    # value is the default, checked below
+    "chat": "issue 14: the table's chat channels and palettes",
+}
+
 
 async def _record() -> dict[str, Any]:
     from taku.app import Hub
@@ -127,6 +133,10 @@ async def test_the_02_log_replays_to_the_same_views() -> None:
     gm = next(m for m in state.members.values() if m.role == "gm")
     now_gm = json.loads(json.dumps(view(state, state.viewer(gm.id), rs), ensure_ascii=False))
     now_public = json.loads(json.dumps(view(state, Viewer(None), rs), ensure_ascii=False))
+    for now in (now_gm, now_public):
+        # an old log has the default channels and a palette (colour, no lines) per character
+        assert now.pop("chat")["channels"] == ["メイン", "情報", "雑談"]
+    assert set(ADDED_KEYS) == {"chat"}
     assert now_gm == data["gm_view"]
     assert now_public == data["public_view"]
 

@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import itertools
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Union
 
 import msgspec
@@ -48,6 +48,8 @@ from taku.protocol import (
     CreateTable,
     ErrorMsg,
     EventMsg,
+    Exported,
+    ExportLog,
     GetLog,
     GetState,
     Hello,
@@ -501,14 +503,38 @@ class TakuClient:
         assert isinstance(reply, Ack)
         return reply
 
-    async def chat(self, table_id: str, text: str, *, character_id: str | None = None) -> Ack:
-        """A chat line; the ruleset may read a dice command in it (``2D6>=7``)."""
+    async def chat(
+        self,
+        table_id: str,
+        text: str,
+        *,
+        character_id: str | None = None,
+        channel: str = "",
+        to: Sequence[str] = (),
+    ) -> Ack:
+        """A chat line; the ruleset may read a dice command in it (``2D6>=7``).
+
+        ``channel`` is one of the table's channels (``""``: メイン); ``to`` (member ids)
+        makes it a whisper, seen only by them, the sender and the GM.
+        """
         reply = await self._request(
             ChatMsg(
-                table_id=table_id, text=text, command_id=new_command_id(), character_id=character_id
+                table_id=table_id,
+                text=text,
+                command_id=new_command_id(),
+                character_id=character_id,
+                channel=channel,
+                to=list(to),
             )
         )
         assert isinstance(reply, Ack)
+        return reply
+
+    async def export_log(self, table_id: str, format: str = "html") -> Exported:
+        """The table's whole log as a file (``html``, ``text`` or ``jsonl``), the
+        public's view: no secret roll, whisper or hand of cards."""
+        reply = await self._request(ExportLog(table_id=table_id, format=format))  # type: ignore[arg-type]
+        assert isinstance(reply, Exported)
         return reply
 
     async def roll(

@@ -36,6 +36,8 @@ HELP = """\
   /secret 式        シークレットダイス（GM と自分だけに見える）  例: /secret 2D6>=8
   /char 名前 [JSON] キャラクターを作る                          例: /char ヤモト {"karate": 5}
   /as キャラID|-    そのキャラクターとして話す（- で自分に戻る）
+  /w 名前[,名前] 本文  内緒話（その人たちとGMにだけ見える）          例: /w ヤモト 裏口は開いている
+  /ch チャンネル|-  そのチャンネルで話す（- でメインに戻る）          例: /ch 雑談
   /cmd JSON         ルールセットのコマンドを送る                  例: /cmd {"type": "nstrpg.…", …}
   /override パス 値 [理由]  GM: 値を変更（値は JSON: 5, "文字列", true）  例: /override characters/c4/sheet/karate 5 負傷
   /invite           招待リンク（卓を作った GM のみ）
@@ -109,11 +111,9 @@ def outcome(ev: EventMsg, data: dict[str, Any]) -> str:
         return "crit"
     if data.get("fumble") is True or _FUMBLE.search(text):
         return "fumble"
-    if data.get("success") is True:
-        return "success"
-    if data.get("success") is False or "失敗" in text:
-        return "failure"
-    return "success" if "成功" in text else ""
+    # success / failure: the server's reading of the event's own fields (a table roll has
+    # none; a Wasshoi! that reads 判定成功 is a success), never the text
+    return ev.outcome or ""
 
 
 _STYLE = {
@@ -245,6 +245,7 @@ class Terminal:
         self.invites = invites or {}
         self.plain = plain
         self.speak_as: str | None = None
+        self.channel = ""
         self.lines: list[Text] = []
         self.console = Console(
             force_terminal=not plain, color_system=None if plain else "standard", width=200
@@ -283,7 +284,7 @@ class Terminal:
         c, tid = self.client, self.table_id
         try:
             if not line.startswith("/"):
-                await c.chat(tid, line, character_id=self.speak_as)
+                await c.chat(tid, line, character_id=self.speak_as, channel=self.channel)
                 return True
             cmd, _, rest = line[1:].partition(" ")
             rest = rest.strip()
@@ -315,6 +316,20 @@ class Terminal:
                             "sheet": json.loads(sheet) if sheet else {},
                         },
                     )
+                case "w":
+                    names, _, text = rest.partition(" ")
+                    members = (await c.get_state(tid)).state["members"].values()
+                    by_name = {m["name"]: m["id"] for m in members}
+                    to = [by_name.get(n, n) for n in names.replace("、", ",").split(",") if n]
+                    if not to or not text.strip():
+                        self.show("使い方: /w 名前[,名前] 本文")
+                    else:
+                        await c.chat(
+                            tid, text, character_id=self.speak_as, channel=self.channel, to=to
+                        )
+                case "ch":
+                    self.channel = "" if rest in ("", "-", "メイン") else rest
+                    self.show(f"チャンネル: {self.channel or 'メイン'}")
                 case "as":
                     self.speak_as = None if rest in ("", "-") else rest
                     self.show(f"発言者: {self.speak_as or '自分'}")

@@ -175,9 +175,12 @@ export class Conn {
     return this.request(msg);
   }
 
-  chat(tableId, text, characterId = null) {
+  // `channel` ("" for メイン) and `to` (member ids: a whisper) as the chat command takes them
+  chat(tableId, text, characterId = null, { channel = "", to = [] } = {}) {
     const msg = { type: "chat", table_id: tableId, text, command_id: newCommandId() };
     if (characterId) msg.character_id = characterId;
+    if (channel) msg.channel = channel;
+    if (to.length) msg.to = to;
     return this.request(msg);
   }
 

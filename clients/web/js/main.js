@@ -6,7 +6,8 @@
 import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm } from "./forms.js";
 import { rulesetPanel, affordanceMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
-import { h, clear, eventItem, valueTree, exportText, exportHtml, download, errorNodes } from "./render.js";
+import { h, clear, eventItem, valueTree, errorNodes } from "./render.js";
+import { chatUi } from "./chat.js";
 import { olderHistory, recentStart } from "./history.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -26,6 +27,8 @@ const app = {
   dirty: false,
 };
 window.taku = app; // for debugging from the console
+// channel tabs, whispers, the チャットパレット, the log download (chat.js); toast is hoisted
+const chat = chatUi({ conn: app.conn, app, toast, errorNodes });
 
 // ------------------------------------------------------------------ storage
 
@@ -185,7 +188,7 @@ app.conn.onEvent((msg) => {
   app.events.push(msg);
   const log = $("#log");
   const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-  log.append(eventItem(msg));
+  log.append(chat.decorate(eventItem(msg), msg));
   if (nearBottom) log.scrollTop = log.scrollHeight;
   scheduleRefresh();
 });
@@ -259,6 +262,7 @@ function renderLive() {
   clear(as, h("option", { value: "", text: me ? me.name : "—" }),
     myCharacters(s).map((c) => h("option", { value: c.id, text: c.name })));
   as.value = [...as.options].some((o) => o.value === prev) ? prev : "";
+  chat.render(s);
   renderState(s, $("#state-panels"), { live: true });
   $("#gm-tools").hidden = s.you.role !== "gm";
   if (s.you.role === "gm") renderGmTools(s);
@@ -530,7 +534,7 @@ $("#chat-form").addEventListener("submit", async (e) => {
   if (history.lines[history.lines.length - 1] !== text) history.lines.push(text);
   history.at = history.lines.length;
   try {
-    await app.conn.chat(app.tableId, text, $("#chat-as").value || null);
+    await chat.send(text, $("#chat-as").value || null);
   } catch (x) {
     input.value = text;
     toast(errorNodes(x));
@@ -604,12 +608,8 @@ $("#replay-last").addEventListener("click", () => replayTo(Number($("#replay-sli
 
 // ------------------------------------------------------------------ export
 
-async function exportLog(kind) {
-  const events = await app.conn.fullLog(app.tableId);
-  const name = (app.state && app.state.name) || app.tableId;
-  if (kind === "text") download(`${app.tableId}.txt`, exportText(name, events), "text/plain;charset=utf-8");
-  else download(`${app.tableId}.html`, exportHtml(name, events), "text/html;charset=utf-8");
-}
+// the server makes the file (taku.export, the same as `taku export`): chat.js downloads it
+const exportLog = (kind) => chat.exportLog(kind).catch((x) => toast(errorNodes(x)));
 $("#export-text").addEventListener("click", () => exportLog("text"));
 $("#export-html").addEventListener("click", () => exportLog("html"));
 

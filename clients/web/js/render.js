@@ -47,10 +47,9 @@ export function outcome(msg) {
   const flag = (v) => v === true || (typeof v === "string" && v !== "");
   if (flag(d.critical) || flag(d.tatsujin) || flag(d.satsubatsu) || CRIT.test(text)) return "crit";
   if (d.fumble === true || d.ukatsu === true || FUMBLE.test(text)) return "fumble";
-  if (d.success === true) return "success";
-  if (d.success === false) return "failure";
-  if (/失敗/.test(text)) return "failure";
-  if (/成功/.test(text)) return "success";
+  // success / failure: the server reads them from the event's own fields (never from the text,
+  // so a table roll gets no badge and a Wasshoi! that reads 判定成功 is a success)
+  if (msg.outcome === "success" || msg.outcome === "failure") return msg.outcome;
   return "";
 }
 
@@ -121,33 +120,6 @@ export function valueTree(value, path = [], names = {}) {
       h("dt", { text: names[k] ? `${names[k]}` : k, title: k }),
       h("dd", {}, valueTree(value[k], [...path, k], names)),
     ]));
-}
-
-// Export the log: readable text, and a standalone HTML page.
-export function exportText(tableName, events) {
-  const lines = events.map((m) => `[${m.seq}] ${(m.time || "").slice(0, 19).replace("T", " ")} ${m.text}`);
-  return `# ${tableName}\n` + lines.join("\n") + "\n";
-}
-
-export function exportHtml(tableName, events) {
-  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
-  const items = events.map((m) => {
-    const rolls = findRolls(m.event || {});
-    const dice = rolls.map((r) => r.faces.map((f) => `<span class="die${f === r.sides ? " max" : ""}">${f}</span>`).join("")).join(" ");
-    const oc = outcome(m);
-    return `<li class="${oc}"><span class="seq">#${m.seq}</span> <time>${esc((m.time || "").slice(0, 19).replace("T", " "))}</time> ${esc(m.text)} ${dice}</li>`;
-  });
-  return `<!doctype html>
-<html lang="ja"><head><meta charset="utf-8"><title>${esc(tableName)} — taku log</title>
-<style>
-body{font-family:"Noto Sans CJK JP","Hiragino Sans","Yu Gothic",sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.6}
-li{list-style:none;padding:.2rem 0;border-bottom:1px solid #eee}.seq,time{color:#888;font-size:.85em;margin-right:.4em}
-.die{display:inline-block;min-width:1.4em;text-align:center;border:1px solid #555;border-radius:4px;margin:0 1px;font-weight:bold}
-.die.max{background:#fde68a}.crit{background:#fef3c7}.fumble{background:#fee2e2}.success{color:#166534}.failure{color:#991b1b}
-</style></head><body><h1>${esc(tableName)}</h1><ol>
-${items.join("\n")}
-</ol></body></html>
-`;
 }
 
 export function download(filename, text, type) {

@@ -22,7 +22,9 @@ __all__ = [
     "Permit",
     "owner_of",
     "CharacterRef",
+    "AddChannel",
     "Chat",
+    "SetChatPalette",
     "MemberRef",
     "Text",
     "field",
@@ -112,6 +114,10 @@ class Command(
     meta: ClassVar[msgspec.Meta] = msgspec.Meta()
     """The Japanese ``title`` and ``description`` for people (forms, the JSON Schema's
     ``title``/``description``); the docstring stays for developers."""
+    added_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields added after the command shipped: left out of its :func:`fingerprint` while
+    they hold their default, so a command an older taku stored, sent again with the
+    same id, is still the same command."""
 
 
 def field(title: str, description: str = "", **constraints: Any) -> msgspec.Meta:
@@ -140,10 +146,19 @@ class Chat(Command, frozen=True, kw_only=True, tag="chat"):
         title="チャット", description="発言する。ダイスコマンドは振られる（先頭にSでシークレット）"
     )
 
+    added_fields = ("channel", "to")
+
     text: Text
     character_id: Annotated[
         str | None, field("発言キャラクター", "このキャラクターとして発言する")
     ] = None
+    channel: Annotated[
+        str, field("チャンネル", "メイン・情報・雑談、またはGMが足したチャンネル（空ならメイン）")
+    ] = ""
+    to: Annotated[
+        list[str],
+        field("宛先（内緒話）", "選んだメンバーとGMにだけ見える発言にする（メンバーのID）"),
+    ] = []
 
 
 class RollDice(Command, frozen=True, kw_only=True, tag="roll"):
@@ -250,6 +265,36 @@ class Override(Command, frozen=True, kw_only=True, tag="override"):
     reason: Annotated[str, field("理由", max_length=500)] = ""
 
 
+class AddChannel(Command, frozen=True, kw_only=True, tag="add_channel"):
+    """GM only: a new chat channel (a tab in the client)."""
+
+    permit = GM
+    meta = msgspec.Meta(title="チャンネルを足す", description="チャットのチャンネル（タブ）を足す")
+
+    name: Annotated[str, field("チャンネル名", max_length=16)]
+
+
+class SetChatPalette(Command, frozen=True, kw_only=True, tag="set_chat_palette"):
+    """A character's chat colour and チャットパレット (its owner or a GM). A field left
+    out keeps its value. Palette lines may hold ``{能力値}`` references to the sheet."""
+
+    permit = owner_of()
+    meta = msgspec.Meta(
+        title="チャットパレットを編集する",
+        description="キャラクターの発言の色とチャットパレット（{能力値} でシートの値を使える）",
+    )
+
+    character_id: CharacterRef
+    color: Annotated[
+        Annotated[str, msgspec.Meta(pattern="^(#[0-9a-fA-F]{6})?$")] | None,
+        field("色", "#rrggbb（空なら既定の色）"),
+    ] = None
+    palette: Annotated[
+        Annotated[str, msgspec.Meta(max_length=8000)] | None,
+        field("チャットパレット", "一行ごとに一つの発言・ダイスコマンド"),
+    ] = None
+
+
 class RevealSeed(Command, frozen=True, kw_only=True, tag="reveal_seed"):
     """GM only: publish the table's dice seed so anyone can ``taku verify`` the log."""
 
@@ -271,6 +316,8 @@ CORE_COMMANDS: tuple[type[Command], ...] = (
     RemoveCharacter,
     Override,
     RevealSeed,
+    AddChannel,
+    SetChatPalette,
 )
 
 
@@ -283,5 +330,22 @@ def fingerprint(command: Command) -> str:
     included, object keys sorted), so key order, whitespace and an omitted default
     do not count. The application service keeps it with the command's events and
     refuses a ``command_id`` sent again with a different fingerprint
-    (``command/id_reused``)."""
+    (``command/id_reused``). Fields in the class's ``added_fields`` count only when
+    they differ from their default (the fingerprint older versions computed)."""
+    added = type(command).added_fields
+    if added and any(_is_default(command, name) for name in added):
+        # the Struct's own encoding (its tag, then its fields in order) without them
+        tag = type(command).__struct_config__.tag
+        parts = [b'"type":' + _canonical(tag)]
+        for f in msgspec.structs.fields(command):
+            if f.name in added and _is_default(command, f.name):
+                continue
+            parts.append(_canonical(f.encode_name) + b":" + _canonical(getattr(command, f.name)))
+        return hashlib.blake2b(b"{" + b",".join(parts) + b"}", digest_size=16).hexdigest()
     return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()
+
+
+def _is_default(command: Command, name: str) -> bool:
+    f = next(f for f in msgspec.structs.fields(command) if f.name == name)
+    default = f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
+    return bool(getattr(command, name) == default)

@@ -25,6 +25,8 @@ __all__ = [
     "CharacterCreated",
     "CharacterRemoved",
     "CharacterUpdated",
+    "ChannelAdded",
+    "ChatPaletteSet",
     "ChatPosted",
     "DiceRolled",
     "Event",
@@ -205,13 +207,17 @@ class RoleChanged(Event, frozen=True, kw_only=True, tag="role_changed"):
 
 class ChatPosted(Event, frozen=True, kw_only=True, tag="chat_posted"):
     """A line of chat. ``character_id`` when spoken as a character; ``channel`` ``""``
-    is the main channel (``"観戦"``: a spectator's line, when the table allows it)."""
+    is the main channel メイン (``"観戦"``: a spectator's line, when the table allows it;
+    otherwise one of the table's channels, :mod:`taku.core.chat`). ``to`` (member ids)
+    makes it a whisper: the event is then hidden (a ``Private``) from everyone but the
+    sender, those members and the GM."""
 
     meta = msgspec.Meta(title="発言")
 
     text: Annotated[str, msgspec.Meta(title="本文")]
     character_id: Annotated[str | None, msgspec.Meta(title="発言キャラクター")] = None
     channel: Annotated[str, msgspec.Meta(title="チャンネル")] = ""
+    to: Annotated[tuple[str, ...], msgspec.Meta(title="宛先（内緒話）")] = ()
 
 
 class DiceRolled(Event, frozen=True, kw_only=True, tag="dice_rolled"):
@@ -231,6 +237,15 @@ class DiceRolled(Event, frozen=True, kw_only=True, tag="dice_rolled"):
     secret: Annotated[bool, msgspec.Meta(title="シークレット")] = False
     comment: Annotated[str, msgspec.Meta(title="コメント")] = ""
     character_id: Annotated[str | None, msgspec.Meta(title="キャラクター")] = None
+    channel: Annotated[str, msgspec.Meta(title="チャンネル")] = ""
+    to: Annotated[tuple[str, ...], msgspec.Meta(title="宛先（内緒話）")] = ()
+    outcome: Annotated[
+        Literal["success", "failure"] | None,
+        msgspec.Meta(
+            title="表示する成否",
+            description="文面の判定の成否（successがBCDiceの向きで文面と逆のとき。例: Wasshoi!判定）",
+        ),
+    ] = None
 
 
 class Redacted(Event, frozen=True, kw_only=True, tag="redacted"):
@@ -281,6 +296,26 @@ class GMOverridden(Event, frozen=True, kw_only=True, tag="gm_overridden"):
     reason: Annotated[str, msgspec.Meta(title="理由")] = ""
 
 
+class ChannelAdded(Event, frozen=True, kw_only=True, tag="channel_added"):
+    """The GM added a chat channel (beside メイン, 情報 and 雑談)."""
+
+    meta = msgspec.Meta(title="チャンネルが追加された")
+
+    name: Annotated[str, msgspec.Meta(title="チャンネル名")]
+
+
+class ChatPaletteSet(Event, frozen=True, kw_only=True, tag="chat_palette_set"):
+    """A character's chat colour and チャットパレット, as they are from now on (whole values)."""
+
+    meta = msgspec.Meta(title="チャットパレットが変わった")
+
+    character_id: Annotated[str, msgspec.Meta(title="キャラクター")]
+    color: Annotated[str, msgspec.Meta(title="色", description="#rrggbb、空なら既定の色")] = ""
+    palette: Annotated[
+        str, msgspec.Meta(title="チャットパレット", description="一行ごとに一つの発言")
+    ] = ""
+
+
 class SeedRevealed(Event, frozen=True, kw_only=True, tag="seed_revealed"):
     """The GM revealed the table's dice seed (hex); ``taku verify`` can now check the log."""
 
@@ -303,4 +338,6 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     CharacterRemoved,
     GMOverridden,
     SeedRevealed,
+    ChannelAdded,
+    ChatPaletteSet,
 )

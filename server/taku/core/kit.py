@@ -9,6 +9,7 @@
 - :func:`character_name`, :func:`member_name`, :func:`speaker`: names for
   rendered lines.
 - :func:`secret`: an event shown only to the roller and the GM.
+- :data:`ROLLER`: in a rendered line, the member who caused the event.
 
 All pure (no I/O, clock or randomness).
 """
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from taku.core.table import Character, TableState
 
 __all__ = [
+    "ROLLER",
     "Emit",
     "character",
     "character_name",
@@ -35,6 +37,11 @@ __all__ = [
     "secret",
     "speaker",
 ]
+
+ROLLER = "{roller}"
+"""Put in a ruleset's rendered line where the speaker goes when the event names no
+character (a bare chat roll): the core replaces it with the name of the member who
+caused the event (``"フジキド: 判定 …"``), so every roll line says who rolled."""
 
 G = TypeVar("G")
 O = TypeVar("O")  # noqa: E741

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
+from taku.core import kit
 from taku.core.events import (
+    ChannelAdded,
     CharacterCreated,
     CharacterRemoved,
     CharacterUpdated,
+    ChatPaletteSet,
     ChatPosted,
     DiceRolled,
     Event,
@@ -24,7 +27,7 @@ from taku.core.events import (
 from taku.core.ruleset import Ruleset
 from taku.core.table import TableState
 
-__all__ = ["render"]
+__all__ = ["outcome", "render"]
 
 _ROLE = {"gm": "GM", "player": "PL", "spectator": "観戦"}
 
@@ -48,24 +51,56 @@ def _shown(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def outcome(event: Event) -> Literal["success", "failure"] | None:
+    """``"success"`` / ``"failure"`` for a roll's badge, from the event's own fields:
+    its ``outcome`` when it has one (the line's reading when ``success`` follows
+    BCDice's other way round), else its ``success``, else its ``check``'s ``success``
+    (a ruleset's check result); ``None`` when it has none (a table roll, chat)."""
+    told = getattr(event, "outcome", None)
+    if told == "success" or told == "failure":
+        return "success" if told == "success" else "failure"
+    success = getattr(event, "success", None)
+    if success is None:
+        success = getattr(getattr(event, "check", None), "success", None)
+    return None if not isinstance(success, bool) else "success" if success else "failure"
+
+
+def _place(state: TableState, channel: str, to: tuple[str, ...]) -> str:
+    """``[雑談] `` / ``[内緒話→フジキド] `` in front of a line outside メイン or whispered."""
+    head = f"[{channel}] " if channel else ""
+    if to:
+        head += f"[内緒話→{'、'.join(_who(state, m) for m in to)}] "
+    return head
+
+
 def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: str | None) -> str:
     """One line for ``event`` as of ``state`` (names are looked up there).
 
     The ruleset's ``render`` is asked first for every event; core events fall
-    back to the lines below.
+    back to the lines below. :data:`taku.core.kit.ROLLER` in a ruleset's line
+    (a roll spoken as no character) becomes the name of the member who caused it,
+    so every roll line says who rolled.
     """
     if ruleset.render is not None:
         line = ruleset.render(event, state, state.rules)
         if line is not None:
-            return line
+            return line.replace(kit.ROLLER, _who(state, actor)) if kit.ROLLER in line else line
     who = _who(state, actor)
     match event:
-        case ChatPosted(text=text, character_id=cid):
-            return f"{_char(state, cid) or who}: {text}"
-        case DiceRolled(result=result, comment=comment, secret=secret, character_id=cid):
+        case ChatPosted(text=text, character_id=cid, channel=channel, to=to):
+            return f"{_place(state, channel, to)}{_char(state, cid) or who}: {text}"
+        case DiceRolled(
+            result=result, comment=comment, secret=secret, character_id=cid, channel=ch, to=to
+        ):
             head = "[シークレット] " if secret else ""
             tail = f" {comment}" if comment else ""
-            return f"{head}{_char(state, cid) or who}: {result.rstrip()}{tail}"
+            return (
+                f"{head}{_place(state, ch, to)}{_char(state, cid) or who}: {result.rstrip()}{tail}"
+            )
+        case ChannelAdded(name=name):
+            return f"チャンネル「{name}」が追加されました"
+        case ChatPaletteSet(character_id=cid):
+            return f"「{_char(state, cid)}」のチャットパレットが変わりました"
         case Redacted(note=note):
             return f"{who}: （非公開{': ' + note if note else ''}）"
         case TableCreated(name=name, ruleset=rid):

@@ -34,7 +34,7 @@ import msgspec
 from taku.core.commands import Command
 from taku.core.dice import DiceSource
 from taku.core.events import Event, Private
-from taku.errors import InvalidCommand
+from taku.errors import InvalidCommand, japanese_detail
 
 if TYPE_CHECKING:
     from taku.core.play import Affordance, Turn
@@ -238,7 +238,7 @@ class Ruleset(Generic[G, O]):
             return msgspec.convert(raw or {}, self.options)
         except msgspec.ValidationError as e:
             raise InvalidCommand(
-                f"bad options: {e}", code="command/invalid_options", detail=str(e)
+                f"bad options: {e}", code="command/invalid_options", detail=japanese_detail(str(e))
             ) from None
 
     def check_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
@@ -257,5 +257,7 @@ class Ruleset(Generic[G, O]):
             return out
         except msgspec.ValidationError as e:
             raise InvalidCommand(
-                f"bad character sheet: {e}", code="command/invalid_sheet", detail=str(e)
+                f"bad character sheet: {e}",
+                code="command/invalid_sheet",
+                detail=japanese_detail(str(e)),
             ) from None

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
+from taku.core import chat as chat_core
 from taku.core import chatdice, kit
 from taku.core.commands import (
     CORE_COMMANDS,
+    AddChannel,
     Chat,
     Command,
     CreateCharacter,
@@ -31,15 +33,18 @@ from taku.core.commands import (
     RevealSeed,
     RoleName,
     RollDice,
+    SetChatPalette,
     SetRole,
     UpdateCharacter,
 )
 from taku.core.events import (
     CORE_EVENTS,
     GM,
+    ChannelAdded,
     CharacterCreated,
     CharacterRemoved,
     CharacterUpdated,
+    ChatPaletteSet,
     ChatPosted,
     DiceRolled,
     Event,
@@ -57,7 +62,7 @@ from taku.core.events import (
 )
 from taku.core.play import Affordance, Choice, Turn
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
-from taku.errors import Forbidden, InvalidCommand
+from taku.errors import Forbidden, InvalidCommand, japanese_detail
 
 if TYPE_CHECKING:
     from taku.core.upcast import EventReader
@@ -103,7 +108,8 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     ``game`` is the ruleset's own state; ``dice_cursor`` the next face index of
     the table's dice stream; ``seed`` is set once the GM revealed it; ``rules``
     the ruleset's options Struct parsed from ``options`` (what the ruleset's
-    callables receive as ``options``); ``settings`` the core's own options.
+    callables receive as ``options``); ``settings`` the core's own options;
+    ``chat`` the channels and the characters' colours and palettes (:mod:`taku.core.chat`).
     """
 
     table_id: str
@@ -123,6 +129,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     unfit_overrides: tuple[int, ...] = ()
     """Seqs of stored GM overrides that no longer fit the state (a ruleset changed
     since): they changed nothing, and the view reports them."""
+    chat: chat_core.ChatState = chat_core.ChatState()
 
     def role_of(self, member_id: str | None) -> str:
         m = self.members.get(member_id) if member_id else None
@@ -288,13 +295,35 @@ def decide(
         and ctx.role == Role.SPECTATOR
         and state.settings.spectator_chat
         and command.character_id is None
+        and not command.to
+        and command.channel in ("", chat_core.SPECTATOR)
     ):
         return [ChatPosted(text=_chat_text(command.text), channel=SPECTATOR_CHANNEL)]
     check_permit(state, command, ctx)
     match command:
-        case Chat(text=text, character_id=cid):
-            return _chat(state, ctx, ruleset, text, cid)
+        case Chat(text=text, character_id=cid, channel=channel, to=to):
+            return _chat(
+                state,
+                ctx,
+                ruleset,
+                text,
+                cid,
+                channel=chat_core.channel_of(state.chat, channel),
+                to=_recipients(state, ctx, to),
+            )
         case RollDice(expression=expr, secret=secret, comment=comment):
+            if ruleset.chat is not None:
+                # the ruleset's own chat commands too (the GM's secret dice box: `N4`)
+                line = expr if not comment else f"{expr} {comment}"
+                ctx.secret = secret
+                try:
+                    out = ruleset.chat(_chat_text(line), state, ctx)
+                    if out is None and secret and (bare := _secret_prefix(line)) is not None:
+                        out = ruleset.chat(bare, state, ctx)  # `SN4` typed into the secret box
+                finally:
+                    ctx.secret = False
+                if out is not None:
+                    return [_as_secret(e, ctx) for e in out] if secret else list(out)
             parsed = chatdice.parse_strict(expr if not comment else f"{expr} {comment}")
             if secret and not parsed.secret:
                 parsed = chatdice.ParsedRoll(**{**parsed.__dict__, "secret": True})
@@ -388,6 +417,18 @@ def decide(
                     )
                 ]
             return [event]
+        case AddChannel(name=name):
+            return [ChannelAdded(name=chat_core.new_channel(state.chat, name))]
+        case SetChatPalette(character_id=cid, color=color, palette=palette):
+            old = state.chat.profiles.get(cid, chat_core.ChatProfile())
+            new = ChatPaletteSet(
+                character_id=cid,
+                color=old.color if color is None else color.lower(),
+                palette=old.palette if palette is None else _clean_text(palette),
+            )
+            if (new.color, new.palette) == (old.color, old.palette):
+                raise InvalidCommand("nothing changes", code="command/no_effect")
+            return [new]
         case RevealSeed():
             if ctx.seed is None:
                 raise InvalidCommand("this table has no seed to reveal", code="command/no_seed")
@@ -403,7 +444,7 @@ def decide(
             )
 
 
-SPECTATOR_CHANNEL = "観戦"
+SPECTATOR_CHANNEL = chat_core.SPECTATOR
 """The channel of spectators' lines (when ``settings.spectator_chat`` allows them)."""
 
 
@@ -440,28 +481,98 @@ def _secret_prefix(text: str) -> str | None:
     return rest if head == "S" and rest else None
 
 
+def _recipients(state: TableState, ctx: Context[Any], to: Sequence[str]) -> tuple[str, ...]:
+    """A whisper's recipients: members, each once, in the order given.
+
+    Raises:
+        InvalidCommand: ``command/unknown_member`` for an id that is not a member.
+    """
+    out: list[str] = []
+    for mid in to:
+        if mid not in state.members:
+            raise InvalidCommand(
+                f"no member {mid!r}", code="command/unknown_member", member_id=mid[:64]
+            )
+        if mid not in out:
+            out.append(mid)
+    return tuple(out)
+
+
 def _chat(
-    state: TableState, ctx: Context[Any], ruleset: Ruleset[Any, Any], text: str, cid: str | None
+    state: TableState,
+    ctx: Context[Any],
+    ruleset: Ruleset[Any, Any],
+    text: str,
+    cid: str | None,
+    *,
+    channel: str = "",
+    to: tuple[str, ...] = (),
 ) -> list[Emitted]:
     """A chat line: a ruleset's chat command, else the generic dice, else plain chat.
 
-    The secret prefix is the core's: for ``S<command>`` the core asks the ruleset
-    (then the generic dice) about ``<command>`` with ``ctx.secret`` set, and makes
-    every event of the answer secret (the actor and the GM see it, the others a
-    ``redacted`` stand-in). A line the ruleset does not read with the prefix
-    stripped is read as it is (``Sorry`` stays chat).
+    Spoken as a character, ``{name}`` references to its sheet are replaced first
+    (:func:`taku.core.chat.resolve_refs`). The secret prefix is the core's: for
+    ``S<command>`` the core asks the ruleset (then the generic dice) about
+    ``<command>`` with ``ctx.secret`` set, and makes every event of the answer
+    secret (the actor and the GM see it, the others a ``redacted`` stand-in). A
+    line the ruleset does not read with the prefix stripped is read as it is
+    (``Sorry`` stays chat). ``channel`` (stored form, ``""`` for メイン) goes on the
+    core's ``chat_posted`` and ``dice_rolled``; ``to`` makes every event a whisper
+    (:func:`_as_whisper`).
     """
     text = _chat_text(text)
+    if cid is not None and cid in state.characters:
+        sheet = state.characters[cid].sheet
+        text = _chat_text(
+            chat_core.resolve_refs(text, sheet, chat_core.sheet_titles(ruleset.sheet))
+        )
     ctx.character_id = cid
     stripped = _secret_prefix(text)
+    out: list[Emitted] | None = None
     if stripped is not None:
         ctx.secret = True
-        out = _chat_command(state, ctx, ruleset, stripped, cid)
-        ctx.secret = False
+        try:
+            out = _chat_command(state, ctx, ruleset, stripped, cid)
+        finally:
+            ctx.secret = False
         if out is not None:
-            return [_as_secret(e, ctx) for e in out]
-    out = _chat_command(state, ctx, ruleset, text, cid)
-    return out if out is not None else [ChatPosted(text=text, character_id=cid)]
+            out = [_as_secret(e, ctx) for e in out]
+    if out is None:
+        out = _chat_command(state, ctx, ruleset, text, cid)
+    if out is None:
+        out = [ChatPosted(text=text, character_id=cid)]
+    out = [_placed(e, channel, to) for e in out]
+    return [_as_whisper(e, ctx, to) for e in out] if to else out
+
+
+def _placed(emitted: Emitted, channel: str, to: tuple[str, ...]) -> Emitted:
+    """A core chat or dice event with its channel and recipients."""
+    if not channel and not to:
+        return emitted
+    inner = emitted.event if isinstance(emitted, Private) else emitted
+    if not isinstance(inner, ChatPosted | DiceRolled):
+        return emitted
+    inner = msgspec.structs.replace(inner, channel=channel, to=to)
+    if isinstance(emitted, Private):
+        return Private(event=inner, audience=emitted.audience, redacted=emitted.redacted)
+    return inner
+
+
+WHISPER_NOTE = "内緒話"
+
+
+def _as_whisper(emitted: Emitted, ctx: Context[Any], to: tuple[str, ...]) -> Emitted:
+    """``emitted`` seen only by the sender, ``to`` and the GM (an already hidden event
+    keeps the narrower audience)."""
+    assert ctx.actor is not None
+    allowed = (ctx.actor, *(m for m in to if m != ctx.actor), GM)
+    if isinstance(emitted, Private):
+        audience = tuple(a for a in emitted.audience if a in allowed)
+        return Private(event=emitted.event, audience=audience, redacted=emitted.redacted)
+    tag = type(emitted).__struct_config__.tag
+    return Private(
+        event=emitted, audience=allowed, redacted=Redacted(of=str(tag), note=WHISPER_NOTE)
+    )
 
 
 def _chat_command(
@@ -547,7 +658,9 @@ def _apply_override(
             new = msgspec.structs.replace(state, game=game)
     except msgspec.ValidationError as e:
         raise InvalidCommand(
-            f"that value does not fit: {e}", code="command/invalid_value", detail=str(e)
+            f"that value does not fit: {e}",
+            code="command/invalid_value",
+            detail=japanese_detail(str(e)),
         ) from None
     if _read_path(new, path) != msgspec.to_builtins(event.value):
         # e.g. a key the state does not have: the override would log a change that never happened
@@ -574,6 +687,15 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
     match event:
         case ChatPosted() | DiceRolled() | Redacted():
             return state
+        case ChannelAdded(name=name):
+            chat = replace(state.chat, channels=(*state.chat.channels, name))
+            return replace(state, chat=chat)
+        case ChatPaletteSet(character_id=cid, color=color, palette=palette):
+            profiles = {
+                **state.chat.profiles,
+                cid: chat_core.ChatProfile(color=color, palette=palette),
+            }
+            return replace(state, chat=replace(state.chat, profiles=profiles))
         case TableCreated():
             rules = ruleset.make_options(event.options)
             return replace(
@@ -615,7 +737,12 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
         case CharacterRemoved():
             chars = dict(state.characters)
             chars.pop(event.character_id, None)
-            return replace(state, characters=chars)
+            state = replace(state, characters=chars)
+            if event.character_id in state.chat.profiles:
+                profiles = dict(state.chat.profiles)
+                profiles.pop(event.character_id)
+                state = replace(state, chat=replace(state.chat, profiles=profiles))
+            return state
         case GMOverridden():
             try:
                 return _apply_override(state, event, ruleset)
@@ -674,7 +801,8 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     """The table as ``viewer`` may see it: the ruleset's ``view`` of the game, no secrets.
 
     Returns a JSON-ready dict: ``table_id, seq, name, ruleset, options, seed_hash,
-    seed (once revealed), members, characters, game, you``, and ``unfit_overrides``
+    seed (once revealed), members, characters, game, you, chat`` (``chat``:
+    ``{channels, palettes}``, :func:`taku.core.chat.view`), and ``unfit_overrides``
     (the seqs of stored GM overrides that no longer fit) when there are any.
     """
     out = {
@@ -690,6 +818,7 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         "characters": msgspec.to_builtins(state.characters),
         "game": msgspec.to_builtins(ruleset.view(state, viewer, state.rules)),
         "you": {"member_id": viewer.member_id, "role": viewer.role},
+        "chat": chat_core.view(state.chat, state.characters),
     }
     if state.unfit_overrides:
         out["unfit_overrides"] = list(state.unfit_overrides)

@@ -1,0 +1,151 @@
+"""Chat in the browser (issue 14, item 4): whispers, the チャットパレット, channel tabs and a
+secret roll of each ruleset's own chat command, in Debian's Chromium through Playwright."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from taku.core.dice import ScriptedDice
+
+from .test_web import _without_times, create_table, faces, join_as, wait_seq
+
+
+async def _say(page: Any, text: str) -> None:
+    await page.fill("#chat-input", text)
+    await page.press("#chat-input", "Enter")
+
+
+async def _line(page: Any, seq: int) -> Any:
+    await wait_seq(page, seq)
+    return page.locator(f"#log li[data-seq='{seq}']")
+
+
+async def test_a_whisper_is_seen_by_its_recipient_and_the_gm_only(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    gm = await create_table(open_page, scripted_server.http_url)
+    link = await gm.input_value("#invite-player")
+    spec_link = await gm.input_value("#invite-spectator")
+    a = await join_as(open_page, link, "アカネ")
+    b = await join_as(open_page, link, "ブンタ")
+    sp = await join_as(open_page, spec_link, "観客")
+    await wait_seq(a, 5)
+    await a.click("#whisper > summary")
+    await a.locator("#whisper-list label", has_text="ゲームマスター").locator("input").check()
+    assert "ゲームマスター" in await a.inner_text("#whisper-status")
+    await _say(a, "実は忍者です")
+    for page in (a, gm):
+        line = await _line(page, 6)
+        assert "実は忍者です" in await line.inner_text()
+        assert "内緒話" in await line.locator(".whisper-badge").inner_text()
+    # a dice line in a whisper too: its faces for them, who sees it on a badge
+    scripted_dice.extend([4, 2])
+    await _say(a, "2D6 こっそり")
+    for page in (a, gm):
+        line = await _line(page, 7)
+        assert await line.locator(".die").count() == 2
+        assert "内緒話" in await line.locator(".whisper-badge").inner_text()
+    # a public line after them: the other pages have caught up past the whispers
+    await _say(gm, "はじめます")
+    for page in (b, sp):
+        await wait_seq(page, 8)
+        for seq in (6, 7):
+            hidden = page.locator(f"#log li[data-seq='{seq}']")
+            assert "redacted" in (await hidden.get_attribute("class") or "")
+            assert await hidden.locator(".die").count() == 0
+        assert "実は忍者です" not in _without_times(await page.content())
+
+
+async def test_a_roll_from_the_chat_palette_and_the_channel_tabs(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    gm = await create_table(open_page, scripted_server.http_url)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "アカネ")
+    # the character itself (the sheet form is another part of the issue)
+    await pl.evaluate(
+        """() => window.taku.conn.command(window.taku.tableId,
+             {type: "create_character", name: "アカネ丸", sheet: {karate: 3}})"""
+    )
+    await wait_seq(pl, 4)
+    await pl.wait_for_selector("#chat-as option:nth-child(2)", state="attached")
+    await pl.select_option("#chat-as", label="アカネ丸")
+    await pl.click("#palette details.palette-edit > summary")
+    await pl.fill("#palette-text", "2D6+{karate}>=7 斬る\n挨拶します")
+    await pl.click("#palette-save")
+    await pl.wait_for_selector("#palette button.palette-line")
+    scripted_dice.extend([2, 3])
+    await pl.click("#palette button.palette-line >> nth=0")
+    for page in (pl, gm):
+        line = await _line(page, 6)
+        text = await line.inner_text()
+        assert "アカネ丸" in text and "2D6+3>=7" in text and "8" in text, text
+        assert await faces(page, 6) == ["2", "3"]
+        assert "oc-success" in (await line.get_attribute("class") or "")
+        assert "has-color" in (await line.get_attribute("class") or "")
+    # Enter on a palette line sends it too
+    await pl.focus("#palette button.palette-line >> nth=1")
+    await pl.keyboard.press("Enter")
+    assert "挨拶します" in await (await _line(gm, 7)).inner_text()
+    # tabs: a line in 雑談 is under 雑談 and すべて, not under メイン
+    await pl.click("#chat-tabs button[data-tab='雑談']")
+    await _say(pl, "おなかすいた")
+    line = await _line(gm, 8)
+    assert await line.is_visible()
+    await gm.click("#chat-tabs button[data-tab='メイン']")
+    assert await line.is_hidden() and await gm.locator("#log li[data-seq='7']").is_visible()
+    await gm.click("#chat-tabs button[data-tab='雑談']")
+    assert await line.is_visible() and await gm.locator("#log li[data-seq='7']").is_hidden()
+    # the GM adds a channel (GM tools): a new tab on every page
+    await gm.click("#gm-tools > summary")
+    await gm.fill("#channel-name", "作戦")
+    await gm.click("#channel-add-submit")
+    await pl.wait_for_selector("#chat-tabs button[data-tab='作戦']")
+    assert await pl.locator("#gm-tools").is_hidden()
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "line", "roll_faces", "box", "box_faces"),
+    [
+        ("nstrpg", "SN4", [6, 5, 4, 1], "N3", [6, 6, 6]),
+        ("chabu", "SCH<=50", [4, 2], "CH<=30", [7, 7]),
+        ("yodomi", "S2D9", [3, 4], "2D9", [5, 6]),
+        ("hiden", "SHD5", [3, 4], "HD3", [2, 2]),
+        ("shadowjan", "SN3", [6, 1, 2], "N2", [5, 5]),
+    ],
+)
+async def test_a_secret_roll_of_the_ruleset_s_own_command_reaches_the_roller_and_the_gm(
+    scripted_server: Any,
+    open_page: Any,
+    scripted_dice: ScriptedDice,
+    ruleset: str,
+    line: str,
+    roll_faces: list[int],
+    box: str,
+    box_faces: list[int],
+) -> None:
+    gm = await create_table(open_page, scripted_server.http_url, ruleset=ruleset)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "アカネ")
+    sp = await join_as(open_page, await gm.input_value("#invite-spectator"), "観客")
+    await wait_seq(pl, 4)
+    scripted_dice.extend(roll_faces)
+    await _say(pl, line)
+    for page in (pl, gm):
+        shown = await _line(page, 5)
+        assert "redacted" not in (await shown.get_attribute("class") or ""), ruleset
+        assert await shown.locator(".die").count() > 0, ruleset
+    # the GM's secret dice box takes the ruleset's own command too
+    scripted_dice.extend(box_faces)
+    await gm.click("#gm-tools > summary")
+    await gm.fill("#secret-expr", box)
+    await gm.click("#secret-roll")
+    assert await (await _line(gm, 6)).locator(".die").count() > 0
+    await _say(gm, "公開の一言")
+    for page in (pl, sp):
+        await wait_seq(page, 7)
+    for page, hidden in ((sp, (5, 6)), (pl, (6,))):
+        for seq in hidden:
+            li = page.locator(f"#log li[data-seq='{seq}']")
+            assert "redacted" in (await li.get_attribute("class") or ""), (ruleset, seq)
+            assert await li.locator(".die").count() == 0

@@ -1,0 +1,138 @@
+"""Whispers and channels over real WebSocket connections: the live stream, resume, get_log,
+the export_log download and the ``taku export`` command all keep a whisper hidden."""
+
+from __future__ import annotations
+
+import json
+
+from taku.testing.peer import Raw, new_table
+
+
+async def _join(peer: Raw, created: dict, name: str, role: str = "player") -> dict:
+    token = created["player_token"] if role == "player" else created["spectator_token"]
+    joined = await peer.request(
+        {"type": "join", "table_id": created["table_id"], "token": token, "name": name}
+    )
+    assert joined["type"] == "joined", joined
+    return joined
+
+
+SECRET = "合言葉はスシ"
+
+
+async def test_a_whisper_stays_hidden_live_after_resume_in_the_log_and_in_exports(
+    connect,
+) -> None:
+    gm, a, b, spec = await connect(), await connect(), await connect(), await connect()
+    created = await new_table(gm)
+    tid = created["table_id"]
+    ja = await _join(a, created, "アカネ")
+    jb = await _join(b, created, "ブンタ")
+    await _join(spec, created, "観客", role="spectator")
+    for p in (gm, a, b, spec):
+        assert (await p.request({"type": "subscribe", "table_id": tid}))["type"] == "subscribed"
+    ack = await a.request(
+        {
+            "type": "chat",
+            "table_id": tid,
+            "text": SECRET,
+            "to": [created["member_id"]],
+            "channel": "雑談",
+        }
+    )
+    assert ack["type"] == "ack", ack
+    seq = ack["first_seq"]
+    for p in (gm, a):
+        (e,) = [e for e in await p.until_seq(seq) if e["seq"] == seq]
+        assert e["event"]["text"] == SECRET and e["event"]["channel"] == "雑談"
+    for p in (b, spec):
+        (e,) = [e for e in await p.until_seq(seq) if e["seq"] == seq]
+        assert e["redacted"] and SECRET not in json.dumps(e, ensure_ascii=False)
+    # b drops and resumes from before the whisper: still redacted
+    await b.close()
+    back = await connect()
+    await back.request({"type": "join", "table_id": tid, "token": jb["member_token"]})
+    await back.request({"type": "subscribe", "table_id": tid, "after_seq": seq - 1})
+    (e,) = [e for e in await back.until_seq(seq) if e["seq"] == seq]
+    assert e["redacted"]
+    log = await back.request({"type": "get_log", "table_id": tid, "after_seq": 0})
+    assert SECRET not in json.dumps(log, ensure_ascii=False)
+    mine = await a.request({"type": "get_log", "table_id": tid, "after_seq": 0})
+    assert SECRET in json.dumps(mine, ensure_ascii=False)
+    # the download is the public's view, even for the GM and the whisperer
+    for p in (gm, a, spec):
+        for fmt in ("html", "text", "jsonl"):
+            got = await p.request({"type": "export_log", "table_id": tid, "format": fmt})
+            assert got["type"] == "exported" and got["filename"].startswith(tid), got
+            assert SECRET not in got["content"], (fmt, ja)
+            assert "内緒話" in got["content"]
+    html = (await gm.request({"type": "export_log", "table_id": tid}))["content"]
+    assert html.startswith("<!doctype html>") and created["table_id"] in html
+
+
+async def test_an_unknown_channel_is_refused_over_the_wire(connect) -> None:
+    gm = await connect()
+    created = await new_table(gm)
+    err = await gm.request(
+        {"type": "chat", "table_id": created["table_id"], "text": "x", "channel": "ない"}
+    )
+    assert err["type"] == "error" and err["code"] == "command/unknown_channel"
+    assert err["message"] == "チャンネル「ない」はありません"
+
+
+async def test_export_log_needs_a_join(connect) -> None:
+    gm, other = await connect(), await connect()
+    created = await new_table(gm)
+    err = await other.request({"type": "export_log", "table_id": created["table_id"]})
+    assert err["type"] == "error" and err["code"] == "protocol/not_joined"
+
+
+def test_taku_export_html_from_the_command_line(tmp_path, capsys) -> None:
+    """``taku export --format html`` writes the same page: coloured speakers, dice faces,
+    the seed hash in the footer, no secret roll and no whisper."""
+    import asyncio
+
+    from taku.app import Hub
+    from taku.core.commands import Chat, CreateCharacter, SetChatPalette
+    from taku.plugins import load_registry
+    from taku.store import open_store
+
+    db = tmp_path / "t.db"
+
+    async def make() -> tuple[str, str]:
+        store = open_store(str(db))
+        await store.open()
+        hub = Hub(store, load_registry())
+        c = await hub.create_table(ruleset="generic", name="月曜卓", options={}, gm_name="GM")
+        j = await hub.join(c.table_id, c.player_token, "アカネ")
+        t = await hub.table(c.table_id)
+        n = iter(range(100))
+
+        async def run(member: str, cmd: object) -> None:
+            await t.execute(member, cmd, command_id=f"x{next(n)}")  # type: ignore[arg-type]
+
+        await run(j.member_id, CreateCharacter(name="アカネ丸"))
+        cid = next(iter(t.state.characters))
+        await run(j.member_id, SetChatPalette(character_id=cid, color="#117a65"))
+        await run(j.member_id, Chat(text="2D6>=7 いくぞ", character_id=cid))
+        await run(j.member_id, Chat(text="S1D100 ひみつの出目"))
+        await run(j.member_id, Chat(text="内緒の本文", to=[c.member_id]))
+        seed_hash = t.state.seed_hash
+        await hub.close()
+        await store.close()
+        return c.table_id, seed_hash
+
+    tid, seed_hash = asyncio.run(make())
+    from taku.cli import main
+
+    assert main(["export", "--db", str(db), tid, "--format", "html"]) == 0
+    out = capsys.readouterr().out
+    out = out[out.index("<!doctype html>") :]  # after the log lines of making the table
+    assert out.startswith("<!doctype html>")
+    assert '<span class="who" style="color:#117a65">アカネ丸</span>' in out
+    assert 'class="die' in out and "2D6" in out
+    assert seed_hash in out
+    assert "ひみつの出目" not in out and "内緒の本文" not in out
+    assert "シークレットダイス" in out and "内緒話" in out
+    for label in ("メイン", "情報", "雑談"):
+        assert f">{label}</label>" in out
