@@ -10,6 +10,7 @@ from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdate
 from taku_nstrpg import events as ev
 from taku_nstrpg.damage import ACTIVE, DEAD, EXPLODED, REMOVED
 from taku_nstrpg.dkk import ENTRY_TABLE
+from taku_nstrpg import mapping as mp
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import (
     AttackMemo,
@@ -51,6 +52,43 @@ def evolve(
     game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None
 ) -> NsGame:
     """The state after ``event`` (core events included); ``options`` the table's (defaults if ``None``)."""
+    if isinstance(event, mp.MAP_EVENTS):
+        game = game or NsGame()
+        return _replace(game, board=mp.evolve_board(game.board, event, game.phase))
+    after = _core(game, event, table, options)
+    if after.board is None:
+        return after  # no map: exactly the state of earlier versions
+    return _replace(after, board=_board_after(after.board, event, after))
+
+
+def _board_after(b: mp.Board, event: Event, game: NsGame) -> mp.Board:
+    """The per-手番 movement bookkeeping of the board after a non-map event."""
+    match event:
+        case ev.CheckRolled(purpose="sokuten", character_id=cid, success=ok, roll=roll):
+            if ok:  # a 連続側転移動 allowed; its 6s open blocked doors and windows (NS-51)
+                return _replace(b, sokuten={**b.sokuten, cid: roll.faces.count(6)})
+        case ev.TurnBegan(character_id=cid):
+            return _replace(
+                b,
+                moved=tuple(k for k in b.moved if k != cid),
+                sokuten=mp._drop(b.sokuten, cid),
+                full_move=mp._drop(b.full_move, cid),
+                turns_taken={**b.turns_taken, cid: b.turns_taken.get(cid, 0) + 1},
+            )
+        case ev.TurnEndedFor(character_id=cid):
+            return _replace(b, full_move=mp._drop(b.full_move, cid))
+        case ev.CombatStarted() | ev.CombatEnded():
+            return _replace(
+                b, moved=(), sokuten={}, full_move={}, turns_taken={}, used={}, instant={}
+            )
+        case CharacterRemoved(character_id=cid):
+            return _replace(b, positions=mp._drop(b.positions, cid))
+    return b
+
+
+def _core(
+    game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None
+) -> NsGame:
     if game is None:
         game = NsGame()
     opts = options if isinstance(options, NsOptions) else NsOptions()
@@ -165,7 +203,7 @@ def evolve(
                 phase=game.phase + 1,
                 acting=None if ending else game.acting,
                 step="" if ending else game.step,
-                acted=game.acted if cid in game.acted else (*game.acted, cid),
+                acted=(*game.acted, cid),  # counted: 一騎打ち has two 手番 (NS-34)
             )
             return _f(_all(game, adrenaline_evasion=False), cid, shuchu=False, sokuten=False)
         case ev.PhaseEnded():

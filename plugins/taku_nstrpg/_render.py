@@ -10,6 +10,7 @@ from taku_nstrpg.checks import difficulty_name
 from taku_nstrpg.combat import STYLES
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.satsubatsu import NAMU, SATSUBATSU
+from taku_nstrpg.map_render import render_map
 from taku_nstrpg.state import STAT_NAMES
 
 __all__ = ["render"]
@@ -167,4 +168,4 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
         case ev.ValueAdjusted():
             return f"GM変更: {n(event.character_id)} {_FIELDS.get(event.field, STAT_NAMES.get(event.field, event.field))} {event.previous} → {event.value}{'(理由: ' + event.reason + ')' if event.reason else ''}"
         case _:
-            return None
+            return render_map(event, n)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from taku.core.commands import GM, Command, field, owner_of
+from taku_nstrpg.mapping import MAP_COMMANDS
 from taku_nstrpg._labels import (
     ATMOSPHERE_DESC,
     ATTACK_KINDS,
@@ -590,4 +591,5 @@ COMMANDS: tuple[type[Command], ...] = (
     CreateMobs,
     CreateNinjaSlayer,
     AdjustValue,
+    *MAP_COMMANDS,  # the map (taku_nstrpg.mapping)
 )

@@ -22,6 +22,8 @@ from taku_nstrpg import checks as ck
 from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
+from taku_nstrpg import mapping as mp
+from taku_nstrpg.moves import decide_map
 from taku_nstrpg import events as ev
 from taku_nstrpg import satsubatsu as sb
 from taku_nstrpg._evolve import evolve, sheet_of
@@ -168,6 +170,8 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             _kaishaku(acc, command, ctx, opts)
         case c.Reroll():
             _reroll(acc, command, ctx, opts)
+        case mp.SetMap() | mp.EditMap() | mp.Place() | mp.Move() | mp.FullMove() | mp.UseAbility():
+            decide_map(acc, command, ctx)
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
             _, sheet, _f = _load(table, acc.game, cid)
             if equip is not None and equip not in _usable_weapons(sheet):

@@ -37,6 +37,7 @@ from taku_nstrpg._labels import (
 from taku_nstrpg.checks import NORMAL
 from taku_nstrpg.combat import BUILTIN_WEAPONS, AutoSkills, Weapon, auto_skills
 from taku_nstrpg.damage import ACTIVE, effective
+from taku_nstrpg.mapping import Board
 
 __all__ = [
     "STATS",
@@ -465,6 +466,8 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
             ``attack`` (攻撃フェイズ: 集中状態 skips the move), ``attacked`` (an attack-phase
             action done), ``""`` between 手番 (2-4 … 2-7).
         turn_over: the turn's ターン終了フェイズ is done (``end_turn``); the next ``start_turn`` clears it.
+        board: the map, positions and per-手番 movement (:class:`~taku_nstrpg.mapping.Board`);
+            ``None`` without a map (the view leaves it out then).
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -522,6 +525,12 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     turn_over: Annotated[
         bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")
     ] = False
+    board: Annotated[
+        Board | None,
+        field(
+            "マップ", "マップ・位置・移動と能力の記録（空ならマップなし: 隣接と視線はGMが決める）"
+        ),
+    ] = None
     secret_rolls: Annotated[
         dict[str, tuple[str, ...]],
         field(
