@@ -499,6 +499,8 @@ function newPanel(which) {
     help.hidden = !cur.board;
     if (cur.board) drawGrid(refocus);
     else clear(scroll, cur.isGm ? h("p", { class: "muted", text: "まだマップがありません。下の「マップを編集」でテキストを貼るか、今できる手の「マップを設定する」でサンプルを選んでください。" }) : null);
+    if (!cur.board && cur.isGm && !editor.dataset.shown) editor.open = true; // a GM without a map: the editor first
+    editor.dataset.shown = cur.isGm ? "1" : "";
     drawMoveBar();
     drawSight();
     status.textContent = st.note;

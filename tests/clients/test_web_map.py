@@ -1,0 +1,228 @@
+"""The nstrpg map in the browser (issue 15 item 7): a token moved by clicks (and by the
+keyboard), an illegal square refused, the turn order with whose 手番 and which phase, and
+the GM's editor painting a wall. Each person is a browser context of their own on a real
+server; the other side's moves go through TakuClient."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taku.core.dice import ScriptedDice
+from taku_client import TakuClient
+
+from .test_web import create_table, wait_seq
+
+# x: 0 … 7; the PC starts at (1, 1), the enemy at (5, 2); a wall at (3, 1) and (3, 2)
+ROOM = "\n".join(("########", "#..#...#", "#..#...#", "#......#", "########"))
+PC = {"karate": 4, "neuron": 5, "wazamae": 3, "kyakuryoku": 3, "tairyoku": 8, "seishin": 4}
+ENEMY = {"karate": 3, "neuron": 2, "wazamae": 2, "kyakuryoku": 2, "tairyoku": 6, "seishin": 2}
+
+
+def sq(x: int, y: int) -> str:
+    return f"[data-testid='map-live'] .sq[data-x='{x}'][data-y='{y}']"
+
+
+async def setup(server: Any, open_page: Any, *, width: int = 1200) -> dict[str, Any]:
+    """A GM page and a player page on a table with ROOM set, the player's ninja at (1, 1)
+    and the GM's enemy at (5, 2), the combat begun and the ninja's move phase open."""
+    gm = await create_table(open_page, server.http_url, "nstrpg", "ネオサイタマ", width=width)
+    pl = await open_page(await gm.input_value("#invite-player"), width=width, height=844)
+    await pl.fill("#join-name", "フジキド")
+    await pl.click("#join-submit")
+    await pl.wait_for_selector("body[data-seq]")
+    table_id = await gm.evaluate("window.taku.tableId")
+    token = await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    async with (
+        await TakuClient.connect(server.ws_url) as g,
+        await TakuClient.connect(server.ws_url) as p,
+    ):
+        await g.join(table_id, token)
+        await p.join(table_id, ptoken)
+        await p.command(
+            table_id, {"type": "create_character", "name": "ニンジャスレイヤー", "sheet": PC}
+        )
+        await g.command(table_id, {"type": "create_character", "name": "ラオモト", "sheet": ENEMY})
+        chars = (await g.get_state(table_id)).state["characters"]
+        ids = {c["name"]: c["id"] for c in chars.values()}
+        await g.command(table_id, {"type": "nstrpg.set_map", "text": ROOM, "name": "倉庫"})
+        for name, at in (("ニンジャスレイヤー", [1, 1]), ("ラオモト", [5, 2])):
+            await g.command(
+                table_id,
+                {"type": "nstrpg.place", "character_id": ids[name], "at": at, "reason": "初期配置"},
+            )
+        await g.command(table_id, {"type": "nstrpg.start_combat"})
+        await g.command(table_id, {"type": "nstrpg.start_turn"})
+        ack = await p.command(
+            table_id, {"type": "nstrpg.begin_turn_of", "character_id": ids["ニンジャスレイヤー"]}
+        )
+    for page in (gm, pl):
+        await page.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    return {"gm": gm, "pl": pl, "ids": ids, "seq": ack.last_seq, "table_id": table_id}
+
+
+async def position(page: Any, cid: str) -> list[int] | None:
+    return await page.evaluate(  # type: ignore[no-any-return]
+        f"(window.taku.state.game.board.positions || {{}})['{cid}'] || null"
+    )
+
+
+async def test_a_token_moves_by_clicks_along_the_chosen_path(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """In the move phase the squares 【脚力】 3 reaches are highlighted; clicking (1,2),
+    (1,3), (2,3) builds the path step by step and the button moves the token there: the
+    server's ``moved`` event has exactly that path, and the token is drawn on (2,3)."""
+    t = await setup(scripted_server, open_page)
+    pl, me = t["pl"], t["ids"]["ニンジャスレイヤー"]
+    assert await pl.locator(f"{sq(1, 2)}.reach").count() == 1
+    assert await pl.locator(f"{sq(2, 3)}.reach").count() == 1
+    assert await pl.locator(f"{sq(4, 3)}.reach").count() == 0  # 5 steps away: beyond 【脚力】 3
+    for x, y in ((1, 2), (1, 3), (2, 3)):
+        await pl.click(sq(x, y))
+    assert await pl.locator("[data-testid='map-live'] .sq.path").count() == 3
+    assert "経路 3マス" in await pl.inner_text("[data-testid='map-live'] .map-move")
+    await pl.click("[data-testid='map-go']")
+    await wait_seq(pl, t["seq"] + 1)
+    moved = await pl.evaluate(
+        "window.taku.events.filter((e) => e.event.type === 'nstrpg.moved').map((e) => e.event)"
+    )
+    assert [m["path"] for m in moved] == [[[1, 2], [1, 3], [2, 3]]]
+    await pl.wait_for_function(
+        f"(window.taku.state.game.board.positions['{me}'] || []).join() === '2,3'"
+    )
+    circle = pl.locator(f"[data-testid='map-live'] .token[data-character='{me}'] circle")
+    assert (await circle.get_attribute("cx"), await circle.get_attribute("cy")) == ("80", "112")
+    # the move is made: no square is offered any more, the GM's page shows the token there too
+    assert await pl.locator("[data-testid='map-live'] .sq.reach").count() == 0
+    await t["gm"].wait_for_selector(f"body[data-seq='{t['seq'] + 1}']")
+    assert await position(t["gm"], me) == [2, 3]
+
+
+async def test_an_illegal_square_is_refused_and_nothing_is_sent(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """A wall, the enemy's square and a square beyond 【脚力】 are refused with a Japanese
+    note; the path stays as it was and no command reaches the server."""
+    t = await setup(scripted_server, open_page)
+    pl = t["pl"]
+    await pl.click(sq(2, 1))
+    for x, y in ((3, 1), (5, 2), (6, 3)):  # a wall, the enemy, 5 squares away
+        await pl.click(sq(x, y))
+        note = await pl.inner_text("[data-testid='map-live'] .map-note")
+        assert note.startswith(f"{x + 1}列{y + 1}行") and note.endswith("には移動できません"), note
+        assert await pl.locator("[data-testid='map-live'] .sq.path").count() == 1
+    assert "ラオモト" in await pl.get_attribute(sq(5, 2), "aria-label")
+    assert await pl.evaluate("window.taku.state.seq") == t["seq"]
+
+
+async def test_the_turn_order_shows_whose_turn_and_which_phase(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """The tracker lists the fighters by イニシアチブ (ニューロン 5 before 2), marks the one
+    whose 手番 it is and names the phase; after the move the attack phase is shown."""
+    t = await setup(scripted_server, open_page)
+    for page in (t["pl"], t["gm"]):
+        items = page.locator("[data-testid='map-live'] .initiative li")
+        assert await items.all_inner_texts() == [
+            "ニンジャスレイヤー イニシアチブ 5手番",
+            "ラオモト イニシアチブ 2",
+        ]
+        current = page.locator("[data-testid='map-live'] .initiative li[aria-current='step']")
+        assert await current.get_attribute("data-character") == t["ids"]["ニンジャスレイヤー"]
+        now = await page.inner_text("[data-testid='turn-now']")
+        assert "ニンジャスレイヤーの手番" in now and "移動フェイズ" in now and "ターン1" in now
+    # the player ends the 手番: the enemy's 手番開始 is next, the ninja's slot is done
+    async with await TakuClient.connect(scripted_server.ws_url) as p:
+        ptoken = await t["pl"].evaluate(
+            f"JSON.parse(localStorage.getItem('taku:{t['table_id']}')).token"
+        )
+        await p.join(t["table_id"], ptoken)
+        ack = await p.command(
+            t["table_id"],
+            {"type": "nstrpg.end_turn_of", "character_id": t["ids"]["ニンジャスレイヤー"]},
+        )
+    gm = t["gm"]
+    await gm.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    items = gm.locator("[data-testid='map-live'] .initiative li")
+    assert await items.all_inner_texts() == [
+        "ニンジャスレイヤー イニシアチブ 5済",
+        "ラオモト イニシアチブ 2手番",
+    ]
+    now = await gm.inner_text("[data-testid='turn-now']")
+    assert "ラオモトの手番" in now and "手番開始" in now
+
+
+async def test_keyboard_moves_a_token_with_arrows_and_enter(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """Tab reaches the grid (one stop); arrow keys move the focus, Enter chooses the square,
+    and the square's label says what it is (Japanese, 列/行, 移動できる)."""
+    t = await setup(scripted_server, open_page, width=390)
+    pl, me = t["pl"], t["ids"]["ニンジャスレイヤー"]
+    await pl.focus(sq(0, 0))
+    for key in ("ArrowRight", "ArrowDown", "ArrowDown"):
+        await pl.keyboard.press(key)
+    label = await pl.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label == "2列3行 床（移動できる）"
+    await pl.keyboard.press("Enter")
+    assert await pl.locator(f"{sq(1, 2)}.path").count() == 1
+    await pl.keyboard.press("ArrowDown")
+    await pl.keyboard.press("Enter")
+    await pl.click("[data-testid='map-go']")
+    await wait_seq(pl, t["seq"] + 1)
+    await pl.wait_for_function(
+        f"(window.taku.state.game.board.positions['{me}'] || []).join() === '1,3'"
+    )
+    # readable on a phone: squares stay at least 28 px, the map scrolls inside its panel
+    box = await pl.locator(sq(1, 1)).bounding_box()
+    assert box is not None and box["width"] >= 28
+    doc = await pl.evaluate("document.documentElement.scrollWidth")
+    assert doc <= 390
+
+
+async def test_the_gm_paints_a_wall_and_saves_it(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """The GM's editor: choose 壁, click two floor squares, save with a reason: one
+    ``map_edited`` event with those squares and the reason; both pages draw the walls,
+    and the player has no editor."""
+    t = await setup(scripted_server, open_page)
+    gm, pl = t["gm"], t["pl"]
+    assert await pl.locator("[data-testid='map-editor']").is_hidden()
+    await gm.click("[data-testid='map-editor'] > summary")
+    await gm.check("[data-testid='map-editor'] input[name='map-brush-live'][value='#']")
+    await gm.click(sq(6, 3))
+    await gm.click(sq(6, 1))
+    assert await gm.get_attribute(sq(6, 3), "data-cell") == "#"
+    assert "（未保存）" in await gm.inner_text("[data-testid='map-live'] .map-note")
+    await gm.fill("[data-testid='map-editor'] .map-reason", "シャッターが下りた")
+    await gm.click("[data-testid='map-save']")
+    await wait_seq(gm, t["seq"] + 1)
+    edited = await gm.evaluate(
+        "window.taku.events.filter((e) => e.event.type === 'nstrpg.map_edited').map((e) => e.event)"
+    )
+    assert [(e["cells"], e["reason"]) for e in edited] == [
+        (
+            [{"x": 6, "y": 1, "cell": "#"}, {"x": 6, "y": 3, "cell": "#"}],
+            "シャッターが下りた",
+        )
+    ]
+    await pl.wait_for_selector(f"{sq(6, 3)}[data-cell='#']")
+    assert await pl.get_attribute(sq(6, 1), "data-cell") == "#"
+
+
+async def test_the_gm_pastes_the_text_form(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """A GM with no map yet pastes the text form: the grid appears with its doors and window."""
+    gm = await create_table(open_page, scripted_server.http_url, "nstrpg", "ネオサイタマ")
+    await gm.wait_for_selector("[data-testid='map-editor'][open]")
+    await gm.fill("[data-testid='map-editor'] .map-text", "#####\n#..D.\n#W..#\n#####")
+    await gm.fill("[data-testid='map-editor'] .map-name", "路地")
+    await gm.click("[data-testid='map-from-text']")
+    await gm.wait_for_selector(sq(3, 1))
+    assert await gm.get_attribute(sq(3, 1), "aria-label") == "4列2行 閉じたドア"
+    assert await gm.get_attribute(sq(1, 2), "aria-label") == "2列3行 窓"
+    label = await gm.get_attribute("[data-testid='map-live'] svg", "aria-label")
+    assert label == "マップ 路地（5×4マス）"
