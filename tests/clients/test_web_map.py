@@ -15,7 +15,15 @@ from .test_web import create_table, wait_seq
 # x: 0 … 7; the PC starts at (1, 1), the enemy at (5, 2); a wall at (3, 1) and (3, 2)
 ROOM = "\n".join(("########", "#..#...#", "#..#...#", "#......#", "########"))
 PC = {"karate": 4, "neuron": 5, "wazamae": 3, "kyakuryoku": 3, "tairyoku": 8, "seishin": 4}
-ENEMY = {"karate": 3, "neuron": 2, "wazamae": 2, "kyakuryoku": 2, "tairyoku": 6, "seishin": 2}
+ENEMY = {
+    "kind": "boss",
+    "karate": 3,
+    "neuron": 2,
+    "wazamae": 2,
+    "kyakuryoku": 2,
+    "tairyoku": 6,
+    "seishin": 2,
+}
 
 
 def sq(x: int, y: int) -> str:
@@ -190,7 +198,8 @@ async def test_the_gm_paints_a_wall_and_saves_it(
     t = await setup(scripted_server, open_page)
     gm, pl = t["gm"], t["pl"]
     assert await pl.locator("[data-testid='map-editor']").is_hidden()
-    await gm.click("[data-testid='map-editor'] > summary")
+    # the editor opened by itself while the table had no map; it stays open
+    assert await gm.get_attribute("[data-testid='map-editor']", "open") == ""
     await gm.check("[data-testid='map-editor'] input[name='map-brush-live'][value='#']")
     await gm.click(sq(6, 3))
     await gm.click(sq(6, 1))
@@ -226,3 +235,29 @@ async def test_the_gm_pastes_the_text_form(
     assert await gm.get_attribute(sq(1, 2), "aria-label") == "2列3行 窓"
     label = await gm.get_attribute("[data-testid='map-live'] svg", "aria-label")
     assert label == "マップ 路地（5×4マス）"
+
+
+async def test_line_of_sight_to_the_targets_is_drawn(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """With an attack to choose a target for, the map draws the line from the ninja to the
+    enemy and lists it: behind the wall (3,1)-(3,2) it does not pass; after the move to
+    (2,3) it does (NS-60, the server's sight table)."""
+    t = await setup(scripted_server, open_page)
+    pl, boss = t["pl"], t["ids"]["ラオモト"]
+    line = pl.locator(f"[data-testid='map-live'] line.sight[data-target='{boss}']")
+    assert "blocked" in (await line.get_attribute("class") or "")
+    item = pl.locator(f"[data-testid='map-live'] .map-sight button[data-target='{boss}']")
+    assert await item.inner_text() == "ニンジャスレイヤー → ラオモト: 視線が通らない（4マス）"
+    await item.click()  # the chosen target's line is drawn thick
+    assert "chosen" in (await line.get_attribute("class") or "")
+    for x, y in ((1, 2), (1, 3), (2, 3)):
+        await pl.click(sq(x, y))
+    await pl.click("[data-testid='map-go']")
+    await wait_seq(pl, t["seq"] + 1)
+    await pl.wait_for_function(
+        "document.querySelector(\"[data-testid='map-live'] .map-sight button\")"
+        ".textContent.includes('視線が通る')"
+    )
+    assert await item.inner_text() == "ニンジャスレイヤー → ラオモト: 視線が通る（3マス）"
+    assert "clear" in (await line.get_attribute("class") or "")

@@ -103,26 +103,24 @@ export function mapOffers(a) {
   return a.command === "nstrpg.place" && isObj(a.choices) && ("at" in a.choices || "character_id" in a.choices);
 }
 
-// The attack affordances' targets: [{attacker, cid, sight}], and the view's sight table
-// (game.board.sight: {attacker: {cid: bool}}) where the server gives one.
-function targetOffer(affordances, sight) {
-  const out = [];
+// The lines of sight to draw: for each attacker the viewer may attack with now (the
+// `nstrpg.attack` affordances), every enemy of the view's sight table (game.board.sight:
+// {attacker: {cid: sees}}, NS-60), and any other target offered ({sight: null}: unknown).
+// [{attacker, cid, sight: true | false | null, offered}]
+function sightLines(affordances, sight) {
+  const offered = new Map(); // attacker -> Set(target)
   for (const a of affordances || []) {
     if (!isObj(a) || a.command !== "nstrpg.attack") continue;
-    const attacker = (a.args || {}).attacker || (a.args || {}).character_id;
-    for (const c of (a.choices || {}).target || []) {
-      if (!out.some((t) => t.cid === c.value && t.attacker === attacker)) out.push({ attacker, cid: c.value, sight: true });
-    }
+    const attacker = (a.args || {}).attacker;
+    if (!attacker) continue;
+    if (!offered.has(attacker)) offered.set(attacker, new Set());
+    for (const c of (a.choices || {}).target || []) offered.get(attacker).add(c.value);
   }
-  if (isObj(sight)) {
-    for (const [from, seen] of Object.entries(sight)) {
-      if (!isObj(seen)) continue;
-      for (const [cid, ok] of Object.entries(seen)) {
-        const t = out.find((x) => x.cid === cid && x.attacker === from);
-        if (t) t.sight = Boolean(ok);
-        else if (out.some((x) => x.attacker === from)) out.push({ attacker: from, cid, sight: Boolean(ok) });
-      }
-    }
+  const out = [];
+  for (const [attacker, targets] of offered) {
+    const seen = isObj(sight) && isObj(sight[attacker]) ? sight[attacker] : {};
+    for (const [cid, ok] of Object.entries(seen)) out.push({ attacker, cid, sight: Boolean(ok), offered: targets.has(cid) });
+    for (const cid of targets) if (!(cid in seen)) out.push({ attacker, cid, sight: null, offered: true });
   }
   return out;
 }
@@ -139,7 +137,7 @@ function tokensOf(st, board) {
   return Object.entries(board.positions).filter(([, p]) => Array.isArray(p)).map(([cid, pos]) => {
     const c = st.characters[cid] || { name: cid };
     const f = fighters[cid] || {};
-    const pc = Boolean(c.owner);
+    const pc = ((c.sheet || {}).kind || "pc") === "pc"; // the sides of NSTRPG: PCs and enemies
     const colour = pc ? PC_COLOURS[pcs++ % PC_COLOURS.length] : NPC_COLOURS[npcs++ % NPC_COLOURS.length];
     const states = [STATUS[f.status], f.kuzure ? "崩れ" : "", f.shuchu ? "集中" : "", f.sokuten ? "連続側転" : ""].filter(Boolean);
     return { cid, pos, name: c.name || cid, pc, colour, states, down: Boolean(STATUS[f.status]) };
@@ -359,7 +357,7 @@ function newPanel(which) {
         const b = cur.board.positions[t.cid];
         if (!a || !b) continue;
         svg.append(s("line", {
-          class: `sight ${t.sight ? "clear" : "blocked"}${st.chosenTarget === t.cid ? " chosen" : ""}`, "aria-hidden": "true",
+          class: `sight ${t.sight === null ? "unknown" : t.sight ? "clear" : "blocked"}${st.chosenTarget === t.cid ? " chosen" : ""}`, "aria-hidden": "true",
           "data-target": t.cid, x1: a[0] * U + U / 2, y1: a[1] * U + U / 2, x2: b[0] * U + U / 2, y2: b[1] * U + U / 2,
         }));
       }
@@ -442,11 +440,12 @@ function newPanel(which) {
   function drawSight() {
     const list = st.draft ? [] : cur.targets.filter((t) => cur.board.positions[t.attacker] && cur.board.positions[t.cid]);
     sightList.hidden = !list.length;
-    clear(sightList, list.map((t) => h("li", { class: t.sight ? "ok" : "bad" },
+    const words = (t) => (t.sight === null ? "視線はGMが判断" : t.sight ? "視線が通る" : "視線が通らない");
+    clear(sightList, list.map((t) => h("li", { class: t.sight === null ? "" : t.sight ? "ok" : "bad" },
       h("button", {
         type: "button", class: "link", "aria-pressed": st.chosenTarget === t.cid ? "true" : "false", "data-target": t.cid,
         onclick: () => { st.chosenTarget = st.chosenTarget === t.cid ? null : t.cid; redraw(); },
-        text: `${cur.ctx.name(t.attacker)} → ${cur.ctx.name(t.cid)}: ${t.sight ? "視線が通る" : "視線が通らない"}（${cheb(cur.board.positions[t.attacker], cur.board.positions[t.cid])}マス）`,
+        text: `${cur.ctx.name(t.attacker)} → ${cur.ctx.name(t.cid)}: ${words(t)}（${cheb(cur.board.positions[t.attacker], cur.board.positions[t.cid])}マス）${t.offered ? "" : "・攻撃の対象にできない"}`,
       }))));
   }
 
@@ -526,8 +525,8 @@ function newPanel(which) {
         ctx, board, offer, turn, isGm,
         legend: legendOf(info),
         tokens: board ? tokensOf(sv, board) : [],
-        targets: board ? targetOffer(affordances, sv.game.board.sight) : [],
-        moverIsPc: Boolean(offer && (sv.characters[offer.cid] || {}).owner),
+        targets: board ? sightLines(affordances, sv.game.board.sight) : [],
+        moverIsPc: Boolean(offer && (((sv.characters[offer.cid] || {}).sheet || {}).kind || "pc") === "pc"),
         diagonal: Boolean(offer && board && offer.cid in board.sokuten),
         chars: Object.fromEntries(Object.entries(sv.characters).filter(([cid]) => cid in fighters)),
       };
