@@ -105,7 +105,7 @@ export function mapOffers(a) {
 
 // The lines of sight to draw: for each attacker the viewer may attack with now (the
 // `nstrpg.attack` affordances), every enemy of the view's sight table (game.board.sight:
-// {attacker: {cid: sees}}, NS-60), and any other target offered ({sight: null}: unknown).
+// {attacker: {cid: sees}}, NS-60); without that table, the targets offered ({sight: null}).
 // [{attacker, cid, sight: true | false | null, offered}]
 function sightLines(affordances, sight) {
   const offered = new Map(); // attacker -> Set(target)
@@ -120,7 +120,8 @@ function sightLines(affordances, sight) {
   for (const [attacker, targets] of offered) {
     const seen = isObj(sight) && isObj(sight[attacker]) ? sight[attacker] : {};
     for (const [cid, ok] of Object.entries(seen)) out.push({ attacker, cid, sight: Boolean(ok), offered: targets.has(cid) });
-    for (const cid of targets) if (!(cid in seen)) out.push({ attacker, cid, sight: null, offered: true });
+    // without the server's sight (no table for this attacker) the GM decides (NS-60)
+    if (!Object.keys(seen).length) for (const cid of targets) out.push({ attacker, cid, sight: null, offered: true });
   }
   return out;
 }
@@ -430,7 +431,7 @@ function newPanel(which) {
       ? (n ? `${squareName(st.path[0], false)}に置く` : "色の付いたマスから置き場所を選ぶ")
       : n ? (st.direct ? `行き先 ${squareName(st.path[0], false)}` : `経路 ${n}マス`) : "色の付いたマスを1マスずつ、または行き先を選ぶ";
     clear(moveBar,
-      h("span", { text: `${who}の${offer.kind === "place" ? "配置" : offer.label || "移動"}: ` }),
+      h("span", { text: `${who}の${offer.kind === "place" ? "配置" : /連続側転/.test(offer.label) ? "連続側転移動" : /全力/.test(offer.label) ? "全力移動" : "移動"}: ` }),
       h("span", { class: "muted", text: what }),
       h("button", { type: "button", class: "primary", "data-testid": "map-go", disabled: !n, onclick: () => sendOffer(),
         text: offer.kind === "place" ? "ここに配置する" : "この経路で移動する" }),
