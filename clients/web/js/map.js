@@ -103,11 +103,12 @@ export function mapOffers(a) {
   return a.command === "nstrpg.place" && isObj(a.choices) && ("at" in a.choices || "character_id" in a.choices);
 }
 
-// The lines of sight to draw: for each attacker the viewer may attack with now (the
-// `nstrpg.attack` affordances), every enemy of the view's sight table (game.board.sight:
-// {attacker: {cid: sees}}, NS-60); without that table, the targets offered ({sight: null}).
-// [{attacker, cid, sight: true | false | null, offered}]
-function sightLines(affordances, sight) {
+// The lines of sight to draw: from each character of the view's sight table
+// (game.board.sight: {acting: {enemy: sees}}, NS-60) that the viewer controls, to every
+// enemy on the map; `offered`: an `nstrpg.attack` affordance offers it as a target now.
+// Without the table (the server cannot say), the offered targets ({sight: null}: the GM
+// decides). [{attacker, cid, sight: true | false | null, offered}]
+function sightLines(affordances, sight, controls) {
   const offered = new Map(); // attacker -> Set(target)
   for (const a of affordances || []) {
     if (!isObj(a) || a.command !== "nstrpg.attack") continue;
@@ -117,11 +118,15 @@ function sightLines(affordances, sight) {
     for (const c of (a.choices || {}).target || []) offered.get(attacker).add(c.value);
   }
   const out = [];
-  for (const [attacker, targets] of offered) {
-    const seen = isObj(sight) && isObj(sight[attacker]) ? sight[attacker] : {};
+  const table = isObj(sight) ? sight : {};
+  for (const [attacker, seen] of Object.entries(table)) {
+    if (!isObj(seen) || !controls(attacker)) continue;
+    const targets = offered.get(attacker) || new Set();
     for (const [cid, ok] of Object.entries(seen)) out.push({ attacker, cid, sight: Boolean(ok), offered: targets.has(cid) });
-    // without the server's sight (no table for this attacker) the GM decides (NS-60)
-    if (!Object.keys(seen).length) for (const cid of targets) out.push({ attacker, cid, sight: null, offered: true });
+  }
+  for (const [attacker, targets] of offered) {
+    if (attacker in table) continue;
+    for (const cid of targets) out.push({ attacker, cid, sight: null, offered: true });
   }
   return out;
 }
@@ -526,7 +531,7 @@ function newPanel(which) {
         ctx, board, offer, turn, isGm,
         legend: legendOf(info),
         tokens: board ? tokensOf(sv, board) : [],
-        targets: board ? sightLines(affordances, sv.game.board.sight) : [],
+        targets: board && ctx.live ? sightLines(affordances, sv.game.board.sight, (cid) => isGm || (sv.characters[cid] || {}).owner === (ctx.me || {}).member_id) : [],
         moverIsPc: Boolean(offer && (((sv.characters[offer.cid] || {}).sheet || {}).kind || "pc") === "pc"),
         diagonal: Boolean(offer && board && offer.cid in board.sokuten),
         chars: Object.fromEntries(Object.entries(sv.characters).filter(([cid]) => cid in fighters)),
