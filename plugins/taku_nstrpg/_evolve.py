@@ -52,9 +52,18 @@ def evolve(
     game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None
 ) -> NsGame:
     """The state after ``event`` (core events included); ``options`` the table's (defaults if ``None``)."""
+    if isinstance(event, mp.PcOrderSet):
+        return _replace(game or NsGame(), pc_rank=tuple(event.order))
     if isinstance(event, mp.MAP_EVENTS):
         game = game or NsGame()
-        return _replace(game, board=mp.evolve_board(game.board, event, game.phase))
+        game = _replace(game, board=mp.evolve_board(game.board, event, game.phase))
+        if isinstance(event, mp.FullMoveRolled):
+            return _did_act(game, event.character_id, True)  # 全力移動 is the action (NS-52)
+        if isinstance(event, mp.AbilityUsed) and event.seishin:
+            f = game.fighters.get(event.character_id)
+            if f is not None:
+                game = _f(game, event.character_id, seishin=f.seishin - event.seishin)
+        return game
     after = _core(game, event, table, options)
     if after.board is None:
         return after  # no map: exactly the state of earlier versions
@@ -83,6 +92,10 @@ def _board_after(b: mp.Board, event: Event, game: NsGame) -> mp.Board:
             )
         case CharacterRemoved(character_id=cid):
             return _replace(b, positions=mp._drop(b.positions, cid))
+        case ev.WasshoiRolled(success=True, entry_row=row, target_ninja=who):
+            return _replace(b, entry_row=row, entry_target=who)
+        case ev.EntryRerolled(row=row):
+            return _replace(b, entry_row=row)
     return b
 
 

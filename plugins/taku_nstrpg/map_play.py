@@ -14,7 +14,7 @@ from taku_nstrpg import board as bd
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.abilities import ABILITIES
 from taku_nstrpg.damage import ACTIVE
-from taku_nstrpg.moves import move_now, placement_due
+from taku_nstrpg.moves import adjacent_enemy, entry_candidates, move_now, placement_due
 from taku_nstrpg.state import NsGame
 
 __all__ = ["gm_map_affordances", "map_affordances", "square_label"]
@@ -102,7 +102,8 @@ def map_affordances(table: TableState, game: NsGame, ch: Character, gm: bool) ->
                         ]
                     },
                     group=ch.name,
-                    primary=acting and style == "full",
+                    # move first unless an enemy is already adjacent (then attack)
+                    primary=acting and (style == "full" or not adjacent_enemy(table, game, ch.id)),
                 )
             )
     if acting and game.step in ("move", "attack") and ch.id not in b.full_move:
@@ -140,6 +141,26 @@ def gm_map_affordances(table: TableState, game: NsGame) -> list[Affordance]:
         )
     ]
     b = game.board
+    if b is not None and b.map is not None and b.entry_row:
+        slayers = [
+            Choice(value=k, label=c.name)
+            for k, c in table.characters.items()
+            if k in game.fighters and k not in b.positions
+        ]
+        squares = entry_candidates(table, game)
+        if slayers and squares:
+            out.append(
+                Affordance(
+                    command="nstrpg.place_entry",
+                    label=f"【殺】を配置する（エントリー{b.entry_row}）",
+                    choices={
+                        "character_id": slayers,
+                        "at": [Choice(value=list(p), label=square_label(p)) for p in squares],
+                    },
+                    group="GM",
+                    primary=True,
+                )
+            )
     if b is not None and b.map is not None:
         chars = [
             Choice(value=k, label=c.name) for k, c in table.characters.items() if k in game.fighters

@@ -38,6 +38,7 @@ __all__ = [
     "FullMove",
     "Move",
     "Place",
+    "PlaceEntry",
     "SetMap",
     "UseAbility",
 ]
@@ -65,6 +66,8 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
             it was last used (『2ターン連続使用不可』, NS-71).
         instant: character id -> the phase number of its last instant action (NS-35).
         turns_taken: character id -> 手番 begun this combat (一騎打ち cooldowns).
+        entry_row, entry_target: the 死神のエントリー決定表 row to place 【殺】 by and the
+            target ninja (after a successful Wasshoi!, until ``place_entry``; 0 = none).
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -88,6 +91,15 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
     turns_taken: Annotated[
         dict[str, int], field("手番の数", "キャラクターID → この戦闘で始めた手番の数")
     ] = {}
+    entry_row: Annotated[
+        int,
+        field(
+            "エントリーの行", "【殺】を配置する死神のエントリー決定表の行（0: なし）", ge=0, le=6
+        ),
+    ] = 0
+    entry_target: Annotated[
+        str | None, field("標的ニンジャ", "エントリーの標的のキャラクターID")
+    ] = None
 
 
 class CellEdit(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -201,7 +213,43 @@ class UseAbility(Command, frozen=True, kw_only=True, tag="nstrpg.use_ability"):
     target: Annotated[str | None, field("対象", "キャラクターのID")] = None
 
 
+class PlaceEntry(Command, frozen=True, kw_only=True, tag="nstrpg.place_entry"):
+    """GM: place 【殺】 by the entry table's row (NS-99): ``at`` one of the squares the row
+    allows (empty: the nearest); refused as ``entry_impossible`` when the map has none (then
+    ``reroll_entry`` once, and after it the GM chooses, NS-100)."""
+
+    permit = GM
+    meta = msgspec.Meta(
+        title="【殺】を配置する",
+        description="死神のエントリー決定表の結果どおりにニンジャスレイヤーをマップに置く（NS-99）。不可能なら振り直し（NS-100）",
+    )
+
+    character_id: Annotated[str, field("ニンジャスレイヤー", "キャラクターのID")]
+    at: Annotated[tuple[int, int] | None, field("マス", "[x, y]（空なら最も近い候補）")] = None
+
+
+class SetPcOrder(Command, frozen=True, kw_only=True, tag="nstrpg.set_pc_order"):
+    """GM: the order agreed among PCs with the same イニシアチブ値 (talk, dice, janken),
+    kept until changed (NS-31: at scenario start, and once for a tie that appears in combat)."""
+
+    permit = GM
+    meta = msgspec.Meta(
+        title="同値のPCの順番",
+        description="イニシアチブ値が同じPCの行動順（話し合い・出目比べ・ジャンケンで決めたもの、NS-31）",
+    )
+
+    order: Annotated[list[str], field("順番", "先に行動するPCから、キャラクターIDを順に")]
+
+
 # --------------------------------------------------------------------------- events
+
+
+class PcOrderSet(Event, frozen=True, kw_only=True, tag="nstrpg.pc_order_set"):
+    """The agreed order of PCs with the same イニシアチブ値 (NS-31)."""
+
+    meta = msgspec.Meta(title="同値のPCの順番を決めた", description="NS-31")
+
+    order: Annotated[tuple[str, ...], field("順番", "キャラクターID")]
 
 
 class MapSet(Event, frozen=True, kw_only=True, tag="nstrpg.map_set"):
@@ -235,6 +283,9 @@ class Placed(Event, frozen=True, kw_only=True, tag="nstrpg.placed"):
     previous: Annotated[tuple[int, int] | None, field("前のマス")] = None
     by_gm: Annotated[bool, field("GMが置いた")] = False
     reason: Annotated[str, field("理由")] = ""
+    entry: Annotated[
+        bool, field("エントリー", "死神のエントリー決定表による【殺】の配置（NS-99）")
+    ] = False
 
 
 class Moved(Event, frozen=True, kw_only=True, tag="nstrpg.moved"):
@@ -282,9 +333,19 @@ class AbilityUsed(Event, frozen=True, kw_only=True, tag="nstrpg.ability_used"):
     turn: Annotated[int, field("ターン", "使ったターン（一騎打ちでは手番の数）")]
     instant: Annotated[bool, field("瞬時行動")] = False
     target: Annotated[str | None, field("対象")] = None
+    seishin: Annotated[int, field("【精神力】消費", "使うときに消費した【精神力】")] = 0
 
 
-MAP_COMMANDS: tuple[type[Command], ...] = (SetMap, EditMap, Place, Move, FullMove, UseAbility)
+MAP_COMMANDS: tuple[type[Command], ...] = (
+    SetMap,
+    EditMap,
+    Place,
+    Move,
+    FullMove,
+    UseAbility,
+    PlaceEntry,
+    SetPcOrder,
+)
 MAP_EVENTS: tuple[type[Event], ...] = (
     MapSet,
     MapEdited,
@@ -293,6 +354,7 @@ MAP_EVENTS: tuple[type[Event], ...] = (
     FullMoveRolled,
     KnockedBack,
     AbilityUsed,
+    PcOrderSet,
 )
 
 
@@ -337,11 +399,14 @@ def evolve_board(board: Board | None, event: Event, phase: int = 0) -> Board | N
                 if m.inside((c.x, c.y)):
                     m = m.with_cell((c.x, c.y), c.cell)
             return edit_board(board, map=m)
-        case Placed(character_id=cid, at=at):
+        case Placed(character_id=cid, at=at, entry=entry):
             pos = _drop(board.positions, cid) if board else {}
             if at is not None:
                 pos[cid] = at
-            return edit_board(board, positions=pos)
+            b = edit_board(board, positions=pos)
+            if entry:
+                b = _replace(b, entry_row=0, entry_target=None)  # 【殺】 is on the map
+            return b
         case Moved(character_id=cid, path=path, style=style):
             b = edit_board(board, positions={**(board.positions if board else {}), cid: path[-1]})
             if style == "full":

@@ -260,9 +260,24 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
                     )
             r = ctx.dice.roll(1, 6)
             acc.add(mp.FullMoveRolled(character_id=cid, roll=r, squares=d3(r.faces[0])))
+        case mp.PlaceEntry():
+            _place_entry(acc, cmd, ctx)
+        case mp.SetPcOrder(order=ids):
+            for k in ids:
+                if k not in table.characters or _sheet(table, k).kind != "pc":
+                    raise InvalidCommand(
+                        f"{k} is not a PC",
+                        code="command/invalid_order",
+                        detail="PCのIDを並べること",
+                    )
+            if len(set(ids)) != len(ids):
+                raise InvalidCommand(
+                    "a PC twice", code="command/invalid_order", detail="同じPCが2回ある"
+                )
+            acc.add(mp.PcOrderSet(order=tuple(ids)))
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)
-            _use_ability(acc, cid, name, instant, target)
+            _use_ability(acc, cid, name, instant, target, ctx)
 
 
 def placement_due(table: TableState, game: NsGame) -> str | None:
@@ -288,7 +303,9 @@ def turn_key(game: NsGame, cid: str, duel: bool) -> int:
     return game.turn
 
 
-def _use_ability(acc: Any, cid: str, name: str, instant: bool, target: str | None) -> None:
+def _use_ability(
+    acc: Any, cid: str, name: str, instant: bool, target: str | None, ctx: Context[Any]
+) -> None:
     from taku_nstrpg.play import duel_now
 
     game: NsGame = acc.game
@@ -311,9 +328,113 @@ def _use_ability(acc: Any, cid: str, name: str, instant: bool, target: str | Non
         reject("moved", f"{name}は移動していない手番にだけ使える", "NSTRPG 2-15 ニンジャスレイヤー")
     if instant and game.combat and b.instant.get(cid) == game.phase:
         reject("one_instant", "瞬時行動は1フェイズに1つまで", "NSTRPG 2-2 手番とフェイズ")
+    if info.area or info.damage_d6:
+        _signature_shot(acc, cid, info, target, key, ctx)
+        return
     acc.add(
         mp.AbilityUsed(character_id=cid, ability=name, turn=key, instant=instant, target=target)
     )
+
+
+def _signature_shot(
+    acc: Any, cid: str, info: Any, target: str | None, key: int, ctx: Context[Any]
+) -> None:
+    """◉ヘルタツマキ / ◉ツヨイ・スリケン (2-15): a 射撃判定 with 【ワザマエ】 (連射1 fixed) for
+    1 【精神力】 as the attack-phase action; on a success everyone in the 5×5 around him
+    (friend and foe alike, an area attack) or the one target in sight (not adjacent) takes
+    the ability's damage: 1 (回避:NORMAL), 2 (回避:HARD) on a 【6,6】; D6 (回避:U-HARD)."""
+    from taku_nstrpg import checks as ck
+    from taku_nstrpg import events as ev
+    from taku_nstrpg.abilities import area_targets
+    from taku_nstrpg.decider import _land_or_wait, _one_action
+    from taku_nstrpg.state import Hit
+
+    table: TableState = acc.table
+    game: NsGame = acc.game
+    sheet = _sheet(table, cid)
+    f = game.fighters.get(cid) or fighter_from_sheet(sheet)
+    S = "NSTRPG 2-15 ニンジャスレイヤーの特殊スキル"
+    if f.status != ACTIVE:
+        _refuse("cannot_act")
+    if game.combat and game.turn > 0 and game.acting != cid:
+        _refuse("not_your_turn")
+    _one_action(acc, cid)
+    if f.seishin < info.seishin:
+        reject("no_seishin", "【精神力】が足りない", S)
+    b = game.board
+    if info.area:
+        if b is None or b.map is None:
+            _refuse("no_map")
+        if cid not in b.positions:
+            _refuse("not_placed")
+        targets = [k for k in area_targets(b.positions, cid, info.area) if _alive(game, k)]
+    else:
+        if target is None:
+            raise InvalidCommand(
+                "name the target", code="command/missing_target", detail="対象を指定すること"
+            )
+        kit.character(table, target)
+        near = map_adjacent(table, game, cid, target)
+        if near:
+            reject("adjacent_target", "隣接している敵は射撃のターゲットに選べない", S)
+        if near is not None:
+            check_shot(table, game, cid, target, None)
+        targets = [target]
+    level = ck.shift(info.difficulty, (-1 if f.shuchu else 0) + (1 if f.sokuten else 0))
+    pool = current(sheet, f, "wazamae")
+    roll, res = ck.roll_check(ctx.dice, pool, level)
+    double = res.success and roll.faces.count(6) >= 2
+    damage = info.damage_66 if double and info.damage_66 else info.damage
+    evasion = info.evasion_66 if double and info.evasion_66 else info.evasion
+    if res.success and info.damage_d6:
+        damage = ctx.dice.roll(1, 6).faces[0]
+    attack_id = ctx.new_id("a")
+    hits = [
+        Hit(
+            id=f"{attack_id}.{i}",
+            attack_id=attack_id,
+            attacker=cid,
+            target=k,
+            kind="shoot",
+            damage_kind="shuriken",
+            damage=damage,
+            evasion_base=evasion,
+            adjacent=bool(map_adjacent(table, game, cid, k)),
+            area=bool(info.area),
+            stat="wazamae",
+            faces=roll.faces,
+            phase=game.phase,
+        )
+        for i, k in enumerate(targets if res.success else [])
+    ]
+    acc.add(
+        mp.AbilityUsed(
+            character_id=cid, ability=info.name, turn=key, target=target, seishin=info.seishin
+        )
+    )
+    acc.add(
+        ev.AttackRolled(
+            attack_id=attack_id,
+            attacker=cid,
+            kind="shoot",
+            weapon="shuriken",
+            stat="wazamae",
+            pool=pool,
+            rolls=(
+                ev.AttackRoll(
+                    index=0,
+                    target=targets[0] if targets else cid,
+                    dice=pool,
+                    difficulty=level,
+                    successes=res.successes,
+                    success=res.success,
+                    roll=roll,
+                ),
+            ),
+            hits=tuple(hits),
+        )
+    )
+    _land_or_wait(acc, hits, ctx, acc.options)
 
 
 def on_map(table: TableState, game: NsGame, a: str, t: str) -> bd.Pos | None:
@@ -322,3 +443,194 @@ def on_map(table: TableState, game: NsGame, a: str, t: str) -> bd.Pos | None:
     if b is None or b.map is None or a not in b.positions or t not in b.positions:
         return None
     return b.positions[t]
+
+
+def map_adjacent(table: TableState, game: NsGame, a: str, t: str) -> bool | None:
+    """Whether ``t`` is adjacent to ``a`` on the map (2-6); ``None`` when the map cannot say."""
+    p = on_map(table, game, a, t)
+    if p is None:
+        return None
+    b = game.board
+    assert b is not None
+    return bd.adjacent(b.map, b.positions[a], p)
+
+
+def check_shot(table: TableState, game: NsGame, a: str, t: str, weapon: Any) -> None:
+    """A shot from ``a`` at ``t`` on the map: line of sight (NS-60: the shooter's enemies
+    block it, its allies do not) and the weapon's 射程 (NS-61); rejects otherwise."""
+    p = on_map(table, game, a, t)
+    b = game.board
+    if p is None or b is None:
+        return
+    foes, _ = enemies_of(table, game, a)
+    if not bd.line_of_sight(b.map, b.positions[a], p, foes):
+        reject("no_sight", "ターゲットへの視線が通っていない", "NSTRPG 2-6 視線と射程の調べ方")
+    reach = getattr(weapon, "range", None)
+    if reach is not None and bd.distance(b.positions[a], p) > reach:
+        reject(
+            "out_of_range",
+            f"射程{reach}マスの外（{bd.distance(b.positions[a], p)}マス）",
+            "NSTRPG 2-6 視線と射程の調べ方",
+        )
+
+
+def knockback_of(table: TableState, game: NsGame, event: Any) -> mp.KnockedBack | None:
+    """The 弾き飛ばし of a ``damage_resolved`` with ``knockback`` squares on the map (NS-93):
+    straight away from the attacker, ignoring characters, stopping at a wall; ``None`` when
+    the map cannot place it (no map, someone off the map, the target gone)."""
+    src, cid, n = event.source, event.target, event.knockback
+    if n <= 0 or src is None:
+        return None
+    p = on_map(table, game, src, cid)
+    b = game.board
+    f = game.fighters.get(cid)
+    if p is None or b is None or b.map is None or f is None or f.status not in (ACTIVE, "fainted"):
+        return None
+    others = [q for k, q in b.positions.items() if k != cid and _alive(game, k)]
+    path, wall, end = bd.knockback(b.map, b.positions[src], p, n, others)
+    return mp.KnockedBack(character_id=cid, start=p, path=tuple(path), end=end, wall=wall)
+
+
+def may_target(table: TableState, game: NsGame, a: str, t: str, kind: str) -> bool:
+    """Whether the map allows ``a`` to attack ``t`` with ``kind`` (``melee``: adjacent;
+    ``shoot``: not adjacent, in line of sight); ``True`` when the map cannot say."""
+    near = map_adjacent(table, game, a, t)
+    if near is None:
+        return True
+    if kind == "melee":
+        return near
+    if near:
+        return False
+    b = game.board
+    assert b is not None
+    foes, _ = enemies_of(table, game, a)
+    return bd.line_of_sight(b.map, b.positions[a], b.positions[t], foes)
+
+
+def entry_candidates(table: TableState, game: NsGame, slayer: str | None = None) -> list[bd.Pos]:
+    """The squares 【殺】 may enter on for the pending entry row (NS-99), nearest first;
+    ``[]`` when there is no map, no pending row, or the row is impossible here."""
+    b = game.board
+    if b is None or b.map is None or not b.entry_row or b.entry_target not in b.positions:
+        return []
+    target = b.positions[b.entry_target]
+    taken = [p for k, p in b.positions.items() if k != slayer and _alive(game, k)]
+    npcs = [
+        p
+        for k, p in b.positions.items()
+        if k in table.characters
+        and k not in (slayer, b.entry_target)
+        and _alive(game, k)
+        and _sheet(table, k).kind != "pc"
+        and table.characters[k].name != "ニンジャスレイヤー"
+    ]
+    return bd.entry_squares(b.map, target, b.entry_row, taken, npcs)
+
+
+def entry_possible(table: TableState, game: NsGame) -> bool:
+    """A pending entry row can be carried out on this map (no map: the GM judges, ``False``)."""
+    return bool(entry_candidates(table, game))
+
+
+def _place_entry(acc: Any, cmd: mp.PlaceEntry, ctx: Context[Any]) -> None:
+    table: TableState = acc.table
+    game: NsGame = acc.game
+    kit.character(table, cmd.character_id)
+    b = game.board
+    if b is None or b.map is None:
+        _refuse("no_map")
+    if not b.entry_row:
+        reject("no_entry", "エントリー決定表を振っていない", "NSTRPG 2-15 どう考えても出現不能")
+    options = entry_candidates(table, game, cmd.character_id)
+    if not options:
+        reject(
+            "entry_impossible",
+            f"エントリー{b.entry_row}はこのマップでは実現できない",
+            "NSTRPG 2-15 どう考えても出現不能",
+        )
+    at = options[0] if cmd.at is None else tuple(cmd.at)
+    if at not in options:
+        reject(
+            "entry_impossible",
+            f"そのマスはエントリー{b.entry_row}の位置ではない",
+            "NSTRPG 2-15 死神のエントリー決定表",
+        )
+    if b.entry_row == 6:  # the NPC nearest the target was 【殺】 all along
+        for k, p in b.positions.items():
+            if p == at and k != cmd.character_id:
+                acc.add(
+                    mp.Placed(
+                        character_id=k, at=None, previous=p, by_gm=True, reason="正体は【殺】だった"
+                    )
+                )
+    acc.add(
+        mp.Placed(
+            character_id=cmd.character_id,
+            at=at,  # type: ignore[arg-type]
+            previous=b.positions.get(cmd.character_id),
+            by_gm=True,
+            reason=f"死神のエントリー{b.entry_row}",
+            entry=True,
+        )
+    )
+
+
+def turn_due(table: TableState, game: NsGame, cid: str, ctx: Context[Any], opts: Any) -> None:
+    """手番開始 in initiative order (NS-30, NS-31): during a combat turn only the next in order
+    may begin, nobody while another's 手番 runs; on a tie among enemies the GM picks which
+    enemy goes first (each time). Outside a combat turn nothing is checked."""
+    from taku_nstrpg.play import _next, order
+
+    if not game.combat or game.turn == 0 or game.turn_over:
+        return
+    if game.acting is not None and game.acting != cid:
+        reject("not_your_turn", "別のキャラクターの手番中", "NSTRPG 2-3 イニシアチブと手番")
+    nxt = _next(table, game, None, opts)
+    if nxt is None or nxt == cid:
+        return
+    slots = order(table, None, opts)
+    value = {k: max(v, 1) for k, v in reversed(slots)}  # first slot's value per character
+    due = value.get(nxt)
+    tied_enemy = (
+        _sheet(table, nxt).kind != "pc"
+        and cid in value
+        and _sheet(table, cid).kind != "pc"
+        and value[cid] == due
+        and game.acted.count(cid) < sum(1 for k, _ in slots if k == cid)
+    )
+    if not (ctx.is_gm and tied_enemy):
+        reject(
+            "not_your_turn",
+            f"手番はイニシアチブ順: 次は{table.characters[nxt].name}",
+            "NSTRPG 2-3 イニシアチブと手番",
+        )
+
+
+def can_move_now(table: TableState, game: NsGame, cid: str) -> bool:
+    """A move on the map is possible now (some square reachable)."""
+    now = move_now(table, game, cid)
+    if isinstance(now, str):
+        return False
+    b = game.board
+    assert b is not None and b.map is not None
+    return bool(bd.reachable(b.map, b.positions[cid], now[1]))
+
+
+def adjacent_enemy(table: TableState, game: NsGame, cid: str) -> bool:
+    """An enemy able to act stands adjacent to ``cid`` on the map."""
+    b = game.board
+    if b is None or b.map is None or cid not in b.positions:
+        return False
+    mine = side(_sheet(table, cid))
+    for k, p in b.positions.items():
+        f = game.fighters.get(k)
+        if (
+            k != cid
+            and k in table.characters
+            and f is not None
+            and f.status == ACTIVE
+            and side(_sheet(table, k)) != mine
+            and bd.adjacent(b.map, b.positions[cid], p)
+        ):
+            return True
+    return False

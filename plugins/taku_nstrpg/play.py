@@ -29,7 +29,7 @@ from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.decider import _group_ok, _usable_weapons
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.map_play import gm_map_affordances, map_affordances
-from taku_nstrpg.moves import placement_due
+from taku_nstrpg.moves import can_move_now, map_adjacent, may_target, placement_due
 from taku_nstrpg.state import STAT_NAMES, Fighter, Hit, NsGame, NsSheet, initiative
 
 __all__ = ["PHASES", "affordances", "duel_now", "order", "turn"]
@@ -94,12 +94,13 @@ def order(
         if f.status in (ACTIVE, FAINTED)
     ]
     game: NsGame = table.game or NsGame()
+    rank = game.pc_rank
     if duel_now(table, game, options):
         twice = entries + [(f"{cid}#2", v // 2, pc) for cid, v, pc in entries]
         values = {cid: v for cid, v, _ in twice}
-        return [(cid.split("#")[0], values[cid]) for cid in cb.initiative_order(twice)]
+        return [(cid.split("#")[0], values[cid]) for cid in cb.initiative_order(twice, rank)]
     values = {cid: v for cid, v, _ in entries}
-    return [(cid, values[cid]) for cid in cb.initiative_order(entries)]
+    return [(cid, values[cid]) for cid in cb.initiative_order(entries, rank)]
 
 
 def _slots_done(game: NsGame, slots: list[tuple[str, int]]) -> list[bool]:
@@ -336,12 +337,21 @@ def _character(
     )
     acting = game.acting == ch.id
     may_act = not game.combat or acting  # in a combat, one attacks in one's own 手番 (2-6)
+    attack_offered = moving = False
     if may_act:
         main = acting and game.step in ("move", "attack")
-        targets = _choices(_targets(fighters, ch, sheet, fainted=True))
+        every = _choices(_targets(fighters, ch, sheet, fainted=True))
+        offers = {
+            kind: [t for t in every if may_target(table, game, ch.id, str(t.value), kind)]
+            for kind in ("melee", "shoot")
+        }
+        melee_ok = bool(offers["melee"] and _weapons(sheet, "melee"))
+        moving = acting and can_move_now(table, game, ch.id)
         for kind, label in (("melee", "近接攻撃する"), ("shoot", "射撃する")):
+            targets = offers[kind]
             weapons = _weapons(sheet, kind)
             if targets and weapons:
+                attack_offered = True
                 out.append(
                     Affordance(
                         command="nstrpg.attack",
@@ -349,7 +359,8 @@ def _character(
                         args={"attacker": ch.id, "kind": kind},
                         choices={"target": targets, "weapon": weapons},
                         group=ch.name,
-                        primary=main and kind == "melee",
+                        # melee first; a shot when no one is adjacent and no move is left (2-6)
+                        primary=main and (kind == "melee" or not (melee_ok or moving)),
                     )
                 )
                 for w in weapons:
@@ -370,6 +381,7 @@ def _character(
                     v
                     for v in _targets(fighters, ch, sheet, fainted=False)
                     if NARAKU not in v[1].skills
+                    and map_adjacent(table, game, ch.id, v[0].id) is not False
                 ]
             )
             if victims:
@@ -440,7 +452,8 @@ def _character(
                     label="手番を終える",
                     args={"character_id": ch.id},
                     group=ch.name,
-                    primary=game.step == "attacked" and not game.pending,
+                    primary=not game.pending
+                    and (game.step == "attacked" or not (attack_offered or moving)),
                 )
             )
     return out
@@ -474,6 +487,12 @@ def _barrages(table: TableState, game: NsGame) -> list[Affordance]:
     return out
 
 
+def _side_out(game: NsGame, fighters: Fighters) -> bool:
+    """One side has nobody able to act (NS-43, NS-44)."""
+    able = {_side(sheet) for _, sheet, f in fighters if f.status == ACTIVE}
+    return len(able) < 2
+
+
 def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]:
     """The GM's own actions: the sequence, damage, DKK and Wasshoi!, mobs."""
     on_map = [
@@ -505,7 +524,8 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                     command="nstrpg.start_turn",
                     label=f"ターン{game.turn + 1}を始める",
                     group=G,
-                    primary=game.turn == 0,
+                    primary=(game.turn == 0 and placement_due(table, game) is None)
+                    or (game.turn_over and not _side_out(game, fighters)),
                 )
             )
         elif game.acting is None:
@@ -524,7 +544,15 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                 )
             )
         out.append(Affordance(command="nstrpg.end_phase", label="フェイズを終える", group=G))
-        out.append(Affordance(command="nstrpg.end_combat", label="戦闘を終える", group=G))
+        out.append(
+            Affordance(
+                command="nstrpg.end_combat",
+                label="戦闘を終える",
+                group=G,
+                # every enemy (or every PC) defeated: the combat ends at the turn's end (NS-43, G-NS-23)
+                primary=game.turn_over and _side_out(game, fighters),
+            )
+        )
         out.append(
             Affordance(
                 command="nstrpg.wasshoi",

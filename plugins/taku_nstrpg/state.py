@@ -466,6 +466,7 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
             ``attack`` (攻撃フェイズ: 集中状態 skips the move), ``attacked`` (an attack-phase
             action done), ``""`` between 手番 (2-4 … 2-7).
         turn_over: the turn's ターン終了フェイズ is done (``end_turn``); the next ``start_turn`` clears it.
+        pc_rank: the agreed order of PCs with the same イニシアチブ値 (NS-31, ``set_pc_order``).
         board: the map, positions and per-手番 movement (:class:`~taku_nstrpg.mapping.Board`);
             ``None`` without a map (the view leaves it out then).
     """
@@ -525,6 +526,10 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     turn_over: Annotated[
         bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")
     ] = False
+    pc_rank: Annotated[
+        tuple[str, ...],
+        field("同値のPCの順番", "イニシアチブ値が同じPCの行動順（キャラクターID、NS-31）"),
+    ] = ()
     board: Annotated[
         Board | None,
         field(

@@ -55,6 +55,8 @@ def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) ->
         out.pop("board", None)  # no map: the view earlier versions showed
     else:
         out["board"]["sight"] = sight_view(table, game)  # the acting character's NS-60 sight
+    if not game.pc_rank:
+        out.pop("pc_rank", None)
     for cid, audience in game.secret_rolls.items():
         if not viewer.sees(audience):
             out["last_roll"].pop(cid, None)  # a secret check's result: the roller and the GM only
