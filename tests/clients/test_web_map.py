@@ -242,13 +242,16 @@ async def test_line_of_sight_to_the_targets_is_drawn(
 ) -> None:
     """With an attack to choose a target for, the map draws the line from the ninja to the
     enemy and lists it: behind the wall (3,1)-(3,2) it does not pass; after the move to
-    (2,3) it does (NS-60, the server's sight table)."""
+    (2,3) it does, and the shot is offered (NS-60, the server's sight table)."""
     t = await setup(scripted_server, open_page)
     pl, boss = t["pl"], t["ids"]["ラオモト"]
     line = pl.locator(f"[data-testid='map-live'] line.sight[data-target='{boss}']")
     assert "blocked" in (await line.get_attribute("class") or "")
     item = pl.locator(f"[data-testid='map-live'] .map-sight button[data-target='{boss}']")
-    assert await item.inner_text() == "ニンジャスレイヤー → ラオモト: 視線が通らない（4マス）"
+    assert (
+        await item.inner_text()
+        == "ニンジャスレイヤー → ラオモト: 視線が通らない（4マス）・攻撃の対象にできない"
+    )
     await item.click()  # the chosen target's line is drawn thick
     assert "chosen" in (await line.get_attribute("class") or "")
     for x, y in ((1, 2), (1, 3), (2, 3)):
