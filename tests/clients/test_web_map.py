@@ -264,3 +264,28 @@ async def test_line_of_sight_to_the_targets_is_drawn(
     )
     assert await item.inner_text() == "ニンジャスレイヤー → ラオモト: 視線が通る（3マス）"
     assert "clear" in (await line.get_attribute("class") or "")
+
+
+async def test_a_token_shows_its_state(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """A failed 連続側転判定 (NS-50: no move, 崩れ): the token gets a 崩 badge, its square's
+    label names the state, and no square is offered for a move any more."""
+    t = await setup(scripted_server, open_page)
+    pl, me = t["pl"], t["ids"]["ニンジャスレイヤー"]
+    scripted_dice.extend([1, 2, 1])  # ワザマエ 3: three dice, no success at NORMAL
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{t['table_id']}')).token")
+    async with await TakuClient.connect(scripted_server.ws_url) as p:
+        await p.join(t["table_id"], ptoken)
+        ack = await p.command(
+            t["table_id"],
+            {"type": "nstrpg.check", "character_id": me, "stat": "wazamae", "purpose": "sokuten"},
+        )
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    badge = pl.locator(f"[data-testid='map-live'] .token[data-character='{me}'] .badge text")
+    assert await badge.text_content() == "崩"
+    assert (
+        await pl.get_attribute(sq(1, 1), "aria-label")
+        == "2列2行 床 ニンジャスレイヤー（崩れ・連続側転）"
+    )
+    assert await pl.locator("[data-testid='map-live'] .sq.reach").count() == 0

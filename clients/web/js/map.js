@@ -373,7 +373,11 @@ function newPanel(which) {
         const cls = ["token", t.down ? "down" : "", cur.turn && cur.turn.actor === t.cid ? "actor" : ""];
         svg.append(s("g", { class: cls.filter(Boolean).join(" "), "aria-hidden": "true", "data-character": t.cid },
           s("circle", { cx, cy, r: U * 0.42, fill: t.colour }),
-          s("text", { x: cx, y: cy, class: "tname", text: [...t.name].slice(0, 2).join("") })));
+          s("text", { x: cx, y: cy, class: "tname", text: [...t.name].slice(0, 2).join("") }),
+          // its first state as one character in a badge (気絶 → 気, 崩れ → 崩 …); all of them in the square's label
+          t.states.length ? s("g", { class: "badge" },
+            s("circle", { cx: cx + U * 0.33, cy: cy - U * 0.33, r: U * 0.2 }),
+            s("text", { x: cx + U * 0.33, y: cy - U * 0.33, text: [...t.states[0]][0] })) : null));
       }
     }
     svg.addEventListener("keydown", (e) => {
