@@ -105,6 +105,14 @@ async def test_a_token_moves_by_clicks_along_the_chosen_path(
     assert await pl.locator("[data-testid='map-live'] .sq.reach").count() == 0
     await t["gm"].wait_for_selector(f"body[data-seq='{t['seq'] + 1}']")
     assert await position(t["gm"], me) == [2, 3]
+    # the replay one event back draws the map as it was: the token on its first square
+    await pl.click("#replay-toggle")
+    await pl.wait_for_selector("#replay[data-seq]")
+    await pl.click("#replay-prev")
+    await pl.wait_for_selector(f"#replay[data-seq='{t['seq']}']")
+    token = pl.locator(f"[data-testid='map-replay'] .token[data-character='{me}'] circle")
+    assert (await token.get_attribute("cx"), await token.get_attribute("cy")) == ("48", "48")
+    assert await pl.locator("[data-testid='map-replay'] .sq.reach").count() == 0
 
 
 async def test_an_illegal_square_is_refused_and_nothing_is_sent(
