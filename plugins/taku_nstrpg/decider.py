@@ -426,6 +426,12 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
         raise InvalidCommand(
             "purpose is check, resistance, sokuten or attack_phase", detail="判定の種類が正しくない"
         )
+    if cmd.purpose == "sokuten" and acc.game.acting == cmd.character_id:
+        b = acc.game.board
+        if f.sokuten:
+            reject("one_style", "移動スタイルは1フェイズに1個だけ", "NSTRPG 2-5 移動スタイルの宣言")
+        if b is not None and cmd.character_id in b.moved:
+            reject("already_moved", "移動した後には連続側転できない", "NSTRPG 2-5 連続側転")
     if cmd.purpose == "sokuten" and f.shuchu:
         # 集中状態 skips the whole move phase, so no movement style (NS-56)
         reject(
@@ -569,6 +575,13 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     if cmd.weapon is not None:
         if cmd.weapon not in _usable_weapons(sheet):
             reject("weapon_not_carried", f"{cmd.weapon} を持っていない", S)
+        if game.acting == cmd.attacker and cmd.weapon not in (equipped, "shuriken", "unarmed"):
+            # a switch is declared at 手番開始 only (NS-39): in one's 手番, the wielded weapon
+            reject(
+                "weapon_not_equipped",
+                f"{cmd.weapon} は装備していない（持ち替えは手番開始のみ）",
+                "NSTRPG 2-4 武器を切り替える",
+            )
         weapon = sheet.weapon(cmd.weapon)
     elif cmd.kind == "shoot":
         weapon = (

@@ -25,7 +25,6 @@ from taku.core.commands import GM, Command, field, owner_of
 from taku.core.dice import Roll
 from taku.core.events import Event
 from taku.core.ruleset import Context
-from taku.errors import Forbidden
 from taku_nstrpg import board as bd
 from taku_nstrpg._labels import CharacterId, Reason
 
@@ -356,18 +355,6 @@ MAP_EVENTS: tuple[type[Event], ...] = (
     AbilityUsed,
     PcOrderSet,
 )
-
-
-def gm_only(ctx: Context[Any], command: Any, what: str) -> None:
-    """Refuse a player: ``command/forbidden``."""
-    if not ctx.is_gm:
-        tag = type(command).__struct_config__.tag
-        raise Forbidden(
-            f"{tag}: GM only: {what}",
-            command=tag,
-            role=ctx.role,
-            reason=f"{what}はGMだけができます",
-        )
 
 
 def edit_board(board: Board | None, **changes: Any) -> Board:

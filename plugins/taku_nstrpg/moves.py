@@ -197,7 +197,9 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
                 _refuse("no_map")
             placing = game.combat and game.turn == 0 and cid not in b.positions
             if not ctx.is_gm and not placing:
-                mp.gm_only(ctx, cmd, "配置の変更")
+                from taku_nstrpg.decider import _gm_field
+
+                _gm_field(ctx, cmd, "配置の変更")
             if not ctx.is_gm:
                 due = placement_due(table, game)
                 if due != cid:

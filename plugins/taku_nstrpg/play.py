@@ -350,6 +350,9 @@ def _character(
         for kind, label in (("melee", "近接攻撃する"), ("shoot", "射撃する")):
             targets = offers[kind]
             weapons = _weapons(sheet, kind)
+            if acting:  # in one's 手番 the wielded weapon (and shuriken, unarmed), NS-39
+                held = f.equipped or sheet.equipped
+                weapons = [w for w in weapons if w.value in (held, "shuriken", "unarmed")]
             if targets and weapons:
                 attack_offered = True
                 out.append(

@@ -61,6 +61,20 @@ class Seat:
         return reply
 
 
+async def open_table(gm_peer: Raw, pl_peer: Raw, name: str) -> tuple[Seat, Seat]:
+    """A new nstrpg table: the GM's seat and a joined player's."""
+    created = await gm_peer.request(
+        {"type": "create_table", "ruleset": "nstrpg", "name": name, "gm_name": "GM"}
+    )
+    assert created["type"] == "created"
+    tid = created["table_id"]
+    joined = await pl_peer.request(
+        {"type": "join", "table_id": tid, "token": created["player_token"], "name": "PL"}
+    )
+    assert joined["type"] == "joined"
+    return Seat(gm_peer, tid, "gm"), Seat(pl_peer, tid, "pl")
+
+
 def build(aff: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The command an affordance describes: its args and one offered value per choice."""
     cmd = {"type": aff["command"], **aff.get("args", {})}
@@ -73,16 +87,8 @@ def build(aff: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 async def test_one_combat_round_by_affordances_alone(server: RunningServer) -> None:
     gm_peer, pl_peer = await Raw.connect(server.ws_url), await Raw.connect(server.ws_url)
     try:
-        created = await gm_peer.request(
-            {"type": "create_table", "ruleset": "nstrpg", "name": "ネオサイタマ", "gm_name": "GM"}
-        )
-        assert created["type"] == "created"
-        tid = created["table_id"]
-        joined = await pl_peer.request(
-            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "PL"}
-        )
-        assert joined["type"] == "joined"
-        gm, pl = Seat(gm_peer, tid, "gm"), Seat(pl_peer, tid, "pl")
+        gm, pl = await open_table(gm_peer, pl_peer, "ネオサイタマ")
+        tid = gm.tid
         await pl.send(
             {
                 "type": "create_character",

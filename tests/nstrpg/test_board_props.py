@@ -114,3 +114,14 @@ def test_a_wall_between_blocks_sight_and_a_corner_blocks_only_when_both_sides_do
     assert bd.line_of_sight(bd.parse_map("..d.."), (0, 0), (4, 0))
     assert not bd.line_of_sight(bd.parse_map("..D.."), (0, 0), (4, 0))
     assert not bd.line_of_sight(bd.parse_map("....."), (0, 0), (4, 0), blockers=[(2, 0)])
+
+
+def test_knockback_into_a_wall_onto_someone_moves_the_least_along_the_wall() -> None:
+    """NS-93, G-MAP-05: the target would stop on another character at the wall: one square
+    off, next to a wall, the upper one first."""
+    m = bd.parse_map("\n".join(("#######", "#.....#", "#.....#", "#.....#", "#######")))
+    path, wall, end = bd.knockback(m, (1, 2), (2, 2), 5, others=[(5, 2), (1, 2)])
+    assert path == [(3, 2), (4, 2), (5, 2)] and wall
+    assert end == (5, 1)
+    path, wall, end = bd.knockback(m, (1, 1), (2, 2), 5, others=[])
+    assert path == [(3, 3)] and wall and end == (3, 3)  # diagonal, stopped by the bottom wall

@@ -149,3 +149,25 @@ async def test_never_more_than_20_squares_even_with_great_legs(ns: Make) -> None
     assert await t.rejected(t.pl, mp.Move(character_id=me, path=path)) == "rule/nstrpg/too_far"
     (m,) = await t.do(mp.Move(character_id=me, path=path[:20]))
     assert m.path[-1] == (21, 1)
+
+
+async def test_one_movement_style_a_move_phase_and_none_after_moving(ns: Make) -> None:
+    """NS-45: one 移動スタイル a phase; 連続側転 is declared at the start of the move phase."""
+    t, me, _ = await scene(ns, GATES, (1, 1))
+    await sokuten(t, me, 5, 4, 1, 1)
+    again = c.Check(character_id=me, stat="wazamae", purpose="sokuten")
+    assert await t.rejected(t.pl, again) == "rule/nstrpg/one_style"
+    t2, me2, _ = await scene(ns, GATES, (1, 1))
+    await t2.do(mp.Move(character_id=me2, to=(2, 1)))
+    late = c.Check(character_id=me2, stat="wazamae", purpose="sokuten")
+    assert await t2.rejected(t2.pl, late) == "rule/nstrpg/already_moved"
+
+
+async def test_exploration_ignores_the_legs(ns: Make) -> None:
+    """NS-48: outside a combat turn a character moves freely (【脚力】4, 7 squares)."""
+    t = await ns()
+    me = await t.pc("エミリー", **PC)
+    await t.gm_do(mp.SetMap(text=GATES))
+    await t.gm_do(mp.Place(character_id=me, at=(1, 1)))
+    (m,) = await t.do(mp.Move(character_id=me, to=(7, 1)))
+    assert len(m.path) >= 7 and m.style == "normal"

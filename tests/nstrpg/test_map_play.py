@@ -23,7 +23,7 @@ from taku.core.table import TableState, fold, view
 from taku.store.memory import MemoryEventStore
 from taku.testing.peer import Raw
 from taku.testing.server import RunningServer, start_server, stop_server
-from test_affordance_play import Seat, gm_member
+from .test_affordance_play import gm_member, open_table
 
 SEED = b"nstrpg-map-combat-0000000000000"
 
@@ -46,7 +46,10 @@ MOB = {"kind": "mob", "karate": 2, "neuron": 1, "wazamae": 2, "kyakuryoku": 3, "
 @pytest.fixture
 async def server() -> AsyncIterator[RunningServer]:
     running = await start_server(
-        MemoryEventStore(), dice=lambda tid, seed, cursor: SeededDice(SEED, cursor)
+        MemoryEventStore(),
+        dice=lambda tid, seed, cursor: SeededDice(SEED, cursor),
+        rate_per_s=10_000.0,  # a scripted client, not a person: no flood limit
+        rate_burst=10_000,
     )
     yield running
     await stop_server(running)
@@ -74,7 +77,10 @@ def pick(aff: dict[str, Any], game: dict[str, Any], rng: random.Random) -> dict[
             ]
             cmd[key] = min(
                 values,
-                key=lambda v: (min((max(abs(v[0] - f[0]), abs(v[1] - f[1])) for f in foes), default=0), rng.random()),
+                key=lambda v: (
+                    min((max(abs(v[0] - f[0]), abs(v[1] - f[1])) for f in foes), default=0),
+                    rng.random(),
+                ),
             )
         elif key == "shuchu":
             cmd[key] = False
@@ -86,15 +92,8 @@ def pick(aff: dict[str, Any], game: dict[str, Any], rng: random.Random) -> dict[
 async def test_a_whole_combat_on_a_map_by_affordances(server: RunningServer) -> None:
     gm_peer, pl_peer = await Raw.connect(server.ws_url), await Raw.connect(server.ws_url)
     try:
-        created = await gm_peer.request(
-            {"type": "create_table", "ruleset": "nstrpg", "name": "オフィス", "gm_name": "GM"}
-        )
-        tid = created["table_id"]
-        joined = await pl_peer.request(
-            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "PL"}
-        )
-        assert joined["type"] == "joined"
-        gm, pl = Seat(gm_peer, tid, "gm"), Seat(pl_peer, tid, "pl")
+        gm, pl = await open_table(gm_peer, pl_peer, "オフィス")
+        tid = gm.tid
         kinds: dict[str, str] = {}
         for name in ("ヤモト", "シルバーカラス", "ナンシー"):
             await pl.send({"type": "create_character", "name": name, "sheet": PC})

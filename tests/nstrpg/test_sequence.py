@@ -167,3 +167,90 @@ async def test_one_instant_action_a_phase(ns: Make) -> None:
     assert await t.rejected(t.pl, second) == "rule/nstrpg/one_instant"
     await t.gm_do(c.EndPhase())
     await t.do(second)
+
+
+async def test_a_weapon_is_switched_at_te_ban_start_only(ns: Make) -> None:
+    """NS-39: in one's 手番 the attack uses the wielded weapon; the switch is declared by
+    手番開始 and holds until the next 手番 (shuriken may still be thrown, NS-59)."""
+    t = await ns()
+    me = await t.pc("エミリー", **sheet(4, weapons=["katana"]))
+    foe = await t.npc("ヤクザ", **sheet(1, "boss"))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me))  # no switch: 素手&スリケン (NS-27)
+    katana = c.Attack(attacker=me, target=foe, weapon="katana")
+    assert await t.rejected(t.pl, katana) == "rule/nstrpg/weapon_not_equipped"
+    await t.do(c.EndTurnOf(character_id=me))
+    await t.gm_do(c.BeginTurnOf(character_id=foe))
+    await t.gm_do(c.EndTurnOf(character_id=foe))
+    await t.gm_do(c.EndTurn())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me, equip="katana"))
+    t.roll(4, 1, 1)
+    (a,) = [e for e in await t.do(katana) if type(e).__name__ == "AttackRolled"]
+    assert a.weapon == "katana"
+
+
+async def test_ns_ex_12_sudden_combat_places_in_reverse_order(ns: Make) -> None:
+    """NS-EX-12: order PC1, ブラックマンバ, PC2, PC3, クローンヤクザ; placement the reverse."""
+    t = await ns()
+    pc1 = await t.pc("PC1", **sheet(6))
+    bm = await t.npc("ブラックマンバ", **sheet(5, "boss"))
+    pc2 = await t.pc("PC2", **sheet(4))
+    pc3 = await t.pc("PC3", **sheet(3))
+    (clone,) = await t.mobs("クローンヤクザ", 1, **sheet(1, "mob"))
+    await t.gm_do(mp.SetMap(sample="dojo"))
+    await t.gm_do(c.StartCombat())
+    placed = []
+    for x in range(1, 6):
+        who = actor(t)
+        assert turn(t.h.table.state, t.h.table.ruleset).phase == "placement"
+        placed.append(who)
+        await t.gm_do(mp.Place(character_id=who, at=(x, 1)))
+    assert placed == [clone, pc3, pc2, bm, pc1]
+    await t.gm_do(c.StartTurn())
+    assert [s.id for s in turn(t.h.table.state, t.h.table.ruleset).order] == [
+        pc1,
+        bm,
+        pc2,
+        pc3,
+        clone,
+    ]
+
+
+async def test_turn_start_resets_dodge_dice_to_the_maximum_first(ns: Make) -> None:
+    """NS-41, 2-8: no carry-over: the dice spent in turn 1 are back at turn 2's start, and the
+    start of a turn is the only place they return (a 手番 does not refill them)."""
+    t = await ns()
+    me = await t.pc("ボブ", **sheet(4, wazamae=5))
+    foe = await t.npc("ヤクザ", **sheet(1, "boss"))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    assert t.f(me).evasion_dice == 5
+    t.roll(4, 1, 1)
+    (a,) = [e for e in await t.gm_do(c.Attack(attacker=foe, target=me)) if hasattr(e, "hits")]
+    t.roll(4, 4, 1)
+    await t.do(c.Evade(defender=me, hits=[a.hits[0].id], dice=3))
+    assert t.f(me).evasion_dice == 2
+    await t.do(c.BeginTurnOf(character_id=me))
+    await t.do(c.EndTurnOf(character_id=me))
+    assert t.f(me).evasion_dice == 2
+    await t.gm_do(c.EndTurn())
+    (started,) = await t.gm_do(c.StartTurn())
+    assert started.evasion == {me: 5, foe: 3} and t.f(me).evasion_dice == 5
+
+
+async def test_the_atmosphere_rise_takes_effect_from_the_next_turn(ns: Make) -> None:
+    """NS-42, NS-107: declared at turn 3's end, hard mode applies from turn 4 (the state
+    keeps the level; NS-EX-37 checks the evasion it changes)."""
+    t = await ns()
+    await t.pc("ボブ", **sheet(4))
+    await t.gm_do(c.StartCombat())
+    for _ in range(2):
+        await t.gm_do(c.StartTurn())
+        await t.gm_do(c.EndTurn())
+    await t.gm_do(c.StartTurn())
+    assert (t.h.game.turn, t.h.game.atmosphere) == (3, "normal")
+    await t.gm_do(c.EndTurn(atmosphere="hard"))  # declared in turn 3's end phase
+    await t.gm_do(c.StartTurn())
+    assert (t.h.game.turn, t.h.game.atmosphere) == (4, "hard")
