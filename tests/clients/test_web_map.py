@@ -297,3 +297,54 @@ async def test_a_token_shows_its_state(
         == "2列2行 床 ニンジャスレイヤー（崩れ・連続側転）"
     )
     assert await pl.locator("[data-testid='map-live'] .sq.reach").count() == 0
+
+
+async def test_placement_of_a_sudden_combat_by_clicks(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """Turn 0 of a combat on a map with nobody placed (NS-33): the enemy (イニシアチブ 2)
+    places first, then the player's ninja: its free squares are offered, a wall is refused,
+    a click and 「このマスに決める」 send ``place`` with that square."""
+    gm = await create_table(open_page, scripted_server.http_url, "nstrpg", "ネオサイタマ")
+    pl = await open_page(await gm.input_value("#invite-player"))
+    await pl.fill("#join-name", "フジキド")
+    await pl.click("#join-submit")
+    await pl.wait_for_selector("body[data-seq]")
+    table_id = await gm.evaluate("window.taku.tableId")
+    token = await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    async with (
+        await TakuClient.connect(scripted_server.ws_url) as g,
+        await TakuClient.connect(scripted_server.ws_url) as p,
+    ):
+        await g.join(table_id, token)
+        await p.join(table_id, ptoken)
+        await p.command(
+            table_id, {"type": "create_character", "name": "ニンジャスレイヤー", "sheet": PC}
+        )
+        await g.command(table_id, {"type": "create_character", "name": "ラオモト", "sheet": ENEMY})
+        ids = {
+            c["name"]: c["id"] for c in (await g.get_state(table_id)).state["characters"].values()
+        }
+        await g.command(table_id, {"type": "nstrpg.set_map", "text": ROOM})
+        await g.command(table_id, {"type": "nstrpg.start_combat"})
+        ack = await g.command(
+            table_id, {"type": "nstrpg.place", "character_id": ids["ラオモト"], "at": [5, 2]}
+        )
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    now = await pl.inner_text("[data-testid='turn-now']")
+    assert "ニンジャスレイヤーの手番" in now and "配置" in now
+    assert await pl.locator(f"{sq(1, 1)}.reach").count() == 1
+    assert await pl.locator(f"{sq(5, 2)}.reach").count() == 0  # the enemy's square
+    # offered on the map, not as one button a square in 今できる手
+    offered = await pl.evaluate("window.taku.affordances.map((a) => a.command)")
+    assert "nstrpg.place" in offered
+    assert await pl.locator(".legal-moves button[data-command='nstrpg.place']").count() == 0
+    await pl.click(sq(3, 1))
+    assert (await pl.inner_text("[data-testid='map-live'] .map-note")).endswith("は選べません")
+    await pl.click(sq(2, 3))
+    await pl.click("[data-testid='map-go']")
+    await wait_seq(pl, ack.last_seq + 1)
+    await pl.wait_for_function(
+        f"(window.taku.state.game.board.positions['{ids['ニンジャスレイヤー']}'] || []).join() === '2,3'"
+    )

@@ -78,29 +78,49 @@ export function boardOf(st) {
   return { map: b.map, positions: isObj(b.positions) ? b.positions : {}, sokuten: isObj(b.sokuten) ? b.sokuten : {} };
 }
 
-// The squares offered now: a move (`nstrpg.move`, `to` choices) or a placement
-// (`nstrpg.place`, `at` choices), as {kind, cid, label, squares: Map(key -> [x, y])}.
-function squareOffer(affordances) {
-  for (const kind of ["move", "place"]) {
-    for (const a of affordances || []) {
-      if (!isObj(a) || a.command !== `nstrpg.${kind}`) continue;
-      const cid = (a.args || {}).character_id;
-      const choices = (a.choices || {})[kind === "move" ? "to" : "at"];
-      if (!cid || !Array.isArray(choices)) continue;
-      const squares = new Map();
-      for (const c of choices) if (Array.isArray(c.value) && c.value.length === 2) squares.set(key(c.value), c.value);
-      if (squares.size) return { kind, cid, label: a.label, squares };
-    }
+// An affordance's choice of a square: the key whose choices are all [x, y] (`to` of
+// `nstrpg.move`, `at` of `nstrpg.place` / `nstrpg.place_entry` …), or null.
+const isSquare = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
+function squareKey(a) {
+  for (const [k, cs] of Object.entries((isObj(a) && a.choices) || {})) {
+    if (Array.isArray(cs) && cs.length && cs.every((c) => isObj(c) && isSquare(c.value))) return k;
   }
   return null;
 }
 
-// Whether the map panel offers this affordance itself (the generic move buttons would
-// be one button a square): moves and placements onto squares.
+// The squares offered now, a move first, then the expected next step: {kind ("move": a
+// path is built; "square": one square is chosen), command, key, args, cid, label,
+// squares: Map(key -> [x, y]), others: the other open choices {key: [Choice]}}.
+function squareOffer(affordances) {
+  const list = (affordances || []).filter((a) => isObj(a) && typeof a.command === "string" && squareKey(a));
+  const rank = (a) => (a.command === "nstrpg.move" ? 2 : a.primary ? 1 : 0);
+  const a = list.sort((x, y) => rank(y) - rank(x))[0];
+  if (!a) return null;
+  const k = squareKey(a);
+  const others = Object.fromEntries(Object.entries(a.choices).filter(([kk, cs]) => kk !== k && Array.isArray(cs) && cs.length));
+  return {
+    kind: a.command === "nstrpg.move" ? "move" : "square", command: a.command, key: k, args: a.args || {},
+    cid: (a.args || {}).character_id || null, label: a.label || "", others,
+    squares: new Map(a.choices[k].map((c) => [key(c.value), c.value])),
+  };
+}
+
+// A command argument's title in the schema (list_rulesets' command_schema), for labels.
+function fieldTitle(info, command, arg) {
+  const defs = (info && info.command_schema && info.command_schema.$defs) || {};
+  for (const d of Object.values(defs)) {
+    const props = isObj(d) && isObj(d.properties) ? d.properties : {};
+    const tag = isObj(props.type) ? props.type.const || (props.type.enum || [])[0] : null;
+    if (tag === command && isObj(props[arg]) && props[arg].title) return props[arg].title;
+  }
+  return "選択";
+}
+
+// Whether the map panel offers this affordance itself (the generic buttons would be one
+// a square): choices of squares, and the GM's placing of any character (the editor's).
 export function mapOffers(a) {
   if (!isObj(a)) return false;
-  if (a.command === "nstrpg.move") return true;
-  return a.command === "nstrpg.place" && isObj(a.choices) && ("at" in a.choices || "character_id" in a.choices);
+  return Boolean(squareKey(a)) || (a.command === "nstrpg.place" && isObj(a.choices) && "character_id" in a.choices);
 }
 
 // The lines of sight to draw: from each character of the view's sight table
@@ -180,6 +200,7 @@ function newPanel(which) {
     draftOf: null, // the rows the draft started from
     placing: null, // the character the GM places with the next square chosen
     chosenTarget: null, // the target whose line of sight is drawn thick
+    others: {}, // a square offer's other open choices, as chosen in the bar (JSON of the value)
     note: "",
   };
   const root = h("section", { class: "panel map-panel", "data-testid": `map-${which}`, "aria-label": "マップと手番" });
@@ -202,7 +223,7 @@ function newPanel(which) {
     return r === undefined || p[0] < 0 || p[0] >= r.length ? "#" : r[p[0]];
   };
   const tokenAt = (p) => cur.tokens.find((t) => same(t.pos, p)) || null;
-  const offerKey = () => (cur.offer ? `${cur.offer.kind}:${cur.offer.cid}` : null);
+  const offerKey = () => (cur.offer ? `${cur.offer.command}:${cur.offer.cid}:${cur.offer.key}` : null);
 
   function squareName(p, withToken = true) {
     const cell = cur.legend[cellAt(p)] || cellAt(p);
@@ -221,8 +242,8 @@ function newPanel(which) {
     if (st.pathFor !== offerKey()) { st.path = []; st.direct = false; st.pathFor = offerKey(); }
     const name = squareName(p);
     const ends = offer.squares.has(key(p));
-    if (offer.kind === "place") {
-      if (!ends) { say(`${name}には配置できません`); return; }
+    if (offer.kind === "square") {
+      if (!ends) { say(`${name}は選べません`); return; }
       st.path = [p];
       say(`${name}を選びました`);
       return;
@@ -254,22 +275,33 @@ function newPanel(which) {
     say(`${name}には移動できません`);
   }
 
+  // the value of each other open choice: the one chosen in the bar, or the only one
+  function otherArgs(offer) {
+    const out = {};
+    for (const [k, cs] of Object.entries(offer.others)) {
+      const chosen = st.others[k];
+      out[k] = cs.some((c) => JSON.stringify(c.value) === chosen) ? JSON.parse(chosen) : cs[0].value;
+    }
+    return out;
+  }
+
   async function sendOffer() {
     const offer = cur.offer;
     if (!offer || !st.path.length) return;
     const end = st.path[st.path.length - 1];
-    const cmd = offer.kind === "place"
-      ? { type: "nstrpg.place", character_id: offer.cid, at: end }
+    const cmd = offer.kind === "square"
+      ? { type: offer.command, ...offer.args, ...otherArgs(offer), [offer.key]: end }
       : st.direct
-        ? { type: "nstrpg.move", character_id: offer.cid, to: end }
-        : { type: "nstrpg.move", character_id: offer.cid, path: st.path };
+        ? { type: offer.command, ...offer.args, to: end }
+        : { type: offer.command, ...offer.args, path: st.path };
+    const who = cmd.character_id ? cur.ctx.name(cmd.character_id) : "";
     try {
       await cur.ctx.send(cmd);
       st.path = [];
       st.direct = false;
-      say(`${cur.ctx.name(offer.cid)}は${squareName(end, false)}へ${offer.kind === "place" ? "配置されました" : "移動しました"}`);
+      say(offer.kind === "square" ? `${offer.label}: ${squareName(end, false)}` : `${who}は${squareName(end, false)}へ移動しました`);
     } catch {
-      say(offer.kind === "place" ? "そのマスには配置できません" : "その経路では移動できません");
+      say(offer.kind === "square" ? `${squareName(end, false)}は選べませんでした` : "その経路では移動できません");
     }
     redraw(true);
   }
@@ -342,7 +374,7 @@ function newPanel(which) {
         const c = rs[y][x] || ".";
         const can = offer && offer.squares.has(key(p));
         const cls = ["sq", CELL_CLASS[c] || "floor", can ? "reach" : "", onPath.has(key(p)) ? "path" : "", same(p, st.focus) ? "cursor" : ""];
-        const extra = (can ? (offer.kind === "place" ? "（配置できる）" : "（移動できる）") : "") + (onPath.has(key(p)) ? "（経路）" : "");
+        const extra = (can ? (offer.kind === "square" ? "（選べる）" : "（移動できる）") : "") + (onPath.has(key(p)) ? (offer.kind === "square" ? "（選択中）" : "（経路）") : "");
         row.append(s("g", {
           class: cls.filter(Boolean).join(" "), role: "gridcell", tabindex: same(p, st.focus) ? "0" : "-1",
           "aria-label": squareName(p) + extra, "aria-selected": onPath.has(key(p)) ? "true" : "false",
@@ -435,15 +467,26 @@ function newPanel(which) {
     if (!offer || !cur.board || st.brush || st.placing) { clear(moveBar); moveBar.hidden = true; return; }
     moveBar.hidden = false;
     const n = st.pathFor === offerKey() ? st.path.length : 0;
+    if (offer.kind === "square") {
+      const sel = Object.entries(offer.others).filter(([, cs]) => cs.length > 1).map(([k, cs]) => {
+        const id = `map-other-${which}-${k}`;
+        const box = h("select", { id, onchange: (e) => { st.others[k] = e.target.value; } },
+          cs.map((c) => h("option", { value: JSON.stringify(c.value), text: c.label, selected: st.others[k] === JSON.stringify(c.value) })));
+        return h("label", { for: id, class: "inline" }, h("span", { class: "sr", text: fieldTitle(cur.info, offer.command, k) }), box);
+      });
+      clear(moveBar,
+        h("span", { text: `${offer.label}${offer.cid ? `（${cur.ctx.name(offer.cid)}）` : ""}: ` }), sel,
+        h("span", { class: "muted", text: n ? `${squareName(st.path[0], false)}を選択中` : "色の付いたマスから選ぶ" }),
+        h("button", { type: "button", class: "primary", "data-testid": "map-go", disabled: !n, onclick: () => sendOffer(), text: "このマスに決める" }),
+        h("button", { type: "button", disabled: !n, onclick: () => { st.path = []; say("選択を消しました"); redraw(); }, text: "選び直す" }));
+      return;
+    }
     const who = cur.ctx.name(offer.cid);
-    const what = offer.kind === "place"
-      ? (n ? `${squareName(st.path[0], false)}に置く` : "色の付いたマスから置き場所を選ぶ")
-      : n ? (st.direct ? `行き先 ${squareName(st.path[0], false)}` : `経路 ${n}マス`) : "色の付いたマスを1マスずつ、または行き先を選ぶ";
+    const what = n ? (st.direct ? `行き先 ${squareName(st.path[0], false)}` : `経路 ${n}マス`) : "色の付いたマスを1マスずつ、または行き先を選ぶ";
     clear(moveBar,
-      h("span", { text: `${who}の${offer.kind === "place" ? "配置" : /連続側転/.test(offer.label) ? "連続側転移動" : /全力/.test(offer.label) ? "全力移動" : "移動"}: ` }),
+      h("span", { text: `${who}の${/連続側転/.test(offer.label) ? "連続側転移動" : /全力/.test(offer.label) ? "全力移動" : "移動"}: ` }),
       h("span", { class: "muted", text: what }),
-      h("button", { type: "button", class: "primary", "data-testid": "map-go", disabled: !n, onclick: () => sendOffer(),
-        text: offer.kind === "place" ? "ここに配置する" : "この経路で移動する" }),
+      h("button", { type: "button", class: "primary", "data-testid": "map-go", disabled: !n, onclick: () => sendOffer(), text: "この経路で移動する" }),
       h("button", { type: "button", disabled: !n, onclick: () => { st.path = []; st.direct = false; say("経路を消しました"); redraw(); }, text: "選び直す" }));
   }
 
@@ -529,15 +572,15 @@ function newPanel(which) {
       const offer = board ? squareOffer(affordances) : null;
       const mapText = board ? board.map.rows.join("\n") : null;
       if (st.draft && st.draftOf !== mapText) st.draft = null; // the map changed under the draft
-      if (!offer || (st.pathFor && st.pathFor !== `${offer.kind}:${offer.cid}`)) { st.path = []; st.direct = false; }
+      if (!offer || (st.pathFor && st.pathFor !== `${offer.command}:${offer.cid}:${offer.key}`)) { st.path = []; st.direct = false; }
       const fighters = isObj(sv.game && sv.game.fighters) ? sv.game.fighters : {};
       cur = {
-        ctx, board, offer, turn, isGm,
+        ctx, board, offer, turn, isGm, info,
         legend: legendOf(info),
         tokens: board ? tokensOf(sv, board) : [],
         targets: board && ctx.live ? sightLines(affordances, sv.game.board.sight, (cid) => isGm || (sv.characters[cid] || {}).owner === (ctx.me || {}).member_id) : [],
         moverIsPc: Boolean(offer && (((sv.characters[offer.cid] || {}).sheet || {}).kind || "pc") === "pc"),
-        diagonal: Boolean(offer && board && offer.cid in board.sokuten),
+        diagonal: Boolean(offer && offer.kind === "move" && board && offer.cid in board.sokuten),
         chars: Object.fromEntries(Object.entries(sv.characters).filter(([cid]) => cid in fighters)),
       };
       if (st.chosenTarget && !cur.targets.some((t) => t.cid === st.chosenTarget)) st.chosenTarget = null;
