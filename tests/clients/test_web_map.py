@@ -115,13 +115,15 @@ async def test_a_token_moves_by_clicks_along_the_chosen_path(
     assert await pl.locator("[data-testid='map-replay'] .sq.reach").count() == 0
 
 
-async def test_an_illegal_square_is_refused_and_nothing_is_sent(
+async def test_an_illegal_square_is_refused_and_the_sight_is_drawn(
     scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
 ) -> None:
     """A wall, the enemy's square and a square beyond 【脚力】 are refused with a Japanese
-    note; the path stays as it was and no command reaches the server."""
+    note; the path stays as it was and no command reaches the server. The line from the
+    ninja to the enemy is drawn and listed: behind the wall (3,1)-(3,2) it does not pass;
+    after the move to (2,3) it does, and the shot is offered (NS-60, the view's sight)."""
     t = await setup(scripted_server, open_page)
-    pl = t["pl"]
+    pl, boss = t["pl"], t["ids"]["ラオモト"]
     await pl.click(sq(2, 1))
     for x, y in ((3, 1), (5, 2), (6, 3)):  # a wall, the enemy, 5 squares away
         await pl.click(sq(x, y))
@@ -130,13 +132,34 @@ async def test_an_illegal_square_is_refused_and_nothing_is_sent(
         assert await pl.locator("[data-testid='map-live'] .sq.path").count() == 1
     assert "ラオモト" in await pl.get_attribute(sq(5, 2), "aria-label")
     assert await pl.evaluate("window.taku.state.seq") == t["seq"]
+    await pl.click("[data-testid='map-live'] .map-move button:has-text('選び直す')")
+    line = pl.locator(f"[data-testid='map-live'] line.sight[data-target='{boss}']")
+    assert "blocked" in (await line.get_attribute("class") or "")
+    item = pl.locator(f"[data-testid='map-live'] .map-sight button[data-target='{boss}']")
+    assert (
+        await item.inner_text()
+        == "ニンジャスレイヤー → ラオモト: 視線が通らない（4マス）・攻撃の対象にできない"
+    )
+    await item.click()  # the chosen target's line is drawn thick
+    assert "chosen" in (await line.get_attribute("class") or "")
+    for x, y in ((1, 2), (1, 3), (2, 3)):
+        await pl.click(sq(x, y))
+    await pl.click("[data-testid='map-go']")
+    await wait_seq(pl, t["seq"] + 1)
+    await pl.wait_for_function(
+        "document.querySelector(\"[data-testid='map-live'] .map-sight button\")"
+        ".textContent.includes('視線が通る')"
+    )
+    assert await item.inner_text() == "ニンジャスレイヤー → ラオモト: 視線が通る（3マス）"
+    assert "clear" in (await line.get_attribute("class") or "")
 
 
 async def test_the_turn_order_shows_whose_turn_and_which_phase(
     scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
 ) -> None:
     """The tracker lists the fighters by イニシアチブ (ニューロン 5 before 2), marks the one
-    whose 手番 it is and names the phase; after the move the attack phase is shown."""
+    whose 手番 it is and names the phase; a token shows its state (崩れ after a failed
+    連続側転判定); when the ninja's 手番 ends, the enemy's is marked and the ninja's is 済."""
     t = await setup(scripted_server, open_page)
     for page in (t["pl"], t["gm"]):
         items = page.locator("[data-testid='map-live'] .initiative li")
@@ -148,6 +171,24 @@ async def test_the_turn_order_shows_whose_turn_and_which_phase(
         assert await current.get_attribute("data-character") == t["ids"]["ニンジャスレイヤー"]
         now = await page.inner_text("[data-testid='turn-now']")
         assert "ニンジャスレイヤーの手番" in now and "移動フェイズ" in now and "ターン1" in now
+    # a failed 連続側転判定 (NS-50: no move, 崩れ): a 崩 badge on the token, the state in its label
+    pl, me = t["pl"], t["ids"]["ニンジャスレイヤー"]
+    scripted_dice.extend([1, 2, 1])  # ワザマエ 3: three dice, no success at NORMAL
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{t['table_id']}')).token")
+    async with await TakuClient.connect(scripted_server.ws_url) as p:
+        await p.join(t["table_id"], ptoken)
+        ack = await p.command(
+            t["table_id"],
+            {"type": "nstrpg.check", "character_id": me, "stat": "wazamae", "purpose": "sokuten"},
+        )
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    badge = pl.locator(f"[data-testid='map-live'] .token[data-character='{me}'] .badge text")
+    assert await badge.text_content() == "崩"
+    assert (
+        await pl.get_attribute(sq(1, 1), "aria-label")
+        == "2列2行 床 ニンジャスレイヤー（崩れ・連続側転）"
+    )
+    assert await pl.locator("[data-testid='map-live'] .sq.reach").count() == 0
     # the player ends the 手番: the enemy's 手番開始 is next, the ninja's slot is done
     async with await TakuClient.connect(scripted_server.ws_url) as p:
         ptoken = await t["pl"].evaluate(
@@ -243,60 +284,6 @@ async def test_the_gm_pastes_the_text_form(
     assert await gm.get_attribute(sq(1, 2), "aria-label") == "2列3行 窓"
     label = await gm.get_attribute("[data-testid='map-live'] svg", "aria-label")
     assert label == "マップ 路地（5×4マス）"
-
-
-async def test_line_of_sight_to_the_targets_is_drawn(
-    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
-) -> None:
-    """With an attack to choose a target for, the map draws the line from the ninja to the
-    enemy and lists it: behind the wall (3,1)-(3,2) it does not pass; after the move to
-    (2,3) it does, and the shot is offered (NS-60, the server's sight table)."""
-    t = await setup(scripted_server, open_page)
-    pl, boss = t["pl"], t["ids"]["ラオモト"]
-    line = pl.locator(f"[data-testid='map-live'] line.sight[data-target='{boss}']")
-    assert "blocked" in (await line.get_attribute("class") or "")
-    item = pl.locator(f"[data-testid='map-live'] .map-sight button[data-target='{boss}']")
-    assert (
-        await item.inner_text()
-        == "ニンジャスレイヤー → ラオモト: 視線が通らない（4マス）・攻撃の対象にできない"
-    )
-    await item.click()  # the chosen target's line is drawn thick
-    assert "chosen" in (await line.get_attribute("class") or "")
-    for x, y in ((1, 2), (1, 3), (2, 3)):
-        await pl.click(sq(x, y))
-    await pl.click("[data-testid='map-go']")
-    await wait_seq(pl, t["seq"] + 1)
-    await pl.wait_for_function(
-        "document.querySelector(\"[data-testid='map-live'] .map-sight button\")"
-        ".textContent.includes('視線が通る')"
-    )
-    assert await item.inner_text() == "ニンジャスレイヤー → ラオモト: 視線が通る（3マス）"
-    assert "clear" in (await line.get_attribute("class") or "")
-
-
-async def test_a_token_shows_its_state(
-    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
-) -> None:
-    """A failed 連続側転判定 (NS-50: no move, 崩れ): the token gets a 崩 badge, its square's
-    label names the state, and no square is offered for a move any more."""
-    t = await setup(scripted_server, open_page)
-    pl, me = t["pl"], t["ids"]["ニンジャスレイヤー"]
-    scripted_dice.extend([1, 2, 1])  # ワザマエ 3: three dice, no success at NORMAL
-    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{t['table_id']}')).token")
-    async with await TakuClient.connect(scripted_server.ws_url) as p:
-        await p.join(t["table_id"], ptoken)
-        ack = await p.command(
-            t["table_id"],
-            {"type": "nstrpg.check", "character_id": me, "stat": "wazamae", "purpose": "sokuten"},
-        )
-    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
-    badge = pl.locator(f"[data-testid='map-live'] .token[data-character='{me}'] .badge text")
-    assert await badge.text_content() == "崩"
-    assert (
-        await pl.get_attribute(sq(1, 1), "aria-label")
-        == "2列2行 床 ニンジャスレイヤー（崩れ・連続側転）"
-    )
-    assert await pl.locator("[data-testid='map-live'] .sq.reach").count() == 0
 
 
 async def test_placement_of_a_sudden_combat_by_clicks(
