@@ -325,27 +325,29 @@ def check_path(m: NsMap, start: Pos, path: list[Pos], r: MoveRules) -> str | Non
 
 
 def reachable(m: NsMap, start: Pos, r: MoveRules) -> dict[Pos, list[Pos]]:
-    """Every square a legal move from ``start`` may end on, with one shortest path to it
-    (the squares stepped on). Breadth-first over (square, doors passed), so the door rule
-    is exact."""
+    """Every square a legal move from ``start`` may end on, with a shortest legal path to it
+    (the squares stepped on).
+
+    Breadth-first over squares; a step into a door already passed on the way is not taken.
+    A shortest path never enters a square twice, so it passes a one-square door at most once
+    and this finds every square a legal move reaches; only a door several squares wide could
+    in principle need a longer path (then send that ``path`` yourself)."""
     doors = door_of(m)
     blocked = blocked_squares(m, r.bosses)
     limit = min(r.limit, MAX_MOVE)
     first = doors.get(start)
-    State = tuple[Pos, frozenset[int], int | None]
-    s0: State = (start, frozenset({first} if first is not None else ()), first)
-    paths: dict[State, list[Pos]] = {s0: []}
-    frontier = deque([s0])
+    seen0 = frozenset({first} if first is not None else ())
+    trail: dict[Pos, tuple[list[Pos], frozenset[int], int | None]] = {start: ([], seen0, first)}
+    frontier = deque([start])
     out: dict[Pos, list[Pos]] = {}
     while frontier:
-        state = frontier.popleft()
-        here, seen, run = state
-        path = paths[state]
+        here = frontier.popleft()
+        path, seen, run = trail[here]
         if len(path) >= limit:
             continue
         for dx, dy in _steps(r.sokuten):
             p = (here[0] + dx, here[1] + dy)
-            if _enter(m, here, p, r, blocked) is not None:
+            if p in trail or _enter(m, here, p, r, blocked) is not None:
                 continue
             d = doors.get(p)
             nseen = seen
@@ -353,14 +355,10 @@ def reachable(m: NsMap, start: Pos, r: MoveRules) -> dict[Pos, list[Pos]]:
                 if d in seen:
                     continue
                 nseen = seen | {d}
-            ns: State = (p, nseen, d)
-            if ns in paths:
-                continue
-            paths[ns] = [*path, p]
-            frontier.append(ns)
-            if p not in out and m.cell(p) not in _SOLID and p not in r.enemies:
-                if p not in r.allies and not (r.sokuten and p == start):
-                    out[p] = paths[ns]
+            trail[p] = ([*path, p], nseen, d)
+            frontier.append(p)
+            if m.cell(p) not in _SOLID and p not in r.enemies and p not in r.allies:
+                out[p] = trail[p][0]
     return out
 
 

@@ -417,7 +417,8 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
             {
                 "type": "create_character",
                 "name": "ラオモト",
-                "sheet": {"karate": 4, "neuron": 2, "tairyoku": 5},
+                # イニシアチブ 4 over the PC's 3: his 手番 comes first (2-3)
+                "sheet": {"karate": 4, "neuron": 4, "tairyoku": 5},
             },
         )
         state = (await gm_client.get_state(table_id)).state
