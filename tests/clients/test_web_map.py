@@ -249,12 +249,17 @@ async def test_the_gm_paints_a_wall_and_saves_it(
     assert await pl.locator("[data-testid='map-editor']").is_hidden()
     # the editor opened by itself while the table had no map; it stays open
     assert await gm.get_attribute("[data-testid='map-editor']", "open") == ""
-    await gm.check("[data-testid='map-editor'] input[name='map-brush-live'][value='#']")
+    await gm.fill("[data-testid='map-editor'] .map-reason", "シャッターが下りた")
+    # by keyboard: the brush's radio keeps the focus when the editor redraws
+    await gm.focus("[data-testid='map-editor'] input[name='map-brush-live'][value='.']")
+    await gm.keyboard.press("Space")
+    await gm.keyboard.press("ArrowLeft")  # the previous radio: 壁 (#)
+    assert await gm.evaluate("document.activeElement.value") == "#"
     await gm.click(sq(6, 3))
     await gm.click(sq(6, 1))
     assert await gm.get_attribute(sq(6, 3), "data-cell") == "#"
     assert "（未保存）" in await gm.inner_text("[data-testid='map-live'] .map-note")
-    await gm.fill("[data-testid='map-editor'] .map-reason", "シャッターが下りた")
+    assert await gm.input_value("[data-testid='map-editor'] .map-reason") == "シャッターが下りた"
     await gm.click("[data-testid='map-save']")
     await wait_seq(gm, t["seq"] + 1)
     edited = await gm.evaluate(

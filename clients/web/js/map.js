@@ -193,7 +193,7 @@ function newPanel(which) {
   const st = {
     focus: [0, 0], // the square holding the grid's tab stop
     path: [], // the squares chosen so far (a move's steps, or a placement's one square)
-    pathFor: null, // whose path it is ("move:c1", "place:c2")
+    pathFor: null, // the offer the path is for ("nstrpg.move:c1:to")
     direct: false, // the path is a destination only: the server picks the way (`to`)
     brush: null, // the GM's square being painted (null: not painting)
     draft: null, // the GM's painted rows, not saved yet
@@ -559,10 +559,20 @@ function newPanel(which) {
     // the editor's fields are rebuilt only when what they show changes, not on every paint
     const sig = JSON.stringify([cur.isGm, cur.board && cur.board.map, Object.keys(cur.legend), Boolean(st.draft), st.brush, Object.keys(cur.chars)]);
     if (sig !== editor.dataset.sig) {
+      // what the GM typed and where the focus was survive the rebuild
       const open = editor.open;
+      const typed = [...editor.querySelectorAll("input[type=text][id], select[id]")].map((el) => [el.id, el.value]);
+      const a = editor.contains(document.activeElement) ? document.activeElement : null;
+      const again = a && (a.id ? `#${a.id}` : a.name ? `input[name='${a.name}'][value='${a.value}']` : null);
       drawEditor();
+      for (const [id, v] of typed) {
+        const el = editor.querySelector(`#${id}`);
+        if (el && (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === v))) el.value = v;
+      }
       editor.open = open;
       editor.dataset.sig = sig;
+      const back = again && editor.querySelector(again);
+      if (back) back.focus();
     }
   }
 
