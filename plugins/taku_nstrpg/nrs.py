@@ -11,13 +11,13 @@ first space; the core strips a leading ``S`` and makes the answer secret):
 - ``NRS@7``: no check, row 7 of the 発狂表 (flagged a failure, as BCDice does).
 
 For the same faces the text and the success flag are BCDice's (``lib/bcdice/game_system/
-NinjaSlayer2.rb``, ``proc_nrs``) byte for byte, with two departures, both where BCDice's
-answer is a slip rather than a rule:
+NinjaSlayer2.rb``, ``proc_nrs``) byte for byte, with one departure, where BCDice's answer
+is a slip rather than a rule: ``NRS_UH…`` rolls the 発狂表 as ``NRS_U…`` does (1D6+1);
+BCDice reads no die for ``UH`` and prints row ``(0)`` with the text of row 7.
 
-- ``NRS_UH…`` rolls the 発狂表 as ``NRS_U…`` does (1D6+1); BCDice reads no die for ``UH``
-  and prints row ``(0)`` with the text of row 7.
-- a check of 0 dice is refused (``dice/invalid``), as a pool of 0 dice is; BCDice prints an
-  empty roll and a failure. More than 200 dice: ``dice/too_many_dice``.
+A check of 0 dice (``NRS_E0``) has no success, as in BCDice (its faces print empty:
+``NRS判定(0B6>=3) ＞  ＞ 成功数:0 NRS発症!!``), and the 発狂表 is rolled. More than 200
+dice: ``dice/too_many_dice``.
 
 A malformed ``NRS_…`` / ``NRS@…`` line (``NRS@8``, ``NRS_K3``, ``NRS_E``) is refused with
 ``dice/invalid`` where BCDice would post it as chat. A bare ``NRS`` stays plain chat.
@@ -88,7 +88,7 @@ def nrs_roll(expr: str, dice: DiceSource, *, secret: bool, comment: str) -> Dice
         comment: the text after the command, copied to the event.
 
     Raises:
-        DiceError: ``dice/invalid`` for a malformed NRS line or 0 dice,
+        DiceError: ``dice/invalid`` for a malformed NRS line,
             ``dice/too_many_dice`` for more than 200 dice.
     """
     m = _NRS.match(expr)
@@ -104,17 +104,16 @@ def nrs_roll(expr: str, dice: DiceSource, *, secret: bool, comment: str) -> Dice
     successes: int | None = None
     if letter is not None:
         n = int(count)
-        if n == 0:
-            raise DiceError("an NRS check rolls at least one die", code="dice/invalid")
         if n > MAX_DICE:
             raise DiceError(f"at most {MAX_DICE} dice in one roll", code="dice/too_many_dice")
         target = TARGET[letter]
-        check = dice.roll(n, 6)
-        rolls.append(check)
-        successes = sum(1 for f in check.faces if f >= target)
-        text = (
-            f"NRS判定({n}B6>={target}) ＞ {','.join(map(str, check.faces))} ＞ 成功数:{successes}"
-        )
+        faces: tuple[int, ...] = ()
+        if n > 0:  # no dice (【精神力】 0 …): no success, the faces print empty, as in BCDice
+            check = dice.roll(n, 6)
+            rolls.append(check)
+            faces = check.faces
+        successes = sum(1 for f in faces if f >= target)
+        text = f"NRS判定({n}B6>={target}) ＞ {','.join(map(str, faces))} ＞ 成功数:{successes}"
         if successes > 0:
             return DiceRolled(
                 expression=expr,

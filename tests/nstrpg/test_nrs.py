@@ -88,6 +88,14 @@ VECTORS: list[tuple[str, tuple[int, ...], tuple[int, int] | None, str, bool, int
         7,
     ),
     ("NRS_N2@1", (4, 1), None, "NRS判定(2B6>=4) ＞ 4,1 ＞ 成功数:1 NRS克服!!", True, None),
+    (
+        "NRS_E0",
+        (),
+        (3, 2),
+        "NRS判定(0B6>=3) ＞  ＞ 成功数:0 NRS発症!! \nNRS発狂(1D3) ＞ (2) ＞ " + NRS_TABLE[1],
+        False,
+        2,
+    ),
     ("NRS@7", (), None, f"NRS発狂(7) ＞ {_HEART}", False, 7),
     ("NRS@4", (), None, "NRS発狂(4) ＞ " + NRS_TABLE[3], False, 4),
     # departure: BCDice reads no die for UH (row "(0)", row 7's text); taku rolls U's 1D6+1
@@ -166,7 +174,7 @@ async def test_every_row_of_the_table(ns: Make, row: int) -> None:
     assert NRS_TABLE[row - 1].startswith(titles[row - 1] + " \n")
 
 
-@pytest.mark.parametrize("bad", ["NRS@8", "NRS@0", "NRS_K3", "NRS_E", "NRS_E0", "NRS_X2@3", "NRS@"])
+@pytest.mark.parametrize("bad", ["NRS@8", "NRS@0", "NRS_K3", "NRS_E", "NRS_X2@3", "NRS@"])
 async def test_a_bad_nrs_line_is_refused(ns: Make, bad: str) -> None:
     """A malformed NRS line is an error with a code, nothing written, no die rolled."""
     t = await ns()
