@@ -121,16 +121,23 @@ async def test_an_illegal_square_is_refused_and_the_sight_is_drawn(
     """A wall, the enemy's square and a square beyond 【脚力】 are refused with a Japanese
     note; the path stays as it was and no command reaches the server. The line from the
     ninja to the enemy is drawn and listed: behind the wall (3,1)-(3,2) it does not pass;
-    after the move to (2,3) it does, and the shot is offered (NS-60, the view's sight)."""
+    after the move to (2,3) it does, and the shot at the enemy (chosen by a click on it) is a
+    button under the map (NS-60, the view's sight)."""
     t = await setup(scripted_server, open_page)
     pl, boss = t["pl"], t["ids"]["ラオモト"]
     await pl.click(sq(2, 1))
-    for x, y in ((3, 1), (5, 2), (6, 3)):  # a wall, the enemy, 5 squares away
+    for x, y in ((3, 1), (6, 3), (4, 2)):  # a wall, 5 squares away, next to the enemy
         await pl.click(sq(x, y))
         note = await pl.inner_text("[data-testid='map-live'] .map-note")
         assert note.startswith(f"{x + 1}列{y + 1}行") and note.endswith("には移動できません"), note
         assert await pl.locator("[data-testid='map-live'] .sq.path").count() == 1
     assert "ラオモト" in await pl.get_attribute(sq(5, 2), "aria-label")
+    # a click on the enemy chooses it as the target: its line drawn thick, the path kept
+    await pl.click(sq(5, 2))
+    assert await pl.inner_text("[data-testid='map-live'] .map-note") == (
+        "ラオモトを攻撃の相手に選びました（6列3行 床）"
+    )
+    assert await pl.locator("[data-testid='map-live'] .sq.path").count() == 1
     assert await pl.evaluate("window.taku.state.seq") == t["seq"]
     await pl.click("[data-testid='map-live'] .map-move button:has-text('選び直す')")
     line = pl.locator(f"[data-testid='map-live'] line.sight[data-target='{boss}']")
@@ -140,8 +147,8 @@ async def test_an_illegal_square_is_refused_and_the_sight_is_drawn(
         await item.inner_text()
         == "ニンジャスレイヤー → ラオモト: 視線が通らない（4マス）・攻撃の対象にできない"
     )
-    await item.click()  # the chosen target's line is drawn thick
-    assert "chosen" in (await line.get_attribute("class") or "")
+    assert "chosen" in (await line.get_attribute("class") or "")  # the chosen one: thick
+    assert await pl.locator("[data-testid='map-live'] .map-attack button").count() == 0
     for x, y in ((1, 2), (1, 3), (2, 3)):
         await pl.click(sq(x, y))
     await pl.click("[data-testid='map-go']")
@@ -152,6 +159,19 @@ async def test_an_illegal_square_is_refused_and_the_sight_is_drawn(
     )
     assert await item.inner_text() == "ニンジャスレイヤー → ラオモト: 視線が通る（3マス）"
     assert "clear" in (await line.get_attribute("class") or "")
+    # the shot at the chosen target is a button under the map; it rolls the attack
+    shoot = pl.locator("[data-testid='map-live'] .map-attack button[data-command='nstrpg.attack']")
+    assert (await shoot.first.inner_text()).startswith("ラオモトに射撃する")
+    scripted_dice.extend([5, 5, 2, 1, 1, 1])
+    await shoot.first.click()
+    await pl.wait_for_function(
+        "window.taku.events.some((e) => e.event.type === 'nstrpg.attack_rolled')"
+    )
+    rolled = await pl.evaluate(
+        "window.taku.events.find((e) => e.event.type === 'nstrpg.attack_rolled').event"
+    )
+    assert rolled["attacker"] == t["ids"]["ニンジャスレイヤー"] and rolled["kind"] == "shoot"
+    assert [r["target"] for r in rolled["rolls"]] == [boss]
 
 
 async def test_the_turn_order_shows_whose_turn_and_which_phase(

@@ -212,8 +212,9 @@ function newPanel(which) {
   const status = h("p", { class: "map-note", role: "status" });
   const moveBar = h("div", { class: "map-move", role: "group", "aria-label": "移動の経路" });
   const sightList = h("ul", { class: "map-sight", "aria-label": "視線" });
+  const attackBar = h("div", { class: "map-attack", role: "group", "aria-label": "選んだ相手への攻撃" });
   const editor = h("details", { class: "map-editor", "data-testid": "map-editor" });
-  root.append(tracker, head, help, scroll, status, moveBar, sightList, editor);
+  root.append(tracker, head, help, scroll, status, moveBar, sightList, attackBar, editor);
   let cur = null; // what the last update said
 
   const say = (text) => { st.note = text; status.textContent = text; };
@@ -340,13 +341,14 @@ function newPanel(which) {
         () => say(`${cur.ctx.name(cid)}を${squareName(p, false)}に置きました`));
       return;
     }
-    if (cur.isGm && st.brush) paint(p);
-    else if (cur.offer) chooseSquare(p);
-    else {
-      const t = tokenAt(p);
-      if (t && cur.targets.some((x) => x.cid === t.cid)) st.chosenTarget = t.cid;
-      say(squareName(p));
-    }
+    if (cur.isGm && st.brush) { paint(p); redraw(true); return; }
+    const t = tokenAt(p);
+    const target = t && cur.targets.some((x) => x.cid === t.cid) ? t.cid : null;
+    if (cur.offer && (!target || cur.offer.squares.has(key(p)))) chooseSquare(p);
+    else if (target) {
+      st.chosenTarget = target; // an enemy clicked: the target of the attack buttons below
+      say(`${t.name}を攻撃の相手に選びました（${squareName(p, false)}）`);
+    } else say(squareName(p));
     redraw(true);
   }
 
@@ -493,6 +495,9 @@ function newPanel(which) {
   function drawSight() {
     const list = st.draft ? [] : cur.targets.filter((t) => cur.board.positions[t.attacker] && cur.board.positions[t.cid]);
     sightList.hidden = !list.length;
+    const attacks = list.length ? attackButtons() : [];
+    clear(attackBar, attacks);
+    attackBar.hidden = !attacks.length;
     const words = (t) => (t.sight === null ? "視線はGMが判断" : t.sight ? "視線が通る" : "視線が通らない");
     clear(sightList, list.map((t) => h("li", { class: t.sight === null ? "" : t.sight ? "ok" : "bad" },
       h("button", {
@@ -500,6 +505,26 @@ function newPanel(which) {
         onclick: () => { st.chosenTarget = st.chosenTarget === t.cid ? null : t.cid; redraw(); },
         text: `${cur.ctx.name(t.attacker)} → ${cur.ctx.name(t.cid)}: ${words(t)}（${cheb(cur.board.positions[t.attacker], cur.board.positions[t.cid])}マス）${t.offered ? "" : "・攻撃の対象にできない"}`,
       }))));
+  }
+
+  // The attacks offered now on the chosen target (the `nstrpg.attack` affordances whose
+  // `target` choices hold it, one button a weapon; those with styles stay in 今できる手).
+  function attackButtons() {
+    const cid = st.chosenTarget;
+    if (!cid || !cur.ctx.send) return [];
+    const out = [];
+    for (const a of cur.affordances) {
+      if (!isObj(a) || a.command !== "nstrpg.attack" || !isObj(a.choices)) continue;
+      if (!(a.choices.target || []).some((c) => c.value === cid) || "style" in a.choices) continue;
+      const weapons = Array.isArray(a.choices.weapon) && a.choices.weapon.length ? a.choices.weapon : [null];
+      for (const w of weapons) {
+        const cmd = { type: a.command, ...(a.args || {}), target: cid, ...(w ? { weapon: w.value } : {}) };
+        out.push(h("button", { type: "button", class: a.primary ? "primary" : "", "data-command": a.command,
+          onclick: () => send(cmd, () => say(`${cur.ctx.name(cid)}を攻撃しました`)),
+          text: `${cur.ctx.name(cid)}に${a.label}${w ? `（${w.label}）` : ""}` }));
+      }
+    }
+    return out;
   }
 
   function drawEditor() {
@@ -585,7 +610,7 @@ function newPanel(which) {
       if (!offer || (st.pathFor && st.pathFor !== `${offer.command}:${offer.cid}:${offer.key}`)) { st.path = []; st.direct = false; }
       const fighters = isObj(sv.game && sv.game.fighters) ? sv.game.fighters : {};
       cur = {
-        ctx, board, offer, turn, isGm, info,
+        ctx, board, offer, turn, isGm, info, affordances,
         legend: legendOf(info),
         tokens: board ? tokensOf(sv, board) : [],
         targets: board && ctx.live ? sightLines(affordances, sv.game.board.sight, (cid) => isGm || (sv.characters[cid] || {}).owner === (ctx.me || {}).member_id) : [],
