@@ -16,7 +16,6 @@ import msgspec
 from taku.core import kit
 from taku.core.ruleset import Context
 from taku.core.table import TableState
-from taku.errors import InvalidCommand
 from taku_nstrpg import board as bd
 from taku_nstrpg import mapping as mp
 from taku_nstrpg._evolve import sheet_of
@@ -157,9 +156,7 @@ def _refuse(reason: str) -> None:
 def _square(m: bd.NsMap, p: Any) -> bd.Pos:
     x, y = p
     if not m.inside((x, y)):
-        raise InvalidCommand(
-            f"square {p} is off the map", code="command/invalid_square", detail="マップの外のマス"
-        )
+        _refuse("off_map")
     return (x, y)
 
 
@@ -177,9 +174,7 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
                 try:
                     m = bd.parse_map(text, name)
                 except ValueError as e:
-                    raise InvalidCommand(
-                        f"bad map: {e}", code="command/invalid_map", detail=str(e)
-                    ) from None
+                    reject("bad_map", str(e), "NSTRPG 2-5 移動フェイズ（マップ）")
             else:
                 m = None
             acc.add(mp.MapSet(map=m, sample=sample, reason=reason[:500]))
@@ -267,15 +262,13 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
         case mp.SetPcOrder(order=ids):
             for k in ids:
                 if k not in table.characters or _sheet(table, k).kind != "pc":
-                    raise InvalidCommand(
-                        f"{k} is not a PC",
-                        code="command/invalid_order",
-                        detail="PCのIDを並べること",
+                    reject(
+                        "bad_pc_order",
+                        "PCのIDを並べること",
+                        "NSTRPG 2-3 イニシアチブが同値だった場合",
                     )
             if len(set(ids)) != len(ids):
-                raise InvalidCommand(
-                    "a PC twice", code="command/invalid_order", detail="同じPCが2回ある"
-                )
+                reject("bad_pc_order", "同じPCが2回ある", "NSTRPG 2-3 イニシアチブが同値だった場合")
             acc.add(mp.PcOrderSet(order=tuple(ids)))
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)
@@ -372,8 +365,10 @@ def _signature_shot(
         targets = [k for k in area_targets(b.positions, cid, info.area) if _alive(game, k)]
     else:
         if target is None:
-            raise InvalidCommand(
-                "name the target", code="command/missing_target", detail="対象を指定すること"
+            reject(
+                "no_target",
+                f"{info.name}には対象が要る",
+                "NSTRPG 2-15 ニンジャスレイヤーの特殊スキル",
             )
         kit.character(table, target)
         near = map_adjacent(table, game, cid, target)

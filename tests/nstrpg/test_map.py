@@ -208,7 +208,7 @@ async def test_placement_of_a_sudden_combat_goes_in_reverse_initiative_order(ns:
 async def test_the_map_text_form_and_its_errors(ns: Make) -> None:
     t = await ns()
     code = await t.rejected(t.gm, mp.SetMap(text="#?#"))
-    assert code == "command/invalid_map"
+    assert code == "rule/nstrpg/bad_map"
     await t.gm_do(mp.SetMap(text="###\n#.D\n#T"))
     m = t.h.game.board.map
     assert (m.width, m.height) == (3, 3) and m.rows[2] == "#T."

@@ -171,3 +171,20 @@ async def test_exploration_ignores_the_legs(ns: Make) -> None:
     await t.gm_do(mp.Place(character_id=me, at=(1, 1)))
     (m,) = await t.do(mp.Move(character_id=me, to=(7, 1)))
     assert len(m.path) >= 7 and m.style == "normal"
+
+
+async def test_sokuten_keeps_the_20_square_cap(ns: Make) -> None:
+    """NS-47: 連続側転 doubles 【脚力】15 to 30, but the 20-square limit of a move phase stays."""
+    long_hall = "\n".join(("#" * 26, "#" + "." * 24 + "#", "#" * 26))
+    t = await ns()
+    me = await t.pc("韋駄天", **{**PC, "kyakuryoku": 15})
+    await t.gm_do(mp.SetMap(text=long_hall))
+    await t.gm_do(mp.Place(character_id=me, at=(1, 1)))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me))
+    await sokuten(t, me, 5, 4, 1, 1)
+    path = [(1 + i, 1) for i in range(1, 22)]
+    assert await t.rejected(t.pl, mp.Move(character_id=me, path=path)) == "rule/nstrpg/too_far"
+    (m,) = await t.do(mp.Move(character_id=me, path=path[:20]))
+    assert m.style == "sokuten" and m.path[-1] == (21, 1)
