@@ -281,7 +281,8 @@ async def test_the_gm_paints_a_wall_and_saves_it(
     await gm.click(sq(6, 3))
     await gm.click(sq(6, 1))
     assert await gm.get_attribute(sq(6, 3), "data-cell") == "#"
-    assert "（未保存）" in await gm.inner_text("[data-testid='map-live'] .map-note")
+    note = await gm.inner_text("[data-testid='map-live'] .map-note")
+    assert note == "7列2行 床を壁にしました（未保存）"
     assert await gm.input_value("[data-testid='map-editor'] .map-reason") == "シャッターが下りた"
     await gm.click("[data-testid='map-save']")
     await wait_seq(gm, t["seq"] + 1)

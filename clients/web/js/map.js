@@ -311,9 +311,10 @@ function newPanel(which) {
 
   function paint(p) {
     if (!st.draft) { st.draft = [...cur.board.map.rows]; st.draftOf = cur.board.map.rows.join("\n"); }
+    const was = squareName(p, false);
     const r = st.draft[p[1]];
     if (r[p[0]] !== st.brush) st.draft[p[1]] = r.slice(0, p[0]) + st.brush + r.slice(p[0] + 1);
-    say(`${squareName(p, false)}を${cur.legend[st.brush] || st.brush}にしました（未保存）`);
+    say(`${was}を${cur.legend[st.brush] || st.brush}にしました（未保存）`);
   }
 
   function changedCells() {
@@ -563,7 +564,7 @@ function newPanel(which) {
           h("button", { type: "button", onclick: () => { st.placing = who.value; st.brush = null; say(`${cur.ctx.name(who.value)}を置くマスを選んでください`); redraw(); }, text: "マスを選んで置く" }),
           h("button", { type: "button", onclick: () => send({ type: "nstrpg.place", character_id: who.value, at: null, reason: reason.value.trim() }, () => say(`${cur.ctx.name(who.value)}をマップから外しました`)), text: "マップから外す" })) : null,
       ] : null,
-      h("label", { class: "field", for: text.id }, h("span", { class: "fname", text: `テキスト（1行が1列、1文字が1マス: ${brushes.map((c) => `${c} ${legend[c]}`).join("、")}）` }), text),
+      h("label", { class: "field", for: text.id }, h("span", { class: "fname", text: `テキスト（1文字が1マス、1行が横一列: ${brushes.map((c) => `${c} ${legend[c]}`).join("、")}）` }), text),
       h("label", { class: "field", for: name.id }, h("span", { class: "fname", text: "マップ名" }), name),
       h("button", { type: "button", "data-testid": "map-from-text",
         onclick: () => send({ type: "nstrpg.set_map", text: text.value, name: name.value.trim(), reason: reason.value.trim() || "テキストから作成" },
