@@ -8,9 +8,9 @@ import msgspec
 
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
 from taku_nstrpg import events as ev
+from taku_nstrpg import mapping as mp
 from taku_nstrpg.damage import ACTIVE, DEAD, EXPLODED, REMOVED
 from taku_nstrpg.dkk import ENTRY_TABLE
-from taku_nstrpg import mapping as mp
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import (
     AttackMemo,
@@ -107,7 +107,7 @@ def _core(
     opts = options if isinstance(options, NsOptions) else NsOptions()
     match event:
         case CharacterCreated(character_id=cid, sheet=sheet):
-            f = fighter_from_sheet(sheet_of(sheet), opts.quick_dice_base)
+            f: Fighter | None = fighter_from_sheet(sheet_of(sheet), opts.quick_dice_base)
             return _replace(game, fighters={**game.fighters, cid: f})
         case CharacterUpdated(character_id=cid, sheet=sheet):
             if "dkk" in sheet and isinstance(sheet["dkk"], int):
@@ -177,14 +177,14 @@ def _core(
                 )
             if event.roll is not None:
                 attacks = dict(game.attacks)
-                last = dict(game.last_roll)
+                lasts = dict(game.last_roll)
                 for aid in attack_ids:
                     if aid in attacks:
                         attacks[aid] = _replace(attacks[aid], evaded=True)
                         who = attacks[aid].attacker
-                        if who in last and last[who].ref == aid:
-                            last[who] = _replace(last[who], evaded=True)
-                game = _replace(game, attacks=attacks, last_roll=last)
+                        if who in lasts and lasts[who].ref == aid:
+                            lasts[who] = _replace(lasts[who], evaded=True)
+                game = _replace(game, attacks=attacks, last_roll=lasts)
             return game
         case ev.CounterKarate(hit=hit) | ev.HitInflicted(hit=hit):
             return _replace(game, pending={**game.pending, hit.id: hit})
@@ -297,12 +297,12 @@ def _core(
         case ev.ScenarioEnded(money_pool=left):
             fighters = {}
             for k, f in game.fighters.items():
-                sheet = (
+                ns = (
                     sheet_of(table.characters[k].sheet)
                     if k in getattr(table, "characters", {})
                     else NsSheet()
                 )
-                fresh = fighter_from_sheet(sheet, opts.quick_dice_base)
+                fresh = fighter_from_sheet(ns, opts.quick_dice_base)
                 fighters[k] = _replace(
                     f,
                     ability_damage={},

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 import msgspec
 
 from taku_nstrpg import board as bd
-from taku_nstrpg.checks import HARD, UH, NORMAL
+from taku_nstrpg.checks import HARD, NORMAL, UH
 
 __all__ = ["ABILITIES", "Ability", "ability_info", "area_targets"]
 

@@ -14,7 +14,7 @@ import msgspec
 
 from taku.core.commands import field
 from taku.core.dice import DiceSource, Roll
-from taku_nstrpg._labels import open_set
+from taku_nstrpg._labels import StatName, open_set
 from taku_nstrpg.checks import HARD, NORMAL, UH3, Pattern, count_successes, shift
 from taku_nstrpg.satsubatsu import critical_of
 
@@ -182,7 +182,7 @@ class Style(msgspec.Struct, frozen=True, kw_only=True):
 
     id: str
     name: str
-    stat: str = "karate"
+    stat: StatName = "karate"
     difficulty: int = 0
     tsuda: int = 0
     no_tsuda: bool = False
@@ -276,7 +276,7 @@ class AttackProfile(msgspec.Struct, frozen=True, kw_only=True):
 
     kind: str
     damage_kind: str
-    stat: str
+    stat: StatName
     difficulty: int
     damage: int
     tsuda: int = 0

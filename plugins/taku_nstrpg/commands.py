@@ -10,11 +10,11 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 
 from taku.core.commands import GM, Command, field, owner_of
-from taku_nstrpg.mapping import MAP_COMMANDS
 from taku_nstrpg._labels import (
     ATMOSPHERE_DESC,
     ATTACK_KINDS,
     DAMAGE_KIND_DESC,
+    FIGHTER_FIELD_DESC,
     HIT_KIND_DESC,
     PURPOSE_DESC,
     STYLE_DESC,
@@ -22,7 +22,6 @@ from taku_nstrpg._labels import (
     AttackKind,
     CharacterId,
     DamageKind,
-    FIGHTER_FIELD_DESC,
     Difficulty,
     FighterField,
     HitId,
@@ -32,6 +31,7 @@ from taku_nstrpg._labels import (
     StatName,
     StyleId,
 )
+from taku_nstrpg.mapping import MAP_COMMANDS
 
 __all__ = [
     "COMMANDS",

@@ -9,7 +9,7 @@ decider folds its own events through :func:`~taku_nstrpg._evolve.evolve`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -22,7 +22,13 @@ from taku_nstrpg import checks as ck
 from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
+from taku_nstrpg import events as ev
 from taku_nstrpg import mapping as mp
+from taku_nstrpg import satsubatsu as sb
+from taku_nstrpg._evolve import evolve, sheet_of
+from taku_nstrpg._labels import RollStat
+from taku_nstrpg._resolve import NARAKU, resolve_hit
+from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.moves import (
     check_shot,
     decide_map,
@@ -31,11 +37,6 @@ from taku_nstrpg.moves import (
     map_adjacent,
     turn_due,
 )
-from taku_nstrpg import events as ev
-from taku_nstrpg import satsubatsu as sb
-from taku_nstrpg._evolve import evolve, sheet_of
-from taku_nstrpg._resolve import NARAKU, resolve_hit
-from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import (
     Fighter,
@@ -278,10 +279,10 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             share = acc.game.money_pool // len(pcs) if pcs else 0
             shares = {k: share for k in pcs} if share else {}
             for k, s in shares.items():
-                sheet = table.characters[k].sheet
+                stored = table.characters[k].sheet
                 acc.add(
                     CharacterUpdated(
-                        character_id=k, sheet={"manken": int(sheet.get("manken", 0)) + s}
+                        character_id=k, sheet={"manken": int(stored.get("manken", 0)) + s}
                     )
                 )
             acc.add(
@@ -627,7 +628,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         weapon=weapon,
         style=style,
         skills=sheet.auto(),
-        ninja=sheet.ninja,
+        ninja=sheet.is_ninja,
         shuchu=shuchu,
         sokuten=f.sokuten,
         snap_shuriken=snap,
@@ -737,7 +738,8 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
                     auto=True,
                 )
             )
-            success, successes, crit, faces = True, (s.dice if group else 0), "", ()
+            faces: tuple[int, ...] = ()
+            success, successes, crit = True, (s.dice if group else 0), ""
         else:
             roll, res = ck.roll_check(ctx.dice, s.dice, level)
             crit = sb.critical_of(
@@ -1221,7 +1223,7 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
             ev.CheckRolled(
                 check_id=ctx.new_id("k"),
                 character_id=cmd.character_id,
-                stat=last.stat,
+                stat=cast(RollStat, last.stat),  # a check's stat (kind "check")
                 pool=last.pool,
                 roll=roll,
                 difficulty=last.difficulty,

@@ -24,7 +24,6 @@ from taku.core import kit
 from taku.core.commands import GM, Command, field, owner_of
 from taku.core.dice import Roll
 from taku.core.events import Event
-from taku.core.ruleset import Context
 from taku_nstrpg import board as bd
 from taku_nstrpg._labels import CharacterId, Reason
 

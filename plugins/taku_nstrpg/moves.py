@@ -9,7 +9,7 @@ command's own ``adjacent`` flag and the GM decide, as without a map).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -69,7 +69,8 @@ def enemies_of(table: TableState, game: NsGame, cid: str) -> tuple[set[bd.Pos], 
     if b is None or cid not in table.characters:
         return set(), set()
     mine = side(_sheet(table, cid))
-    foes, friends = set(), set()
+    foes: set[bd.Pos] = set()
+    friends: set[bd.Pos] = set()
     for k, p in b.positions.items():
         if k == cid or k not in table.characters or not _alive(game, k):
             continue
@@ -90,7 +91,7 @@ def _bosses(table: TableState, game: NsGame, cid: str) -> set[bd.Pos]:
     return out
 
 
-def move_now(table: TableState, game: NsGame, cid: str) -> tuple[str, bd.MoveRules] | str:
+def move_now(table: TableState, game: NsGame, cid: str) -> tuple[mp.MoveStyle, bd.MoveRules] | str:
     """The move ``cid`` may make now: ``(style, rules)``, or the reason id it may not.
 
     In a combat turn only the 手番 character moves: once in its move phase (通常移動 up to
@@ -148,7 +149,7 @@ _NOW = {
 }
 
 
-def _refuse(reason: str) -> None:
+def _refuse(reason: str) -> NoReturn:
     message, section = _NOW.get(reason) or _WHY.get(reason) or ("移動できない", _S25)
     reject(reason, message, section)
 
@@ -167,9 +168,10 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
     match cmd:
         case mp.SetMap(text=text, sample=sample, name=name, reason=reason):
             if sample is not None:
-                m: bd.NsMap | None = bd.SAMPLE_MAPS[sample]
-                if name:
-                    m = msgspec.structs.replace(m, name=name)
+                sample_map = bd.SAMPLE_MAPS[sample]
+                m: bd.NsMap | None = (
+                    msgspec.structs.replace(sample_map, name=name) if name else sample_map
+                )
             elif text.strip():
                 try:
                     m = bd.parse_map(text, name)
@@ -224,7 +226,7 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             now = move_now(table, game, cid)
             if isinstance(now, str):
                 _refuse(now)
-            style, rules = now  # type: ignore[misc]
+            style, rules = now
             b = game.board
             assert b is not None and b.map is not None
             start = b.positions[cid]
@@ -563,7 +565,7 @@ def _place_entry(acc: Any, cmd: mp.PlaceEntry, ctx: Context[Any]) -> None:
     acc.add(
         mp.Placed(
             character_id=cmd.character_id,
-            at=at,  # type: ignore[arg-type]
+            at=at,
             previous=b.positions.get(cmd.character_id),
             by_gm=True,
             reason=f"死神のエントリー{b.entry_row}",

@@ -27,9 +27,9 @@ from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg._resolve import NARAKU
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.decider import _group_ok, _usable_weapons
-from taku_nstrpg.options import NsOptions
 from taku_nstrpg.map_play import gm_map_affordances, map_affordances
 from taku_nstrpg.moves import can_move_now, map_adjacent, may_target, placement_due
+from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import STAT_NAMES, Fighter, Hit, NsGame, NsSheet, initiative
 
 __all__ = ["PHASES", "affordances", "duel_now", "order", "turn"]

@@ -19,6 +19,7 @@ import msgspec
 
 from taku.core.commands import field
 from taku_nstrpg._labels import (
+    ATMOSPHERE_DESC,
     CRITICAL_DESC,
     DAMAGE_KIND_DESC,
     DAMAGE_KINDS,
@@ -27,13 +28,9 @@ from taku_nstrpg._labels import (
     PURPOSE_DESC,
     STATUS_DESC,
     STATUSES,
-    ATMOSPHERE_DESC,
     Atmosphere,
-    CharacterId,
-    DifficultyLevel,
     open_set,
 )
-
 from taku_nstrpg.checks import NORMAL
 from taku_nstrpg.combat import BUILTIN_WEAPONS, AutoSkills, Weapon, auto_skills
 from taku_nstrpg.damage import ACTIVE, effective
@@ -179,6 +176,11 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         list[str], field("スキル", "スキル名（●マルチターゲット、◉ナラク・ウィズインなど）")
     ] = []
     notes: Annotated[str, field("メモ")] = ""
+
+    @property
+    def is_ninja(self) -> bool:
+        """Whether the character is a ninja (``ninja``, filled in from ``kind`` when unsaid)."""
+        return bool(self.ninja)
 
     def __post_init__(self) -> None:
         if self.kind not in ("pc", "boss", "mob"):

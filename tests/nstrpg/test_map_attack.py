@@ -29,7 +29,7 @@ BOSS = {"kind": "boss", "karate": 1, "neuron": 1, "wazamae": 1, "tairyoku": 20, 
 async def board(ns: Make, **where: tuple[int, int]) -> tuple[Any, dict[str, str]]:
     t = await ns()
     ids: dict[str, str] = {}
-    for name, at in where.items():
+    for name in where:
         if name.startswith("pc"):
             ids[name] = await t.pc(name, **PC)
         else:

@@ -33,7 +33,7 @@ async def scene(
     t = await ns()
     me = await t.pc("エミリー", **PC)
     ids = {}
-    for name, (sheet, at) in others.items():
+    for name, (sheet, _at) in others.items():
         ids[name] = await t.npc(name, **sheet)
     await t.gm_do(mp.SetMap(text=text))
     await t.gm_do(mp.Place(character_id=me, at=me_at))

@@ -23,6 +23,7 @@ from taku.core.table import TableState, fold, view
 from taku.store.memory import MemoryEventStore
 from taku.testing.peer import Raw
 from taku.testing.server import RunningServer, start_server, stop_server
+
 from .test_affordance_play import gm_member, open_table
 
 SEED = b"nstrpg-map-combat-0000000000000"
