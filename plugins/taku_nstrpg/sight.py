@@ -9,7 +9,6 @@ geometry is :func:`taku_nstrpg.board.line_of_sight` (centre to centre, G-NS-13).
 from __future__ import annotations
 
 from taku.core.table import TableState
-
 from taku_nstrpg import board as bd
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.damage import ACTIVE
