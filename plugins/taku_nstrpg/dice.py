@@ -23,6 +23,8 @@ a leading ``S`` makes any of them secret: the core's prefix, stripped before thi
 - ``WS8``: the Wasshoi! check (2D6 ≤ 8, 1–12); flagged, like BCDice, from the ninjas'
   side: Ninja Slayer entering is the failure.
 - ``WSE`` / ``WSE@n``: the 死神のエントリー決定表.
+- ``NRS_E4`` … ``NRS_UH4``, ``NRS_E4@n``, ``NRS@n``: NRS判定 and its 発狂表
+  (:mod:`taku_nstrpg.nrs`).
 
 Beyond BCDice: ``UH2:6``, ``UH3:6`` … (difficulty, a colon, the dice) with the rulebook's
 success counting (NS-07); a bare 【】 pattern ``[665+]`` / ``[6,5+]`` reported 成立 / 不成立;
@@ -52,6 +54,7 @@ from taku_nstrpg import checks as ck
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import satsubatsu as sb
 from taku_nstrpg._labels import Difficulty, StatName
+from taku_nstrpg.nrs import nrs_roll
 
 __all__ = [
     "PoolCommand",
@@ -369,7 +372,7 @@ def roll_pools(cmd: PoolCommand, dice: DiceSource, character_id: str | None = No
 
 def dice_chat(text: str, ctx: Context) -> list[Emitted] | None:
     """The NinjaSlayer2 dice forms of the module docstring alone (pools, ``SB``,
-    ``WS``, ``WSE``; not a character's check, which needs an nstrpg game): one
+    ``WS``, ``WSE``, ``NRS``; not a character's check, which needs an nstrpg game): one
     ``dice_rolled`` event, or ``None`` when the line is not one of them. Any table
     played on NSTRPG dice may offer them (シャドー・ジャン2 does).
 
@@ -377,7 +380,7 @@ def dice_chat(text: str, ctx: Context) -> list[Emitted] | None:
     makes the answer secret; the events here only carry ``secret=ctx.secret``.
 
     Raises:
-        DiceError: ``dice/invalid`` for a bad appendix, ``dice/too_many_dice``.
+        DiceError: ``dice/invalid`` for a bad appendix or NRS line, ``dice/too_many_dice``.
     """
     head, comment = split_comment(text)
     expr = unicodedata.normalize("NFKC", head).upper()
@@ -385,6 +388,9 @@ def dice_chat(text: str, ctx: Context) -> list[Emitted] | None:
         fixed = _roll_fixed(expr, ctx.dice, ctx.secret, comment)
         if fixed is not None:
             return [fixed]
+        shock = nrs_roll(expr, ctx.dice, secret=ctx.secret, comment=comment)
+        if shock is not None:
+            return [shock]
         pools = parse_pools(expr, secret=ctx.secret, comment=comment)
         if pools is not None:
             return [roll_pools(pools, ctx.dice)]

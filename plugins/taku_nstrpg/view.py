@@ -11,6 +11,7 @@ from taku.core.ruleset import Viewer
 from taku.core.table import TableState
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.options import NsOptions
+from taku_nstrpg.sight import sight_view
 from taku_nstrpg.state import NsGame, current, evasion_per_turn, initiative
 
 __all__ = ["derived", "view"]
@@ -52,6 +53,8 @@ def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) ->
         out.pop(key, None)  # the state message's ``turn`` shows them (order, done, phase)
     if game.board is None:
         out.pop("board", None)  # no map: the view earlier versions showed
+    else:
+        out["board"]["sight"] = sight_view(table, game)  # the acting character's NS-60 sight
     if not game.pc_rank:
         out.pop("pc_rank", None)
     for cid, audience in game.secret_rolls.items():

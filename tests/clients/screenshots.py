@@ -1,6 +1,7 @@
 """Make the screenshots of docs/screenshots/ (not a test): a live nstrpg table and its replay.
 
     .venv/bin/python tests/clients/screenshots.py [ruleset ...]
+    .venv/bin/python tests/clients/screenshots.py nstrpg-map   # the battle map (nstrpg-map*.png)
 
 Starts a server on a memory store, plays a few lines through taku_client,
 opens the GM's page in Debian's Chromium and saves PNGs.
@@ -99,6 +100,66 @@ SCRIPTS: dict[str, list[object]] = {
 }
 
 
+async def map_shots(b: object, running: object) -> None:
+    """nstrpg-map.png (desktop) and nstrpg-map-phone.png: the player's page in the move
+    phase of a combat on the sample オフィスビル map, a path of 4 squares chosen by clicks."""
+    async with await TakuClient.connect(running.ws_url) as gm:  # type: ignore[attr-defined]
+        created = await gm.create_table("nstrpg", name="ネオサイタマの夜", gm_name="ゲームマスター")
+        tid = created.table_id
+        pl = await TakuClient.connect(running.ws_url)  # type: ignore[attr-defined]
+        await pl.join(tid, created.player_token, name="フジキド")
+        ninja = {"karate": 6, "neuron": 5, "wazamae": 4, "kyakuryoku": 4, "tairyoku": 12}
+        yamoto = {"karate": 3, "neuron": 4, "wazamae": 5, "kyakuryoku": 3, "tairyoku": 8}
+        boss = {"kind": "boss", "karate": 7, "neuron": 3, "kyakuryoku": 3, "tairyoku": 15}
+        await pl.command(
+            tid, {"type": "create_character", "name": "ニンジャスレイヤー", "sheet": ninja}
+        )
+        await pl.command(tid, {"type": "create_character", "name": "ヤモト・コキ", "sheet": yamoto})
+        await gm.command(tid, {"type": "create_character", "name": "ラオモト・カン", "sheet": boss})
+        await gm.command(
+            tid,
+            {
+                "type": "nstrpg.create_mobs",
+                "name": "クローンヤクザ",
+                "count": 2,
+                "sheet": {"kind": "mob", "karate": 2, "neuron": 1, "tairyoku": 1},
+            },
+        )
+        ids = {c["name"]: c["id"] for c in (await gm.get_state(tid)).state["characters"].values()}
+        await gm.command(tid, {"type": "nstrpg.set_map", "sample": "office"})
+        spots = {
+            "ニンジャスレイヤー": [2, 2],
+            "ヤモト・コキ": [3, 1],
+            "ラオモト・カン": [10, 5],
+            "クローンヤクザ1": [8, 2],
+            "クローンヤクザ2": [3, 6],
+        }
+        for name, at in spots.items():
+            await gm.command(tid, {"type": "nstrpg.place", "character_id": ids[name], "at": at})
+        await gm.command(tid, {"type": "nstrpg.start_combat"})
+        await gm.command(tid, {"type": "nstrpg.start_turn"})
+        await pl.command(
+            tid, {"type": "nstrpg.begin_turn_of", "character_id": ids["ニンジャスレイヤー"]}
+        )
+        token = pl.tokens[tid]
+        await pl.close()
+    for width, height, name in ((1280, 900, "nstrpg-map"), (390, 844, "nstrpg-map-phone")):
+        ctx = await b.new_context(viewport={"width": width, "height": height}, locale="ja-JP")  # type: ignore[attr-defined]
+        page = await ctx.new_page()
+        await page.goto(running.http_url)  # type: ignore[attr-defined]
+        await page.evaluate(
+            "([t, tok]) => localStorage.setItem('taku:' + t, JSON.stringify({token: tok}))",
+            [tid, token],
+        )
+        await page.goto(f"{running.http_url}#table={tid}")  # type: ignore[attr-defined]
+        await page.wait_for_selector("[data-testid='map-live'] .sq.reach")
+        for x, y in ((3, 2), (4, 2), (5, 2), (6, 2)):
+            await page.click(f"[data-testid='map-live'] .sq[data-x='{x}'][data-y='{y}']")
+        await page.wait_for_timeout(300)
+        await page.locator("[data-testid='map-live']").screenshot(path=str(OUT / f"{name}.png"))
+        await ctx.close()
+
+
 async def main(rulesets: list[str]) -> None:
     running = await start_server(MemoryEventStore())
     try:
@@ -108,6 +169,9 @@ async def main(rulesets: list[str]) -> None:
                 headless=True,
                 args=["--no-sandbox", "--disable-gpu"],
             )
+            if "nstrpg-map" in rulesets:
+                rulesets = [r for r in rulesets if r != "nstrpg-map"]
+                await map_shots(b, running)
             for rs in rulesets:
                 async with await TakuClient.connect(running.ws_url) as c:
                     created = await c.create_table(

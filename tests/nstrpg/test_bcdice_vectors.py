@@ -6,8 +6,8 @@ that tests letter inheritance): the input, the scripted d6 faces, BCDice's ``out
 (our ``result``, byte for byte: full-width marks, `` \\n`` line ends included) and BCDice's
 flag (``success = true`` -> ``True``, ``failure = true`` -> ``False``, neither -> ``None``).
 
-Not replayed, because taku does not offer them: ``NRS…`` (NRS判定 / 発狂表) and the
-1版 forms ``NJ`` / ``EV`` / ``AT`` / ``EL`` (and their ``S`` secret variant ``SNJ4``).
+The ``NRS…`` forms (NRS判定 / 発狂表) have their own vectors in ``test_nrs.py``. Not
+replayed, because taku does not offer them: the 1版 forms ``NJ`` / ``EV`` / ``AT`` / ``EL`` (and their ``S`` secret variant ``SNJ4``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import { commandDefs, commandForm } from "./forms.js";
 import { rulesetPanel, affordanceMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
 import { h, clear, eventItem, valueTree, errorNodes } from "./render.js";
 import { chatUi } from "./chat.js";
+import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -275,8 +276,11 @@ function renderLive() {
 function renderState(s, root, { live }) {
   const ctx = panelCtx(s, live);
   const parts = [];
+  // the map and the turn tracker (map.js), first: one element that redraws itself in place
+  const board = mapPanel(s, ctx, { affordances: live ? app.affordances : [], turn: ctx.turn, info: rulesetInfo() });
+  if (board) parts.push(board);
   // the ruleset's moves now (the state message's affordances): buttons, first thing on the side (live only)
-  const moves = live && s.you.role !== "spectator" ? affordanceMoves(app.affordances) : [];
+  const moves = live && s.you.role !== "spectator" ? affordanceMoves(app.affordances.filter((a) => !(board && mapOffers(a)))) : [];
   if (moves.length) {
     parts.push(h("section", { class: "panel legal-moves", role: "group", "aria-label": "今できる手" },
       h("h2", { text: "今できる手" }),
