@@ -14,6 +14,7 @@ from taku_shadowjan.options import SjOptions
 from taku_shadowjan.play import affordances, turn
 from taku_shadowjan.state import SjGame, SjSheet
 from taku_shadowjan.view import view
+from taku_nstrpg.templates import TEMPLATES as NS_TEMPLATES
 
 __all__ = ["ERRORS", "RULESET", "taku_ruleset"]
 
@@ -76,6 +77,7 @@ RULESET = Ruleset[SjGame, SjOptions](
     turn=turn,
     summary="ニンジャスレイヤーTRPGの判定と攻撃で打つ麻雀。配牌からテンホー・チーホー戦、リーチ棒、振り込み、ロン回避判定、流局、ニンジャ殺すべし、最終順位までサーバーが進める",
     errors=ERRORS,
+    sheet_templates=NS_TEMPLATES,
 )
 
 

@@ -23,6 +23,7 @@ import msgspec
 
 from taku.core.events import TableSettings
 from taku.core.play import Affordance, Turn
+from taku.core.ruleset import SheetTemplate
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
 
 __all__ = [
@@ -192,6 +193,8 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
     """JSON Schema of the ruleset's game state (labels for state values), if it declares one."""
     errors: dict[str, str] = {}
     """The ruleset's rejection reasons: ``rule/<id>/<reason>`` code -> Japanese meaning."""
+    sheet_templates: list[SheetTemplate] = []
+    """Characters to start from (a starting ninja, a mob group …), each ``{title, name, sheet}``."""
 
 
 class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
