@@ -37,9 +37,20 @@ export function findRolls(data, out = []) {
 const CRIT = /(クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|ナムアミダブツ|スペシャル)(?![！!]*:)/;
 const FUMBLE = /ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗/;
 
-// "crit" | "fumble" | "success" | "failure" | "" for an event message.
+// "crit" | "fumble" | "success" | "failure" | "" for an event message. A server that
+// reads the event's own success field sends it as the frame's `outcome` (absent when
+// the event has none: a table roll gets no badge); the line's text decides only for
+// an older server, whose frames have neither `outcome` nor `speaker`.
 export function outcome(msg) {
   const d = msg.event || {};
+  const told = msg.outcome === "success" || msg.outcome === "failure" ? msg.outcome : null;
+  const newServer = told !== null || "speaker" in msg || "outcome" in msg;
+  if (newServer) {
+    const flag = (v) => v === true || (typeof v === "string" && v !== "");
+    if (told !== "failure" && (flag(d.critical) || flag(d.tatsujin) || flag(d.satsubatsu))) return "crit";
+    if (told !== "success" && (d.fumble === true || d.ukatsu === true)) return "fumble";
+    return told || "";
+  }
   let text = msg.text || "";
   // a comment is the player's words, not the result ("サツバツ狙い" is no サツバツ)
   if (typeof d.comment === "string" && d.comment) text = text.split(d.comment).join("");
@@ -68,8 +79,21 @@ export function diceChips(rolls) {
         }))));
 }
 
-function timeOf(iso) {
-  return (iso || "").slice(11, 16);
+// Times in the browser's own time zone (the page's header names it).
+export const TIME_ZONE = (() => {
+  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch { return ""; }
+})();
+
+export function timeOf(iso) {
+  const d = new Date(iso || "");
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleTimeString("ja-JP", { hour: "2-digit", minute: "2-digit" });
+}
+
+export function dateTimeOf(iso) {
+  const d = new Date(iso || "");
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString("ja-JP", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
 // One <li> of the log for an event message.
@@ -86,7 +110,7 @@ export function eventItem(msg, memberName = () => "") {
     "data-type": type,
   },
   h("span", { class: "seq", text: `#${msg.seq}` }),
-  h("time", { datetime: msg.time, text: timeOf(msg.time) }),
+  h("time", { datetime: msg.time, text: timeOf(msg.time), title: `${dateTimeOf(msg.time)}（${TIME_ZONE}）` }),
   secret ? h("span", { class: "badge secret-badge", text: "シークレット" }) : null,
   msg.redacted ? h("span", { class: "badge hidden-badge", text: "非公開" }) : null,
   h("span", { class: "text", text: msg.text || type }),
@@ -125,8 +149,8 @@ export function valueTree(value, path = [], names = {}) {
 
 // Export the log: readable text, and a standalone HTML page.
 export function exportText(tableName, events) {
-  const lines = events.map((m) => `[${m.seq}] ${(m.time || "").slice(0, 19).replace("T", " ")} ${m.text}`);
-  return `# ${tableName}\n` + lines.join("\n") + "\n";
+  const lines = events.map((m) => `[${m.seq}] ${dateTimeOf(m.time)} ${m.text}`);
+  return `# ${tableName}\n# 時刻: ${TIME_ZONE}\n` + lines.join("\n") + "\n";
 }
 
 export function exportHtml(tableName, events) {
@@ -135,7 +159,7 @@ export function exportHtml(tableName, events) {
     const rolls = findRolls(m.event || {});
     const dice = rolls.map((r) => r.faces.map((f) => `<span class="die${f === r.sides ? " max" : ""}">${f}</span>`).join("")).join(" ");
     const oc = outcome(m);
-    return `<li class="${oc}"><span class="seq">#${m.seq}</span> <time>${esc((m.time || "").slice(0, 19).replace("T", " "))}</time> ${esc(m.text)} ${dice}</li>`;
+    return `<li class="${oc}"><span class="seq">#${m.seq}</span> <time>${esc(dateTimeOf(m.time))}</time> ${esc(m.text)} ${dice}</li>`;
   });
   return `<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>${esc(tableName)} — taku log</title>
