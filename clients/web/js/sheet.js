@@ -178,8 +178,12 @@ export function sheetForm(ctx, character = null) {
       if (!nm) errors.push("「名前」を入力してください");
       const sheet = s ? current.read(errors) : current.read(errors) || {};
       if (errors.length) { err.textContent = errors.join(" / "); return; }
+      // an edit sends the keys that changed (the log line names just those)
+      const changed = editing
+        ? Object.fromEntries(Object.entries(sheet).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify((character.sheet || {})[k])))
+        : sheet;
       const cmd = editing
-        ? { type: "update_character", character_id: character.id, name: nm, sheet }
+        ? { type: "update_character", character_id: character.id, sheet: changed, ...(nm !== character.name ? { name: nm } : {}) }
         : { type: "create_character", name: nm, sheet };
       if (owner && owner.value && (!editing || owner.value !== (character.owner || ""))) cmd.owner = owner.value;
       try {
