@@ -39,7 +39,9 @@ export function planMoves(affordances, info) {
     const open = Object.entries(a.choices || {}).filter(([, c]) => Array.isArray(c) && c.length);
     const listArgs = open.filter(([k]) => isList(props[k], root));
     const combos = open.reduce((n, [, c]) => n * c.length, 1);
-    if (listArgs.length || combos > MAX_BUTTONS) {
+    // a list argument (several cards, targets), many combinations, or fields the person
+    // types in (a distance, an amount): a short form
+    if (listArgs.length || combos > MAX_BUTTONS || (Array.isArray(a.fields) && a.fields.length)) {
       forms.push({ a, root, def });
       continue;
     }
@@ -65,6 +67,11 @@ export function moveForm({ a, root, def }, send) {
     const prop = props[name] || { title: name };
     return [name, fieldFor(prop, root || {}, { name, required: true, choices, prop })];
   });
+  const req = new Set((def && def.required) || []);
+  for (const name of Array.isArray(a.fields) ? a.fields : []) {
+    if (!props[name]) continue;
+    fields.push([name, fieldFor(props[name], root || {}, { name, required: req.has(name), prop: props[name] })]);
+  }
   const err = h("p", { class: "form-error", role: "alert" });
   const form = h("form", { class: `move-form${a.primary ? " primary" : ""}`, "data-command": a.command, "aria-label": a.label },
     h("strong", { class: "move-title", text: a.group ? `${a.group}: ${a.label}` : a.label }),
