@@ -210,3 +210,53 @@ async def test_invite_dialog_spectator_page_and_seed_reveal(
     assert any('"seed_revealed"' in line for line in lines)
     # the spectator's times are in the browser's zone, and the header names it
     assert (await sp.inner_text("#t-zone")).startswith("時刻: ")
+
+
+async def test_yodomi_card_played_from_the_hand_by_clicks(
+    scripted_server: Any, open_page: Any, scripted_dice: Any
+) -> None:
+    """yodomi: a PC made from the template, the GM deals 流れ with the generated form, the
+    player rolls a check with its move button; the hand shows the cards as suit and rank,
+    the playable ones as buttons; one click and 出す play it on that check."""
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="yodomi", name="澱み卓")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "あきら")
+    await pl.click("#actions details[data-command='create_character'] > summary")
+    form = pl.locator("#create-character")
+    await form.get_by_label("ひな形").select_option(label="PCのひな形")
+    await form.locator("#cc-name").fill("アキラ")
+    await form.locator("button[type=submit]").click()
+    await pl.locator("#state-panels .card:has-text('アキラ')").wait_for()
+    await pl.click(".legal-moves button:has-text('スートを選ぶ（♥')")
+    await pl.wait_for_selector(".legal-moves button:has-text('行為判定')")
+
+    await gm.click("#actions details[data-command='yodomi.deal_cards'] > summary")
+    deal = gm.locator("form[data-command='yodomi.deal_cards']")
+    await deal.get_by_label("キャラクター", exact=False).first.select_option(label="アキラ")
+    await deal.get_by_label("枚数", exact=False).fill("3")
+    await deal.locator("button[type=submit]").click()
+    await pl.wait_for_selector("[data-testid=my-hand] .playing-card")
+    hand = pl.locator("[data-testid=my-hand]")
+    assert await hand.locator(".playing-card .suit, .playing-card .rank").count() >= 3
+
+    scripted_dice.extend([1, 4])
+    seq = int(await pl.evaluate("document.body.dataset.seq"))
+    await pl.locator(".legal-moves button:has-text('行為判定')").first.click()
+    await wait_seq(pl, seq + 1)
+    legal = hand.locator("button.playing-card.legal")
+    await legal.first.wait_for()
+    card = await legal.first.get_attribute("data-card")
+    before = len(
+        (await pl.evaluate("window.taku.state.game.hands"))[
+            next(iter(await pl.evaluate("Object.keys(window.taku.state.characters)")))
+        ]["cards"]
+    )
+    await legal.first.click()
+    assert await legal.first.get_attribute("aria-pressed") == "true"
+    await hand.locator("button[data-action=play-cards]").click()
+    await pl.wait_for_function(
+        f"document.body.dataset.seq > {seq + 1} && !document.querySelector('[data-card=\"{card}\"]')"
+    )
+    log = await pl.inner_text("#log")
+    assert card in log and "流れ" in log
+    cid = next(iter(await pl.evaluate("Object.keys(window.taku.state.characters)")))
+    assert len((await pl.evaluate("window.taku.state.game.hands"))[cid]["cards"]) == before - 1

@@ -360,6 +360,7 @@ function panelCtx(s, live) {
     live,
     me: s.you,
     turn: live ? app.turn : null,
+    affordances: live ? app.affordances : [],
     name: (cid) => (s.characters[cid] || {}).name || memberName(cid),
     memberName,
     send: live ? (cmd) => sendCommand(cmd) : null,

@@ -63,11 +63,12 @@ export function planMoves(affordances, info) {
 // A short form for one affordance: a field per open argument (its choices).
 export function moveForm({ a, root, def }, send) {
   const props = (def && def.properties) || {};
+  const req = new Set((def && def.required) || []);
   const fields = Object.entries(a.choices || {}).filter(([, c]) => Array.isArray(c) && c.length).map(([name, choices]) => {
     const prop = props[name] || { title: name };
-    return [name, fieldFor(prop, root || {}, { name, required: true, choices, prop })];
+    // a choice the command requires must be made; an optional one (cards with a roll) may stay empty
+    return [name, fieldFor(prop, root || {}, { name, required: req.has(name) || !def, choices, prop })];
   });
-  const req = new Set((def && def.required) || []);
   for (const name of Array.isArray(a.fields) ? a.fields : []) {
     if (!props[name]) continue;
     fields.push([name, fieldFor(props[name], root || {}, { name, required: req.has(name), prop: props[name] })]);
