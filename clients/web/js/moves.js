@@ -54,7 +54,9 @@ export function planMoves(affordances, info) {
     }
     for (const c of list) {
       const args = Object.fromEntries(Object.entries({ ...(a.args || {}), ...c.args }).filter(([, v]) => v !== null));
-      buttons.push({ label: c.label ? `${a.label}（${c.label}）` : a.label, command: { type: a.command, ...args }, primary: !!a.primary, group: a.group || "" });
+      // whose move it is, when the label does not say (two characters may both attack)
+      const base = a.group && !String(a.label).includes(a.group) ? `${a.group}: ${a.label}` : a.label;
+      buttons.push({ label: c.label ? `${base}（${c.label}）` : base, command: { type: a.command, ...args }, primary: !!a.primary, group: a.group || "" });
     }
   }
   return { buttons, forms };
@@ -75,7 +77,7 @@ export function moveForm({ a, root, def }, send) {
   }
   const err = h("p", { class: "form-error", role: "alert" });
   const form = h("form", { class: `move-form${a.primary ? " primary" : ""}`, "data-command": a.command, "aria-label": a.label },
-    h("strong", { class: "move-title", text: a.group ? `${a.group}: ${a.label}` : a.label }),
+    h("strong", { class: "move-title", text: a.group && !String(a.label).includes(a.group) ? `${a.group}: ${a.label}` : a.label }),
     fields.map(([, f]) => f.el),
     h("button", { type: "submit", class: "move", text: a.label }), err);
   form.addEventListener("submit", async (e) => {

@@ -1,0 +1,105 @@
+"""Scripted sessions played entirely through clicks and generated forms (issue 14): a GM,
+two players and a spectator per table, scripted dice, one server per test."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .test_web import create_table, join_as, wait_seq
+from .test_web_forms import CCFOLIA_PIECE
+
+
+async def moves(page: Any) -> list[str]:
+    return await page.locator(".legal-moves button").all_inner_texts()
+
+
+async def click_move(page: Any, text: str) -> None:
+    """Click the move button (or a move form's button) whose text contains ``text``."""
+    button = page.locator(f".legal-moves button:has-text('{text}')").first
+    try:
+        await button.wait_for(timeout=5000)
+    except Exception:
+        raise AssertionError(f"no move {text!r} among {await moves(page)}") from None
+    await button.click()
+
+
+async def seq_of(page: Any) -> int:
+    return int(await page.evaluate("document.body.dataset.seq"))
+
+
+async def table_of_four(open_page: Any, url: str, ruleset: str) -> tuple[Any, Any, Any, Any]:
+    gm = await create_table(open_page, url, ruleset=ruleset, name=f"{ruleset}の卓")
+    link = await gm.input_value("#invite-player")
+    p1 = await join_as(open_page, link, "ひとり")
+    p2 = await join_as(open_page, link, "ふたり")
+    sp = await join_as(open_page, await gm.input_value("#invite-spectator"), "みるひと")
+    return gm, p1, p2, sp
+
+
+async def from_template(page: Any, template: str, name: str) -> None:
+    await page.click("#actions details[data-command='create_character'] > summary")
+    form = page.locator("#create-character")
+    await form.get_by_label("ひな形").select_option(label=template)
+    await form.locator("#cc-name").fill(name)
+    await form.locator("button[type=submit]").click()
+    await page.locator(f"#state-panels .card:has-text('{name}')").wait_for()
+
+
+async def imported(page: Any, piece: dict[str, Any]) -> None:
+    await page.click("#actions details[data-command='create_character'] > summary")
+    form = page.locator("#create-character")
+    await form.locator(".ccfolia-import > summary").click()
+    await form.locator("#cc-ccfolia").fill(json.dumps(piece, ensure_ascii=False))
+    await form.locator("#cc-ccfolia-load").click()
+    await form.locator("button[type=submit]").click()
+    await page.locator(f"#state-panels .card:has-text('{piece['data']['name']}')").wait_for()
+
+
+async def test_nstrpg_attack_the_defender_evades_with_chosen_dice(
+    scripted_server: Any, open_page: Any, scripted_dice: Any
+) -> None:
+    """nstrpg: a ninja from the template, one imported from ココフォリア, a mob from the GM's
+    move; combat and turns by buttons; the mob's attack from a move form; the defender's
+    player picks how many 回避ダイス; the spectator sees it all with nothing to press."""
+    scripted_dice.extend([4] * 80)
+    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "nstrpg")
+    await from_template(p1, "駆け出しのニンジャ（PC）", "ニンジャスレイヤー")
+    await imported(p2, CCFOLIA_PIECE)
+    await click_move(gm, "モブ敵を作る（クローンヤクザ）（1人）")
+    await gm.locator("#state-panels .card:has-text('クローンヤクザ')").wait_for()
+    await click_move(gm, "戦闘を始める")
+    await click_move(gm, "ターン1を始める")
+    # the turn order by イニシアチブ: each player begins and ends their 手番 by buttons
+    for page, name in ((p2, "ナンシー・リー"), (p1, "ニンジャスレイヤー")):
+        await click_move(page, f"{name}: 手番を始める（通常）")
+        await click_move(page, f"{name}: 手番を終える")
+    await click_move(gm, "手番を始める（通常）")
+    # the mob's attack: a form whose target and weapon are selects of the affordance's choices
+    attack = gm.locator(".legal-moves form[data-command='nstrpg.attack']").first
+    if await attack.count():
+        await attack.get_by_label("ターゲット", exact=False).first.select_option(
+            label="ニンジャスレイヤー"
+        )
+        before = await seq_of(gm)
+        await attack.locator("button[type=submit]").click()
+    else:
+        before = await seq_of(gm)
+        await click_move(gm, "近接攻撃する（ニンジャスレイヤー")
+    await wait_seq(p1, before + 1)
+    # the defender's player chooses the dice (the affordance's choices: 回避ダイス n個)
+    evade = p1.locator(".legal-moves button:has-text('回避ダイス2個')").first
+    await evade.wait_for()
+    assert await sp.locator(".legal-moves button, .evade button").count() == 0
+    at = await seq_of(p1)
+    state = await p1.evaluate("window.taku.state")
+    ns = next(c["id"] for c in state["characters"].values() if c["name"] == "ニンジャスレイヤー")
+    left = state["game"]["fighters"][ns]["evasion_dice"]
+    await evade.click()
+    await wait_seq(sp, at + 1)
+    log = await sp.inner_text("#log")
+    assert "回避" in log
+    await p1.wait_for_function(f"document.body.dataset.seq > {at}")
+    state = await p1.evaluate("window.taku.state")
+    assert state["game"]["fighters"][ns]["evasion_dice"] == left - 2
+    assert not any(h["target"] == ns for h in state["game"]["pending"].values())
