@@ -103,3 +103,47 @@ async def test_nstrpg_attack_the_defender_evades_with_chosen_dice(
     state = await p1.evaluate("window.taku.state")
     assert state["game"]["fighters"][ns]["evasion_dice"] == left - 2
     assert not any(h["target"] == ns for h in state["game"]["pending"].values())
+
+
+HIDEN_PIECE = {
+    "kind": "character",
+    "data": {
+        "name": "お鶴",
+        "status": [{"label": "座布団", "value": 2, "max": 2}],
+        "params": [
+            {"label": "器用", "value": "4"},
+            {"label": "知覚", "value": "3"},
+            {"label": "気合い", "value": "2"},
+        ],
+        "commands": "",
+    },
+}
+
+
+async def test_hiden_a_failed_check_rerolled_with_a_zabuton(
+    scripted_server: Any, open_page: Any, scripted_dice: Any
+) -> None:
+    """hiden: a character from the template, one imported from ココフォリア (its 座布団 and
+    〈能力値〉); the GM gives a 座布団 by a button; a check from its move form fails and
+    the player rerolls it with a 座布団 (五ノ二), seen by everyone."""
+    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "hiden")
+    await from_template(p1, "個人設定用紙のひな形", "旅の者")
+    await imported(p2, HIDEN_PIECE)
+    state = await p2.evaluate("window.taku.state")
+    tsuru = next(c for c in state["characters"].values() if c["name"] == "お鶴")
+    assert tsuru["sheet"]["zabuton"] == 2 and tsuru["sheet"]["abilities"]["器用"] == 4
+    await click_move(gm, "座布団一枚!（座布団を与える）（旅の者）")
+    await p1.wait_for_selector(".ruleset-panel [aria-label='座布団 2枚']")
+
+    scripted_dice.extend([1, 2, 1, 2])
+    check = p1.locator(".legal-moves form:has-text('《探索》1で判定する')").first
+    await check.wait_for()
+    before = await seq_of(p1)
+    await check.locator("button[type=submit]").click()
+    await wait_seq(p1, before + 1)
+    scripted_dice.extend([5, 6, 5, 6])
+    await click_move(p1, "座布団で振り直す: 旅の者")
+    await wait_seq(sp, before + 2)
+    assert "座布団" in await sp.inner_text(f"#log li[data-seq='{before + 2}']")
+    await p1.wait_for_selector(".ruleset-panel [aria-label='座布団 1枚']")
+    assert await sp.locator(".legal-moves").count() == 0

@@ -71,8 +71,8 @@ export function fieldFor(schema, root, opts = {}) {
   // the state's closed set for this argument (an affordance's choices)
   if (Array.isArray(opts.choices) && opts.choices.length) {
     if (s.type === "array") return checkGroup(title, opts.choices.map((c) => ({ value: c.value, label: c.label })), opts);
-    const sel = h("select", { id, name }, optional ? h("option", { value: "", text: "—" }) : null,
-      opts.choices.map((c, i) => h("option", { value: String(i), text: c.label })));
+    // the ruleset's choices are the allowed values (one of them may be "none"): no blank
+    const sel = h("select", { id, name }, opts.choices.map((c, i) => h("option", { value: String(i), text: c.label })));
     return {
       el: label(sel),
       read: () => (sel.value === "" ? undefined : opts.choices[Number(sel.value)].value),
