@@ -147,3 +147,40 @@ async def test_hiden_a_failed_check_rerolled_with_a_zabuton(
     assert "座布団" in await sp.inner_text(f"#log li[data-seq='{before + 2}']")
     await p1.wait_for_selector(".ruleset-panel [aria-label='座布団 1枚']")
     assert await sp.locator(".legal-moves").count() == 0
+
+
+CHABU_PIECE = {
+    "kind": "character",
+    "data": {
+        "name": "ガンドー",
+        "status": [{"label": "ＨＰ", "value": 12, "max": 12}],
+        "params": [{"label": "肉体", "value": "50"}, {"label": "反応", "value": "20"}],
+        "commands": "",
+    },
+}
+
+
+async def test_chabu_opposed_check_from_its_form(
+    scripted_server: Any, open_page: Any, scripted_dice: Any
+) -> None:
+    """chabu: a PC from the template, one imported from ココフォリア (ＨＰ and 能力値); the
+    player's 対抗判定 picks both sides in the move form's selects; everyone sees the result."""
+    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "chabu")
+    await from_template(p1, "PCのひな形", "ニンジャ")
+    await imported(p2, CHABU_PIECE)
+    state = await p2.evaluate("window.taku.state")
+    gandoh = next(c for c in state["characters"].values() if c["name"] == "ガンドー")
+    assert gandoh["sheet"]["hp"] == 12 and gandoh["sheet"]["abilities"] == {"肉体": 50, "反応": 20}
+
+    scripted_dice.extend([2, 5, 7, 10] * 3)  # d100 as two d10 (10 reads 0): 25 against 70
+    form = p1.locator(".legal-moves form[data-command='chabu.opposed_check']")
+    await form.wait_for()
+    selects = form.locator("select")
+    await selects.nth(0).select_option(label="ニンジャ: 肉体（40）")
+    await selects.nth(1).select_option(label="ガンドー: 肉体（50）")
+    before = await seq_of(p1)
+    await form.locator("button[type=submit]").click()
+    await wait_seq(sp, before + 1)
+    line = await sp.inner_text(f"#log li[data-seq='{before + 1}']")
+    assert "ニンジャ" in line and "ガンドー" in line
+    assert await sp.locator(".legal-moves").count() == 0
