@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .test_web import create_table, join_as, wait_seq
+from .test_web import create_table, join_as, make_character, wait_seq
 from .test_web_forms import CCFOLIA_PIECE
 
 
@@ -184,3 +184,45 @@ async def test_chabu_opposed_check_from_its_form(
     line = await sp.inner_text(f"#log li[data-seq='{before + 1}']")
     assert "ニンジャ" in line and "ガンドー" in line
     assert await sp.locator(".legal-moves").count() == 0
+
+
+async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
+    scripted_server: Any, open_page: Any, scripted_dice: Any
+) -> None:
+    """shadowjan: two players made with the sheet form (one imported from ココフォリア) sit and start
+    by buttons; then whoever's move it is presses its expected next step (the primary move,
+    else the first) until the hand ends (和了 scored or 流局); the spectator watches."""
+    import random
+
+    rng = random.Random(14)  # faces 1〜6 in a fixed order (they fit every die the game rolls)
+    scripted_dice.extend([rng.randint(1, 6) for _ in range(3000)])
+    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "shadowjan")
+    # (the starting ninja's カタナ is beyond the basic rules' equipment: a sheet by hand)
+    await make_character(p1, "アキラ", fields={"【カラテ】": 4, "【ワザマエ】": 3, "【体力】": 6})
+    await p1.locator("#state-panels .card:has-text('アキラ')").wait_for()
+    await imported(p2, {**CCFOLIA_PIECE, "data": {**CCFOLIA_PIECE["data"], "name": "ベニ"}})
+    for page, name in ((p1, "アキラ"), (p2, "ベニ")):
+        await click_move(page, f"{name}で着席")
+        await page.wait_for_selector(f".ruleset-panel tr:has-text('{name}')")
+    await click_move(p2, "対局開始")
+    ended = "#log li[data-type='shadowjan.scored'], #log li[data-type='shadowjan.ryukyoku']"
+    for _ in range(300):
+        if await sp.locator(ended).count():
+            break
+        seq = await seq_of(sp)
+        for page in (p1, p2):
+            await page.wait_for_selector(f"body[data-seq='{seq}']")
+        movers = [p for p in (p1, p2) if await p.locator(".legal-moves .move").count()]
+        mover = movers[0] if movers else None
+        if mover is None:
+            await sp.wait_for_function(f"document.body.dataset.seq > {seq}", timeout=3000)
+            continue
+        primary = mover.locator(".legal-moves button.move.primary")
+        button = (
+            primary.first if await primary.count() else mover.locator(".legal-moves .move").first
+        )
+        await button.click()
+        await sp.wait_for_function(f"document.body.dataset.seq > {seq}")
+    assert await sp.locator(ended).count() == 1, await sp.inner_text("#log")
+    assert await sp.locator(".legal-moves").count() == 0
+    assert await sp.locator(".ruleset-panel .score").count() == 2
