@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .test_web import create_table, join_as, make_character, wait_seq
+from .test_web import create_table, make_character, wait_seq
 from .test_web_forms import CCFOLIA_PIECE
 
 
@@ -24,16 +24,35 @@ async def click_move(page: Any, text: str) -> None:
     await button.click()
 
 
+async def done_with(*pages: Any) -> None:
+    """Close pages the test no longer needs (the fixture checks only open pages with axe:
+    one page per session is enough for that, and each costs seconds)."""
+    for page in pages:
+        await page.close()
+
+
 async def seq_of(page: Any) -> int:
     return int(await page.evaluate("document.body.dataset.seq"))
 
 
-async def table_of_four(open_page: Any, url: str, ruleset: str) -> tuple[Any, Any, Any, Any]:
-    gm = await create_table(open_page, url, ruleset=ruleset, name=f"{ruleset}の卓")
+async def table_of_four(
+    open_page: Any, url: str, ruleset: str, **size: int
+) -> tuple[Any, Any, Any, Any]:
+    """A GM, two players and a spectator at a new table (``size``: width, height)."""
+    gm = await create_table(open_page, url, ruleset=ruleset, name=f"{ruleset}の卓", **size)
     link = await gm.input_value("#invite-player")
-    p1 = await join_as(open_page, link, "ひとり")
-    p2 = await join_as(open_page, link, "ふたり")
-    sp = await join_as(open_page, await gm.input_value("#invite-spectator"), "みるひと")
+    people = []
+    for link, name in (
+        (link, "ひとり"),
+        (link, "ふたり"),
+        (await gm.input_value("#invite-spectator"), "みるひと"),
+    ):
+        page = await open_page(link, **size)
+        await page.fill("#join-name", name)
+        await page.click("#join-submit")
+        await page.wait_for_selector("body[data-seq]")
+        people.append(page)
+    p1, p2, sp = people
     return gm, p1, p2, sp
 
 
@@ -103,6 +122,7 @@ async def test_nstrpg_attack_the_defender_evades_with_chosen_dice(
     state = await p1.evaluate("window.taku.state")
     assert state["game"]["fighters"][ns]["evasion_dice"] == left - 2
     assert not any(h["target"] == ns for h in state["game"]["pending"].values())
+    await done_with(gm, p2, sp)
 
 
 HIDEN_PIECE = {
@@ -147,6 +167,7 @@ async def test_hiden_a_failed_check_rerolled_with_a_zabuton(
     assert "座布団" in await sp.inner_text(f"#log li[data-seq='{before + 2}']")
     await p1.wait_for_selector(".ruleset-panel [aria-label='座布団 1枚']")
     assert await sp.locator(".legal-moves").count() == 0
+    await done_with(gm, p2, sp)
 
 
 CHABU_PIECE = {
@@ -163,9 +184,12 @@ CHABU_PIECE = {
 async def test_chabu_opposed_check_from_its_form(
     scripted_server: Any, open_page: Any, scripted_dice: Any
 ) -> None:
-    """chabu: a PC from the template, one imported from ココフォリア (ＨＰ and 能力値); the
-    player's 対抗判定 picks both sides in the move form's selects; everyone sees the result."""
-    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "chabu")
+    """chabu, everyone on a phone (390×844): a PC from the template, one imported from
+    ココフォリア (ＨＰ and 能力値); the player's 対抗判定 picks both sides in the move form's
+    selects; everyone sees the result; no page scrolls sideways."""
+    gm, p1, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "chabu", width=390, height=844
+    )
     await from_template(p1, "PCのひな形", "ニンジャ")
     await imported(p2, CHABU_PIECE)
     state = await p2.evaluate("window.taku.state")
@@ -184,6 +208,9 @@ async def test_chabu_opposed_check_from_its_form(
     line = await sp.inner_text(f"#log li[data-seq='{before + 1}']")
     assert "ニンジャ" in line and "ガンドー" in line
     assert await sp.locator(".legal-moves").count() == 0
+    for page in (gm, p1, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+    await done_with(gm, p2, sp)
 
 
 async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
@@ -209,9 +236,10 @@ async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
     for _ in range(300):
         if await sp.locator(ended).count():
             break
-        seq = await seq_of(sp)
-        for page in (p1, p2):
-            await page.wait_for_selector(f"body[data-seq='{seq}']")
+        # every page at the latest seq (the moves shown are then the current ones)
+        seq = max([await seq_of(p) for p in (sp, p1, p2)])
+        for page in (sp, p1, p2):
+            await page.wait_for_function(f"document.body.dataset.seq >= {seq}")
         movers = [p for p in (p1, p2) if await p.locator(".legal-moves .move").count()]
         mover = movers[0] if movers else None
         if mover is None:
@@ -226,3 +254,4 @@ async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
     assert await sp.locator(ended).count() == 1, await sp.inner_text("#log")
     assert await sp.locator(".legal-moves").count() == 0
     assert await sp.locator(".ruleset-panel .score").count() == 2
+    await done_with(gm, p1, p2)

@@ -8,7 +8,8 @@
 
 import { h, errorNodes } from "./render.js";
 
-function resolve(schema, root) {
+// A schema with its $ref followed (root: the document holding $defs).
+export function resolve(schema, root) {
   let s = schema || {};
   for (let i = 0; s && s.$ref && i < 8; i++) s = ((root && root.$defs) || {})[s.$ref.split("/").pop()] || {};
   return s || {};
@@ -42,7 +43,7 @@ const MEMBER_FIELD = /(^|_)member(_id)?$|^player(_id)?$|^owner$/;
 let seq = 0;
 const uid = (base) => `${base}-${++seq}`.replace(/[^a-zA-Z0-9_-]/g, "_");
 
-const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 // A labelled field for one property. Returns {el, read(errors) -> value | undefined, set(v)}.
 // opts: {name, title, required, ctx, choices, prop (the unresolved property schema)}

@@ -5,9 +5,7 @@
 // command schema's Japanese titles.
 
 import { h, errorNodes } from "./render.js";
-import { fieldFor } from "./forms.js";
-
-const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+import { fieldFor, resolve, isObj } from "./forms.js";
 const MAX_BUTTONS = 6;
 
 function commandSchema(info, tag) {
@@ -22,7 +20,7 @@ function commandSchema(info, tag) {
 
 function isList(prop, root) {
   if (!prop) return false;
-  const r = prop.$ref ? (root.$defs || {})[prop.$ref.split("/").pop()] || {} : prop;
+  const r = resolve(prop, root);
   if (r.type === "array") return true;
   return Array.isArray(r.anyOf) && r.anyOf.some((a) => a.type === "array");
 }

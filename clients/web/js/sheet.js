@@ -4,15 +4,7 @@
 // ({"kind": "character", "data": {name, memo, status, params, commands …}}).
 
 import { h } from "./render.js";
-import { structFields, fieldFor } from "./forms.js";
-
-const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-
-function resolve(schema, root) {
-  let s = schema || {};
-  for (let i = 0; s && s.$ref && i < 8; i++) s = ((root && root.$defs) || {})[s.$ref.split("/").pop()] || {};
-  return s || {};
-}
+import { structFields, fieldFor, resolve, isObj } from "./forms.js";
 
 // The sheet's top-level object schema (a free map when the ruleset checks none).
 function sheetRoot(info) {
