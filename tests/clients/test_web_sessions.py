@@ -17,9 +17,11 @@ async def moves(page: Any) -> list[str]:
 async def click_move(page: Any, text: str) -> None:
     """Click the move button (or a move form's button) whose text contains ``text``."""
     button = page.locator(f".legal-moves button:has-text('{text}')").first
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
     try:
         await button.wait_for(timeout=5000)
-    except Exception:
+    except PlaywrightTimeout:
         raise AssertionError(f"no move {text!r} among {await moves(page)}") from None
     await button.click()
 
@@ -255,3 +257,68 @@ async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
     assert await sp.locator(".legal-moves").count() == 0
     assert await sp.locator(".ruleset-panel .score").count() == 2
     await done_with(gm, p1, p2)
+
+
+YODOMI_PIECE = {
+    "kind": "character",
+    "data": {
+        "name": "ミナセ",
+        "status": [{"label": "PP", "value": 35, "max": 35}],
+        "params": [{"label": "体", "value": "4"}, {"label": "知", "value": "5"}],
+        "commands": "",
+    },
+}
+
+
+async def test_yodomi_card_played_from_the_hand_by_clicks(
+    scripted_server: Any, open_page: Any, scripted_dice: Any
+) -> None:
+    """yodomi: a PC made from the template, another imported from ココフォリア; the GM deals
+    流れ with the generated form, the player rolls a check with its move; the hand shows the
+    cards as suit and rank, the playable ones as buttons; one click and 出す play it on that
+    check. The other player and the spectator never see the hand."""
+    gm, pl, p2, sp = await table_of_four(open_page, scripted_server.http_url, "yodomi")
+    await from_template(pl, "PCのひな形", "アキラ")
+    await imported(p2, YODOMI_PIECE)
+    await pl.click(".legal-moves button:has-text('スートを選ぶ（♥')")
+    await pl.wait_for_selector(".legal-moves button:has-text('行為判定')")
+
+    await gm.click("#actions details[data-command='yodomi.deal_cards'] > summary")
+    deal = gm.locator("form[data-command='yodomi.deal_cards']")
+    await deal.get_by_label("キャラクター", exact=False).first.select_option(label="アキラ")
+    await deal.get_by_label("枚数", exact=False).fill("3")
+    await deal.locator("button[type=submit]").click()
+    await pl.wait_for_selector("[data-testid=my-hand] .playing-card")
+    hand = pl.locator("[data-testid=my-hand]")
+    assert await hand.locator(".playing-card .suit, .playing-card .rank").count() >= 3
+
+    scripted_dice.extend([1, 4])
+    seq = int(await pl.evaluate("document.body.dataset.seq"))
+    await pl.locator(".legal-moves button:has-text('行為判定')").first.click()
+    await wait_seq(pl, seq + 1)
+    legal = hand.locator("button.playing-card.legal")
+    await legal.first.wait_for()
+    card = await legal.first.get_attribute("data-card")
+    before = len(
+        (await pl.evaluate("window.taku.state.game.hands"))[
+            next(iter(await pl.evaluate("Object.keys(window.taku.state.characters)")))
+        ]["cards"]
+    )
+    await legal.first.click()
+    assert await legal.first.get_attribute("aria-pressed") == "true"
+    await hand.locator("button[data-action=play-cards]").click()
+    await pl.wait_for_function(
+        f"document.body.dataset.seq > {seq + 1} && !document.querySelector('[data-card=\"{card}\"]')"
+    )
+    log = await pl.inner_text("#log")
+    assert card in log and "流れ" in log
+    cid = next(iter(await pl.evaluate("Object.keys(window.taku.state.characters)")))
+    assert len((await pl.evaluate("window.taku.state.game.hands"))[cid]["cards"]) == before - 1
+    for other in (p2, sp):
+        await wait_seq(other, await seq_of(pl))
+        assert await other.locator("[data-testid=my-hand] .playing-card").count() == 0
+        assert "cards" not in (await other.evaluate("window.taku.state.game.hands"))[cid]
+    state = await p2.evaluate("window.taku.state")
+    minase = next(c for c in state["characters"].values() if c["name"] == "ミナセ")
+    assert minase["sheet"]["pp"] == 35 and minase["sheet"]["abilities"] == {"体": 4, "知": 5}
+    await done_with(gm, p2, sp)

@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 
 import msgspec
 import pytest
-
 from taku.core.commands import field
 from taku.net import ruleset_info
 from taku.plugins import load_registry
