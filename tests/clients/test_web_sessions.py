@@ -42,13 +42,10 @@ async def table_of_four(
 ) -> tuple[Any, Any, Any, Any]:
     """A GM, two players and a spectator at a new table (``size``: width, height)."""
     gm = await create_table(open_page, url, ruleset=ruleset, name=f"{ruleset}の卓", **size)
-    link = await gm.input_value("#invite-player")
+    player = await gm.input_value("#invite-player")
+    spectator = await gm.input_value("#invite-spectator")
     people = []
-    for link, name in (
-        (link, "ひとり"),
-        (link, "ふたり"),
-        (await gm.input_value("#invite-spectator"), "みるひと"),
-    ):
+    for link, name in ((player, "ひとり"), (player, "ふたり"), (spectator, "みるひと")):
         page = await open_page(link, **size)
         await page.fill("#join-name", name)
         await page.click("#join-submit")
