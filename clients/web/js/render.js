@@ -149,8 +149,8 @@ export function valueTree(value, path = [], names = {}) {
 
 // Export the log: readable text, and a standalone HTML page.
 export function exportText(tableName, events) {
-  const lines = events.map((m) => `[${m.seq}] ${dateTimeOf(m.time)} ${m.text}`);
-  return `# ${tableName}\n# 時刻: ${TIME_ZONE}\n` + lines.join("\n") + "\n";
+  const lines = events.map((m) => `[${m.seq}] ${(m.time || "").slice(0, 19).replace("T", " ")} ${m.text}`);
+  return `# ${tableName}\n` + lines.join("\n") + "\n";
 }
 
 export function exportHtml(tableName, events) {
@@ -159,7 +159,7 @@ export function exportHtml(tableName, events) {
     const rolls = findRolls(m.event || {});
     const dice = rolls.map((r) => r.faces.map((f) => `<span class="die${f === r.sides ? " max" : ""}">${f}</span>`).join("")).join(" ");
     const oc = outcome(m);
-    return `<li class="${oc}"><span class="seq">#${m.seq}</span> <time>${esc(dateTimeOf(m.time))}</time> ${esc(m.text)} ${dice}</li>`;
+    return `<li class="${oc}"><span class="seq">#${m.seq}</span> <time>${esc((m.time || "").slice(0, 19).replace("T", " "))}</time> ${esc(m.text)} ${dice}</li>`;
   });
   return `<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>${esc(tableName)} — taku log</title>
