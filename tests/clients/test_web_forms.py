@@ -169,6 +169,11 @@ async def test_sheet_form_makes_edits_imports_exports_and_deletes(
     await card.locator("button[data-action=delete]").click()
     await card.wait_for(state="detached")
     assert ns["id"] not in (await pl.evaluate("window.taku.state"))["characters"]
+    # the edit dialog left open: the fixture's axe checks it too
+    await pl.locator(
+        "#state-panels .card:has-text('ナンシー・リー') button[data-action=edit]"
+    ).click()
+    await dlg.get_by_label("【カラテ】", exact=True).wait_for()
 
 
 async def test_invite_dialog_spectator_page_and_seed_reveal(
@@ -210,3 +215,6 @@ async def test_invite_dialog_spectator_page_and_seed_reveal(
     assert any('"seed_revealed"' in line for line in lines)
     # the spectator's times are in the browser's zone, and the header names it
     assert (await sp.inner_text("#t-zone")).startswith("時刻: ")
+    # the invites open again from the GM tools (left open: the fixture's axe checks the dialog)
+    await gm.click("#invites-open")
+    await dlg.wait_for()
