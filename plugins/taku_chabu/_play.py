@@ -428,6 +428,7 @@ def _gm(table: Any, game: ChabuState) -> list[Affordance]:
                 command="chabu.adjust",
                 label="値を変える",
                 choices={"character_id": chars, "key": keys},
+                fields=["delta", "value", "reason"],  # by how much, or to what: the GM's to say
             )
         )
     return out

@@ -13,6 +13,7 @@ from taku_chabu.dice import chat
 from taku_chabu.events import EVENTS
 from taku_chabu.options import ChabuOptions
 from taku_chabu.state import ChabuSheet, ChabuState
+from taku_chabu.templates import TEMPLATES
 from taku_chabu.view import view
 
 RULESET: Ruleset[ChabuState, ChabuOptions] = Ruleset(
@@ -34,6 +35,7 @@ RULESET: Ruleset[ChabuState, ChabuOptions] = Ruleset(
     turn=turn,
     summary="1D100の判定（タツジン！／ウカツ！）、対抗判定、ラウンド進行、命中・回避・ダメージ、特技",
     errors=ERRORS,
+    sheet_templates=TEMPLATES,
 )
 
 

@@ -277,10 +277,18 @@ def _gm_tools(table: TableState, game: HidenState, options: HidenOptions) -> lis
 
 
 _HELPERS = [
+    # the distance and the weight are the person's to give (五ノ七): fields, not defaults
     Affordance(
-        command="hiden.jump", label="《跳躍》の難易度を求める", choices={"kind": _JUMP_KINDS}
+        command="hiden.jump",
+        label="《跳躍》の難易度を求める",
+        choices={"kind": _JUMP_KINDS},
+        fields=["ken", "jo", "shaku", "run_up", "risky"],
     ),
-    Affordance(command="hiden.lift", label="《持ち上げ》の難易度を求める"),
+    Affordance(
+        command="hiden.lift",
+        label="《持ち上げ》の難易度を求める",
+        fields=["kan", "kg", "sword_grip"],
+    ),
     Affordance(
         command="hiden.visibility", label="視界の修正を求める", choices={"conditions": _VISIBILITY}
     ),

@@ -13,6 +13,7 @@ from taku_hiden.events import EVENTS
 from taku_hiden.options import HidenOptions
 from taku_hiden.play import affordances
 from taku_hiden.state import HidenSheet, HidenState
+from taku_hiden.templates import TEMPLATES
 from taku_hiden.view import view
 
 __all__ = ["RULESET", "taku_ruleset"]
@@ -36,6 +37,7 @@ RULESET: Ruleset[HidenState, HidenOptions] = Ruleset(
     turn=None,  # chapter 5 has no order of play: the GM calls for checks as the story needs them
     summary="秘伝の声 第五章 行動判定: 2D＋技能＋能力値 対 難易度＋2D、6ゾロ・1ゾロ、特徴による修正、座布団、対抗判定、跳躍・持ち上げ・視界・疲労・発作の表",
     errors=ERRORS,
+    sheet_templates=TEMPLATES,
 )
 
 

@@ -239,6 +239,8 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             due = acc.game.wasshoi_due or acc.game.dkk_this_turn >= opts.wasshoi_dkk_per_turn
             acc.add(ev.TurnEnded(turn=acc.game.turn, atmosphere=level, wasshoi_due=due))
         case c.EndCombat():
+            if not acc.game.combat:
+                reject("not_in_combat", "戦闘中ではない", "NSTRPG 2-2 シーケンスとターン")
             revived = tuple(
                 k for k, f in acc.game.fighters.items() if f.status == FAINTED and f.seishin >= 1
             )

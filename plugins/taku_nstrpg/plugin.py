@@ -14,6 +14,7 @@ from taku_nstrpg.events import EVENTS
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.play import affordances, turn
 from taku_nstrpg.state import NsGame, NsSheet
+from taku_nstrpg.templates import TEMPLATES
 from taku_nstrpg.view import view
 
 __all__ = ["RULESET", "taku_ruleset"]
@@ -42,6 +43,7 @@ RULESET: Ruleset[NsGame, NsOptions] = Ruleset(
     turn=turn,
     summary="判定（KIDS〜UHn、【】出目指定）、NinjaSlayer2互換ダイス、攻撃・回避・カウンターカラテ・サツバツ！・DKKとWasshoi!",
     errors=ERRORS,
+    sheet_templates=TEMPLATES,
 )
 
 

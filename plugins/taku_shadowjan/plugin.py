@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taku.core.ruleset import Ruleset
 from taku.hookspecs import hookimpl
+from taku_nstrpg.templates import TEMPLATES as NS_TEMPLATES
 from taku_shadowjan._evolve import evolve
 from taku_shadowjan._render import render
 from taku_shadowjan.commands import COMMANDS
@@ -76,6 +77,7 @@ RULESET = Ruleset[SjGame, SjOptions](
     turn=turn,
     summary="ニンジャスレイヤーTRPGの判定と攻撃で打つ麻雀。配牌からテンホー・チーホー戦、リーチ棒、振り込み、ロン回避判定、流局、ニンジャ殺すべし、最終順位までサーバーが進める",
     errors=ERRORS,
+    sheet_templates=NS_TEMPLATES,
 )
 
 

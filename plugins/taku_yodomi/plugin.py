@@ -13,6 +13,7 @@ from taku_yodomi.dice import chat
 from taku_yodomi.events import ALL_EVENTS
 from taku_yodomi.options import YodomiOptions, YodomiSheet
 from taku_yodomi.state import Game
+from taku_yodomi.templates import TEMPLATES
 from taku_yodomi.view import view
 
 __all__ = ["RULESET", "taku_ruleset"]
@@ -37,6 +38,7 @@ RULESET: Ruleset[Game, YodomiOptions] = Ruleset(
     summary="2D9・D99の行為判定、トランプの「流れ」（非公開の手札）、パス、シーン進行とエンゲージ戦闘。",
     hidden_paths=(("deck",), ("hands",), ("discards",)),
     errors=ERRORS,
+    sheet_templates=TEMPLATES,
 )
 
 

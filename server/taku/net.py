@@ -697,6 +697,7 @@ def ruleset_info(r: Any) -> RulesetInfo:
         options_schema=type_schema(r.options) if r.options is not None else {},
         state_schema=type_schema(r.state) if r.state is not None else {},
         errors={f"rule/{r.id}/{reason}": meaning for reason, meaning in r.errors.items()},
+        sheet_templates=list(r.sheet_templates),
     )
 
 

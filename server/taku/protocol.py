@@ -24,6 +24,7 @@ import msgspec
 from taku.core.commands import Chat
 from taku.core.events import TableSettings, tag_of
 from taku.core.play import Affordance, Turn
+from taku.core.ruleset import SheetTemplate
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType, japanese_detail
 
 __all__ = [
@@ -220,6 +221,8 @@ class RulesetInfo(msgspec.Struct, frozen=True, kw_only=True):
     """JSON Schema of the ruleset's game state (labels for state values), if it declares one."""
     errors: dict[str, str] = {}
     """The ruleset's rejection reasons: ``rule/<id>/<reason>`` code -> Japanese meaning."""
+    sheet_templates: list[SheetTemplate] = []
+    """Characters to start from (a starting ninja, a mob group …), each ``{title, name, sheet}``."""
 
 
 class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):

@@ -8,6 +8,7 @@ when the files are stale; regenerate with ``taku schema``.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Union
 
@@ -55,8 +56,71 @@ def _structs(types: tuple[type, ...]) -> dict[str, type]:
     return found
 
 
+_ASCII_TERM = re.compile(r"[A-Z0-9][A-Z0-9-]*")
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _enum_of(prop: dict[str, Any]) -> list[Any] | None:
+    """The closed set of a property: its ``enum``, a nullable one's, or a list's items'."""
+    for node in (prop, *prop.get("anyOf", ()), prop.get("items") or {}):
+        if isinstance(node, dict) and isinstance(node.get("enum"), list):
+            return node["enum"]
+    return None
+
+
+def enum_labels(values: list[Any], description: str) -> dict[str, str]:
+    """Japanese labels of a closed set's values, read from the field's description.
+
+    The rulesets write a closed set's meaning as ``value（ラベル）`` segments separated by
+    ``/``, ``、`` or spaces (``"pc（PC）/ boss（ボス級の敵）/ mob（モブ敵）"``); a value
+    written so gets that label. A rulebook term in capitals keeps itself in front
+    (``"KIDS（2以上）"`` -> ``"KIDS（2以上）"``). Values already in Japanese, or not written
+    so, get no label (a client shows the value itself).
+
+    Returns:
+        ``{str(value): label}`` for the values found, possibly empty.
+    """
+    out: dict[str, str] = {}
+    for v in values:
+        text = '""' if v == "" else str(v)
+        if _JAPANESE.search(text):
+            continue  # a value in Japanese is its own label
+        m = re.search(
+            r"(?:^|[\s/:：、。(（])" + re.escape(text) + r"（([^（）]*(?:（[^（）]*）[^（）]*)*)）",
+            description,
+        )
+        if not m:
+            continue
+        label = m.group(1).strip()
+        if _ASCII_TERM.fullmatch(text) and not text.isdigit():
+            label = f"{text}（{label}）"
+        out[str(v)] = label
+    return out
+
+
+def _label_enums(node: Any) -> None:
+    """Add ``x-labels`` (value -> Japanese label) to every property with a closed set whose
+    description names its values (see :func:`enum_labels`); an explicit one is kept."""
+    if isinstance(node, dict):
+        for prop in (node.get("properties") or {}).values():
+            if not isinstance(prop, dict) or "x-labels" in prop:
+                continue
+            values = _enum_of(prop)
+            if values and isinstance(prop.get("description"), str):
+                labels = enum_labels(values, prop["description"])
+                if labels:
+                    prop["x-labels"] = labels
+        for v in node.values():
+            _label_enums(v)
+    elif isinstance(node, list):
+        for v in node:
+            _label_enums(v)
+
+
 def _label(components: dict[str, Any], types: tuple[type, ...]) -> dict[str, Any]:
-    """Set each Struct's ``title``/``description`` from its Japanese ``meta`` (the docstring stays for developers, as ``x-doc``)."""
+    """Set each Struct's ``title``/``description`` from its Japanese ``meta`` (the docstring
+    stays for developers, as ``x-doc``), and label closed sets' values (``x-labels``)."""
+    _label_enums(components)
     for name, cls in _structs(types).items():
         meta = getattr(cls, "meta", None)
         entry = components.get(name)

@@ -1,4 +1,5 @@
-"""Make the screenshots of docs/screenshots/ (not a test): a live nstrpg table and its replay.
+"""Make the screenshots of docs/screenshots/ (not a test): a live table per ruleset, its
+replay and its phone view, and nstrpg's sheet form.
 
     .venv/bin/python tests/clients/screenshots.py [ruleset ...]
     .venv/bin/python tests/clients/screenshots.py nstrpg-map   # the battle map (nstrpg-map*.png)
@@ -195,7 +196,9 @@ async def main(rulesets: list[str]) -> None:
                             print(rs, step, e)
                     await pl.close()
                     ctx = await b.new_context(
-                        viewport={"width": 1280, "height": 820}, locale="ja-JP"
+                        viewport={"width": 1280, "height": 820},
+                        locale="ja-JP",
+                        timezone_id="Asia/Tokyo",
                     )
                     page = await ctx.new_page()
                     await page.goto(running.http_url)
@@ -207,6 +210,19 @@ async def main(rulesets: list[str]) -> None:
                     await page.wait_for_selector("body[data-seq]")
                     await page.wait_for_timeout(400)
                     await page.screenshot(path=str(OUT / f"{rs}-live.png"))
+                    if rs == "nstrpg":
+                        # the sheet form, filled from the ruleset's template
+                        await page.click(
+                            "#actions details[data-command='create_character'] > summary"
+                        )
+                        await page.select_option("#cc-template", index=1)
+                        form = page.locator("#create-character")
+                        await form.scroll_into_view_if_needed()
+                        await page.wait_for_timeout(200)
+                        await form.screenshot(path=str(OUT / "nstrpg-sheet.png"))
+                        await page.click(
+                            "#actions details[data-command='create_character'] > summary"
+                        )
                     await page.click("#replay-toggle")
                     await page.wait_for_selector("#replay[data-seq]")
                     for _ in range(3):
@@ -214,7 +230,9 @@ async def main(rulesets: list[str]) -> None:
                     await page.wait_for_timeout(400)
                     await page.screenshot(path=str(OUT / f"{rs}-replay.png"))
                     phone = await b.new_context(
-                        viewport={"width": 390, "height": 844}, locale="ja-JP"
+                        viewport={"width": 390, "height": 844},
+                        locale="ja-JP",
+                        timezone_id="Asia/Tokyo",
                     )
                     p2 = await phone.new_page()
                     await p2.goto(running.http_url)
@@ -234,4 +252,4 @@ async def main(rulesets: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1:] or ["nstrpg"]))
+    asyncio.run(main(sys.argv[1:] or ["nstrpg", "chabu", "hiden", "yodomi", "shadowjan"]))

@@ -31,7 +31,32 @@ async def create_table(
     await gm.fill("#gm-name", "ゲームマスター")
     await gm.click("#create-submit")
     await gm.wait_for_selector("body[data-seq]")
+    await close_invites(gm)
     return gm
+
+
+async def close_invites(gm: Any) -> None:
+    """Close the invite dialog a new table opens with (its links stay in the GM tools)."""
+    await gm.wait_for_selector("#invite-dialog[open]")
+    await gm.click("#invite-close")
+
+
+async def make_character(
+    page: Any, name: str, fields: dict[str, Any] | None = None, free: dict[str, Any] | None = None
+) -> None:
+    """Make a character with the sheet form: ``fields`` by their Japanese labels, ``free`` as
+    rows of a free sheet (a ruleset that checks no sheet)."""
+    await page.click("#actions details[data-command='create_character'] > summary")
+    form = page.locator("#create-character")
+    await form.locator("#cc-name").fill(name)
+    for label, value in (fields or {}).items():
+        await form.get_by_label(label, exact=True).fill(str(value))
+    for key, value in (free or {}).items():
+        await form.locator("button.add").last.click()
+        row = form.locator(".map-row").last
+        await row.get_by_label("名前", exact=True).fill(key)
+        await row.get_by_label("値").fill(str(value))
+    await form.locator("button[type=submit]").click()
 
 
 async def join_as(open_page: Any, link: str, name: str) -> Any:
@@ -116,10 +141,7 @@ async def test_replay_slider_shows_an_earlier_state(scripted_server: Any, open_p
     """Stepping the replay back before a character was created hides it; stepping forward shows it."""
     server = scripted_server
     gm = await create_table(open_page, server.http_url)
-    await gm.click("#actions details[data-command='create_character'] > summary")
-    await gm.fill("#cc-name", "ヤモト・コキ")
-    await gm.fill("#cc-sheet", '{"karate": 5}')
-    await gm.click("#create-character button[type=submit]")
+    await make_character(gm, "ヤモト・コキ", free={"karate": 5})
     await wait_seq(gm, 3)
     await gm.wait_for_selector("#state-panels .card:has-text('ヤモト・コキ')")
     await gm.fill("#chat-input", "ドーモ。")
@@ -175,6 +197,7 @@ async def test_phone_sized_screen_stacks_the_panels(scripted_server: Any, open_p
     await gm.fill("#table-name", "スマホ卓")
     await gm.click("#create-submit")
     await gm.wait_for_selector("body[data-seq]")
+    await close_invites(gm)
     chat = await gm.locator("#live .chat").bounding_box()
     side = await gm.locator("#live .side").bounding_box()
     assert chat and side and side["y"] >= chat["y"] + chat["height"] - 1
@@ -192,9 +215,7 @@ async def test_yodomi_hand_stays_with_its_owner(scripted_server: Any, open_page:
     a = await join_as(open_page, link, "あきら")
     b = await join_as(open_page, link, "べに")
     for page, name in ((a, "アキラ"), (b, "ベニ")):
-        await page.click("#actions details[data-command='create_character'] > summary")
-        await page.fill("#cc-name", name)
-        await page.click("#create-character button[type=submit]")
+        await make_character(page, name)
         await page.wait_for_selector(f"#state-panels .card:has-text('{name}')")
     # the GM deals two 流れ cards to アキラ through the client library (same server path)
     async with await TakuClient.connect(server.ws_url) as gm_client:
@@ -313,9 +334,7 @@ async def test_shadowjan_moves_legal_now_are_buttons_for_whose_move_it_is(
     a = await join_as(open_page, link, "あきら")
     b = await join_as(open_page, link, "べに")
     for page, name in ((a, "アキラ"), (b, "ベニ")):
-        await page.click("#actions details[data-command='create_character'] > summary")
-        await page.fill("#cc-name", name)
-        await page.click("#create-character button[type=submit]")
+        await make_character(page, name)
         await page.click(f".legal-moves button:has-text('{name}で着席')")
         await page.wait_for_selector(f".ruleset-panel tr:has-text('{name}')")
     await b.click(".legal-moves button:has-text('対局開始')")
@@ -349,15 +368,12 @@ async def test_gm_override_and_award_show_live_on_the_players_page(
     player's page shows both new values without a reload, and the log says what changed."""
     gm = await create_table(open_page, scripted_server.http_url)
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
-    await pl.click("#actions details[data-command='create_character'] > summary")
-    await pl.fill("#cc-name", "ヤモト")
-    await pl.fill("#cc-sheet", '{"hp": 10, "luck": 3}')
-    await pl.click("#create-character button[type=submit]")
+    await make_character(pl, "ヤモト", free={"hp": 10, "luck": 3})
     await wait_seq(gm, 4)
     await gm.wait_for_selector("#state-panels .card:has-text('ヤモト')")
 
     await gm.click("#gm-tools > summary")
-    await gm.select_option("#award-target", label="ヤモト: sheet.hp")
+    await gm.select_option("#award-target", label="ヤモト: hp")
     await gm.fill("#award-delta", "2")
     await gm.fill("#award-reason", "ボーナス")
     await gm.click("#award-submit")
@@ -411,10 +427,9 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
     table_id = await gm.evaluate("window.taku.tableId")
     token = await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
-    await pl.click("#actions details[data-command='create_character'] > summary")
-    await pl.fill("#cc-name", "ニンジャスレイヤー")
-    await pl.fill("#cc-sheet", '{"karate": 3, "neuron": 3, "tairyoku": 5}')
-    await pl.click("#create-character button[type=submit]")
+    await make_character(
+        pl, "ニンジャスレイヤー", fields={"【カラテ】": 3, "【ニューロン】": 3, "【体力】": 5}
+    )
     await pl.wait_for_selector(".ruleset-panel tr:has-text('ニンジャスレイヤー')")
     async with await TakuClient.connect(scripted_server.ws_url) as gm_client:
         await gm_client.join(table_id, token)
@@ -459,13 +474,13 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
 @pytest.mark.parametrize(
     ("ruleset", "sheet", "expected"),
     [
-        ("hiden", {"zabuton": 4}, ["@[aria-label='座布団 4枚']", "4"]),
+        ("hiden", {"座布団": 4}, ["@[aria-label='座布団 4枚']", "4"]),
         (
             "chabu",
-            {"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1},
+            {"ＤＬ": 3, "ＨＰ": 20, "インガオホー値": 35, "タツジンカウンター": 1},
             ["20 / 20", "35 / 100", "タツジン 1", "未行動"],
         ),
-        ("yodomi", {"pp": 30, "sp": 60}, ["30 / 30", "60", "0枚"]),
+        ("yodomi", {"開始時の【PP】": 30, "開始時の【SP】": 60}, ["30 / 30", "60", "0枚"]),
     ],
 )
 async def test_ruleset_panel_shows_what_the_game_needs(
@@ -473,14 +488,9 @@ async def test_ruleset_panel_shows_what_the_game_needs(
 ) -> None:
     """hiden's 座布団, chabu's HP, インガオホー値 and counters, yodomi's PP/SP and hand size:
     drawn from the ruleset's view as soon as the character exists."""
-    import json
-
     gm = await create_table(open_page, scripted_server.http_url, ruleset=ruleset)
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
-    await pl.click("#actions details[data-command='create_character'] > summary")
-    await pl.fill("#cc-name", "ヤモト")
-    await pl.fill("#cc-sheet", json.dumps(sheet, ensure_ascii=False))
-    await pl.click("#create-character button[type=submit]")
+    await make_character(pl, "ヤモト", fields=sheet)
     for page in (gm, pl):
         row = page.locator(".ruleset-panel tr:has-text('ヤモト')")
         await row.wait_for()
@@ -524,10 +534,7 @@ async def test_cards_use_japanese_names_and_hide_internals(
         open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ"
     )
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
-    await pl.click("#actions details[data-command='create_character'] > summary")
-    await pl.fill("#cc-name", "ヤモト")
-    await pl.fill("#cc-sheet", '{"karate": 3, "neuron": 3, "tairyoku": 5}')
-    await pl.click("#create-character button[type=submit]")
+    await make_character(pl, "ヤモト", fields={"【カラテ】": 3, "【ニューロン】": 3, "【体力】": 5})
     await pl.wait_for_selector(".ruleset-panel tr:has-text('ヤモト')")
     cid = await pl.evaluate("Object.keys(window.taku.state.characters)[0]")
     await pl.evaluate(
@@ -568,10 +575,21 @@ async def test_tables_fit_the_side_panel(scripted_server: Any, open_page: Any) -
     """At 1280×800 the nstrpg table fits the side panel (no hidden DKK / 状態 columns); at 390 px
     chabu's does too (or scrolls inside its own container, never past the page)."""
     for ruleset, sheet, width, height in (
-        ("nstrpg", '{"karate": 6, "neuron": 5, "tairyoku": 12, "seishin": 6, "dkk": 3}', 1280, 800),
+        (
+            "nstrpg",
+            {
+                "【カラテ】": 6,
+                "【ニューロン】": 5,
+                "【体力】": 12,
+                "【精神力】": 6,
+                "【DKK】ポイント": 3,
+            },
+            1280,
+            800,
+        ),
         (
             "chabu",
-            '{"abilities": {"カラテ": 60}, "dl": 3, "hp": 20, "ingaoho": 35, "tatsujin": 1}',
+            {"ＤＬ": 3, "ＨＰ": 20, "インガオホー値": 35, "タツジンカウンター": 1},
             390,
             844,
         ),
@@ -582,10 +600,7 @@ async def test_tables_fit_the_side_panel(scripted_server: Any, open_page: Any) -
         await pl.fill("#join-name", "たろう")
         await pl.click("#join-submit")
         await pl.wait_for_selector("body[data-seq]")
-        await pl.click("#actions details[data-command='create_character'] > summary")
-        await pl.fill("#cc-name", "ニンジャスレイヤー")
-        await pl.fill("#cc-sheet", sheet)
-        await pl.click("#create-character button[type=submit]")
+        await make_character(pl, "ニンジャスレイヤー", fields=sheet)
         await pl.wait_for_selector(".ruleset-panel tr:has-text('ニンジャスレイヤー')")
         box = await pl.evaluate(
             """() => { const w = document.querySelector('.ruleset-panel .grid-scroll');

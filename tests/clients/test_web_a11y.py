@@ -133,6 +133,8 @@ async def test_axe_finds_nothing_serious_on_any_page(
     await assert_accessible(pl, "a player's page")
 
     for who, page in (("a player's", pl), ("the GM's", gm)):
+        if await page.locator("#menu-toggle").is_visible():  # a phone: the tools fold away
+            await page.click("#menu-toggle")
         await page.click("#replay-toggle")
         await page.wait_for_selector(
             f"#replay[data-seq='{await page.evaluate('window.taku.state.seq')}']"

@@ -27,6 +27,7 @@ from taku_nstrpg.commands import (
     OpposedCheck,
     OpposedSide,
     Split,
+    StartCombat,
     StartScenario,
     StartTurn,
 )
@@ -396,6 +397,7 @@ async def test_ex24_ninja_endurance_and_revival(ns: Make) -> None:
     """NS-EX-24: 体力 -4 with 精神力 5: 4 spent, 体力 0, 精神力 1, 気絶; revived at 1/0 after combat."""
     t = await ns()
     me = await t.pc("ニンジャ", karate=3, tairyoku=3, seishin=5)
+    await t.gm_do(StartCombat())
     d = one(await t.gm_do(Inflict(target=me, damage=7, evadable=False)), ev.DamageResolved)
     assert (d.tairyoku, d.seishin, d.seishin_spent, d.status) == (0, 1, 4, "fainted")
     c = one(await t.gm_do(EndCombat()), ev.CombatEnded)

@@ -77,7 +77,7 @@ export class Conn {
       ws.onclose = () => {
         if (this.ws !== ws) return;
         this.failPending();
-        if (!opened) reject(new TakuError("client/connection", "could not connect"));
+        if (!opened) reject(new TakuError("client/connection", "サーバーに接続できません"));
         if (this.closedByUser) { this.setStatus("closed"); return; }
         this.setStatus("reconnecting");
         const delays = [100, 300, 800, 1500, 3000];

@@ -4,9 +4,11 @@
 // own panel (panels.js) get theirs on top.
 
 import { Conn, TakuError } from "./conn.js";
-import { commandDefs, commandForm } from "./forms.js";
-import { rulesetPanel, affordanceMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
-import { h, clear, eventItem, valueTree, errorNodes } from "./render.js";
+import { commandDefs, commandForm, structFields } from "./forms.js";
+import { sheetForm, toCcfolia } from "./sheet.js";
+import { rulesetPanel, characterExtras, numericPaths, hasPanel } from "./panels.js";
+import { planMoves, moveForm } from "./moves.js";
+import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
 import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
@@ -89,9 +91,13 @@ async function home() {
   const sel = $("#ruleset");
   if (!app.rulesets.length) app.rulesets = await app.conn.listRulesets();
   const prev = sel.value;
-  clear(sel, app.rulesets.map((r) => h("option", { value: r.id, text: `${r.name} (${r.id})` })));
+  clear(sel, app.rulesets.map((r) => h("option", { value: r.id, text: r.name })));
   sel.value = prev || (app.rulesets.some((r) => r.id === "generic") ? "generic" : sel.value);
-  const summary = () => { $("#ruleset-summary").textContent = (app.rulesets.find((r) => r.id === sel.value) || {}).summary || ""; };
+  const summary = () => {
+    const info = app.rulesets.find((r) => r.id === sel.value) || {};
+    $("#ruleset-summary").textContent = info.summary || "";
+    renderTableOptions(info);
+  };
   sel.onchange = summary;
   summary();
   const recent = Object.keys(localStorage).filter((k) => k.startsWith("taku:") && !k.endsWith(":previous")).map((k) => [k.slice(5), stored(k.slice(5))]);
@@ -99,14 +105,29 @@ async function home() {
     h("li", {}, h("a", { href: `#table=${tid}`, text: `${d && d.name ? d.name : tid} (${d && d.ruleset ? d.ruleset : "?"})` }))));
 }
 
+// the ruleset's table options (house rules), every one labelled from its options_schema
+function renderTableOptions(info) {
+  const box = $("#table-options");
+  const schema = info.options_schema || {};
+  const root = schema.$ref ? schema : null;
+  app.optionFields = null;
+  if (!root) { box.hidden = true; clear(box); return; }
+  app.optionFields = structFields(schema, schema, {});
+  box.hidden = false;
+  clear(box, h("summary", { text: "卓のオプション（ハウスルール）" }), app.optionFields.el);
+}
+
 $("#create-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const ruleset = $("#ruleset").value;
+  const errors = [];
+  const options = app.optionFields ? app.optionFields.read(errors) : {};
+  if (errors.length) { toast(errors.join(" / ")); return; }
   try {
-    const c = await app.conn.createTable(ruleset, $("#table-name").value.trim(), $("#gm-name").value.trim() || "GM");
+    const c = await app.conn.createTable(ruleset, $("#table-name").value.trim(), $("#gm-name").value.trim() || "GM", options);
     store(c.table_id, {
       token: c.gm_token, player_token: c.player_token, spectator_token: c.spectator_token,
-      name: $("#table-name").value.trim(), ruleset,
+      name: $("#table-name").value.trim(), ruleset, fresh: true,
     });
     location.hash = `table=${c.table_id}`;
   } catch (x) { toast(errorNodes(x)); }
@@ -144,6 +165,7 @@ async function openTable(tableId, token) {
     // an invite: ask for a name first
     show("join");
     $("#join-table").textContent = tableId;
+    $("#join-role").textContent = "プレイヤー招待ならキャラクターを作ってチャット・ダイス・行動ができます。観戦招待なら見るだけです（発言も行動もできません）。";
     // this browser is already a member of the table: offer to stay that member
     $("#join-keep").hidden = !mine;
     $("#join-keep").onclick = () => { location.hash = `table=${tableId}`; };
@@ -182,7 +204,23 @@ async function enterTable(tableId, joined) {
   await refreshState();
   renderInvites();
   $("#chat-input").focus();
+  const mine = stored(tableId) || {};
+  if (mine.fresh && app.me.role === "gm") {
+    store(tableId, { fresh: false });
+    showInviteDialog();
+  }
 }
+
+// Right after a table is made: the invites with copy buttons, and what each role can do.
+function showInviteDialog() {
+  const dlg = $("#invite-dialog");
+  clear($("#invite-dialog-body"), inviteRows("dlg-"));
+  if (typeof dlg.showModal === "function") dlg.showModal(); else dlg.setAttribute("open", "");
+  const first = dlg.querySelector("button.copy");
+  if (first) first.focus();
+}
+$("#invite-close").addEventListener("click", () => $("#invite-dialog").close());
+$("#invites-open").addEventListener("click", () => showInviteDialog());
 
 app.conn.onEvent((msg) => {
   if (msg.table_id !== app.tableId) return;
@@ -248,6 +286,7 @@ function renderLive() {
   $("#t-ruleset").textContent = (rulesetInfo() || { name: s.ruleset }).name;
   $("#t-me").textContent = me ? `${me.name}（${ROLE[me.role] || me.role}）` : "観戦";
   $("#t-seq").textContent = `seq ${s.seq}`;
+  $("#t-zone").textContent = TIME_ZONE ? `時刻: ${TIME_ZONE}` : "";
   document.body.dataset.seq = s.seq;
   document.body.dataset.role = s.you.role;
   const canAct = s.you.role !== "spectator";
@@ -256,6 +295,7 @@ function renderLive() {
   $("#chat-as").disabled = !canAct;
   $("#chat-input").placeholder = canAct ? "チャット / ダイス（例: 2D6>=7）" : "観戦中は発言できません";
   $("#spectator-note").hidden = canAct;
+  $("#spectator-banner").hidden = canAct;
   $("#chat-hint").hidden = !canAct;
   // speak as
   const as = $("#chat-as");
@@ -280,12 +320,13 @@ function renderState(s, root, { live }) {
   const board = mapPanel(s, ctx, { affordances: live ? app.affordances : [], turn: ctx.turn, info: rulesetInfo() });
   if (board) parts.push(board);
   // the ruleset's moves now (the state message's affordances): buttons, first thing on the side (live only)
-  const moves = live && s.you.role !== "spectator" ? affordanceMoves(app.affordances.filter((a) => !(board && mapOffers(a)))) : [];
-  if (moves.length) {
+  const moves = live && s.you.role !== "spectator" ? planMoves(app.affordances.filter((a) => !(board && mapOffers(a))), rulesetInfo()) : { buttons: [], forms: [] };
+  if (moves.buttons.length || moves.forms.length) {
     parts.push(h("section", { class: "panel legal-moves", role: "group", "aria-label": "今できる手" },
       h("h2", { text: "今できる手" }),
-      moves.map((mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
-        onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label }))));
+      moves.buttons.map((mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
+        onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label })),
+      moves.forms.map((f) => moveForm(f, (cmd) => sendCommand(cmd)))));
   }
   const special = rulesetPanel(s.ruleset, s, ctx);
   if (special) parts.push(h("section", { class: "panel ruleset-panel", "data-ruleset": s.ruleset },
@@ -330,6 +371,7 @@ function panelCtx(s, live) {
     live,
     me: s.you,
     turn: live ? app.turn : null,
+    affordances: live ? app.affordances : [],
     name: (cid) => (s.characters[cid] || {}).name || memberName(cid),
     memberName,
     send: live ? (cmd) => sendCommand(cmd) : null,
@@ -339,14 +381,68 @@ function panelCtx(s, live) {
 function characterCards(s, ctx) {
   const chars = Object.values(s.characters);
   if (!chars.length) return h("p", { class: "muted", text: "まだキャラクターがいません" });
+  const mayEdit = (c) => ctx.live && (s.you.role === "gm" || c.owner === s.you.member_id);
   return h("div", { class: "cards" }, chars.map((c) =>
     h("article", { class: "card", "data-character": c.id },
       h("h3", {}, c.name, h("small", { text: ` ${c.owner ? memberName(c.owner) : "NPC"}` })),
+      mayEdit(c) ? h("div", { class: "card-tools" },
+        h("button", { type: "button", class: "small", "data-action": "edit", text: "編集", onclick: () => openSheetEditor(c.id) }),
+        h("button", { type: "button", class: "small", "data-action": "ccfolia", text: "ココフォリア形式でコピー",
+          onclick: () => copyCcfolia(c.id) }),
+        h("button", { type: "button", class: "small danger", "data-action": "delete", text: "削除", onclick: () => deleteCharacter(c.id) }))
+        : null,
       characterExtras(s, c.id, ctx),
       Object.keys(c.sheet || {}).length
         ? h("details", { class: "sheet", open: !hasPanel(s) }, h("summary", { text: "シート" }),
           valueTree(c.sheet, ["characters", c.id, "sheet"]))
         : null)));
+}
+
+// the character's live values in the game view (体力, 精神力 …): ココフォリアの status bars
+function liveValues(s, cid) {
+  const out = {};
+  const walk = (node, depth) => {
+    if (!node || typeof node !== "object" || depth > 3) return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === cid && v && typeof v === "object" && !Array.isArray(v)) {
+        for (const [f, x] of Object.entries(v)) if (typeof x === "number" && typeof ((s.characters[cid] || {}).sheet || {})[f] === "number") out[f] = x;
+      } else walk(v, depth + 1);
+    }
+  };
+  walk(s.game, 0);
+  return out;
+}
+
+async function copyCcfolia(cid) {
+  const c = app.state.characters[cid];
+  const text = JSON.stringify(toCcfolia(c, rulesetInfo(), liveValues(app.state, cid)));
+  app.lastCcfolia = text;
+  try { await navigator.clipboard.writeText(text); toast(`「${c.name}」をココフォリアの駒としてコピーしました（ココフォリアの盤面に貼り付け）`, "ok"); }
+  catch { toast("クリップボードに書けませんでした（ブラウザの許可を確かめてください）"); }
+}
+
+async function deleteCharacter(cid) {
+  const c = app.state.characters[cid];
+  if (!window.confirm(`「${c.name}」を削除しますか？（ログには残ります）`)) return;
+  try { await sendCommand({ type: "remove_character", character_id: cid }); toast(`「${c.name}」を削除しました`, "ok"); } catch { /* toasted */ }
+}
+
+function sheetCtx(done) {
+  return {
+    info: rulesetInfo(), me: app.state.you, members: () => Object.values(app.state.members),
+    submit: (cmd) => app.conn.command(app.tableId, cmd), toast, errorNodes, done,
+  };
+}
+
+function openSheetEditor(cid) {
+  const c = app.state.characters[cid];
+  const dlg = $("#sheet-dialog");
+  $("#sheet-dialog-title").textContent = `${c.name}のシート`;
+  const close = () => dlg.close();
+  clear($("#sheet-dialog-body"), sheetForm(sheetCtx(close), c));
+  if (typeof dlg.showModal === "function") dlg.showModal(); else dlg.setAttribute("open", "");
+  const first = dlg.querySelector("input, select");
+  if (first) first.focus();
 }
 
 async function sendCommand(cmd) {
@@ -378,7 +474,7 @@ function renderActions(s) {
   const defs = (info ? commandDefs(info.command_schema) : []).filter((d) => isGm || !gmOnly.has(d.tag));
   const parts = [];
   parts.push(h("details", { class: "cmd", "data-command": "create_character", open: opened.has("create_character") },
-    h("summary", { text: "キャラクターを作る" }), createCharacterForm()));
+    h("summary", { text: "キャラクターを作る" }), sheetForm(sheetCtx(null))));
   for (const d of defs) {
     parts.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
       h("summary", { title: d.description }, d.title,
@@ -390,27 +486,32 @@ function renderActions(s) {
   clear($("#actions-body"), parts);
 }
 
-function createCharacterForm() {
-  const err = h("p", { class: "form-error", role: "alert" });
-  const name = h("input", { id: "cc-name", type: "text", required: true, maxlength: 64 });
-  const sheet = h("textarea", { id: "cc-sheet", rows: 3, placeholder: '{"key": 1}', text: "{}" });
-  return h("form", { class: "cmd-form", id: "create-character",
-    onsubmit: async (e) => {
-      e.preventDefault();
-      err.textContent = "";
-      let sh;
-      try { sh = JSON.parse(sheet.value || "{}"); } catch (x) { err.textContent = `シートが JSON として読めません: ${x.message}`; return; }
-      try {
-        await app.conn.command(app.tableId, { type: "create_character", name: name.value.trim(), sheet: sh });
-        name.value = "";
-      } catch (x) { err.replaceChildren(...errorNodes(x)); }
-    } },
-  h("label", { class: "field", for: "cc-name" }, h("span", { class: "fname", text: "名前" }), name),
-  h("label", { class: "field", for: "cc-sheet" }, h("span", { class: "fname", text: "シート (JSON)" }), sheet),
-  h("button", { type: "submit", text: "作る" }), err);
+// ------------------------------------------------------------------ GM tools
+
+// The Japanese title of a state or sheet key, from the ruleset's schemas (state_schema,
+// sheet_schema: the Structs' titles); the key itself when no schema names it.
+function keyTitle(key) {
+  const info = rulesetInfo() || {};
+  for (const schema of [info.sheet_schema, info.state_schema]) {
+    for (const def of Object.values((schema && schema.$defs) || {})) {
+      const p = (def.properties || {})[key];
+      if (p && p.title) return String(p.title);
+    }
+  }
+  return key;
 }
 
-// ------------------------------------------------------------------ GM tools
+// A path as people read it: "ヤモト: 戦闘中の値 › 【DKK】" (characters by name, keys by title).
+export function pathLabel(s, path) {
+  const parts = [];
+  let who = null;
+  for (const seg of path.slice(1)) {
+    if (typeof seg === "string" && s.characters[seg]) { who = s.characters[seg].name; continue; }
+    if (seg === "sheet" && path[0] === "characters") continue;
+    parts.push(typeof seg === "number" ? `${seg + 1}番目` : keyTitle(seg));
+  }
+  return `${who ? `${who}: ` : ""}${parts.join(" › ")}`;
+}
 
 function renderGmTools(s) {
   // award: every numeric value tied to a character (game view and sheet)
@@ -418,10 +519,22 @@ function renderGmTools(s) {
   const prev = sel.value;
   const options = [];
   for (const c of Object.values(s.characters)) {
-    for (const p of numericPaths(s, c.id)) options.push({ path: p.path, label: `${c.name}: ${p.label}` });
+    for (const p of numericPaths(s, c.id)) options.push({ path: p.path, label: pathLabel(s, p.path) });
   }
   clear(sel, options.map((o) => h("option", { value: JSON.stringify(o.path), text: o.label })));
   if ([...sel.options].some((o) => o.value === prev)) sel.value = prev;
+  // override: the same values, and every other one clicked in the state
+  const ov = $("#ov-path");
+  const was = ov.value;
+  clear(ov, h("option", { value: "", text: "—（状態の値をクリックしても選べます）" }),
+    options.map((o) => h("option", { value: JSON.stringify(o.path), text: o.label })));
+  if (was && ![...ov.options].some((o) => o.value === was)) {
+    ov.append(h("option", { value: was, text: pathLabel(s, JSON.parse(was)) }));
+  }
+  ov.value = was;
+  const revealed = !!s.seed || !!app.seedRevealed;
+  $("#reveal-seed").hidden = revealed;
+  if (revealed) showVerifyHint(); else $("#verify-hint").hidden = true;
 }
 
 function readPath(s, path) {
@@ -433,18 +546,22 @@ function readPath(s, path) {
   return node;
 }
 
-function parsePath(text, s) {
-  text = text.trim();
-  if (text.startsWith("[")) return JSON.parse(text);
-  const segs = text.split("/").filter(Boolean);
-  const out = [];
-  let node = { game: s.game, characters: s.characters };
-  for (const seg of segs) {
-    const key = Array.isArray(node) ? Number(seg) : seg;
-    out.push(key);
-    node = node && typeof node === "object" ? node[key] : undefined;
-  }
-  return out;
+// the seed: revealed once, at the end; then anyone with the log runs taku verify
+$("#reveal-seed").addEventListener("click", async () => {
+  if (!window.confirm("シードを公開しますか？ 公開すると誰でもログのダイスを検証できます（取り消せません）")) return;
+  try {
+    await app.conn.command(app.tableId, { type: "reveal_seed" });
+    app.seedRevealed = true;
+    showVerifyHint();
+    toast("シードを公開しました", "ok");
+  } catch (x) { toast(errorNodes(x)); }
+});
+
+function showVerifyHint() {
+  const hint = $("#verify-hint");
+  hint.hidden = false;
+  $("#verify-cmd").textContent = `taku verify ${app.tableId}.jsonl`;
+  $("#verify-db-cmd").textContent = `taku verify --db taku.db ${app.tableId}`;
 }
 
 $("#secret-form").addEventListener("submit", async (e) => {
@@ -459,12 +576,16 @@ $("#secret-form").addEventListener("submit", async (e) => {
 
 $("#override-form").addEventListener("submit", async (e) => {
   e.preventDefault();
-  let path, value;
-  try {
-    path = parsePath($("#ov-path").value, app.state);
-    const raw = $("#ov-value").value.trim();
-    try { value = JSON.parse(raw); } catch { value = raw; }
-  } catch (x) { toast(`パスが読めません: ${x.message}`); return; }
+  if (!$("#ov-path").value) { toast("変更する値を選んでください"); return; }
+  const path = JSON.parse($("#ov-path").value);
+  const raw = $("#ov-value").value.trim();
+  const old = readPath(app.state, path);
+  // the value keeps the kind it had: a number stays a number, true / false a boolean
+  let value = raw;
+  if (typeof old === "number" || /^-?\d+(\.\d+)?$/.test(raw)) {
+    value = Number(raw);
+    if (!Number.isFinite(value)) { toast("数を入力してください"); return; }
+  } else if (typeof old === "boolean") value = raw === "true" || raw === "はい" || raw === "✔";
   try {
     await app.conn.command(app.tableId, { type: "override", path, value, reason: $("#ov-reason").value.trim() });
     toast("変更しました", "ok");
@@ -491,8 +612,12 @@ function fillOverride(e) {
   const path = JSON.parse(leaf.dataset.path);
   if (path[0] !== "game" && path[0] !== "characters") return;
   e.preventDefault();
-  $("#ov-path").value = JSON.stringify(path);
-  $("#ov-value").value = JSON.stringify(readPath(app.state, path));
+  const key = JSON.stringify(path);
+  const ov = $("#ov-path");
+  if (![...ov.options].some((o) => o.value === key)) ov.append(h("option", { value: key, text: pathLabel(app.state, path) }));
+  ov.value = key;
+  const v = readPath(app.state, path);
+  $("#ov-value").value = v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
   $("#gm-tools").open = true;
   $("#ov-value").focus();
 }
@@ -500,20 +625,24 @@ document.addEventListener("click", fillOverride);
 document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fillOverride(e); });
 
 function renderInvites() {
+  clear($("#invites"), inviteRows(""));
+}
+
+function inviteRows(prefix) {
   const mine = stored(app.tableId) || {};
-  const box = $("#invites");
   const rows = [];
-  if (mine.player_token) rows.push(["invite-player", "プレイヤー招待", inviteLink(app.tableId, mine.player_token)]);
-  if (mine.spectator_token) rows.push(["invite-spectator", "観戦招待", inviteLink(app.tableId, mine.spectator_token)]);
-  rows.push(["invite-self", "自分用（他人に渡さない）", inviteLink(app.tableId, mine.token)]);
-  clear(box, rows.map(([id, label, url]) => h("div", { class: "invite" },
+  if (mine.player_token) rows.push([`${prefix}invite-player`, "プレイヤー招待", inviteLink(app.tableId, mine.player_token), "キャラクターを作り、チャットとダイス、自分のキャラクターの行動ができます"]);
+  if (mine.spectator_token) rows.push([`${prefix}invite-spectator`, "観戦招待", inviteLink(app.tableId, mine.spectator_token), "見るだけです（発言も行動もできません）"]);
+  rows.push([`${prefix}invite-self`, "GMの戻り用リンク（他人に渡さない）", inviteLink(app.tableId, mine.token), "別の端末からGMとして戻るためのリンクです"]);
+  return rows.map(([id, label, url, what]) => h("div", { class: "invite" },
     h("label", { for: id, text: label }),
+    h("small", { class: "invite-what", text: what }),
     h("input", { id, type: "text", readonly: true, value: url, onfocus: (e) => e.target.select() }),
     h("button", { type: "button", class: "copy", "aria-label": `${label}をコピー`, text: "コピー",
       onclick: async () => {
         try { await navigator.clipboard.writeText(url); toast("コピーしました", "ok"); }
         catch { $(`#${id}`).select(); document.execCommand("copy"); toast("コピーしました", "ok"); }
-      } }))));
+      } })));
 }
 
 // ------------------------------------------------------------------ chat
@@ -616,6 +745,14 @@ $("#replay-last").addEventListener("click", () => replayTo(Number($("#replay-sli
 const exportLog = (kind) => chat.exportLog(kind).catch((x) => toast(errorNodes(x)));
 $("#export-text").addEventListener("click", () => exportLog("text"));
 $("#export-html").addEventListener("click", () => exportLog("html"));
+$("#export-jsonl").addEventListener("click", () => exportLog("jsonl"));
+$("#verify-download").addEventListener("click", () => exportLog("jsonl"));
+// the phone's header: the tools fold away behind one button
+$("#menu-toggle").addEventListener("click", (e) => {
+  const open = e.currentTarget.getAttribute("aria-expanded") !== "true";
+  e.currentTarget.setAttribute("aria-expanded", String(open));
+  $("#table .bar").classList.toggle("menu-open", open);
+});
 
 // ------------------------------------------------------------------ keyboard
 

@@ -355,7 +355,7 @@ const PANELS = {
         get(g, "phase") ? h("span", { class: "muted", text: ` [${YODOMI_PHASE[g.phase] ?? g.phase}]` }) : null),
       h("div", { class: "hand", "data-testid": "my-hand" }, h("strong", { text: "あなたの手札（流れ）: " }),
         mine.length
-          ? mine.map(([cid, hd]) => h("div", {}, h("span", { text: `${ctx.name(cid)}: ` }), cards(hd.cards)))
+          ? mine.map(([cid, hd]) => handOf(cid, hd.cards, ctx))
           : h("span", { class: "muted", text: "なし" })),
       charTable(rows, [
         ["PP", (c) => meter("", get(c, "pp"), get(c, "max_pp"), "hp")],
@@ -417,6 +417,51 @@ function evadeButtons(s, ctx, pending, fighters) {
       Array.from({ length: left }, (_, i) => h("button", { type: "button", class: "move", text: `回避 ${i + 1}ダイス`, onclick: () => send(i + 1) })),
       h("button", { type: "button", text: "受ける", onclick: () => send(0) }));
   }));
+}
+
+// yodomi (YD-22〜): a hand drawn as cards; the cards the state message's affordances let
+// this character play on its latest check are highlighted buttons: a click picks one
+// (or more), "出す" plays them on that check; パス plays none.
+function handOf(cid, list, ctx) {
+  const plays = (ctx.affordances || []).filter((a) => a.command === "yodomi.play_cards" && a.args
+    && (!a.group || a.group === ctx.name(cid) || String(a.label).startsWith(`${ctx.name(cid)}:`))
+    && Array.isArray((a.choices || {}).cards));
+  const play = plays[0];
+  const legal = new Set(play ? play.choices.cards.map((c) => String(c.value)) : []);
+  const picked = new Set();
+  const send = play && ctx.send ? h("button", { type: "button", class: "move", disabled: true, "data-action": "play-cards",
+    text: "選んだ「流れ」を出す", onclick: () => {
+      ctx.send({ type: "yodomi.play_cards", ...play.args, cards: [...picked] }).catch(() => {});
+    } }) : null;
+  const shown = list.map((c) => {
+    const code = isObj(c) ? String(c.code || c.label || c.name || "") : String(c);
+    const face = cardFace(code);
+    if (!legal.has(code) || !ctx.send) return h("span", { class: `playing-card${face.red ? " red" : ""}`, role: "img", "aria-label": face.name }, face.nodes);
+    const b = h("button", { type: "button", class: `playing-card legal${face.red ? " red" : ""}`, "aria-pressed": "false",
+      "aria-label": `${face.name}（出せる）`, "data-card": code, onclick: () => {
+        if (picked.has(code)) picked.delete(code); else picked.add(code);
+        b.setAttribute("aria-pressed", String(picked.has(code)));
+        send.disabled = !picked.size;
+      } }, face.nodes);
+    return b;
+  });
+  return h("div", { class: "hand-of", "data-character": cid },
+    h("span", { text: `${ctx.name(cid)}: ` }), h("span", { class: "cards-row" }, shown),
+    play && ctx.send ? h("div", { class: "hand-play" }, h("small", { text: play.label }), send,
+      h("button", { type: "button", "data-action": "pass", text: "パス（出さない）", onclick: (e) => { e.currentTarget.closest(".hand-play").hidden = true; } })) : null);
+}
+
+const SUIT_NAME = { "♠": "スペード", "♥": "ハート", "♦": "ダイヤ", "♣": "クラブ" };
+
+// "♦10" -> the suit and rank drawn apart, and its name for a screen reader (ダイヤの10)
+function cardFace(code) {
+  const m = /^([♠♥♦♣])(.+)$/.exec(code);
+  if (!m) {
+    const joker = /^JK(\d*)$/.exec(code);
+    return { red: false, name: joker ? `ジョーカー${joker[1]}` : code, nodes: [h("span", { class: "rank", text: joker ? "JK" : code })] };
+  }
+  return { red: m[1] === "♥" || m[1] === "♦", name: `${SUIT_NAME[m[1]]}の${m[2]}`,
+    nodes: [h("span", { class: "suit", text: m[1] }), h("span", { class: "rank", text: m[2] })] };
 }
 
 export function cards(list) {

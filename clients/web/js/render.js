@@ -37,20 +37,21 @@ export function findRolls(data, out = []) {
 const CRIT = /(クリティカル|決定的成功|タツジン|6ゾロ|ゴウランガ|サツバツ|ナムアミダブツ|スペシャル)(?![！!]*:)/;
 const FUMBLE = /ファンブル|1ゾロ|ウカツ|大失敗|致命的失敗|自動失敗/;
 
-// "crit" | "fumble" | "success" | "failure" | "" for an event message.
+// "crit" | "fumble" | "success" | "failure" | "" for an event message. Success and
+// failure are the frame's `outcome`, which the server reads from the event's own fields
+// (absent when the event has none: a table roll gets no badge, a Wasshoi! that reads
+// 判定成功 is a success); critical and fumble are the event's own flags or its line's words.
 export function outcome(msg) {
   const d = msg.event || {};
+  const told = msg.outcome === "success" || msg.outcome === "failure" ? msg.outcome : "";
   let text = msg.text || "";
   // a comment is the player's words, not the result ("サツバツ狙い" is no サツバツ)
   if (typeof d.comment === "string" && d.comment) text = text.split(d.comment).join("");
   if (typeof d.label === "string" && d.label) text = text.split(d.label).join("");
   const flag = (v) => v === true || (typeof v === "string" && v !== "");
-  if (flag(d.critical) || flag(d.tatsujin) || flag(d.satsubatsu) || CRIT.test(text)) return "crit";
-  if (d.fumble === true || d.ukatsu === true || FUMBLE.test(text)) return "fumble";
-  // success / failure: the server reads them from the event's own fields (never from the text,
-  // so a table roll gets no badge and a Wasshoi! that reads 判定成功 is a success)
-  if (msg.outcome === "success" || msg.outcome === "failure") return msg.outcome;
-  return "";
+  if (told !== "failure" && (flag(d.critical) || flag(d.tatsujin) || flag(d.satsubatsu) || CRIT.test(text))) return "crit";
+  if (told !== "success" && (d.fumble === true || d.ukatsu === true || FUMBLE.test(text))) return "fumble";
+  return told;
 }
 
 const OUTCOME_LABEL = { crit: "クリティカル", fumble: "ファンブル", success: "成功", failure: "失敗" };
@@ -67,8 +68,21 @@ export function diceChips(rolls) {
         }))));
 }
 
-function timeOf(iso) {
-  return (iso || "").slice(11, 16);
+// Times in the browser's own time zone (the page's header names it).
+export const TIME_ZONE = (() => {
+  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch { return ""; }
+})();
+
+export function timeOf(iso) {
+  const d = new Date(iso || "");
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleTimeString("ja-JP", { hour: "2-digit", minute: "2-digit" });
+}
+
+export function dateTimeOf(iso) {
+  const d = new Date(iso || "");
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString("ja-JP", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
 // One <li> of the log for an event message.
@@ -85,7 +99,7 @@ export function eventItem(msg, memberName = () => "") {
     "data-type": type,
   },
   h("span", { class: "seq", text: `#${msg.seq}` }),
-  h("time", { datetime: msg.time, text: timeOf(msg.time) }),
+  h("time", { datetime: msg.time, text: timeOf(msg.time), title: `${dateTimeOf(msg.time)}（${TIME_ZONE}）` }),
   secret ? h("span", { class: "badge secret-badge", text: "シークレット" }) : null,
   msg.redacted ? h("span", { class: "badge hidden-badge", text: "非公開" }) : null,
   h("span", { class: "text", text: msg.text || type }),

@@ -120,8 +120,23 @@ class Command(
     same id, is still the same command."""
 
 
-def field(title: str, description: str = "", **constraints: Any) -> msgspec.Meta:
-    """A field's ``msgspec.Meta`` with its Japanese title (use in ``Annotated[T, field(...)]``)."""
+def field(
+    title: str,
+    description: str = "",
+    *,
+    labels: dict[str, str] | None = None,
+    **constraints: Any,
+) -> msgspec.Meta:
+    """A field's ``msgspec.Meta`` with its Japanese title (use in ``Annotated[T, field(...)]``).
+
+    ``labels`` names a closed set's values for people (``{"pc": "PC", "mob": "モブ敵"}``),
+    as the schema's ``x-labels``; without it they are read from the description's
+    ``value（ラベル）`` segments (:func:`taku.schema.enum_labels`).
+    """
+    if labels:
+        extra = dict(constraints.pop("extra_json_schema", None) or {})
+        extra["x-labels"] = dict(labels)
+        constraints["extra_json_schema"] = extra
     return msgspec.Meta(title=title, description=description or None, **constraints)
 
 

@@ -52,6 +52,10 @@ class Affordance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
             values from its choices.
         group: a heading to group actions under (a character's name), or ``""``.
         primary: the action the client should offer first (the expected next step).
+        fields: open arguments with no closed set that the person types in (a
+            distance, an amount): a client asks for these fields of the command's
+            schema before sending (``["ken", "jo", "shaku"]``). An action with none is
+            complete with its args and choices (a button).
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -66,6 +70,10 @@ class Affordance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     ] = {}
     group: Annotated[str, msgspec.Meta(title="グループ")] = ""
     primary: Annotated[bool, msgspec.Meta(title="次の手順")] = False
+    fields: Annotated[
+        list[str],
+        msgspec.Meta(title="入力する引数", description="選択肢のない、人が入力する引数の名前"),
+    ] = []
 
 
 class TurnSlot(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

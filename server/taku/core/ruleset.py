@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Generic, TypeVar
 
 import msgspec
 
@@ -143,6 +143,20 @@ def _none(options: Any) -> Any:
     return None
 
 
+class SheetTemplate(msgspec.Struct, frozen=True, kw_only=True):
+    """A character to start from (a starting ninja, a mob group …), offered by the sheet form.
+
+    ``sheet`` must pass the ruleset's ``check_sheet`` (the conformance kit checks it).
+    """
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="キャラクターのひな形")
+
+    title: Annotated[str, msgspec.Meta(title="ひな形の名前")]
+    name: Annotated[str, msgspec.Meta(title="キャラクターの名前")] = ""
+    sheet: Annotated[dict[str, Any], msgspec.Meta(title="シート")] = {}
+    description: Annotated[str, msgspec.Meta(title="説明")] = ""
+
+
 @dataclass(frozen=True)
 class Ruleset(Generic[G, O]):
     """Everything the core needs of a game. Returned by the ``taku_ruleset`` hook.
@@ -182,6 +196,8 @@ class Ruleset(Generic[G, O]):
         upcasters: ``(event tag, version) -> (data -> data of version + 1)`` for each
             older version of an event whose Struct's ``version`` was raised: the log is
             upcast on read, before decoding (:mod:`taku.core.upcast`).
+        sheet_templates: characters to start from (:class:`SheetTemplate`), offered to
+            clients by ``list_rulesets`` (the web client's sheet form).
     """
 
     id: str
@@ -206,6 +222,7 @@ class Ruleset(Generic[G, O]):
     upcasters: Mapping[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = field(
         default_factory=dict
     )
+    sheet_templates: tuple[SheetTemplate, ...] = ()
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""

@@ -498,6 +498,12 @@ def _build(table: TableService, aff: Affordance, rng: random.Random, where: str)
     assert cls is not None, f"{where}: affordance names unknown command {aff.command!r}"
     fields = _required_placeholders(cls)
     fields.update(aff.args)
+    names = {f.name for f in mi.type_info(cls).fields}  # type: ignore[attr-defined]
+    for name in aff.fields:  # what the person types in: a field of the command, not decided
+        assert name in names, f"{where}: {aff.command} asks for {name!r}, no field of the command"
+        assert name not in aff.args and name not in aff.choices, (
+            f"{where}: {aff.command} both decides and asks for {name!r}"
+        )
     for name, choices in aff.choices.items():
         assert choices, f"{where}: {aff.command} offers no choice for {name!r}"
         if _is_list_field(cls, name):
