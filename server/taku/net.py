@@ -34,12 +34,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from taku import __version__
-from taku import codes
+from taku import __version__, codes
 from taku.app import Hub, Subscription
+from taku.core import chain
 from taku.core.commands import CORE_COMMANDS, Chat
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
 from taku.protocol import (
+    PROTOCOL,
     Ack,
     ChatMsg,
     ClientMessage,
@@ -53,7 +54,6 @@ from taku.protocol import (
     Join,
     Joined,
     ListRulesets,
-    PROTOCOL,
     LogMsg,
     RulesetInfo,
     RulesetsMsg,
@@ -519,6 +519,8 @@ class _Connection:
                     first_seq=first,
                     last_seq=last,
                     duplicate=dup,
+                    head=chain.short(table.state.head),
+                    head_seq=table.state.seq,
                 )
                 self.push(encode(ack))
                 if self.log_commands:

@@ -236,13 +236,16 @@ class Subscribed(ServerMessage, frozen=True, kw_only=True, tag="subscribed"):
 
 
 class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
-    """The command's events are durable as seqs ``first_seq..last_seq``."""
+    """The command's events are durable as seqs ``first_seq..last_seq``; ``head`` is the
+    short form of the table's hash chain through ``head_seq`` (at least ``last_seq``)."""
 
     table_id: str
     command_id: str
     first_seq: int
     last_seq: int
     duplicate: bool = False
+    head: str = ""
+    head_seq: int = 0
 
 
 class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
@@ -258,7 +261,17 @@ class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
 
 
 class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
-    """One event as the receiver may see it; a redacted one keeps its seq."""
+    """One event as the receiver may see it; a redacted one keeps its seq.
+
+    ``head`` is the short form of the table's hash chain through this event
+    (:mod:`taku.core.chain`): keep the last one, ``taku verify --head`` checks a log
+    against it. A hidden event's stand-in carries ``commitment`` (to the hidden
+    event); who sees the event in full gets its ``salt`` too. ``command`` is the
+    command as decided, on its first event (for a command with hidden events, a
+    ``{"commitment": …}`` except for its sender and the GMs, who get it with
+    ``command_salt``). Everything the chain covers is in the frame, so a saved
+    log of frames (``taku export --format jsonl``) can be verified.
+    """
 
     table_id: str
     seq: int
@@ -269,6 +282,12 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     redacted: bool = False
     draws: int = 0
     text: str = ""
+    head: str = ""
+    commitment: str | None = None
+    salt: str | None = None
+    stand_in: msgspec.Raw | None = None
+    command: msgspec.Raw | None = None
+    command_salt: str | None = None
 
 
 class StateMsg(ServerMessage, frozen=True, kw_only=True, tag="state"):

@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 G = TypeVar("G")
-O = TypeVar("O")  # noqa: E741
+O = TypeVar("O")
 T = TypeVar("T")
 
 Reject = Callable[..., NoReturn]

@@ -145,7 +145,7 @@ class EventStore(abc.ABC):
                 await asyncio.wait([previous])  # in order on the table, whatever became of it
             try:
                 await self.append(table_id, events, expected_seq=expected_seq)
-            except BaseException as e:  # noqa: BLE001 - handed to done
+            except BaseException as e:
                 done(e)
                 if not isinstance(e, Exception):
                     raise

@@ -379,7 +379,7 @@ class RulesetContract:
             ev = table.decoder.decode(rec.data)
             state = evolve(state, ev, rs)
             state = msgspec.structs.replace(
-                state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws
+                state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws, head=rec.hash or ""
             )
             if rs.render is not None and type(ev) in rs.events:
                 line = rs.render(ev, state, state.rules)
