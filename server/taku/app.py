@@ -320,8 +320,8 @@ class TableService:
         """
         viewer = self.state.viewer(member_id)
         sees = rec.audience is None or viewer.sees(rec.audience)
-        # a hidden command's arguments: for its sender and the GMs
-        knows = rec.command_commitment is None or viewer.is_gm or member_id == rec.actor
+        # a hidden command's arguments (cards given from a hand …): for its sender only
+        knows = rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
         cached = self._frames.get((rec.seq, sees, knows))
         if cached is not None and cached[0] is rec:
             return cached[1]

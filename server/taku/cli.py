@@ -222,10 +222,10 @@ async def _verify(args: argparse.Namespace) -> int:
         print(f"NOT VERIFIED: {len(report.problems)} problem(s) in {c['events']} events")
         return 1
     print(
-        f"VERIFIED: {c['chained']} of {c['events']} events chained to head "
-        f"{report.head[:16]}, {c['commands']} commands decided again, "
-        f"{c['rolls']} rolls, {c['faces']} faces"
-        + (f"; held heads reached: {', '.join(args.head)}" if args.head else "")
+        f"VERIFIED: {c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
+        f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
+        + (f" to head {report.head[:16]}" if c["chained"] else "")
+        + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
     )
     return 0
 

@@ -268,7 +268,7 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     against it. A hidden event's stand-in carries ``commitment`` (to the hidden
     event); who sees the event in full gets its ``salt`` too. ``command`` is the
     command as decided, on its first event (for a command with hidden events, a
-    ``{"commitment": …}`` except for its sender and the GMs, who get it with
+    ``{"commitment": …}`` except for its sender, who gets it with
     ``command_salt``). Everything the chain covers is in the frame, so a saved
     log of frames (``taku export --format jsonl``) can be verified.
     """

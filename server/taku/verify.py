@@ -338,9 +338,9 @@ def _line_from_frame(d: dict[str, Any]) -> Line:
         public = data = d["event"]
     return Line(
         seq=int(d["seq"]),
-        table_id=d["table_id"],
+        table_id=d.get("table_id", ""),
         actor=d.get("actor"),
-        time=d["time"],
+        time=d.get("time", ""),
         command_id=d.get("command_id", ""),
         draws=int(d.get("draws", 0)),
         public=public,
@@ -550,6 +550,10 @@ def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
             return seeds  # a table without epochs: no dice after its one reveal
         epoch, start = epoch + 1, ln.seq + 1
     last = lines[-1].seq
+    if not seeds and any(ln.draws for ln in lines):
+        rep.problem(
+            "verify/seed", None, "the seed has not been revealed (the GM sends reveal_seed)"
+        )
     if start > last:
         rep.epochs.append(f"epoch {epoch} (after seq {last}): open, its seed is not revealed")
     else:

@@ -27,6 +27,8 @@ FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "logs-0.1"
 VIEW_CHANGES: dict[str, set[str]] = {
     # legal moves moved to the state message's affordances; whose move and the step to its turn
     "shadowjan": {"legal_moves", "all_moves", "to_move", "step"},
+    # the seed epoch of the deck's order (issue 17): new, 0 for every older table
+    "yodomi": {"deck_epoch"},
 }
 
 
