@@ -211,23 +211,24 @@ async def _verify(args: argparse.Namespace) -> int:
             print(f"taku verify: {e}", file=sys.stderr)
             return 2
     report = verify_log(lines, _registry(), heads=args.head or ())
+    c = report.counts
+    # the verdict first, then what it rests on
+    if report.problems:
+        print(f"NOT VERIFIED: {len(report.problems)} problem(s) in {c['events']} events")
+    else:
+        print(
+            f"VERIFIED: {c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
+            f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
+            + (f" to head {report.head[:16]}" if c["chained"] else "")
+            + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
+        )
+    for p in report.problems:
+        print(f"FAIL {p}")
     for line in report.epochs:
         print(f"  {line}")
-    for seq, why in report.unchecked:
+    for _seq, why in report.unchecked:
         print(f"NOT CHECKED {why}")
-    c = report.counts
-    if report.problems:
-        for p in report.problems:
-            print(f"FAIL {p}")
-        print(f"NOT VERIFIED: {len(report.problems)} problem(s) in {c['events']} events")
-        return 1
-    print(
-        f"VERIFIED: {c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
-        f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
-        + (f" to head {report.head[:16]}" if c["chained"] else "")
-        + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
-    )
-    return 0
+    return 1 if report.problems else 0
 
 
 def _rulesets(args: argparse.Namespace) -> int:

@@ -107,7 +107,10 @@ async def test_reveal_seed_is_gm_only_and_opens_a_new_epoch() -> None:
     assert ev.next_seed_hash == seed_hash(epoch_seed(master, 1)) == h.state.seed_hash
     assert h.state.epoch == 1 and h.state.dice_cursor == 0
     (again,) = await h.send(h.gm, RevealSeed())
-    assert isinstance(again, SeedRevealed) and seed_hash(bytes.fromhex(again.seed)) == ev.next_seed_hash
+    assert (
+        isinstance(again, SeedRevealed)
+        and seed_hash(bytes.fromhex(again.seed)) == ev.next_seed_hash
+    )
     assert again.seed != ev.seed and h.state.epoch == 2
 
 
