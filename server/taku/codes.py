@@ -146,6 +146,10 @@ CATALOGUE: dict[str, Code] = {
         "a revealed seed does not match the hash published before its epoch",
         "公開されたシードが、先に公開されたハッシュと一致しません",
     ),
+    "verify/unrevealed": Code(
+        "dice were drawn but no seed has been revealed yet: no face can be checked",
+        "シードがまだ公開されていないので、出目を検証できません",
+    ),
     "verify/commitment": Code(
         "hidden content does not match the commitment everyone received",
         "非公開の内容が、全員に配られたコミットメントと一致しません",

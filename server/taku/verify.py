@@ -566,7 +566,7 @@ def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
     last = lines[-1].seq
     if not seeds and any(ln.draws for ln in lines):
         rep.problem(
-            "verify/seed", None, "the seed has not been revealed (the GM sends reveal_seed)"
+            "verify/unrevealed", None, "the seed has not been revealed (the GM sends reveal_seed)"
         )
     if start > last:
         rep.epochs.append(f"epoch {epoch} (after seq {last}): open, its seed is not revealed")
