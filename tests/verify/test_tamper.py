@@ -510,3 +510,38 @@ async def test_tampered_exports_are_rejected_at_their_seq(tmp_path: Path) -> Non
     path = tmp_path / "tampered.jsonl"
     path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in public), encoding="utf-8")
     assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 1
+
+
+async def test_two_nodes_keep_one_chain(backend: Backend) -> None:
+    """Two nodes on one PostgreSQL database appending to one table in turns, and at once:
+    each event chains from the one before it, whichever node wrote that."""
+    if backend.kind != "postgres":
+        pytest.skip("several nodes share PostgreSQL only")
+    stores = [backend.open(), backend.open()]
+    for st in stores:
+        await st.open()
+    hubs = [Hub(st, REGISTRY) for st in stores]
+    try:
+        created = await hubs[0].create_table(ruleset="generic", name="二台の卓")
+        tid = created.table_id
+        tables = [await h.table(tid) for h in hubs]
+        for i in range(6):
+            await tables[i % 2].execute(
+                created.member_id, Chat(text=f"1D6 {i}"), command_id=f"n{i}"
+            )
+        await asyncio.gather(
+            *(
+                tables[i % 2].execute(created.member_id, Chat(text=f"2D6 {i}"), command_id=f"m{i}")
+                for i in range(6)
+            )
+        )
+        await tables[1].execute(created.member_id, RevealSeed(), command_id="reveal")
+        head = chain.short(tables[1].state.head)
+    finally:
+        for h in hubs:
+            await h.close()
+        for st in stores:
+            await st.close()
+    report = await backend.verify(tid, heads=(head,))
+    assert report.ok, [str(p) for p in report.problems]
+    assert report.counts["chained"] == report.counts["events"] == 2 + 12 + 1
