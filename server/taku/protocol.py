@@ -285,8 +285,8 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     head: str = ""
     commitment: str | None = None
     salt: str | None = None
-    stand_in: msgspec.Raw | None = None
-    command: msgspec.Raw | None = None
+    stand_in: Any = None
+    command: Any = None
     command_salt: str | None = None
 
 
