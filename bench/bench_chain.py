@@ -91,7 +91,8 @@ def _which(code: Path) -> str:
 def network(base: Path, seconds: float, rounds: int, rate: float) -> None:
     results: dict[str, dict[str, list[float]]] = {}
     for r in range(rounds):
-        for name, code in (("before", base), ("after", ROOT)):
+        order = (("before", base), ("after", ROOT))
+        for name, code in order if r % 2 == 0 else order[::-1]:  # neither always goes first
             port = free_port()
             proc = _serve(code, port)
             url = f"ws://127.0.0.1:{port}/ws"
@@ -167,7 +168,8 @@ def appends(seconds: float, rounds: int) -> None:
 
     got: dict[str, list[float]] = {"before": [], "after": []}
     for r in range(rounds):
-        for name, make in (("before", plain), ("after", chained)):
+        order = (("before", plain), ("after", chained))
+        for name, make in order if r % 2 == 0 else order[::-1]:
             got[name].append(asyncio.run(go(make)))
             print(f"  round {r + 1} {name:6}  {got[name][-1]:8.0f} appends/s")
     b, a = statistics.median(got["before"]), statistics.median(got["after"])
@@ -217,7 +219,7 @@ def main() -> None:
     p.add_argument("--base", type=Path, required=True, help="the code from before")
     p.add_argument("--seconds", type=float, default=4.0)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--rate", type=float, default=1000.0, help="open-loop commands/s")
+    p.add_argument("--rate", type=float, default=300.0, help="open-loop commands/s")
     args = p.parse_args()
     print(f"before: {args.base} ({_which(args.base)}); after: {ROOT} ({_which(ROOT)})")
     print("\n== 100 tables x 5 clients over WebSocket, SQLite, before/after alternating")

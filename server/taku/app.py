@@ -42,7 +42,7 @@ from taku.core import chain
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, epoch_seed, seed_hash
-from taku.core.events import Event, Private, Recorded, Redacted, TableSettings
+from taku.core.events import NO_JSON, Event, Private, Recorded, Redacted, TableSettings
 from taku.core.play import Affordance, Turn
 from taku.core.render import render
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
@@ -735,7 +735,7 @@ class TableService:
         hidden = any(isinstance(item, Private) for item in emitted)
         for i, item in enumerate(emitted):
             audience: tuple[str, ...] | None = None
-            redacted = msgspec.Raw(b"null")
+            redacted = NO_JSON
             salt = commitment = None
             if isinstance(item, Private):
                 event = item.event
@@ -752,7 +752,7 @@ class TableService:
             if audience is not None:
                 salt = secrets.token_hex(16)
                 commitment = chain.commitment(salt, data)
-            command = msgspec.Raw(b"null")
+            command = NO_JSON
             command_salt = command_commitment = None
             if i == 0 and decided is not None:
                 command = msgspec.Raw(

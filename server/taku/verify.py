@@ -128,8 +128,14 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
     return problems, faces
 
 
-def _faces(entries: list[LogEntry], seed: bytes) -> tuple[list[str], dict[str, int]]:
-    """Every roll and shuffle of ``entries`` (one epoch, its faces from 0) against ``seed``."""
+def _faces(
+    entries: list[LogEntry], seed: bytes, proven: frozenset[str] = frozenset()
+) -> tuple[list[str], dict[str, int]]:
+    """Every roll and shuffle of ``entries`` (one epoch, its faces from 0) against ``seed``.
+
+    ``proven`` are command ids whose events were decided again and matched: every face
+    they drew is accounted for by that, even one the events do not show as a roll.
+    """
     problems: list[str] = []
     counts = {"events": len(entries), "rolls": 0, "faces": 0, "skipped": 0}
     cursor = 0
@@ -190,7 +196,7 @@ def _faces(entries: list[LogEntry], seed: bytes) -> tuple[list[str], dict[str, i
                             f"seq {e.seq}: face {k} lies outside the command's draws {lo}..{hi - 1}"
                         )
                     covered[k] = covered.get(k, 0) + 1
-        if not hidden:
+        if not hidden and group[0].command_id not in proven:
             missing = [k for k in range(lo, hi) if k not in covered]
             if missing:
                 problems.append(
@@ -442,8 +448,8 @@ def verify_log(
         _check_head(h, hashes, rep)
     seeds = _check_epochs(lines, rep)
     _check_commitments(lines, rep)
-    _decide_again(lines, seeds, registry, rep)
-    _check_faces_by_epoch(lines, seeds, rep)
+    proven = _decide_again(lines, seeds, registry, rep)
+    _check_faces_by_epoch(lines, seeds, rep, proven)
     return rep
 
 
@@ -636,8 +642,9 @@ def _groups(lines: Sequence[Line]) -> list[list[Line]]:
 
 def _decide_again(
     lines: Sequence[Line], seeds: dict[int, bytes], registry: Any, rep: Report
-) -> None:
-    """Decide every command again on the state folded from the log before it."""
+) -> frozenset[str]:
+    """Decide every command again on the state folded from the log before it; returns
+    the command ids whose events came out the same."""
     from taku.core import table as core_table
 
     first = lines[0].public if lines[0].seq == 1 else None
@@ -645,10 +652,10 @@ def _decide_again(
         rep.unchecked.append(
             (lines[0].seq, "the log does not start at table_created: no command is decided again")
         )
-        return
+        return frozenset()
     if registry is None:
         rep.unchecked.append((None, "no rulesets given: commands are not decided again"))
-        return
+        return frozenset()
     try:
         rs = registry.get(first["ruleset"])
     except Exception:  # noqa: BLE001 - an unknown ruleset is a reason, not a crash
@@ -658,13 +665,14 @@ def _decide_again(
                 f"the ruleset {first.get('ruleset')!r} is not installed: commands are not decided again",
             )
         )
-        return
+        return frozenset()
     decoder = core_table.event_decoder(rs)
     commands = core_table.command_decoder(rs)
     server = msgspec.json.Decoder(_server_union())
     encode = msgspec.json.Encoder().encode
     state = core_table.TableState(table_id=lines[0].table_id)
     unknown_from: int | None = None
+    proven: set[str] = set()
     not_recorded: list[int] = []
     stale: list[int] = []
     unrevealed: list[int] = []
@@ -680,7 +688,7 @@ def _decide_again(
                 stale.append(head.seq)
             else:
                 rep.counts["commands"] += 1
-                _decide_one(
+                if _decide_one(
                     group,
                     rec,
                     state,
@@ -692,7 +700,8 @@ def _decide_again(
                     encode,
                     rep,
                     stale_to=unrevealed,
-                )
+                ):
+                    proven.add(head.command_id)
         elif unknown_from is None and not checkable:
             unknown_from = head.seq
         # the log's own events, decided again or not, make the state for the next command
@@ -737,6 +746,7 @@ def _decide_again(
         rep.unchecked.append(
             (unrevealed[0], "draws dice of an unrevealed epoch: seq " + _ranges(unrevealed))
         )
+    return frozenset(proven)
 
 
 def _server_union() -> Any:
@@ -749,7 +759,7 @@ def _server_union() -> Any:
 
 def _decide_one(
     group, rec, state, rs, seeds, decoder, commands, server, encode, rep, *, stale_to
-) -> None:  # type: ignore[no-untyped-def]
+) -> bool:  # type: ignore[no-untyped-def]
     from taku.core import table as core_table
     from taku.core.dice import SeededDice
     from taku.core.events import Private, Redacted
@@ -758,13 +768,14 @@ def _decide_one(
 
     head = group[0]
     seq = head.seq
+    found = len(rep.problems)
     if rec.get("at") != state.seq:
         rep.problem(
             "verify/command",
             seq,
             f"the command says it was decided at seq {rec.get('at')}, but it comes after seq {state.seq}",
         )
-        return
+        return False
     decided = rec.get("decided")
     raw = encode(decided)
     try:
@@ -776,7 +787,7 @@ def _decide_one(
             is_server = False
     except msgspec.ValidationError as e:
         rep.problem("verify/command", seq, f"the recorded command does not decode: {e}")
-        return
+        return False
     seed = seeds.get(state.epoch)
     dice = SeededDice(seed, state.dice_cursor) if seed else _NoDice()
     next_hash = ""
@@ -800,14 +811,14 @@ def _decide_one(
         )
     except _Unrevealed:
         stale_to.append(seq)
-        return
+        return False
     except TakuError as e:
         rep.problem(
             "verify/rejected",
             seq,
             f"{decided.get('type')} is refused when decided again ({e.code}: {e.message})",
         )
-        return
+        return False
     drew = dice.cursor - start
     if len(emitted) != len(group):
         rep.problem(
@@ -815,7 +826,7 @@ def _decide_one(
             seq,
             f"the log has {len(group)} events for command {head.command_id}, deciding it again gives {len(emitted)}",
         )
-        return
+        return False
     for ln, item in zip(group, emitted, strict=True):
         audience = None
         red = None
@@ -859,9 +870,12 @@ def _decide_one(
             group[-1].seq,
             f"the log says the command drew {group[-1].draws} faces, deciding it again draws {drew}",
         )
+    return len(rep.problems) == found
 
 
-def _check_faces_by_epoch(lines: Sequence[Line], seeds: dict[int, bytes], rep: Report) -> None:
+def _check_faces_by_epoch(
+    lines: Sequence[Line], seeds: dict[int, bytes], rep: Report, proven: frozenset[str]
+) -> None:
     """:func:`verify`'s face check on each revealed epoch's part of the log."""
     epoch, part = 0, []
     parts: list[tuple[int, list[Line]]] = []
@@ -886,7 +900,7 @@ def _check_faces_by_epoch(lines: Sequence[Line], seeds: dict[int, bytes], rep: R
             )
             for ln in ls
         ]
-        problems, counts = _faces(entries, seed)
+        problems, counts = _faces(entries, seed, proven)
         for p in problems:
             seq = None
             if p.startswith("seq "):

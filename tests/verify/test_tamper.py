@@ -306,7 +306,7 @@ def _override(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
 
 @tamper("a secret roll's face edited")
 def _secret(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    e = _find(envs, lambda e: e["audience"] is not None and e["type"] == "dice_rolled")
+    e = _find(envs, lambda e: e.get("audience") is not None and e["type"] == "dice_rolled")
     f = e["data"]["rolls"][0]["faces"]
     f[0] = f[0] % 6 + 1
     return envs, e["seq"]

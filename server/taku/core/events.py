@@ -32,6 +32,7 @@ __all__ = [
     "MemberJoined",
     "MemberLeft",
     "MemberRenamed",
+    "NO_JSON",
     "Private",
     "Recorded",
     "Redacted",
@@ -67,8 +68,16 @@ class Private(msgspec.Struct, frozen=True, kw_only=True):
     redacted: Event | None = None
 
 
-class Recorded(msgspec.Struct, frozen=True, kw_only=True):
+NO_JSON = msgspec.Raw(b"null")
+"""JSON ``null`` as the default of :class:`Recorded`'s raw fields: pass this very object
+for "none", and the stored envelope leaves the field out."""
+
+
+class Recorded(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One stored event: the envelope of DESIGN.md with ``data`` as raw JSON.
+
+    Fields at their defaults are left out of the stored JSON (an envelope written
+    before a field existed reads back the same way).
 
     Attributes:
         table_id: the stream.
@@ -110,13 +119,13 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     time: dt.datetime
     command_id: str
     audience: tuple[str, ...] | None = None
-    redacted: msgspec.Raw = msgspec.Raw(b"null")
+    redacted: msgspec.Raw = NO_JSON
     draws: int = 0
     command_fingerprint: str | None = None
     hash: str | None = None
     commitment: str | None = None
     salt: str | None = None
-    command: msgspec.Raw = msgspec.Raw(b"null")
+    command: msgspec.Raw = NO_JSON
     command_commitment: str | None = None
     command_salt: str | None = None
 
