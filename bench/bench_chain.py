@@ -6,7 +6,9 @@
 round starts ``taku serve`` (SQLite, durable) from DIR and from this checkout in
 turn, on the same machine, with the same load generator (bench/load.py): 100 tables
 x 5 clients, closed loop (commands/s), then open loop at a fixed rate (latency).
-Then the SQLite store's appends/s with the envelopes each version writes. Prints
+Then the command path in one process (``TableService.execute`` on SQLite: decide,
+records, chain, durable append, publish): commands/s on 100 tables at once and
+one command's latency, each version's code in its own process. Prints
 every round and the medians; the machine is shared and noisy, so only the ratio
 of the two versions within one run means anything. Never run as a test.
 """
@@ -124,56 +126,76 @@ def network(base: Path, seconds: float, rounds: int, rate: float) -> None:
     )
 
 
-def appends(seconds: float, rounds: int) -> None:
-    """The SQLite store's appends/s (100 tables at once): the envelopes of before (no
-    chain, no command) against those of after (hash, command record)."""
-    from taku.core import chain
-    from taku.store.sqlite import SQLiteEventStore
-    from taku.testing.store_contract import make_events, table_record
+_COMMANDS = r"""
+import asyncio, sys, tempfile, time
+from pathlib import Path
+from taku.app import Hub
+from taku.core.commands import Chat
+from taku.plugins import load_registry
+from taku.store.sqlite import SQLiteEventStore
 
-    def plain(tid: str, seq: int) -> list:  # type: ignore[type-arg]
-        return make_events(tid, seq, size=40)
 
-    def chained(tid: str, seq: int) -> list:  # type: ignore[type-arg]
-        (e,) = make_events(tid, seq, size=40)
-        cmd = msgspec.json.encode(
-            {"decided": {"type": "chat", "text": "x" * 40}, "version": "1.0", "at": seq - 1}
-        )
-        e = msgspec.structs.replace(e, command=msgspec.Raw(cmd))
-        return chain.seal([e], "00" * 32)
+async def main(seconds):
+    store = SQLiteEventStore(Path(tempfile.mkdtemp()) / "b.db")
+    await store.open()
+    hub = Hub(store, load_registry())
+    tables = []
+    for _ in range(100):
+        c = await hub.create_table(ruleset="generic", name="bench")
+        tables.append((await hub.table(c.table_id), c.member_id))
+    text = "ドーモ、" + "x" * 30
 
-    async def go(make) -> float:  # type: ignore[no-untyped-def]
-        store = SQLiteEventStore(Path(tempfile.mkdtemp()) / "appends.db")
-        await store.open()
-        tables = []
-        for _ in range(100):
-            rec = table_record()
-            await store.create_table(rec, make_events(rec.table_id, 1), "c")
-            tables.append(rec.table_id)
-        seqs = dict.fromkeys(tables, 1)
-        count, stop = 0, time.perf_counter() + seconds
+    async def writer(t, m, stop, lat):
+        k = 0
+        while time.perf_counter() < stop:
+            t0 = time.perf_counter()
+            await t.execute(m, Chat(text=text), command_id=f"c{k}-{stop}")
+            lat.append((time.perf_counter() - t0) * 1000)
+            k += 1
 
-        async def writer(t: str) -> None:
-            nonlocal count
-            while time.perf_counter() < stop:
-                await store.append(t, make(t, seqs[t] + 1), expected_seq=seqs[t])
-                seqs[t] += 1
-                count += 1
+    one = []  # one table, one command at a time: a command's own latency
+    await writer(*tables[0], time.perf_counter() + seconds / 2, one)
+    many = []  # 100 tables at once: throughput with group commit
+    t0 = time.perf_counter()
+    await asyncio.gather(*(writer(t, m, t0 + seconds / 2, many) for t, m in tables))
+    el = time.perf_counter() - t0
+    one.sort()
+    print(len(many) / el, one[len(one) // 2], one[int(len(one) * 0.99)])
+    await hub.close()
+    await store.close()
 
-        t0 = time.perf_counter()
-        await asyncio.gather(*(writer(t) for t in tables))
-        rate = count / (time.perf_counter() - t0)
-        await store.close()
-        return rate
 
-    got: dict[str, list[float]] = {"before": [], "after": []}
+asyncio.run(main(float(sys.argv[1])))
+"""
+
+
+def commands(base: Path, seconds: float, rounds: int) -> None:
+    """The command path in one process, no network: ``execute`` of a chat line on SQLite
+    (decide, records, chain, append, publish), before and after, alternating."""
+    got: dict[str, list[tuple[float, float, float]]] = {"before": [], "after": []}
     for r in range(rounds):
-        order = (("before", plain), ("after", chained))
-        for name, make in order if r % 2 == 0 else order[::-1]:
-            got[name].append(asyncio.run(go(make)))
-            print(f"  round {r + 1} {name:6}  {got[name][-1]:8.0f} appends/s")
-    b, a = statistics.median(got["before"]), statistics.median(got["after"])
-    print(f"  median before {b:8.0f}  after {a:8.0f}  after/before {a / b:.2f}")
+        order = (("before", base), ("after", ROOT))
+        for name, code in order if r % 2 == 0 else order[::-1]:
+            out = subprocess.run(
+                [sys.executable, "-c", _COMMANDS, str(seconds)],
+                env=_env(code),
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()
+            rate, p50, p99 = (float(x) for x in out[-3:])
+            got[name].append((rate, p50, p99))
+            print(
+                f"  round {r + 1} {name:6}  100 tables {rate:7.0f} commands/s   "
+                f"one table: p50 {p50:5.2f} ms  p99 {p99:5.2f} ms"
+            )
+    med = {n: [statistics.median(x[i] for x in v) for i in range(3)] for n, v in got.items()}
+    b, a = med["before"], med["after"]
+    print(
+        f"  median before {b[0]:7.0f}/s  p50 {b[1]:.2f} ms  p99 {b[2]:.2f} ms\n"
+        f"  median after  {a[0]:7.0f}/s  p50 {a[1]:.2f} ms  p99 {a[2]:.2f} ms\n"
+        f"  after/before  throughput {a[0] / b[0]:.2f}   p50 {a[1] / b[1]:.2f}   p99 {a[2] / b[2]:.2f}"
+    )
 
 
 def sealing(n: int = 20_000) -> None:
@@ -224,8 +246,8 @@ def main() -> None:
     print(f"before: {args.base} ({_which(args.base)}); after: {ROOT} ({_which(ROOT)})")
     print("\n== 100 tables x 5 clients over WebSocket, SQLite, before/after alternating")
     network(args.base, args.seconds, args.rounds, args.rate)
-    print("\n== SQLite appends/s, 100 tables at once (envelopes of before/after)")
-    appends(args.seconds / 2, args.rounds)
+    print("\n== the command path in one process (SQLite, durable), before/after alternating")
+    commands(args.base, args.seconds, args.rounds)
     print("\n== the chain's own cost per event")
     sealing()
 

@@ -201,6 +201,7 @@ class TableService:
         self._frames: dict[tuple[int, bool], tuple[Recorded, bytes]] = {}
         self._options: tuple[Any, Any] | None = None
         self._pump: asyncio.Task[None] | None = None
+        self._seeds: dict[tuple[int, bool], tuple[bytes, str]] = {}
 
     # ------------------------------------------------------------ folding
 
@@ -318,8 +319,7 @@ class TableService:
         A table has at most two forms of an event (full and redacted); the last
         event's forms are cached, since a broadcast asks for them once per subscriber.
         """
-        viewer = self.state.viewer(member_id)
-        sees = rec.audience is None or viewer.sees(rec.audience)
+        sees = rec.audience is None or self.state.viewer(member_id).sees(rec.audience)
         # a hidden command's arguments (cards given from a hand …): for its sender only
         knows = rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
         cached = self._frames.get((rec.seq, sees, knows))
@@ -578,7 +578,7 @@ class TableService:
                 expected_seq=expected_seq,
                 seq=state.seq,
             )
-        seed = epoch_seed(self.record.seed, state.epoch, epochs=state.epochs)
+        seed, next_hash = self._epoch(state)
         dice = self.hub.dice(self.table_id, seed, state.dice_cursor)
         ctx = Context(
             actor=actor,
@@ -587,9 +587,7 @@ class TableService:
             options=self.options,
             next_seq=state.seq + 1,
             seed=seed,
-            next_seed_hash=seed_hash(epoch_seed(self.record.seed, state.epoch + 1))
-            if state.epochs
-            else "",
+            next_seed_hash=next_hash,
         )
         start = dice.cursor
         emitted = decider(state, ctx)
@@ -605,6 +603,16 @@ class TableService:
             emitted, actor, command_id, state, dice.cursor - start, fingerprint, decided
         )
         return recs, [e.event if isinstance(e, Private) else e for e in emitted]
+
+    def _epoch(self, state: TableState) -> tuple[bytes, str]:
+        """The current epoch's secret seed and the hash of the next one's (kept per epoch)."""
+        key = (state.epoch, state.epochs)
+        got = self._seeds.get(key)
+        if got is None:
+            seed = epoch_seed(self.record.seed, state.epoch, epochs=state.epochs)
+            nxt = seed_hash(epoch_seed(self.record.seed, state.epoch + 1)) if state.epochs else ""
+            got = self._seeds[key] = (seed, nxt)
+        return got
 
     def _pipeline(
         self,
