@@ -93,13 +93,18 @@ class EventStoreContract:
         sealed = chain.seal([hidden], first[-1].hash or "")
         await store.append(tid, sealed, expected_seq=2)
         written = [*first, *sealed]
-        for s in (store, await reopen()):
-            back = await s.read(tid)
-            assert back == written
-            prev = chain.genesis(tid, "sha256:00", 0)
-            for r in back:
-                prev = chain.link(prev, chain.body_of(r))
-                assert r.hash == prev, f"seq {r.seq} does not link"
+        again = await reopen()
+        try:
+            for s in (store, again):
+                back = await s.read(tid)
+                assert back == written
+                prev = chain.genesis(tid, "sha256:00", 0)
+                for r in back:
+                    prev = chain.link(prev, chain.body_of(r))
+                    assert r.hash == prev, f"seq {r.seq} does not link"
+        finally:
+            if again is not store:
+                await again.close()
 
     async def test_create_and_read(self, store: EventStore) -> None:
         """A new table holds its first events from seq 1, in order."""
