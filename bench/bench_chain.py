@@ -32,8 +32,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-import load  # noqa: E402
-from run_all import free_port  # noqa: E402
+import load
+from run_all import free_port
 
 
 def _env(code: Path) -> dict[str, str]:

@@ -25,7 +25,6 @@ from typing import Any
 
 import msgspec
 import pytest
-
 from taku import cli
 from taku.app import Hub
 from taku.core import chain
@@ -61,7 +60,6 @@ class Backend:
                 ).fetchall()
             return [json.loads(r[0]) for r in got]
         import asyncpg
-
         from taku.store.postgres import split_url
 
         dsn, schema = split_url(self.url)
@@ -83,7 +81,6 @@ class Backend:
                 db.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
             return
         import asyncpg
-
         from taku.store.postgres import split_url
 
         dsn, schema = split_url(self.url)
