@@ -86,6 +86,7 @@ def _which(code: Path) -> str:
         [sys.executable, "-c", "import taku.core.chain"],
         env=_env(code),
         capture_output=True,
+        check=False,
     )
     return "with the chain" if out.returncode == 0 else "without the chain"
 
