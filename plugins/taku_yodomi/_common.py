@@ -156,7 +156,10 @@ def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = ""
     """Events dealing the top ``count`` cards to ``cid``: shuffles when needed (YD-23).
 
     The first draw of a table shuffles the 54 cards (``ctx.dice.shuffle(54)``);
-    when the deck runs out, the discards are shuffled into a new deck. Shuffles
+    when the deck runs out, the discards are shuffled into a new deck. The first
+    draw after ``reveal_seed`` cuts the pile again with the new epoch's seed (its
+    order was drawn from the seed now public); a table without epochs deals no
+    more once its seed is revealed (``rule/yodomi/seed_revealed``). Shuffles
     are Private with an empty audience (nobody sees the order); the deal is
     Private to the hand's player, the others get a count.
     """
@@ -166,6 +169,24 @@ def draw(table: TableState, ctx: Context, cid: str, count: int, reason: str = ""
     deck = list(game.deck)
     discards = list(game.discards)
     out: list[Emitted] = []
+    if not table.seed_open:
+        # a table from before seed epochs: its only seed is public, and so is the deck's order
+        reject(
+            "seed_revealed",
+            "シードが公開されたので山札の並びは誰にでも計算できます。新しい卓で続けてください",
+            S_FLOW,
+        )
+    if game.shuffled and game.deck_epoch < table.epoch and deck:
+        # the pile's order was drawn from a seed now revealed: cut it again with the new epoch's
+        sh = ctx.dice.shuffle(len(deck))
+        deck = list(deck_from_order(sh.order, deck))
+        out.append(
+            Private(
+                event=DeckShuffled(shuffle=sh, deck=tuple(deck), new_seed=True),
+                audience=(),
+                redacted=DeckShuffledNotice(count=len(deck), new_seed=True),
+            )
+        )
     if not game.shuffled:
         sh = ctx.dice.shuffle(DECK_SIZE)
         deck = list(deck_from_order(sh.order))

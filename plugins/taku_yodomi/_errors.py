@@ -34,6 +34,7 @@ ERRORS: dict[str, str] = {
     "continuous_finished": "その継続判定は終わっています",
     "d99_no_roll": "D99判定は必ず振ります",
     "deck_empty": "山札も捨て札も残っていません",
+    "seed_revealed": "シードが公開されたので山札の並びは誰にでも計算できます（シードの期がない古い卓）",
     "duplicate_card": "同じカードが二度あります",
     "emotion_done": "感情の変更は一回のパス獲得タイミングに一つだけです",
     "empty_engagement": "空のエンゲージは作れません",

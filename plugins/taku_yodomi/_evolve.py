@@ -97,8 +97,9 @@ def evolve(
                     game,
                     deck=[*game.deck, *event.deck],
                     discards=_without(game.discards, event.deck),
+                    deck_epoch=table.epoch,
                 )
-            return replace(game, deck=list(event.deck), shuffled=True)
+            return replace(game, deck=list(event.deck), shuffled=True, deck_epoch=table.epoch)
         case E.CardsDealt():
             hand = game.hands.get(event.character_id, [])
             return replace(

@@ -98,6 +98,8 @@ def render(event: Event, table: TableState, options: YodomiOptions | None = None
             return f"{n(c)} のキーナンバー: 1D9[{faces}] 変動値{v:+d} ＞ {k}"
         case E.SuitChosen(character_id=c, suit=s):
             return f"{n(c)} の「流れ」のスートは {s}"
+        case E.DeckShuffled(new_seed=True) | E.DeckShuffledNotice(new_seed=True):
+            return "シードが公開されたので、残りの山札を新しいシードで切り直しました"
         case E.DeckShuffled(reshuffle=r) | E.DeckShuffledNotice(reshuffle=r):
             return "捨て札を切り直して山札にしました" if r else "「流れ」の山札（54枚）を切りました"
         case E.CardsDealt(character_id=c, cards=cards):

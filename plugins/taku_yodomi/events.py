@@ -130,6 +130,9 @@ class DeckShuffled(Event, frozen=True, kw_only=True, tag="yodomi.deck_shuffled")
     shuffle: Annotated[Shuffle, field("シャッフル", "山札の並び（誰にも見えない）")]
     deck: Annotated[tuple[Card, ...], field("山札", "切った後の並び（誰にも見えない）")]
     reshuffle: Annotated[bool, field("切り直し", "捨て札を切り直した")] = False
+    new_seed: Annotated[
+        bool, field("新しいシードで切り直し", "シード公開後、残りの山札を新しいシードで切った")
+    ] = False
 
 
 class DeckShuffledNotice(Event, frozen=True, kw_only=True, tag="yodomi.deck_shuffled_notice"):
@@ -141,6 +144,9 @@ class DeckShuffledNotice(Event, frozen=True, kw_only=True, tag="yodomi.deck_shuf
 
     count: Annotated[int, field("枚数")]
     reshuffle: Annotated[bool, field("切り直し", "捨て札を切り直した")] = False
+    new_seed: Annotated[
+        bool, field("新しいシードで切り直し", "シード公開後、残りの山札を新しいシードで切った")
+    ] = False
 
 
 class CardsDealt(Event, frozen=True, kw_only=True, tag="yodomi.cards_dealt"):

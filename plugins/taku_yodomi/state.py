@@ -361,6 +361,10 @@ class Game(msgspec.Struct, frozen=True, kw_only=True):
     hands: Annotated[dict[str, list[Card]], field("手札", "キャラクターごとの「流れ」")] = {}
     discards: Annotated[list[Card], field("捨て札", "裏向き")] = []
     shuffled: Annotated[bool, field("山札を切った")] = False
+    deck_epoch: Annotated[
+        int,
+        field("山札を切った期", "山札の並びを決めたシードの期（公開された期の並びでは配らない）"),
+    ] = 0
     last_check: Annotated[dict[str, Check], field("最新の判定", "キャラクターごと")] = {}
     scene: Annotated[Scene | None, field("シーン")] = None
     scene_count: Annotated[int, field("シーン数", "これまでのシーンの数")] = 0

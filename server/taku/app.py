@@ -42,12 +42,14 @@ import msgspec
 import structlog
 
 from taku import metrics
+from taku.core import chain
 from taku.core import chat as chat_core
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
-from taku.core.dice import DiceSource, SeededDice, seed_hash
+from taku.core.dice import DiceSource, SeededDice, epoch_seed, seed_hash
 from taku.core.events import (
     CORE_EVENTS,
+    NO_JSON,
     ChatPosted,
     DiceRolled,
     Event,
@@ -273,7 +275,7 @@ class TableService:
         self._generation = 0
         self.lock = asyncio.Lock()
         self.subscriptions: set[Subscription] = set()
-        self._frames: dict[tuple[int, bool], tuple[Recorded, bytes]] = {}
+        self._frames: dict[tuple[int, bool, bool], tuple[Recorded, bytes]] = {}
         self._options: tuple[Any, Any] | None = None
         self._pump: asyncio.Task[None] | None = None
         self._past: TableState | None = None
@@ -284,6 +286,7 @@ class TableService:
         self._background: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
         """When the table was last asked for (:meth:`Hub.table`, :meth:`Hub.loaded`), s."""
+        self._seeds: dict[tuple[int, bool], tuple[bytes, str]] = {}
 
     # ------------------------------------------------------------ folding
 
@@ -314,7 +317,9 @@ class TableService:
         for rec, event in zip(recs, events, strict=True):
             assert rec.seq == state.seq + 1, f"gap in {self.table_id}: {state.seq} -> {rec.seq}"
             st = core_table.evolve(state, event, self.ruleset)
-            state = msgspec.structs.replace(st, seq=rec.seq, dice_cursor=st.dice_cursor + rec.draws)
+            state = msgspec.structs.replace(
+                st, seq=rec.seq, dice_cursor=st.dice_cursor + rec.draws, head=rec.hash or ""
+            )
         return state
 
     def _publish(
@@ -528,16 +533,18 @@ class TableService:
         event's forms are cached, since a broadcast asks for them once per subscriber.
         """
         sees = rec.audience is None or self.state.viewer(member_id).sees(rec.audience)
-        cached = self._frames.get((rec.seq, sees))
+        # a hidden command's arguments (cards given from a hand …): for its sender only
+        knows = rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
+        cached = self._frames.get((rec.seq, sees, knows))
         if cached is not None and cached[0] is rec:
             return cached[1]
-        frame = self._frame(rec, event, sees)
+        frame = self._frame(rec, event, sees, knows)
         if len(self._frames) > 8:
             self._frames.clear()
-        self._frames[(rec.seq, sees)] = (rec, frame)
+        self._frames[(rec.seq, sees, knows)] = (rec, frame)
         return frame
 
-    def _frame(self, rec: Recorded, event: Event, sees: bool) -> bytes:
+    def _frame(self, rec: Recorded, event: Event, sees: bool, knows: bool = True) -> bytes:
         if sees:
             data, shown = self.reader.data(rec, event), event
         else:
@@ -562,6 +569,12 @@ class TableService:
                 speaker=speaker_of(self.state, shown, rec.actor),
                 outcome=outcome(shown),
                 audience=list(rec.audience) if sees and rec.audience is not None else None,
+                head=chain.short(rec.hash or ""),
+                commitment=rec.commitment,
+                salt=rec.salt if sees else None,
+                stand_in=chain.public_event(rec) if sees and rec.audience is not None else None,
+                command=_command_frame(rec, knows),
+                command_salt=rec.command_salt if knows else None,
             )
         )
 
@@ -627,6 +640,7 @@ class TableService:
             command_id=command_id,
             expected_seq=expected_seq,
             fingerprint=fingerprint(command),
+            decided=command,
         )
 
     def submit(
@@ -659,6 +673,7 @@ class TableService:
                 expected_seq=expected_seq,
                 fingerprint=fp,
                 reply=reply,
+                decided=command,
             )
             return
         task = asyncio.ensure_future(
@@ -668,6 +683,7 @@ class TableService:
                 command_id=command_id,
                 expected_seq=expected_seq,
                 fingerprint=fp,
+                decided=command,
             )
         )
 
@@ -688,11 +704,15 @@ class TableService:
         command_id: str,
         expected_seq: int | None = None,
         fingerprint: str | None = None,
+        decided: msgspec.Struct | None = None,
     ) -> tuple[int, int, bool]:
         """Run ``decider`` on the current state and append its events; see :meth:`execute`.
 
         ``fingerprint`` is the command's (:func:`~taku.core.commands.fingerprint`),
         kept with its events; None for the server's own commands (joins).
+        ``decided`` is the command ``decider`` decides (a member's command, or a
+        server command of :data:`~taku.core.table.SERVER_COMMANDS`), logged with
+        its events for ``taku verify`` to decide again.
         """
         if self.hub.store.shared:
             return await self._commit_locked(
@@ -701,6 +721,7 @@ class TableService:
                 command_id=command_id,
                 expected_seq=expected_seq,
                 fingerprint=fingerprint,
+                decided=decided,
             )
         future: asyncio.Future[tuple[int, int, bool]] = asyncio.get_running_loop().create_future()
         self._pipeline(
@@ -710,6 +731,7 @@ class TableService:
             expected_seq=expected_seq,
             fingerprint=fingerprint,
             reply=functools.partial(_settle, future),
+            decided=decided,
         )
         return await future
 
@@ -721,6 +743,7 @@ class TableService:
         command_id: str,
         expected_seq: int | None,
         fingerprint: str | None,
+        decided: msgspec.Struct | None = None,
     ) -> tuple[int, int, bool]:
         """A shared store: the table lock orders this node's commands, ``store.exclusive``
         orders the nodes'; a conflict (another node appended) decides again on fresh state."""
@@ -733,7 +756,7 @@ class TableService:
                     return self._repeat(command_id, actor, fingerprint)
                 state = self.state
                 recs, events = self._decide(
-                    state, decider, actor, command_id, expected_seq, fingerprint
+                    state, decider, actor, command_id, expected_seq, fingerprint, decided
                 )
                 try:
                     with metrics.commit_timer():
@@ -800,37 +823,51 @@ class TableService:
         command_id: str,
         expected_seq: int | None,
         fingerprint: str | None,
+        decided: msgspec.Struct | None = None,
     ) -> tuple[list[Recorded], list[Event]]:
-        """The records and events of one command decided at ``state`` (pure but for the clock)."""
+        """The records and events of one command decided at ``state`` (pure but for the
+        clock and the commitments' salts), chained from ``state.head``."""
         if expected_seq is not None and expected_seq != state.seq:
             raise StaleSeq(
                 f"expected seq {expected_seq}, but the table is at {state.seq}",
                 expected_seq=expected_seq,
                 seq=state.seq,
             )
-        dice = self.hub.dice(self.table_id, self.record.seed, state.dice_cursor)
+        seed, next_hash = self._epoch(state)
+        dice = self.hub.dice(self.table_id, seed, state.dice_cursor)
         ctx = Context(
             actor=actor,
             role=state.role_of(actor),
             dice=dice,
             options=self.options,
             next_seq=state.seq + 1,
-            seed=self.record.seed,
+            seed=seed,
+            next_seed_hash=next_hash,
         )
         start = dice.cursor
         emitted = decider(state, ctx)
         if not emitted:
             raise InvalidCommand("the command changes nothing", code="command/no_effect")
-        if state.seed is not None and dice.cursor != start:
+        if not state.seed_open and dice.cursor != start:
             # every later face could be computed from the published seed
             raise InvalidCommand(
                 "the dice seed was revealed, so this table rolls no more dice; start a new table",
                 code="command/seed_revealed",
             )
         recs = self._records(
-            emitted, actor, command_id, state.seq, dice.cursor - start, fingerprint
+            emitted, actor, command_id, state, dice.cursor - start, fingerprint, decided
         )
         return recs, [e.event if isinstance(e, Private) else e for e in emitted]
+
+    def _epoch(self, state: TableState) -> tuple[bytes, str]:
+        """The current epoch's secret seed and the hash of the next one's (kept per epoch)."""
+        key = (state.epoch, state.epochs)
+        got = self._seeds.get(key)
+        if got is None:
+            seed = epoch_seed(self.record.seed, state.epoch, epochs=state.epochs)
+            nxt = seed_hash(epoch_seed(self.record.seed, state.epoch + 1)) if state.epochs else ""
+            got = self._seeds[key] = (seed, nxt)
+        return got
 
     def _pipeline(
         self,
@@ -841,6 +878,7 @@ class TableService:
         expected_seq: int | None,
         fingerprint: str | None,
         reply: Reply,
+        decided: msgspec.Struct | None = None,
     ) -> None:
         """One process owns the table: decide on the state including appends still in
         flight, so a table's next command needs not wait for the last one's fsync and
@@ -871,7 +909,7 @@ class TableService:
             else:
                 base = self._decided
                 recs, events = self._decide(
-                    base, decider, actor, command_id, expected_seq, fingerprint
+                    base, decider, actor, command_id, expected_seq, fingerprint, decided
                 )
                 after = self._fold(base, recs, events)
                 pending = _InFlight(recs, events, after, self._generation, actor, reply)
@@ -955,16 +993,22 @@ class TableService:
         emitted: Sequence[Emitted],
         actor: str | None,
         command_id: str,
-        seq: int,
+        state: TableState,
         draws: int,
         fingerprint: str | None = None,
+        decided: msgspec.Struct | None = None,
     ) -> list[Recorded]:
+        """The records of one command decided at ``state``: hidden events with their
+        commitments, the command on the first, all chained from ``state.head``."""
         now = self.hub.clock()
+        seq = state.seq
         allowed = self.hub.core_events + self.ruleset.events
         out: list[Recorded] = []
+        hidden = any(isinstance(item, Private) for item in emitted)
         for i, item in enumerate(emitted):
             audience: tuple[str, ...] | None = None
-            redacted = msgspec.Raw(b"null")
+            redacted = NO_JSON
+            salt = commitment = None
             if isinstance(item, Private):
                 event = item.event
                 audience = tuple(item.audience)
@@ -975,12 +1019,26 @@ class TableService:
             assert isinstance(event, allowed), (
                 f"{type(event).__name__} is not an event of {self.ruleset.id}"
             )
+            tag = tag_of(type(event))
+            data = msgspec.Raw(encode(event))
+            if audience is not None:
+                salt = secrets.token_hex(16)
+                commitment = chain.commitment(salt, data)
+            command = NO_JSON
+            command_salt = command_commitment = None
+            if i == 0 and decided is not None:
+                command = msgspec.Raw(
+                    encode({"decided": decided, "version": self.ruleset.version, "at": seq})
+                )
+                if hidden:  # its arguments may tell what its hidden events hide (a whisper)
+                    command_salt = secrets.token_hex(16)
+                    command_commitment = chain.commitment(command_salt, command)
             out.append(
                 Recorded(
                     table_id=self.table_id,
                     seq=seq + 1 + i,
-                    type=tag_of(type(event)),
-                    data=msgspec.Raw(encode(event)),
+                    type=tag,
+                    data=data,
                     actor=actor,
                     time=now,
                     command_id=command_id,
@@ -989,9 +1047,15 @@ class TableService:
                     draws=draws if i == len(emitted) - 1 else 0,
                     command_fingerprint=fingerprint,
                     event_version=type(event).version,
+                    commitment=commitment,
+                    salt=salt,
+                    command=command,
+                    command_commitment=command_commitment,
+                    command_salt=command_salt,
                 )
             )
-        return out
+        prev = state.head or chain.genesis(self.table_id, state.seed_hash, seq)
+        return chain.seal(out, prev)
 
     # ------------------------------------------------------------ reading
 
@@ -1159,6 +1223,15 @@ def _trim_heap() -> None:
 
 
 _malloc_trim: Any = None
+
+
+def _command_frame(rec: Recorded, knows: bool) -> msgspec.Raw | None:
+    """The ``command`` of ``rec``'s frame: the record, or the commitment to a hidden one."""
+    if bytes(rec.command) == b"null":
+        return None
+    if knows or rec.command_commitment is None:
+        return rec.command
+    return msgspec.Raw(encode({"commitment": rec.command_commitment}))
 
 
 def _check_command_id(command_id: str) -> None:
@@ -1386,13 +1459,14 @@ class Hub:
         """
         rs = self.registry.get(ruleset)
         table_id = "t" + secrets.token_hex(6)
-        seed = secrets.token_bytes(32)
+        seed = secrets.token_bytes(32)  # the table's secret: each epoch's seed derives from it
         gm_id = "m2"  # the GM's member_joined is the table's second event
+        first_hash = seed_hash(epoch_seed(seed, 0))
         events = core_table.creation_events(
             name=name,
             ruleset=rs,
             options=options or {},
-            seed_hash=seed_hash(seed),
+            seed_hash=first_hash,
             gm_id=gm_id,
             gm_name=gm_name,
             settings=settings,
@@ -1412,6 +1486,7 @@ class Hub:
             )
             for i, e in enumerate(events)
         ]
+        recs = chain.seal(recs, chain.genesis(table_id, first_hash))
         record = TableRecord(
             table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
         )
@@ -1446,22 +1521,25 @@ class Hub:
             mid = found.member_id
             member = table.state.members.get(mid)
             if member is not None and not member.present:
-                role = member.role
+                back = core_table.Rejoin(member_id=mid)
                 await table.commit(
-                    lambda s, c: [core_table.join_event(mid, member.name, role)],
+                    lambda s, c: core_table.decide_server(s, back, c),
                     actor=mid,
                     command_id="rejoin-" + secrets.token_hex(8),
+                    decided=back,
                 )
             return Joined(table_id, mid, table.state.role_of(mid), table.state.seq, None)
         member_token = secrets.token_urlsafe(24)
         holder: dict[str, str] = {}
+        admit = core_table.Admit(name=name, role=found.role)
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
-            holder["id"] = mid = ctx.new_id("m")
-            return [core_table.join_event(mid, name or f"{found.role}{ctx.next_seq}", found.role)]
+            out = core_table.decide_server(state, admit, ctx)
+            holder["id"] = out[0].member_id  # type: ignore[union-attr]
+            return out
 
         first, _, _ = await table.commit(
-            decider, actor=None, command_id="join-" + secrets.token_hex(8)
+            decider, actor=None, command_id="join-" + secrets.token_hex(8), decided=admit
         )
         mid = holder["id"]
         await self.store.add_token(

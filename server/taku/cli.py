@@ -253,8 +253,12 @@ async def _export(args: argparse.Namespace) -> int:
         except TakuError as e:
             raise SystemExit(f"taku: {e.message}") from None
         recs = await store.read(args.table)
-        # the public's view: hidden events come redacted, exactly as a spectator saw them
-        document = export(table, recs, args.format)
+        # the public's view (hidden events come redacted, exactly as a spectator saw
+        # them), one member's (--as), or the GM's full log with every salt (--full)
+        if args.full:
+            document = "".join(msgspec.json.encode(r).decode() + "\n" for r in recs)
+        else:
+            document = export(table, recs, args.format, member_id=args.as_member)
     finally:
         await hub.close()
         await store.close()
@@ -263,50 +267,43 @@ async def _export(args: argparse.Namespace) -> int:
 
 
 async def _verify(args: argparse.Namespace) -> int:
-    from taku.verify import LogEntry, verify
+    from taku.verify import lines_from_export, lines_from_records, verify_log
 
     if not args.source:
         raise SystemExit("usage: taku verify --db DB TABLE, or taku verify EXPORTED.jsonl")
     if args.db:
         _, _, recs = await _load(args.db, args.source)
-        entries = [
-            LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs
-        ]
+        lines = lines_from_records(recs)
     else:
         path = Path(args.source)
         if not path.is_file():
             raise SystemExit(
                 f"taku verify: no file {str(path)!r} (for a table in a database: taku verify --db DB TABLE)"
             )
-        entries = []
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-                entries.append(
-                    LogEntry(
-                        d["seq"],
-                        d.get("command_id", ""),
-                        d.get("draws", 0),
-                        d["event"],
-                        d.get("redacted", False),
-                    )
-                )
-            except (ValueError, KeyError) as e:
-                print(f"taku verify: line {n} is not an exported event: {e}", file=sys.stderr)
-                return 2
-    problems, counts = verify(entries)
-    if problems:
-        for p in problems:
-            print(f"FAIL {p}")
-        print(f"NOT VERIFIED: {len(problems)} problem(s) in {counts['events']} events")
-        return 1
-    print(
-        f"VERIFIED: {counts['rolls']} rolls, {counts['faces']} faces in {counts['events']} events"
-        + (f" ({counts['skipped']} hidden events not checked)" if counts["skipped"] else "")
-    )
-    return 0
+        try:
+            lines = lines_from_export(path.read_text(encoding="utf-8"))
+        except ValueError as e:
+            print(f"taku verify: {e}", file=sys.stderr)
+            return 2
+    report = verify_log(lines, _registry(), heads=args.head or ())
+    c = report.counts
+    # the verdict first, then what it rests on
+    if report.problems:
+        print(f"NOT VERIFIED: {len(report.problems)} problem(s) in {c['events']} events")
+    else:
+        print(
+            f"VERIFIED: {c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
+            f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
+            + (f" to head {report.head[:16]}" if c["chained"] else "")
+            + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
+        )
+    for p in report.problems:
+        print(f"FAIL {p}")
+    for line in report.epochs:
+        print(f"  {line}")
+    for _seq, why in report.unchecked:
+        print(f"NOT CHECKED {why}")
+    return 1 if report.problems else 0
 
 
 def _rulesets(args: argparse.Namespace) -> int:
@@ -452,11 +449,32 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--db", default=DEFAULT_DB)
     s.add_argument("table")
     s.add_argument("--format", choices=("jsonl", "text", "html"), default="text")
+    s.add_argument(
+        "--as",
+        dest="as_member",
+        default=None,
+        metavar="MEMBER",
+        help="the log as this member received it (their own hidden events in full)",
+    )
+    s.add_argument(
+        "--full",
+        action="store_true",
+        help="jsonl: the full log with every hidden event and salt (for the GM to publish at the end)",
+    )
     s.set_defaults(run=_export)
 
-    s = sub.add_parser("verify", help="check every die of a table against its revealed seed")
+    s = sub.add_parser(
+        "verify",
+        help="check a table's log: hash chain, held heads, seeds, every command decided again, commitments, faces",
+    )
     s.add_argument("source", nargs="?", help="TABLE with --db, or an exported .jsonl file")
     s.add_argument("--db", default=None)
+    s.add_argument(
+        "--head",
+        action="append",
+        metavar="[SEQ:]HASH",
+        help="a head you hold (a client shows it as the table's fingerprint); the log must reach it",
+    )
     s.set_defaults(run=_verify)
 
     s = sub.add_parser("play", help="play at a table in the terminal (taku_client)")

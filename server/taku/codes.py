@@ -136,10 +136,55 @@ CATALOGUE: dict[str, Code] = {
         "the table has no seed to reveal", "この卓には公開するシードがありません"
     ),
     "command/seed_revealed": Code(
-        "the seed is already revealed (and no more dice are rolled after it)",
+        "the seed of a table without epochs (created before them) is already revealed, and no more dice are rolled after it",
         "シードはもう公開されています",
     ),
     "command/no_effect": Code("the command would change nothing", "この操作では何も変わりません"),
+    # taku verify's findings (docs/verify.md): each names the seq and what differs
+    "verify/empty": Code("the log has no events", "ログに出来事がありません"),
+    "verify/missing": Code(
+        "seqs are missing (a truncation or a removed event)", "ログの一部が欠けています"
+    ),
+    "verify/chain": Code(
+        "the hash chain breaks: an event's content does not give its hash",
+        "ハッシュの鎖が切れています（書き換えられた出来事があります）",
+    ),
+    "verify/head": Code(
+        "the log does not reach a head a player holds (a forged or cut log)",
+        "手元のハッシュ（ヘッド）とログが一致しません",
+    ),
+    "verify/seed": Code(
+        "a revealed seed does not match the hash published before its epoch",
+        "公開されたシードが、先に公開されたハッシュと一致しません",
+    ),
+    "verify/unrevealed": Code(
+        "dice were drawn but no seed has been revealed yet: no face can be checked",
+        "シードがまだ公開されていないので、出目を検証できません",
+    ),
+    "verify/commitment": Code(
+        "hidden content does not match the commitment everyone received",
+        "非公開の内容が、全員に配られたコミットメントと一致しません",
+    ),
+    "verify/command": Code(
+        "a recorded command does not fit its place in the log",
+        "記録されたコマンドがログと合いません",
+    ),
+    "verify/rejected": Code(
+        "a recorded command is refused when decided again",
+        "記録されたコマンドを判定し直すと拒否されます",
+    ),
+    "verify/differs": Code(
+        "deciding a recorded command again gives other events than the log's",
+        "コマンドを判定し直した結果がログと違います",
+    ),
+    "verify/decode": Code(
+        "an event in the log is not an event of the table's ruleset",
+        "ログにこのルールの出来事ではないものがあります",
+    ),
+    "verify/faces": Code(
+        "a die face or shuffle is not the one the seed gives",
+        "ダイスの出目かシャッフルがシードから計算したものと違います",
+    ),
     # dice
     "dice/invalid": Code("a bad dice expression", "ダイス式が正しくありません"),
     "dice/too_many_dice": Code("more than 200 dice", "ダイスが多すぎます（200個まで）"),

@@ -44,15 +44,19 @@ def filename(table_id: str, fmt: Format) -> str:
     return f"{table_id}.{_MEDIA[fmt]}"
 
 
-def export(table: TableService, recs: Sequence[Recorded], fmt: Format) -> str:
-    """The log ``recs`` of ``table`` as ``fmt``, in the public's view (nothing hidden).
+def export(
+    table: TableService, recs: Sequence[Recorded], fmt: Format, *, member_id: str | None = None
+) -> str:
+    """The log ``recs`` of ``table`` as ``fmt``, in the public's view (nothing hidden),
+    or as the member ``member_id`` received it (their own hidden events in full:
+    ``taku export --as``; never the web client's download).
 
     Returns the whole document as text (UTF-8 when written out). ``text`` is one
     ``[seq] YYYY-MM-DD HH:MM:SS line`` per event (UTC), ``jsonl`` the ``event``
     messages a spectator received (what ``taku verify`` reads), ``html`` the page
     described in the module docstring.
     """
-    raw = table.viewer_frames(recs, None)
+    raw = table.viewer_frames(recs, member_id)
     if fmt == "jsonl":
         return "".join(f.decode() + "\n" for f in raw)
     frames = [msgspec.json.decode(f) for f in raw]

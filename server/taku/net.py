@@ -40,6 +40,7 @@ from websockets.typing import Subprotocol
 
 from taku import __version__, codes, metrics
 from taku.app import Hub, Subscription
+from taku.core import chain
 from taku.core.commands import CORE_COMMANDS
 from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError, UnsupportedVersion
 from taku.export import MEDIA_TYPES as EXPORT_MEDIA
@@ -609,6 +610,8 @@ class _Connection:
                     first_seq=first,
                     last_seq=last,
                     duplicate=dup,
+                    head=chain.short(table.state.head),
+                    head_seq=table.state.seq,
                 )
                 self.push(encode(ack))
                 metrics.command_answered(

@@ -267,13 +267,16 @@ class Subscribed(ServerMessage, frozen=True, kw_only=True, tag="subscribed"):
 
 
 class Ack(ServerMessage, frozen=True, kw_only=True, tag="ack"):
-    """The command's events are durable as seqs ``first_seq..last_seq``."""
+    """The command's events are durable as seqs ``first_seq..last_seq``; ``head`` is the
+    short form of the table's hash chain through ``head_seq`` (at least ``last_seq``)."""
 
     table_id: str
     command_id: str
     first_seq: int
     last_seq: int
     duplicate: bool = False
+    head: str = ""
+    head_seq: int = 0
 
 
 class ErrorMsg(ServerMessage, frozen=True, kw_only=True, tag="error"):
@@ -310,6 +313,14 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     roll): a client draws its 成功/失敗 badge from it, never from the text.
     ``audience`` (only to those who see a hidden event in full) lists who sees it:
     member ids and ``"@gm"`` (a whisper's recipients, a secret roll's roller).
+    ``head`` is the short form of the table's hash chain through this event
+    (:mod:`taku.core.chain`): keep the last one, ``taku verify --head`` checks a log
+    against it. A hidden event's stand-in carries ``commitment`` (to the hidden
+    event); who sees the event in full gets its ``salt`` too. ``command`` is the
+    command as decided, on its first event (for a command with hidden events, a
+    ``{"commitment": …}`` except for its sender, who gets it with
+    ``command_salt``). Everything the chain covers is in the frame, so a saved
+    log of frames (``taku export --format jsonl``) can be verified.
     """
 
     table_id: str
@@ -324,6 +335,12 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     speaker: Speaker | None = None
     outcome: Outcome | None = None
     audience: list[str] | None = None
+    head: str = ""
+    commitment: str | None = None
+    salt: str | None = None
+    stand_in: Any = None
+    command: Any = None
+    command_salt: str | None = None
 
 
 class StateMsg(ServerMessage, frozen=True, kw_only=True, tag="state"):

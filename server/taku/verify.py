@@ -1,4 +1,16 @@
-"""``taku verify``: check every recorded die face and shuffle of a table against its seed.
+"""``taku verify``: check a table's log end to end (see docs/verify.md).
+
+:func:`verify_log` checks, in order: the hash chain (:mod:`taku.core.chain`) from
+the first event to the last, and to a head a player holds; every epoch's seed
+against the hash published before it; every command by deciding it again with
+its epoch's revealed seed, requiring the same events byte for byte (canonical
+JSON); every hidden event and hidden command whose content the log holds
+against the commitment everyone received; and every die face and shuffle
+(:func:`verify`, below). It reads a table from the store (the full log, as the
+GM's ``taku export --full`` has it) or from exported frames (a player's or the
+public's log), and names each seq it could not check and why.
+
+The face check, :func:`verify`:
 
 The seed is revealed by the GM (core event ``seed_revealed``); its SHA-256 was
 published in ``table_created`` before any die was rolled. Every roll in the log
@@ -15,13 +27,29 @@ for them only the count of faces is checked.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+import json
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any
 
-from taku.core.dice import face_at, fisher_yates
+import msgspec
 
-__all__ = ["LogEntry", "verify"]
+from taku import codes
+from taku.core import chain
+from taku.core.dice import face_at, fisher_yates
+from taku.core.events import Recorded
+
+__all__ = [
+    "Finding",
+    "Line",
+    "LogEntry",
+    "Report",
+    "lines_from_export",
+    "lines_from_records",
+    "verify",
+    "verify_log",
+]
 
 
 @dataclass(frozen=True)
@@ -95,6 +123,21 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
         return [
             "the revealed seed does not match the hash published when the table was created"
         ], counts
+    problems, faces = _faces(entries, seed)
+    faces["events"] = counts["events"]
+    return problems, faces
+
+
+def _faces(
+    entries: list[LogEntry], seed: bytes, proven: frozenset[str] = frozenset()
+) -> tuple[list[str], dict[str, int]]:
+    """Every roll and shuffle of ``entries`` (one epoch, its faces from 0) against ``seed``.
+
+    ``proven`` are command ids whose events were decided again and matched: every face
+    they drew is accounted for by that, even one the events do not show as a roll.
+    """
+    problems: list[str] = []
+    counts = {"events": len(entries), "rolls": 0, "faces": 0, "skipped": 0}
     cursor = 0
     i = 0
     expected_seq = entries[0].seq if entries else 1
@@ -153,7 +196,7 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
                             f"seq {e.seq}: face {k} lies outside the command's draws {lo}..{hi - 1}"
                         )
                     covered[k] = covered.get(k, 0) + 1
-        if not hidden:
+        if not hidden and group[0].command_id not in proven:
             missing = [k for k in range(lo, hi) if k not in covered]
             if missing:
                 problems.append(
@@ -162,3 +205,714 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
         cursor = hi
         i = j + 1
     return problems, counts
+
+
+# --------------------------------------------------------------------------- the whole log
+
+
+@dataclass
+class Line:
+    """One event as :func:`verify_log` reads it: from the store (everything known) or
+    from an exported frame (hidden parts may be missing: ``data``/``command`` ``None``).
+
+    ``public`` is the event as the public received it (the stand-in of a hidden one);
+    ``data`` the full event when known; ``command`` the command record when known;
+    ``head`` the chain hash the line claims (full hex from the store, the short form
+    from a frame, ``None`` for an event written before the chain).
+    """
+
+    seq: int
+    table_id: str
+    actor: str | None
+    time: str
+    command_id: str
+    draws: int
+    public: Any
+    data: Any | None
+    commitment: str | None = None
+    salt: str | None = None
+    command: Any | None = None
+    command_commitment: str | None = None
+    command_salt: str | None = None
+    head: str | None = None
+    audience: list[str] | None = None
+    full: bool = False
+    """From the store: ``audience`` and the redacted stand-in are known too."""
+
+    @property
+    def hidden(self) -> bool:
+        return self.commitment is not None
+
+    def public_command(self) -> Any:
+        if self.command_commitment is not None:
+            return {"commitment": self.command_commitment}
+        return self.command
+
+    def body(self) -> dict[str, Any]:
+        return chain.body(
+            table_id=self.table_id,
+            seq=self.seq,
+            actor=self.actor,
+            time=self.time,
+            command_id=self.command_id,
+            draws=self.draws,
+            event=self.public,
+            commitment=self.commitment,
+            command=self.public_command(),
+        )
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: a stable ``code`` (taku.codes ``verify/*``), the seq it is at, what differs."""
+
+    code: str
+    seq: int | None
+    detail: str
+
+    def __str__(self) -> str:
+        where = f"seq {self.seq}: " if self.seq is not None else ""
+        return f"{where}{codes.message(self.code, {'detail': self.detail})} ({self.detail})"
+
+
+@dataclass
+class Report:
+    """What :func:`verify_log` found. ``ok`` when there is no problem; ``unchecked``
+    lists what could not be checked and why (``(seq or None, reason)``)."""
+
+    problems: list[Finding] = _field(default_factory=list)
+    unchecked: list[tuple[int | None, str]] = _field(default_factory=list)
+    counts: dict[str, int] = _field(default_factory=dict)
+    head: str = ""
+    """The chain hash through the last event (full hex), as recomputed."""
+    epochs: list[str] = _field(default_factory=list)
+    """One line per epoch: revealed and checked, or open."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def problem(self, code: str, seq: int | None, detail: str) -> None:
+        self.problems.append(Finding(code, seq, detail))
+
+
+def _raw_json(raw: msgspec.Raw) -> Any:
+    b = bytes(raw)
+    return None if b == b"null" else msgspec.json.decode(b)
+
+
+def lines_from_records(recs: Iterable[Recorded]) -> list[Line]:
+    """The lines of a table read from its store (the full log)."""
+    out = []
+    for r in recs:
+        out.append(
+            Line(
+                seq=r.seq,
+                table_id=r.table_id,
+                actor=r.actor,
+                time=chain.time_text(r),
+                command_id=r.command_id,
+                draws=r.draws,
+                public=msgspec.json.decode(bytes(chain.public_event(r))),
+                data=msgspec.json.decode(bytes(r.data)),
+                commitment=r.commitment,
+                salt=r.salt,
+                command=_raw_json(r.command),
+                command_commitment=r.command_commitment,
+                command_salt=r.command_salt,
+                head=r.hash,
+                audience=list(r.audience) if r.audience is not None else None,
+                full=True,
+            )
+        )
+    return out
+
+
+def _line_from_frame(d: dict[str, Any]) -> Line:
+    command = d.get("command")
+    command_commitment = None
+    command_salt = d.get("command_salt")
+    if isinstance(command, dict) and set(command) == {"commitment"}:
+        command_commitment, command = command["commitment"], None
+    elif command is not None and command_salt:
+        command_commitment = chain.commitment(command_salt, command)
+    if d.get("redacted"):
+        public, data = d["event"], None
+    elif d.get("stand_in") is not None:
+        public, data = d["stand_in"], d["event"]
+    else:
+        public = data = d["event"]
+    return Line(
+        seq=int(d["seq"]),
+        table_id=d.get("table_id", ""),
+        actor=d.get("actor"),
+        time=d.get("time", ""),
+        command_id=d.get("command_id", ""),
+        draws=int(d.get("draws", 0)),
+        public=public,
+        data=data,
+        commitment=d.get("commitment"),
+        salt=d.get("salt"),
+        command=command,
+        command_commitment=command_commitment,
+        command_salt=command_salt,
+        head=d.get("head") or None,
+    )
+
+
+def lines_from_export(text: str) -> list[Line]:
+    """The lines of an exported log: event frames (``taku export --format jsonl``, a
+    client's saved frames) or stored envelopes (``taku export --full``), one per line.
+
+    Raises:
+        ValueError: naming the line that is neither.
+    """
+    out = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            d = json.loads(raw)
+            if "data" in d and "type" in d and "event" not in d:
+                out.extend(lines_from_records([msgspec.json.decode(raw.encode(), type=Recorded)]))
+            else:
+                out.append(_line_from_frame(d))
+        except (ValueError, KeyError, TypeError, msgspec.ValidationError) as e:
+            raise ValueError(f"line {n} is not an exported event: {e}") from None
+    return out
+
+
+def _differs(a: Any, b: Any, path: str = "") -> str | None:
+    """Where two JSON values first differ, for people (``None`` when equal)."""
+    if a == b:
+        return None
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if k not in a:
+                return f"{path}{k} is missing from the log (decided again: {json.dumps(b[k], ensure_ascii=False)[:120]})"
+            if k not in b:
+                return f"{path}{k} is in the log but not decided again"
+            d = _differs(a[k], b[k], f"{path}{k}.")
+            if d:
+                return d
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            d = _differs(x, y, f"{path}{i}.")
+            if d:
+                return d
+
+    def show(v: Any) -> str:
+        return json.dumps(v, ensure_ascii=False)[:160]
+
+    return (
+        f"{path.rstrip('.') or 'the event'} is {show(a)} in the log, {show(b)} when decided again"
+    )
+
+
+def _parse_head(head: str) -> tuple[int | None, str]:
+    seq, _, h = head.rpartition(":")
+    h = h.strip().lower()
+    return (int(seq) if seq.strip() else None), h
+
+
+class _NoDice:
+    """The dice of an epoch whose seed is not revealed: any draw means "cannot check"."""
+
+    cursor = 0
+
+    def roll(self, n: int, sides: int) -> Any:
+        raise _Unrevealed
+
+    def shuffle(self, size: int) -> Any:
+        raise _Unrevealed
+
+
+class _Unrevealed(Exception):
+    pass
+
+
+def verify_log(
+    lines: Sequence[Line],
+    registry: Any = None,
+    *,
+    heads: Sequence[str] = (),
+) -> Report:
+    """Check a table's log (see the module doc). ``registry`` (:func:`taku.plugins.load_registry`)
+    lets commands be decided again; ``heads`` are heads a player holds (``HEX`` or
+    ``SEQ:HEX``, full or short form), each of which the log must reach.
+    """
+    rep = Report(counts={"events": len(lines), "chained": 0, "commands": 0, "rolls": 0, "faces": 0})
+    if not lines:
+        rep.problem("verify/empty", None, "the log has no events")
+        return rep
+    lines = sorted(lines, key=lambda x: x.seq)
+    hashes = _check_chain(lines, rep)
+    for h in heads:
+        _check_head(h, hashes, rep)
+    seeds = _check_epochs(lines, rep)
+    _check_commitments(lines, rep)
+    proven = _decide_again(lines, seeds, registry, rep)
+    _check_faces_by_epoch(lines, seeds, rep, proven)
+    return rep
+
+
+def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
+    hashes: dict[int, str] = {}
+    first = lines[0].public if lines[0].seq == 1 else {}
+    seed_hash = first.get("seed_hash", "") if isinstance(first, dict) else ""
+    table_id = lines[0].table_id
+    expected = 1
+    prev: str | None = None
+    unchained: list[int] = []
+    broken: int | None = None
+    for ln in lines:
+        if ln.seq != expected:
+            rep.problem(
+                "verify/missing",
+                expected,
+                f"seq {expected}..{ln.seq - 1} missing: the log jumps from seq {expected - 1} to {ln.seq}",
+            )
+        if ln.table_id != table_id:
+            rep.problem("verify/chain", ln.seq, f"table {ln.table_id!r}, not {table_id!r}")
+        expected = ln.seq + 1
+        if ln.head is None:
+            if prev is not None:
+                rep.problem("verify/chain", ln.seq, "no hash where the chain should go on")
+            unchained.append(ln.seq)
+            continue
+        if prev is None:
+            prev = chain.genesis(table_id, seed_hash, ln.seq - 1)
+        h = chain.link(prev, ln.body())
+        hashes[ln.seq] = h
+        if not h.startswith(ln.head.lower()) or len(ln.head) < chain.SHORT:
+            if broken is None:
+                rep.problem(
+                    "verify/chain",
+                    ln.seq,
+                    f"its hash is {chain.short(ln.head)}, but its content gives {chain.short(h)}: "
+                    "it was changed (or an event before it removed) after it was written",
+                )
+            if len(ln.head) == 64:
+                h = ln.head.lower()  # go on from the stored hash: each later break is its own
+            else:
+                broken = broken or ln.seq  # a short head: every later one differs too
+        rep.counts["chained"] += 1
+        prev = h
+    if broken is not None:
+        rep.unchecked.append(
+            (
+                broken,
+                f"seq {broken} on: the chain is broken there, later seqs are not checked apart",
+            )
+        )
+    if unchained:
+        rep.unchecked.append(
+            (
+                unchained[0],
+                f"seq {unchained[0]}..{unchained[-1]} unchained: written before taku kept the hash chain",
+            )
+        )
+    rep.head = prev or ""
+    return hashes
+
+
+def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
+    seq, h = _parse_head(head)
+    if len(h) < 8:
+        rep.problem("verify/head", seq, f"{head!r} is too short to be a head")
+        return
+    if seq is not None:
+        have = hashes.get(seq)
+        if have is None:
+            rep.problem(
+                "verify/head",
+                seq,
+                f"the log does not reach the head {chain.short(h)} you hold: it has no chained seq {seq}",
+            )
+        elif not have.startswith(h):
+            rep.problem(
+                "verify/head",
+                seq,
+                f"you hold head {chain.short(h)} at seq {seq}, the log has {chain.short(have)} there",
+            )
+        return
+    if not any(v.startswith(h) for v in hashes.values()):
+        rep.problem(
+            "verify/head", None, f"the log never reaches the head {chain.short(h)} you hold"
+        )
+
+
+def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
+    """Each epoch's revealed seed, checked against the hash published before it."""
+    seeds: dict[int, bytes] = {}
+    first = lines[0].public if lines[0].seq == 1 else None
+    committed = first.get("seed_hash", "") if isinstance(first, dict) else ""
+    epoch, start = 0, lines[0].seq
+    for ln in lines:
+        ev = ln.public
+        if not isinstance(ev, dict) or ev.get("type") != "seed_revealed":
+            continue
+        try:
+            seed = bytes.fromhex(ev["seed"])
+        except (KeyError, ValueError):
+            rep.problem("verify/seed", ln.seq, "the revealed seed is not hex")
+            seed = b""
+        if seed and "sha256:" + hashlib.sha256(seed).hexdigest() != committed:
+            rep.problem(
+                "verify/seed",
+                ln.seq,
+                f"epoch {epoch}'s revealed seed does not match {committed or 'no hash'}, published at its start",
+            )
+        else:
+            seeds[epoch] = seed
+            rep.epochs.append(
+                f"epoch {epoch} (seq {start}..{ln.seq}): seed revealed at seq {ln.seq}"
+            )
+        committed = ev.get("next_seed_hash", "")
+        if not committed:
+            return seeds  # a table without epochs: no dice after its one reveal
+        epoch, start = epoch + 1, ln.seq + 1
+    last = lines[-1].seq
+    if not seeds and any(ln.draws for ln in lines):
+        rep.problem(
+            "verify/unrevealed", None, "the seed has not been revealed (the GM sends reveal_seed)"
+        )
+    if start > last:
+        rep.epochs.append(f"epoch {epoch} (after seq {last}): open, its seed is not revealed")
+    else:
+        rep.epochs.append(f"epoch {epoch} (seq {start}..{last}): open, its seed is not revealed")
+        rep.unchecked.append(
+            (
+                start,
+                f"epoch {epoch} (seq {start}..{last}) is open: its dice are not checked "
+                "until the GM reveals its seed",
+            )
+        )
+    return seeds
+
+
+def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
+    hidden_unknown: list[int] = []
+    for ln in lines:
+        if ln.hidden:
+            if ln.data is None or ln.salt is None:
+                hidden_unknown.append(ln.seq)
+            elif chain.commitment(ln.salt, ln.data) != ln.commitment:
+                rep.problem(
+                    "verify/commitment",
+                    ln.seq,
+                    "the hidden event does not match the commitment everyone received",
+                )
+        if ln.command_commitment is not None and ln.command is not None and ln.command_salt:
+            if chain.commitment(ln.command_salt, ln.command) != ln.command_commitment:
+                rep.problem(
+                    "verify/commitment",
+                    ln.seq,
+                    "the hidden command does not match the commitment everyone received",
+                )
+    if hidden_unknown:
+        rep.unchecked.append(
+            (
+                hidden_unknown[0],
+                "hidden events not in this log (checked once their content is published): seq "
+                + _ranges(hidden_unknown),
+            )
+        )
+
+
+def _ranges(seqs: Sequence[int]) -> str:
+    out: list[str] = []
+    start = prev = seqs[0]
+    for s in [*seqs[1:], None]:
+        if s is not None and s == prev + 1:
+            prev = s
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        if s is not None:
+            start = prev = s
+    return ", ".join(out)
+
+
+def _groups(lines: Sequence[Line]) -> list[list[Line]]:
+    out: list[list[Line]] = []
+    for ln in lines:
+        if out and out[-1][-1].command_id == ln.command_id:
+            out[-1].append(ln)
+        else:
+            out.append([ln])
+    return out
+
+
+def _decide_again(
+    lines: Sequence[Line], seeds: dict[int, bytes], registry: Any, rep: Report
+) -> frozenset[str]:
+    """Decide every command again on the state folded from the log before it; returns
+    the command ids whose events came out the same."""
+    from taku.core import table as core_table
+
+    first = lines[0].public if lines[0].seq == 1 else None
+    if not isinstance(first, dict) or first.get("type") != "table_created":
+        rep.unchecked.append(
+            (lines[0].seq, "the log does not start at table_created: no command is decided again")
+        )
+        return frozenset()
+    if registry is None:
+        rep.unchecked.append((None, "no rulesets given: commands are not decided again"))
+        return frozenset()
+    try:
+        rs = registry.get(first["ruleset"])
+    except Exception:  # noqa: BLE001 - an unknown ruleset is a reason, not a crash
+        rep.unchecked.append(
+            (
+                None,
+                f"the ruleset {first.get('ruleset')!r} is not installed: commands are not decided again",
+            )
+        )
+        return frozenset()
+    decoder = core_table.event_decoder(rs)
+    commands = core_table.command_decoder(rs)
+    server = msgspec.json.Decoder(_server_union())
+    encode = msgspec.json.Encoder().encode
+    state = core_table.TableState(table_id=lines[0].table_id)
+    unknown_from: int | None = None
+    proven: set[str] = set()
+    not_recorded: list[int] = []
+    stale: list[int] = []
+    unrevealed: list[int] = []
+    hidden_cmd: list[int] = []
+    for group in _groups(lines):
+        head = group[0]
+        checkable = unknown_from is None and all(ln.data is not None for ln in group)
+        if checkable and head.seq > 1:
+            rec = head.command
+            if rec is None:
+                (hidden_cmd if head.command_commitment else not_recorded).append(head.seq)
+            elif rec.get("version") != rs.version:
+                stale.append(head.seq)
+            else:
+                rep.counts["commands"] += 1
+                if _decide_one(
+                    group,
+                    rec,
+                    state,
+                    rs,
+                    seeds,
+                    decoder,
+                    commands,
+                    server,
+                    encode,
+                    rep,
+                    stale_to=unrevealed,
+                ):
+                    proven.add(head.command_id)
+        elif unknown_from is None and not checkable:
+            unknown_from = head.seq
+        # the log's own events, decided again or not, make the state for the next command
+        for ln in group:
+            if ln.data is None:
+                continue
+            try:
+                ev = decoder.decode(encode(ln.data))
+            except msgspec.ValidationError as e:
+                rep.problem("verify/decode", ln.seq, f"not an event of {rs.id}: {e}")
+                continue
+            st = core_table.evolve(state, ev, rs)
+            state = msgspec.structs.replace(st, seq=ln.seq, dice_cursor=st.dice_cursor + ln.draws)
+    if unknown_from is not None:
+        rep.unchecked.append(
+            (
+                unknown_from,
+                f"seq {unknown_from} on: not decided again, the log does not hold the hidden event there (the GM's full log does)",
+            )
+        )
+    if not_recorded:
+        rep.unchecked.append(
+            (
+                not_recorded[0],
+                "no command recorded (written before taku logged commands): seq "
+                + _ranges(not_recorded),
+            )
+        )
+    if hidden_cmd:
+        rep.unchecked.append(
+            (hidden_cmd[0], "hidden commands not in this log: seq " + _ranges(hidden_cmd))
+        )
+    if stale:
+        rep.unchecked.append(
+            (
+                stale[0],
+                f"decided by another version of {rs.id} than the installed {rs.version}: seq "
+                + _ranges(stale),
+            )
+        )
+    if unrevealed:
+        rep.unchecked.append(
+            (unrevealed[0], "draws dice of an unrevealed epoch: seq " + _ranges(unrevealed))
+        )
+    return frozenset(proven)
+
+
+def _server_union() -> Any:
+    from typing import Union
+
+    from taku.core.table import SERVER_COMMANDS
+
+    return Union[tuple(SERVER_COMMANDS)]  # noqa: UP007
+
+
+def _decide_one(
+    group, rec, state, rs, seeds, decoder, commands, server, encode, rep, *, stale_to
+) -> bool:
+    from taku.core import table as core_table
+    from taku.core.dice import SeededDice
+    from taku.core.events import Private, Redacted, tag_of
+    from taku.core.ruleset import Context
+    from taku.errors import TakuError
+
+    head = group[0]
+    seq = head.seq
+    found = len(rep.problems)
+    if rec.get("at") != state.seq:
+        rep.problem(
+            "verify/command",
+            seq,
+            f"the command says it was decided at seq {rec.get('at')}, but it comes after seq {state.seq}",
+        )
+        return False
+    decided = rec.get("decided")
+    raw = encode(decided)
+    try:
+        if isinstance(decided, dict) and str(decided.get("type", "")).startswith("@"):
+            cmd = server.decode(raw)
+            is_server = True
+        else:
+            cmd = commands.decode(raw)
+            is_server = False
+    except msgspec.ValidationError as e:
+        rep.problem("verify/command", seq, f"the recorded command does not decode: {e}")
+        return False
+    seed = seeds.get(state.epoch)
+    dice = SeededDice(seed, state.dice_cursor) if seed else _NoDice()
+    next_hash = ""
+    if isinstance(head.data, dict) and head.data.get("type") == "seed_revealed":
+        next_hash = head.data.get("next_seed_hash", "")
+    ctx = Context(
+        actor=head.actor,
+        role=state.role_of(head.actor),
+        dice=dice,
+        options=state.rules,
+        next_seq=state.seq + 1,
+        seed=seed,
+        next_seed_hash=next_hash,
+    )
+    start = dice.cursor
+    try:
+        emitted = (
+            core_table.decide_server(state, cmd, ctx)
+            if is_server
+            else core_table.decide(state, cmd, ctx, rs)
+        )
+    except _Unrevealed:
+        stale_to.append(seq)
+        return False
+    except TakuError as e:
+        rep.problem(
+            "verify/rejected",
+            seq,
+            f"{decided.get('type')} is refused when decided again ({e.code}: {e.message})",
+        )
+        return False
+    drew = dice.cursor - start
+    if len(emitted) != len(group):
+        rep.problem(
+            "verify/differs",
+            seq,
+            f"the log has {len(group)} events for command {head.command_id}, deciding it again gives {len(emitted)}",
+        )
+        return False
+    for ln, item in zip(group, emitted, strict=True):
+        audience = None
+        red = None
+        if isinstance(item, Private):
+            event = item.event
+            audience = list(item.audience)
+            red = item.redacted or Redacted(of=tag_of(type(event)))
+        else:
+            event = item
+        again = msgspec.json.decode(encode(event))
+        if chain.canonical(ln.data) != chain.canonical(again):
+            rep.problem("verify/differs", ln.seq, _differs(ln.data, again) or "the event differs")
+            continue
+        if (audience is None) != (not ln.hidden):
+            rep.problem(
+                "verify/differs",
+                ln.seq,
+                "hidden in the log but public when decided again"
+                if ln.hidden
+                else "public in the log but hidden when decided again",
+            )
+            continue
+        if red is not None and chain.canonical(ln.public) != chain.canonical(
+            msgspec.json.decode(encode(red))
+        ):
+            rep.problem(
+                "verify/differs",
+                ln.seq,
+                "the stand-in the public received "
+                + (_differs(ln.public, msgspec.json.decode(encode(red))) or "differs"),
+            )
+        if ln.full and audience is not None and sorted(ln.audience or []) != sorted(audience):
+            rep.problem(
+                "verify/differs",
+                ln.seq,
+                f"shown to {ln.audience}, deciding again shows it to {audience}",
+            )
+    if group[-1].draws != drew or any(ln.draws for ln in group[:-1]):
+        rep.problem(
+            "verify/differs",
+            group[-1].seq,
+            f"the log says the command drew {group[-1].draws} faces, deciding it again draws {drew}",
+        )
+    return len(rep.problems) == found
+
+
+def _check_faces_by_epoch(
+    lines: Sequence[Line], seeds: dict[int, bytes], rep: Report, proven: frozenset[str]
+) -> None:
+    """:func:`verify`'s face check on each revealed epoch's part of the log."""
+    epoch, part = 0, []
+    parts: list[tuple[int, list[Line]]] = []
+    for ln in lines:
+        part.append(ln)
+        ev = ln.public
+        if isinstance(ev, dict) and ev.get("type") == "seed_revealed" and ev.get("next_seed_hash"):
+            parts.append((epoch, part))
+            epoch, part = epoch + 1, []
+    parts.append((epoch, part))
+    for ep, ls in parts:
+        seed = seeds.get(ep)
+        if seed is None or not ls:
+            continue
+        entries = [
+            LogEntry(
+                ln.seq,
+                ln.command_id,
+                ln.draws,
+                ln.data if ln.data is not None else ln.public,
+                ln.data is None,
+            )
+            for ln in ls
+        ]
+        problems, counts = _faces(entries, seed, proven)
+        for p in problems:
+            seq = None
+            if p.startswith("seq "):
+                try:
+                    seq = int(p[4:].split(":")[0].split("-")[0].split(" ")[0])
+                except ValueError:
+                    seq = None
+            rep.problem(
+                "verify/faces", seq, p.split(": ", 1)[1] if seq is not None and ": " in p else p
+            )
+        rep.counts["rolls"] += counts["rolls"]
+        rep.counts["faces"] += counts["faces"]

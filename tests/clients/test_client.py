@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -58,6 +59,28 @@ async def test_create_join_roll_and_both_see_the_same_faces(
             assert roll["type"] == "dice_rolled"
             assert roll["rolls"][0]["faces"] == [3, 5]
             assert "8[3,5]" in events[-1].text and "成功" in events[-1].text
+
+
+async def test_the_client_keeps_the_head_every_frame_and_ack_carries(scripted_server) -> None:
+    """Every event and ack carries the head of the table's hash chain; the client keeps the
+    latest, and the same head is what verify recomputes at that seq from the log."""
+    from taku.core import chain
+    from taku.verify import lines_from_export, verify_log
+
+    async with await TakuClient.connect(scripted_server.ws_url) as gm:
+        created = await gm.create_table("generic", name="指紋の卓")
+        feed = await gm.subscribe(created.table_id)
+        ack = await gm.chat(created.table_id, "ドーモ")
+        assert len(ack.head) == chain.SHORT and ack.head_seq >= ack.last_seq == 3
+        events = await collect(feed, ack.last_seq)
+        assert [len(e.head) for e in events] == [chain.SHORT] * 3
+        assert len({e.head for e in events}) == 3  # each seq its own
+        assert events[-1].head == ack.head
+        assert gm.fingerprint(created.table_id) == f"3:{ack.head}"
+        log = await gm.get_log(created.table_id)
+    lines = lines_from_export("\n".join(msgspec.json.encode(f).decode() for f in log))
+    report = verify_log(lines, heads=(gm.fingerprint(created.table_id),))
+    assert report.ok, [str(p) for p in report.problems]
 
 
 async def test_errors_are_typed_with_the_stable_code(scripted_server) -> None:

@@ -76,6 +76,28 @@ async def faces(page: Any, seq: int) -> list[str]:
     return await page.locator(f"#log li[data-seq='{seq}'] .die").all_inner_texts()
 
 
+async def test_the_header_shows_the_tables_fingerprint(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """The header shows the table's fingerprint: the hash chain's head at the seq shown,
+    the same for the GM and a player, and moving on with each event (issue 17)."""
+    import re
+
+    gm = await create_table(open_page, scripted_server.http_url)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await wait_seq(gm, 3)
+    await gm.wait_for_function("document.body.dataset.seq === '3'")
+    shown = {await p.inner_text("#t-head") for p in (gm, pl)}
+    assert len(shown) == 1, shown
+    (first,) = shown
+    assert re.fullmatch(r"指紋 3:[0-9a-f]{16}", first), first
+    await pl.fill("#chat-input", "ドーモ")
+    await pl.press("#chat-input", "Enter")
+    await gm.wait_for_function("document.body.dataset.seq === '4'")
+    after = await gm.inner_text("#t-head")
+    assert after.startswith("指紋 4:") and after[-16:] != first[-16:]
+
+
 async def test_gm_and_player_see_the_same_roll(
     scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
 ) -> None:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taku.core.commands import RevealSeed, RollDice
-from taku.core.dice import SeededDice, face_at, fisher_yates, seed_hash
+from taku.core.dice import SeededDice, epoch_seed, face_at, fisher_yates, seed_hash
 from taku.testing.harness import TableHarness
 from taku.verify import LogEntry, verify
 
@@ -74,7 +74,7 @@ def test_shuffles_put_every_card_everywhere_uniformly() -> None:
 async def _seeded_table_log() -> list[LogEntry]:
     h = await TableHarness.create("generic")
     seed = b"\x07" * 32
-    h.hub.dice = lambda tid, s, cursor: SeededDice(seed, cursor)
+    h.hub.dice = lambda tid, s, cursor: SeededDice(s, cursor)
     h.table.record = msgspec.structs.replace(h.table.record, seed=seed)
     # the table's first event must commit to this seed for the check to pass
     pl = await h.join("たろう")
@@ -84,7 +84,7 @@ async def _seeded_table_log() -> list[LogEntry]:
     await h.send(h.gm, RevealSeed())
     recs = await h.hub.store.read(h.table.table_id)
     entries = [LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs]
-    entries[0].data["seed_hash"] = seed_hash(seed)
+    entries[0].data["seed_hash"] = seed_hash(epoch_seed(seed, 0))
     return entries
 
 
@@ -149,7 +149,7 @@ async def test_a_rulesets_own_dice_commands_verify_too() -> None:
     """nstrpg's chat pools (N5[S] …) are dice_rolled events of their own syntax: their faces are checked."""
     h = await TableHarness.create("nstrpg")
     seed = b"\x09" * 32
-    h.hub.dice = lambda tid, s, cursor: SeededDice(seed, cursor)
+    h.hub.dice = lambda tid, s, cursor: SeededDice(s, cursor)
     h.table.record = msgspec.structs.replace(h.table.record, seed=seed)
     pl = await h.join("たろう")
     for text in ("N5[S]", "E1,N2,H3", "2D6>=7", "SB"):
@@ -157,7 +157,7 @@ async def test_a_rulesets_own_dice_commands_verify_too() -> None:
     await h.send(h.gm, RevealSeed())
     recs = await h.hub.store.read(h.table.table_id)
     entries = [LogEntry(r.seq, r.command_id, r.draws, msgspec.json.decode(r.data)) for r in recs]
-    entries[0].data["seed_hash"] = seed_hash(seed)
+    entries[0].data["seed_hash"] = seed_hash(epoch_seed(seed, 0))
     problems, counts = verify(entries)
     assert problems == [] and counts["rolls"] >= 4
     pool = next(e for e in entries if e.data.get("expression", "").startswith("N5"))

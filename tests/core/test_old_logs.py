@@ -27,6 +27,8 @@ FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "logs-0.1"
 VIEW_CHANGES: dict[str, set[str]] = {
     # legal moves moved to the state message's affordances; whose move and the step to its turn
     "shadowjan": {"legal_moves", "all_moves", "to_move", "step"},
+    # the seed epoch of the deck's order (issue 17): new, 0 for every older table
+    "yodomi": {"deck_epoch"},
 }
 
 
@@ -69,3 +71,54 @@ def test_the_fixtures_cover_every_ruleset() -> None:
         "hiden",
         "shadowjan",
     }
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_a_01_log_verifies_with_its_unchained_part_marked(path: Path) -> None:
+    """``taku verify`` reads a log from before the hash chain and the logged commands: it
+    finds nothing wrong but the seed no GM revealed, and says which seqs are unchained
+    and which commands it could not decide again."""
+    from taku.verify import lines_from_records, verify_log
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    recs = [msgspec.json.decode(json.dumps(r), type=Recorded) for r in data["records"]]
+    report = verify_log(lines_from_records(recs), load_registry())
+    assert {p.code for p in report.problems} <= {"verify/unrevealed"}, [
+        str(p) for p in report.problems
+    ]
+    last = recs[-1].seq
+    assert any(why.startswith(f"seq 1..{last} unchained") for _, why in report.unchecked)
+    assert report.counts["chained"] == report.counts["commands"] == 0
+    if len({r.command_id for r in recs}) > 1:
+        assert any("no command recorded" in why for _, why in report.unchecked)
+
+
+async def test_an_01_table_played_on_chains_its_new_events() -> None:
+    """A table from before the chain, played on after the upgrade: its new events chain
+    from the table id, seed hash and its last unchained seq; verify checks them and marks
+    the old part as unchained."""
+    from taku.app import Hub
+    from taku.core.commands import Chat
+    from taku.store.base import TableRecord
+    from taku.store.memory import MemoryEventStore
+    from taku.verify import lines_from_records, verify_log
+
+    data = json.loads((FIXTURES[0]).read_text(encoding="utf-8"))
+    recs = [msgspec.json.decode(json.dumps(r), type=Recorded) for r in data["records"]]
+    tid = recs[0].table_id
+    store = MemoryEventStore()
+    record = TableRecord(
+        table_id=tid, ruleset=data["ruleset"], name="古い卓", created="2026", seed=b"\x01" * 32
+    )
+    await store.create_table(record, recs, recs[0].command_id)
+    hub = Hub(store, load_registry())
+    table = await hub.table(tid)
+    gm = next(m for m in table.state.members.values() if m.role == "gm").id
+    await table.execute(gm, Chat(text="続きです"), command_id="after-upgrade")
+    stored = await store.read(tid)
+    assert stored[-1].hash and all(r.hash is None for r in stored[:-1])
+    report = verify_log(lines_from_records(stored), load_registry())
+    assert [p.code for p in report.problems] == ["verify/unrevealed"]  # its dice: never revealed
+    assert report.counts["chained"] == 1 and report.counts["commands"] == 1
+    assert any(f"seq 1..{len(recs)} unchained" in why for _, why in report.unchecked)
+    await hub.close()

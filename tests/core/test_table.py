@@ -18,7 +18,8 @@ from taku.core.commands import (
     SetRole,
     UpdateCharacter,
 )
-from taku.core.events import ChatPosted, GMOverridden, SeedRevealed
+from taku.core.dice import SeededDice, epoch_seed, face_at, seed_hash
+from taku.core.events import ChatPosted, DiceRolled, GMOverridden, SeedRevealed
 from taku.core.ruleset import Role
 from taku.errors import TakuError
 from taku.testing.harness import TableHarness
@@ -93,12 +94,30 @@ async def test_gm_override_is_an_event_with_reason_and_previous_value() -> None:
     await h.assert_replay_matches()
 
 
-async def test_reveal_seed_is_gm_only_and_once() -> None:
+async def test_reveal_seed_is_gm_only_and_opens_a_new_epoch() -> None:
+    """The GM reveals the epoch's seed and, in the same event, commits to the next epoch's."""
     h = await TableHarness.create("generic")
     pl = await h.join("P")
     assert (await h.rejected(pl, RevealSeed())).code == "command/forbidden"
+    master = h.table.record.seed
+    assert h.state.seed_hash == seed_hash(epoch_seed(master, 0))
     (ev,) = await h.send(h.gm, RevealSeed())
-    assert isinstance(ev, SeedRevealed) and bytes.fromhex(ev.seed) == h.table.record.seed
+    assert isinstance(ev, SeedRevealed) and bytes.fromhex(ev.seed) == epoch_seed(master, 0)
+    assert ev.next_seed_hash == seed_hash(epoch_seed(master, 1)) == h.state.seed_hash
+    assert h.state.epoch == 1 and h.state.dice_cursor == 0
+    (again,) = await h.send(h.gm, RevealSeed())
+    assert (
+        isinstance(again, SeedRevealed)
+        and seed_hash(bytes.fromhex(again.seed)) == ev.next_seed_hash
+    )
+    assert again.seed != ev.seed and h.state.epoch == 2
+
+
+async def test_a_table_without_epochs_reveals_once() -> None:
+    """A table created before epochs (``table_created.epochs`` false) has one seed: once."""
+    h = await TableHarness.create("generic")
+    h.table.state = h.table._decided = msgspec.structs.replace(h.state, epochs=False)
+    await h.send(h.gm, RevealSeed())
     assert (await h.rejected(h.gm, RevealSeed())).code == "command/seed_revealed"
 
 
@@ -169,9 +188,25 @@ async def test_view_hides_the_seed_until_revealed(role: str) -> None:
     assert view["you"] == {"member_id": m, "role": role}
 
 
-async def test_no_dice_after_the_seed_is_revealed() -> None:
-    """Once the seed is public every later face is predictable: rolls are refused, chat goes on."""
+async def test_dice_after_a_reveal_come_from_the_new_epoch() -> None:
+    """After reveal_seed a roll draws face 0 of the new epoch's stream, never the revealed seed's."""
+    h = await TableHarness.create("generic")
+    seeded = lambda tid, seed, cursor: SeededDice(seed, cursor)  # noqa: E731
+    h.hub.dice = seeded
+    pl = await h.join("P")
+    await h.chat(pl, "2D6")
+    await h.send(h.gm, RevealSeed())
+    (roll,) = await h.chat(pl, "3D6")
+    master = h.table.record.seed
+    assert isinstance(roll, DiceRolled) and roll.rolls[0].at == 0
+    assert list(roll.rolls[0].faces) == [face_at(epoch_seed(master, 1), k, 6) for k in range(3)]
+
+
+async def test_no_dice_after_the_only_seed_of_an_old_table_is_revealed() -> None:
+    """A table without epochs: once its seed is public every later face is predictable:
+    rolls are refused, chat goes on."""
     h = await TableHarness.create("generic", faces=[1, 2, 3, 4])
+    h.table.state = h.table._decided = msgspec.structs.replace(h.state, epochs=False)
     pl = await h.join("P")
     await h.chat(pl, "2D6")
     await h.send(h.gm, RevealSeed())

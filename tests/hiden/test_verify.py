@@ -8,7 +8,7 @@ from taku.app import Hub
 from taku.core.commands import Chat, CreateCharacter, RevealSeed
 from taku.plugins import load_registry
 from taku.store.memory import MemoryEventStore
-from taku.verify import LogEntry, verify
+from taku.verify import LogEntry, lines_from_records, verify, verify_log
 from taku_hiden.commands import (
     AwardZabuton,
     Check,
@@ -65,3 +65,7 @@ async def test_seeded_table_verifies() -> None:
     )
     assert problems == []
     assert counts["rolls"] > 100
+    # and the whole log: its chain, and every command decided again with the revealed seed
+    report = verify_log(lines_from_records(recs), load_registry())
+    assert report.ok, [str(x) for x in report.problems]
+    assert report.counts["commands"] == len({r.command_id for r in recs}) - 1

@@ -10,7 +10,7 @@ from taku.app import Hub
 from taku.core.commands import CreateCharacter, RevealSeed
 from taku.plugins import load_registry
 from taku.store.memory import MemoryEventStore
-from taku.verify import LogEntry, verify
+from taku.verify import LogEntry, lines_from_records, verify, verify_log
 from taku_shadowjan import commands as C
 from taku_shadowjan.commands import COMMANDS
 
@@ -54,4 +54,8 @@ async def test_seeded_game_verifies() -> None:
     # the seed is the server's own (random), so the game's length varies: at least the seat
     # order (4), the first deal (4) and one move rolled
     assert problems == [] and counts["rolls"] >= 9
+    # and the whole log: its chain, and every command decided again with the revealed seed
+    report = verify_log(lines_from_records(recs), load_registry())
+    assert report.ok, [str(x) for x in report.problems]
+    assert report.counts["commands"] == len({r.command_id for r in recs}) - 1
     await hub.close()

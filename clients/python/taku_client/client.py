@@ -146,6 +146,8 @@ class Feed:
         if ev.seq != self.last_seq + 1:  # pragma: no cover - the server guarantees no gaps
             raise AssertionError(f"gap in {self.table_id}: {self.last_seq} -> {ev.seq}")
         self.last_seq = ev.seq
+        if ev.head:
+            self.client._saw_head(self.table_id, ev.seq, ev.head)
         self._queue.put_nowait(ev)
         for cb in self._callbacks:
             cb(ev)
@@ -212,6 +214,10 @@ class TakuClient:
         self.members: dict[str, Joined] = {}
         """table id -> how this client joined it."""
         self.feeds: dict[str, Feed] = {}
+        self.heads: dict[str, tuple[int, str]] = {}
+        """table id -> ``(seq, head)``: the latest head of the table's hash chain this
+        client received (in an event or an ack). Keep it: ``taku verify --head SEQ:HEAD``
+        checks a published log against it (docs/verify.md)."""
         self.reconnects = 0
         """How many times the connection was made again."""
         self.status_callbacks: list[Callable[[str], Any]] = []
@@ -501,7 +507,19 @@ class TakuClient:
             CommandMsg(table_id=table_id, command_id=cid, command=raw, expected_seq=expected_seq)
         )
         assert isinstance(reply, Ack)
+        self._saw_head(table_id, reply.head_seq, reply.head)
         return reply
+
+    def _saw_head(self, table_id: str, seq: int, head: str) -> None:
+        """Keep the latest head of ``table_id``'s chain (see :attr:`heads`)."""
+        if head and seq >= self.heads.get(table_id, (0, ""))[0]:
+            self.heads[table_id] = (seq, head)
+
+    def fingerprint(self, table_id: str) -> str:
+        """The table's current fingerprint, ``SEQ:HEAD`` (what ``taku verify --head`` takes),
+        or ``""`` before any head was received."""
+        seq, head = self.heads.get(table_id, (0, ""))
+        return f"{seq}:{head}" if head else ""
 
     async def chat(
         self,
@@ -528,6 +546,7 @@ class TakuClient:
             )
         )
         assert isinstance(reply, Ack)
+        self._saw_head(table_id, reply.head_seq, reply.head)
         return reply
 
     async def export_log(self, table_id: str, format: str = "html") -> Exported:

@@ -287,6 +287,8 @@ function renderLive() {
   $("#t-me").textContent = me ? `${me.name}（${ROLE[me.role] || me.role}）` : "観戦";
   $("#t-seq").textContent = `seq ${s.seq}`;
   $("#t-zone").textContent = TIME_ZONE ? `時刻: ${TIME_ZONE}` : "";
+  // the table's fingerprint: the hash chain's head at this seq (taku verify --head SEQ:HEAD)
+  $("#t-head").textContent = s.head ? `指紋 ${s.seq}:${s.head}` : "";
   document.body.dataset.seq = s.seq;
   document.body.dataset.role = s.you.role;
   const canAct = s.you.role !== "spectator";

@@ -19,8 +19,6 @@ __all__ = [
     "GM",
     "MEMBER",
     "PLAYER",
-    "Permit",
-    "owner_of",
     "CharacterRef",
     "AddChannel",
     "Chat",
@@ -31,14 +29,19 @@ __all__ = [
     "Command",
     "CreateCharacter",
     "Leave",
+    "MemberRef",
     "Override",
+    "Permit",
     "RemoveCharacter",
     "RenameMember",
     "RevealSeed",
     "RollDice",
     "SetRole",
+    "Text",
     "UpdateCharacter",
+    "field",
     "fingerprint",
+    "owner_of",
 ]
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "ScriptedDice",
     "SeededDice",
     "Shuffle",
+    "epoch_seed",
     "face_at",
     "fisher_yates",
     "seed_hash",
@@ -100,6 +101,19 @@ class DiceSource(Protocol):
 def seed_hash(seed: bytes) -> str:
     """The public commitment to a table's seed: ``sha256:<hex>`` of the seed bytes."""
     return "sha256:" + hashlib.sha256(seed).hexdigest()
+
+
+def epoch_seed(master: bytes, epoch: int, *, epochs: bool = True) -> bytes:
+    """The dice seed of ``epoch`` (0, 1, 2 …) of a table whose secret is ``master``.
+
+    Each ``reveal_seed`` publishes the current epoch's seed and begins the next;
+    epoch seeds are HMAC-SHA256(master, "taku/epoch/<n>"), so a revealed one tells
+    nothing of the next. A table from before epochs (``epochs=False``) has one
+    seed, ``master`` itself.
+    """
+    if not epochs:
+        return master
+    return hmac.new(master, b"taku/epoch/%d" % epoch, hashlib.sha256).digest()
 
 
 def face_at(seed: bytes, k: int, sides: int) -> int:

@@ -34,6 +34,7 @@ __all__ = [
     "MemberJoined",
     "MemberLeft",
     "MemberRenamed",
+    "NO_JSON",
     "Private",
     "Recorded",
     "Redacted",
@@ -90,8 +91,16 @@ class Private(msgspec.Struct, frozen=True, kw_only=True):
     redacted: Event | None = None
 
 
-class Recorded(msgspec.Struct, frozen=True, kw_only=True):
+NO_JSON = msgspec.Raw(b"null")
+"""JSON ``null`` as the default of :class:`Recorded`'s raw fields: pass this very object
+for "none", and the stored envelope leaves the field out."""
+
+
+class Recorded(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One stored event: the envelope of DESIGN.md with ``data`` as raw JSON.
+
+    Fields at their defaults are left out of the stored JSON (an envelope written
+    before a field existed reads back the same way).
 
     Attributes:
         table_id: the stream.
@@ -112,6 +121,19 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
             :func:`~taku.core.commands.fingerprint` (``None`` for the server's own
             commands and for events stored before taku kept it), so the command id
             sent again with a different command is refused, not swallowed.
+        hash: the hash chain through this event (:mod:`taku.core.chain`, hex
+            SHA-256); ``None`` for events stored before taku kept the chain.
+        commitment: for a hidden event, ``sha256:`` over ``salt`` and the hidden
+            content (:func:`taku.core.chain.commitment`); public, in the stand-in's frame.
+        salt: the commitment's random salt (hex); hidden like the event.
+        command: on a command's first event, the command as it was decided
+            (``{"decided": <command JSON with its type>, "version": <ruleset
+            version>, "at": <the seq it was decided at>}``); JSON ``null`` elsewhere.
+            ``taku verify`` decides it again and requires the same events.
+        command_commitment: when any event of the command is hidden, the
+            commitment to ``command`` (with ``command_salt``), which the public
+            receives instead of the command itself.
+        command_salt: that commitment's salt (hex); hidden.
     """
 
     table_id: str
@@ -122,10 +144,16 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     time: dt.datetime
     command_id: str
     audience: tuple[str, ...] | None = None
-    redacted: msgspec.Raw = msgspec.Raw(b"null")
+    redacted: msgspec.Raw = NO_JSON
     draws: int = 0
     command_fingerprint: str | None = None
     event_version: int = 1
+    hash: str | None = None
+    commitment: str | None = None
+    salt: str | None = None
+    command: msgspec.Raw = NO_JSON
+    command_commitment: str | None = None
+    command_salt: str | None = None
 
     def redacted_form(self) -> msgspec.Raw | None:
         """The JSON shown to those outside ``audience`` (``None`` for a public event)."""
@@ -165,6 +193,13 @@ class TableCreated(Event, frozen=True, kw_only=True, tag="table_created"):
     options: Annotated[dict[str, Any], msgspec.Meta(title="オプション")] = {}
     seed_hash: Annotated[str, msgspec.Meta(title="シードのハッシュ")] = ""
     settings: Annotated[TableSettings, msgspec.Meta(title="卓の設定")] = TableSettings()
+    epochs: Annotated[
+        bool,
+        msgspec.Meta(
+            title="シードの期",
+            description="シードを公開すると新しいシードの期が始まる（この版より前の卓はfalse）",
+        ),
+    ] = False
 
 
 class MemberJoined(Event, frozen=True, kw_only=True, tag="member_joined"):
@@ -317,11 +352,17 @@ class ChatPaletteSet(Event, frozen=True, kw_only=True, tag="chat_palette_set"):
 
 
 class SeedRevealed(Event, frozen=True, kw_only=True, tag="seed_revealed"):
-    """The GM revealed the table's dice seed (hex); ``taku verify`` can now check the log."""
+    """The GM revealed the current epoch's dice seed (hex); ``taku verify`` can now check
+    that epoch. ``next_seed_hash`` commits to the fresh secret seed of the epoch that
+    begins with this event (tables with ``table_created.epochs``); without it (older
+    tables) no more dice are rolled after the reveal."""
 
     meta = msgspec.Meta(title="シードが公開された")
 
     seed: Annotated[str, msgspec.Meta(title="シード")]
+    next_seed_hash: Annotated[
+        str, msgspec.Meta(title="次のシードのハッシュ", description="新しい期のシードのSHA-256")
+    ] = ""
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (

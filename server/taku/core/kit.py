@@ -44,7 +44,7 @@ character (a bare chat roll): the core replaces it with the name of the member w
 caused the event (``"フジキド: 判定 …"``), so every roll line says who rolled."""
 
 G = TypeVar("G")
-O = TypeVar("O")  # noqa: E741
+O = TypeVar("O")  # noqa: E741 (the options type)
 T = TypeVar("T")
 
 Reject = Callable[..., NoReturn]

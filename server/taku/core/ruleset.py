@@ -90,7 +90,8 @@ class Context(Generic[O]):
         dice: the table's dice source; every face it returns goes into an event.
         options: the ruleset's options Struct (``None`` when it has none).
         next_seq: the seq the command's first event will take; ids derive from it.
-        seed: the table's secret dice seed; only the core's ``reveal_seed`` reads it.
+        seed: the current epoch's secret dice seed; only the core's ``reveal_seed`` reads it.
+        next_seed_hash: the hash of the next epoch's seed, which ``reveal_seed`` publishes.
         character_id: the character a chat line is spoken as (``chat`` with
             ``character_id``), already checked to be the actor's; ``None`` otherwise.
         secret: the chat line had the ``S`` prefix (the core strips it and makes
@@ -103,6 +104,7 @@ class Context(Generic[O]):
     options: O = None  # type: ignore[assignment]
     next_seq: int = 1
     seed: bytes | None = field(default=None, repr=False)
+    next_seed_hash: str = ""
     character_id: str | None = None
     secret: bool = False
     _ids: int = field(default=0, repr=False)

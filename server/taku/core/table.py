@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
+from taku.core import chain, chatdice, kit
 from taku.core import chat as chat_core
-from taku.core import chatdice, kit
 from taku.core.commands import (
     CORE_COMMANDS,
     AddChannel,
@@ -68,14 +68,18 @@ if TYPE_CHECKING:
     from taku.core.upcast import EventReader
 
 __all__ = [
+    "SERVER_COMMANDS",
+    "Admit",
     "Character",
     "Member",
+    "Rejoin",
     "TableState",
     "affordances",
     "check_permit",
     "command_decoder",
     "creation_events",
     "decide",
+    "decide_server",
     "event_decoder",
     "evolve",
     "fold",
@@ -106,10 +110,15 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """A table at one seq: the fold of its events up to ``seq``.
 
     ``game`` is the ruleset's own state; ``dice_cursor`` the next face index of
-    the table's dice stream; ``seed`` is set once the GM revealed it; ``rules``
-    the ruleset's options Struct parsed from ``options`` (what the ruleset's
-    callables receive as ``options``); ``settings`` the core's own options;
-    ``chat`` the channels and the characters' colours and palettes (:mod:`taku.core.chat`).
+    the current epoch's dice stream; ``seed`` is set once the GM revealed it (the
+    last revealed seed); ``rules`` the ruleset's options Struct parsed from
+    ``options`` (what the ruleset's callables receive as ``options``);
+    ``settings`` the core's own options; ``chat`` the channels and the characters'
+    colours and palettes (:mod:`taku.core.chat`). ``head`` is the hash chain through
+    ``seq`` (:mod:`taku.core.chain`; ``""`` before the chain); ``epoch`` counts the
+    seeds revealed so far when the table has ``epochs`` (each reveal begins a new
+    epoch whose ``seed_hash`` the reveal published); ``seed_open`` is false once a
+    table without epochs revealed its only seed (no more dice then).
     """
 
     table_id: str
@@ -130,6 +139,10 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """Seqs of stored GM overrides that no longer fit the state (a ruleset changed
     since): they changed nothing, and the view reports them."""
     chat: chat_core.ChatState = chat_core.ChatState()
+    head: str = ""
+    epoch: int = 0
+    epochs: bool = False
+    seed_open: bool = True
 
     def role_of(self, member_id: str | None) -> str:
         m = self.members.get(member_id) if member_id else None
@@ -171,8 +184,12 @@ def creation_events(
     gm_id: str,
     gm_name: str,
     settings: TableSettings | None = None,
+    epochs: bool = True,
 ) -> list[Event]:
     """The first events of a table: ``table_created`` and the GM's ``member_joined``.
+
+    ``seed_hash`` commits to the first epoch's seed (``epochs``: each ``reveal_seed``
+    begins a new epoch, see :func:`taku.core.dice.epoch_seed`).
 
     Raises:
         InvalidCommand: bad options (``command/invalid_options``) or name.
@@ -186,6 +203,7 @@ def creation_events(
             options=dict(options),
             seed_hash=seed_hash,
             settings=settings or TableSettings(),
+            epochs=epochs,
         ),
         MemberJoined(member_id=gm_id, name=_name(gm_name or "GM"), role=Role.GM),
     ]
@@ -195,6 +213,38 @@ def join_event(member_id: str, name: str, role: str) -> MemberJoined:
     if role not in Role.ALL:
         raise InvalidCommand(f"unknown role {role!r}")
     return MemberJoined(member_id=member_id, name=_name(name), role=cast(RoleName, role))
+
+
+class Admit(msgspec.Struct, frozen=True, kw_only=True, tag="@admit", tag_field="type"):
+    """The server's own command when an invite token joins: a new member (``name`` may be empty)."""
+
+    name: str = ""
+    role: str = Role.PLAYER
+
+
+class Rejoin(msgspec.Struct, frozen=True, kw_only=True, tag="@rejoin", tag_field="type"):
+    """The server's own command when a member who left comes back with their token."""
+
+    member_id: str
+
+
+SERVER_COMMANDS: tuple[type[msgspec.Struct], ...] = (Admit, Rejoin)
+"""Commands only the server decides (joins); logged like the members' commands."""
+
+
+def decide_server(state: TableState, command: Admit | Rejoin, ctx: Context[Any]) -> list[Emitted]:
+    """The events of a server command: the joined member's ``member_joined``.
+
+    An :class:`Admit` takes the id ``m<seq>`` and, without a name, ``<role><seq>``.
+    """
+    match command:
+        case Admit(name=name, role=role):
+            mid = ctx.new_id("m")
+            return [join_event(mid, name or f"{role}{ctx.next_seq}", role)]
+        case Rejoin(member_id=mid):
+            member = state.members[mid]
+            return [join_event(mid, member.name, member.role)]
+    raise InvalidCommand(f"unknown server command {command!r}", code="command/unknown_command")
 
 
 def _name(name: str) -> str:
@@ -432,9 +482,14 @@ def decide(
         case RevealSeed():
             if ctx.seed is None:
                 raise InvalidCommand("this table has no seed to reveal", code="command/no_seed")
-            if state.seed is not None:
+            if not state.seed_open:
                 raise InvalidCommand("the seed is already revealed", code="command/seed_revealed")
-            return [SeedRevealed(seed=ctx.seed.hex())]
+            # a table with epochs goes on with a fresh secret seed, committed here
+            return [
+                SeedRevealed(
+                    seed=ctx.seed.hex(), next_seed_hash=ctx.next_seed_hash if state.epochs else ""
+                )
+            ]
         case _:
             if type(command) in ruleset.commands:
                 return list(ruleset.decide(state, command, ctx))
@@ -706,6 +761,7 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
                 options=event.options,
                 seed_hash=event.seed_hash,
                 settings=event.settings,
+                epochs=event.epochs,
                 rules=rules,
                 game=ruleset.initial_state(rules),
             )
@@ -751,7 +807,16 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
                 # and is reported (its seq: the fold sets the event's seq after evolve)
                 return replace(state, unfit_overrides=(*state.unfit_overrides, state.seq + 1))
         case SeedRevealed():
-            return replace(state, seed=event.seed)
+            if not event.next_seed_hash:
+                return replace(state, seed=event.seed, seed_open=False)
+            # a new epoch: its own seed (committed by the event) and its own face stream
+            return replace(
+                state,
+                seed=event.seed,
+                seed_hash=event.next_seed_hash,
+                epoch=state.epoch + 1,
+                dice_cursor=0,
+            )
         case _:
             return state
 
@@ -789,7 +854,7 @@ def fold(
         event = read(rec)
         state = evolve(state, event, ruleset)
         state = msgspec.structs.replace(
-            state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws
+            state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws, head=rec.hash or ""
         )
     return state
 
@@ -801,9 +866,10 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     """The table as ``viewer`` may see it: the ruleset's ``view`` of the game, no secrets.
 
     Returns a JSON-ready dict: ``table_id, seq, name, ruleset, options, seed_hash,
-    seed (once revealed), members, characters, game, you, chat`` (``chat``:
-    ``{channels, palettes}``, :func:`taku.core.chat.view`), and ``unfit_overrides``
-    (the seqs of stored GM overrides that no longer fit) when there are any.
+    seed (once revealed), epoch, head (the chain's short form at seq), members,
+    characters, game, you, chat`` (``chat``: ``{channels, palettes}``,
+    :func:`taku.core.chat.view`), and ``unfit_overrides`` (the seqs of stored GM
+    overrides that no longer fit) when there are any.
     """
     out = {
         "table_id": state.table_id,
@@ -814,6 +880,8 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         "options": state.options,
         "seed_hash": state.seed_hash,
         "seed": state.seed,
+        "epoch": state.epoch,
+        "head": chain.short(state.head),
         "members": msgspec.to_builtins(state.members),
         "characters": msgspec.to_builtins(state.characters),
         "game": msgspec.to_builtins(ruleset.view(state, viewer, state.rules)),
@@ -865,7 +933,7 @@ def affordances(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -
                 choices={"character_id": chars},
             )
         )
-    if viewer.is_gm and state.seed is None:
+    if viewer.is_gm and state.seed_open:
         out.append(Affordance(command="reveal_seed", label="シードを公開する"))
     if ruleset.affordances is not None:
         out.extend(ruleset.affordances(state, viewer, state.rules))

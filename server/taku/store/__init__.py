@@ -25,6 +25,5 @@ def open_store(url: str) -> EventStore:
         from taku.store.postgres import PostgresEventStore
 
         return PostgresEventStore(url)
-    if url.startswith("sqlite:///"):
-        url = url[len("sqlite:///") :]
+    url = url.removeprefix("sqlite:///")
     return SQLiteEventStore(url)

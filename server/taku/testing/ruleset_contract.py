@@ -352,6 +352,10 @@ class RulesetContract:
                 continue
             live[t.table.state.seq] = msgspec.to_builtins(t.table.state)
         assert idle < self.steps, f"seed {seed}: no affordance was ever offered"
+        # the GM reveals the seed at the end, so that every command can be decided again
+        from taku.core.commands import RevealSeed
+
+        await t.send(t.gm, RevealSeed())
         await self._check_log(t, live, commands, f"seed {seed}")
 
     async def _check_log(
@@ -378,7 +382,7 @@ class RulesetContract:
             ev = table.decoder.decode(rec.data)
             state = evolve(state, ev, rs)
             state = msgspec.structs.replace(
-                state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws
+                state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws, head=rec.hash or ""
             )
             if rs.render is not None and type(ev) in rs.events:
                 line = rs.render(ev, state, state.rules)
@@ -412,6 +416,7 @@ class RulesetContract:
                     assert msgspec.json.encode(f["event"]) != bytes(rec.data), (
                         f"{where}: seq {rec.seq}: the stand-in is the event itself"
                     )
+        self._check_verify(recs, table, where)
         # the public's view never shows a hidden path's value
         for m in (None, t.spectator):
             seen = view(table.state, table.state.viewer(m), rs)["game"]
@@ -423,6 +428,27 @@ class RulesetContract:
                 assert _at(seen, path) != secret, (
                     f"{where}: the view for {m or 'the public'} shows hidden {'/'.join(map(str, path))}"
                 )
+
+    def _check_verify(self, recs: list[Any], table: TableService, where: str) -> None:
+        """``taku verify`` accepts the log as played (issue 17): the chain, every command
+        decided again with its epoch's seed, every face; and the public's export of it."""
+        from taku.verify import lines_from_export, lines_from_records, verify_log
+
+        registry = self._registry()
+        report = verify_log(lines_from_records(recs), registry)
+        assert report.ok, (
+            f"{where}: taku verify rejects the true log: {[str(p) for p in report.problems[:5]]}"
+        )
+        decided = report.counts["commands"]
+        assert decided == len({r.command_id for r in recs}) - 1, (
+            f"{where}: {decided} commands decided again, not every one but the table's creation: "
+            f"{report.unchecked}"
+        )
+        public = "\n".join(f.decode() for f in table.viewer_frames(recs, None))
+        again = verify_log(lines_from_export(public), registry)
+        assert again.ok, (
+            f"{where}: taku verify rejects the public's export: {[str(p) for p in again.problems[:5]]}"
+        )
 
 
 # ---------------------------------------------------------------------- helpers
@@ -445,15 +471,8 @@ class _Table:
     async def open(
         cls, registry: Registry, ruleset_id: str, options: dict[str, Any], seed: int = 0
     ) -> _Table:
-        from taku.core.dice import SeededDice
-
-        hub = Hub(
-            MemoryEventStore(),
-            registry,
-            dice=lambda tid, s, cursor: SeededDice(
-                seed.to_bytes(8, "big") * 4 + tid.encode(), cursor
-            ),
-        )
+        # the server's own dice: each epoch's seed, so that `taku verify` can check the log
+        hub = Hub(MemoryEventStore(), registry)
         created = await hub.create_table(
             ruleset=ruleset_id, name="検査卓", options=dict(options), gm_name="GM"
         )

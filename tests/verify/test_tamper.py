@@ -1,0 +1,549 @@
+"""The tamper suite of issue 17: every way of changing a log after the fact is caught by
+``taku verify``, with a message naming the seq and what differs; the true log passes.
+
+Each table is played on a real store (SQLite, and PostgreSQL with ``TAKU_TEST_PG``), its
+events are then edited in the database itself (as a server operator could), or in a
+jsonl export (as whoever hands the log around could), and verified again. Two kinds of
+forger: one who edits an event and leaves the hashes (the chain breaks at that seq),
+and one who also recomputes the hashes from there (then deciding the command again
+shows what differs; a forger who rewrites the command too is caught by a head a
+player holds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from taku import cli
+from taku.app import Hub
+from taku.core import chain
+from taku.core.commands import Chat, CreateCharacter, Override, RevealSeed, UpdateCharacter
+from taku.core.events import Recorded
+from taku.plugins import load_registry
+from taku.store import open_store
+from taku.store.base import EventStore
+from taku.verify import Report, lines_from_export, lines_from_records, verify_log
+from taku_yodomi import commands as Y
+
+REGISTRY = load_registry()
+
+
+# --------------------------------------------------------------------------- stores
+
+
+@dataclass
+class Backend:
+    """A store to play on, and raw access to its events table (what a tamperer edits)."""
+
+    kind: str
+    url: str
+
+    def open(self) -> EventStore:
+        return open_store(self.url)
+
+    async def rows(self, table_id: str) -> list[dict[str, Any]]:
+        if self.kind == "sqlite":
+            with sqlite3.connect(self.url) as db:
+                got = db.execute(
+                    "SELECT envelope FROM events WHERE table_id=? ORDER BY seq", (table_id,)
+                ).fetchall()
+            return [json.loads(r[0]) for r in got]
+        import asyncpg
+
+        from taku.store.postgres import split_url
+
+        dsn, schema = split_url(self.url)
+        conn = await asyncpg.connect(dsn)
+        try:
+            got = await conn.fetch(
+                f'SELECT envelope FROM "{schema}".events WHERE table_id=$1 ORDER BY seq', table_id
+            )
+        finally:
+            await conn.close()
+        return [json.loads(r[0]) for r in got]
+
+    async def rewrite(self, table_id: str, envelopes: list[dict[str, Any]]) -> None:
+        """Replace the table's events with ``envelopes``, bypassing taku."""
+        rows = [(table_id, e["seq"], json.dumps(e, ensure_ascii=False)) for e in envelopes]
+        if self.kind == "sqlite":
+            with sqlite3.connect(self.url) as db:
+                db.execute("DELETE FROM events WHERE table_id=?", (table_id,))
+                db.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
+            return
+        import asyncpg
+
+        from taku.store.postgres import split_url
+
+        dsn, schema = split_url(self.url)
+        conn = await asyncpg.connect(dsn)
+        try:
+            async with conn.transaction():
+                await conn.execute(f'DELETE FROM "{schema}".events WHERE table_id=$1', table_id)
+                for e in envelopes:
+                    await conn.execute(
+                        f'INSERT INTO "{schema}".events (table_id, seq, command_id, type, envelope) '
+                        "VALUES ($1, $2, $3, $4, $5::json)",
+                        table_id,
+                        e["seq"],
+                        e["command_id"],
+                        e["type"],
+                        json.dumps(e, ensure_ascii=False),
+                    )
+        finally:
+            await conn.close()
+
+    async def verify(self, table_id: str, heads: tuple[str, ...] = ()) -> Report:
+        store = self.open()
+        await store.open()
+        try:
+            recs = await store.read(table_id)
+        finally:
+            await store.close()
+        return verify_log(lines_from_records(recs), REGISTRY, heads=heads)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    if request.param == "sqlite":
+        yield Backend("sqlite", str(tmp_path / "taku.db"))
+        return
+    base = os.environ.get("TAKU_TEST_PG")
+    if not base:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but TAKU_TEST_PG is not set")
+        pytest.skip("PostgreSQL tamper tests need TAKU_TEST_PG")
+    from taku.store.postgres import drop_schema, with_schema
+
+    url = with_schema(base, "taku_test_" + uuid.uuid4().hex[:16])
+    yield Backend("postgres", url)
+    await drop_schema(url)
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+@dataclass
+class Session:
+    table_id: str
+    gm: str
+    player: str
+    acks: list[tuple[int, str]]
+    """``(head_seq, head)`` of every ack the player received."""
+    frames: dict[str | None, list[bytes]]
+    """The log as the public, the GM and the player would export it."""
+
+
+async def _play(backend: Backend, ruleset: str, script: Callable[..., Any]) -> Session:
+    store = backend.open()
+    await store.open()
+    hub = Hub(store, REGISTRY)
+    try:
+        created = await hub.create_table(ruleset=ruleset, name="検証卓")
+        table = await hub.table(created.table_id)
+        player = (await hub.join(created.table_id, created.player_token, "たろう")).member_id
+        ids = itertools.count()
+        acks: list[tuple[int, str]] = []
+
+        async def send(member: str, command: Any) -> None:
+            await table.execute(member, command, command_id=f"c{next(ids)}")
+            if member == player:  # the ack's head, as net.py sends it
+                acks.append((table.state.seq, chain.short(table.state.head)))
+
+        await script(send, table, created.member_id, player)
+        recs = await store.read(created.table_id)
+        frames = {who: table.viewer_frames(recs, who) for who in (None, created.member_id, player)}
+    finally:
+        await hub.close()
+        await store.close()
+    return Session(created.table_id, created.member_id, player, acks, frames)
+
+
+async def _nstrpg(send: Any, table: Any, gm: str, pl: str) -> None:
+    await send(pl, Chat(text="N5"))
+    await send(pl, Chat(text="2D6>=7 攻撃"))
+    await send(pl, Chat(text="ドーモ、たろうです"))
+    await send(pl, CreateCharacter(name="ニンジャ", sheet={"karate": 2}))
+    cid = next(iter(table.state.characters))
+    await send(pl, UpdateCharacter(character_id=cid, sheet={"karate": 3}))
+    await send(gm, Override(path=["characters", cid, "sheet", "neuron"], value=4, reason="成長"))
+    await send(pl, Chat(text="SN3"))
+    await send(pl, Chat(text="N4"))
+    await send(gm, RevealSeed())
+    await send(pl, Chat(text="N6"))  # the next epoch
+    await send(pl, Chat(text="おつかれさまでした"))
+    await send(gm, RevealSeed())
+
+
+async def _yodomi(send: Any, table: Any, gm: str, pl: str) -> None:
+    await send(pl, CreateCharacter(name="アキラ", sheet={"pp": 40}))
+    cid = next(iter(table.state.characters))
+    await send(pl, Y.RollKeyNumber(character_id=cid))
+    await send(pl, Y.ChooseSuit(character_id=cid, suit="♦"))
+    await send(gm, Y.DealCards(character_id=cid, count=5))
+    await send(gm, RevealSeed())
+    await send(gm, Y.DealCards(character_id=cid, count=3))  # cut again with the new seed
+    await send(gm, RevealSeed())
+
+
+# --------------------------------------------------------------------------- tampering
+
+
+def _find(envs: list[dict[str, Any]], pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    return next(e for e in envs if pred(e))
+
+
+def _rechain(envs: list[dict[str, Any]], from_seq: int = 1) -> list[dict[str, Any]]:
+    """What a forger with database access does after an edit: recompute every hash from
+    ``from_seq`` (and the commitments of the hidden events edited, with their salts)."""
+    recs = [msgspec.json.decode(json.dumps(e).encode(), type=Recorded) for e in envs]
+    out: list[dict[str, Any]] = []
+    prev = ""
+    for rec in recs:
+        if rec.seq >= from_seq:
+            if rec.salt:
+                rec = msgspec.structs.replace(rec, commitment=chain.commitment(rec.salt, rec.data))
+            if not prev:
+                first = json.loads(bytes(recs[0].data))
+                prev = chain.genesis(rec.table_id, first["seed_hash"], 0)
+            (rec,) = chain.seal([rec], prev)
+        prev = rec.hash or ""
+        out.append(json.loads(msgspec.json.encode(rec)))
+    return out
+
+
+def _codes_at(report: Report) -> set[tuple[str, int | None]]:
+    return {(p.code, p.seq) for p in report.problems}
+
+
+async def test_the_true_logs_verify(backend: Backend, tmp_path: Path) -> None:
+    """From the database, from the public's, the GM's and the player's jsonl exports, and
+    from the full log: accepted, each saying what it could not check."""
+    for ruleset, script in (("nstrpg", _nstrpg), ("yodomi", _yodomi)):
+        s = await _play(backend, ruleset, script)
+        report = await backend.verify(s.table_id, heads=(f"{s.acks[-1][0]}:{s.acks[-1][1]}",))
+        assert report.ok, [str(p) for p in report.problems]
+        rows = await backend.rows(s.table_id)
+        # every command decided again, but the table's creation
+        assert report.counts["commands"] == len({r["command_id"] for r in rows}) - 1 > 5
+        assert all("unchained" not in why for _, why in report.unchecked)
+        assert [e.split(":")[0] for e in report.epochs][-1].startswith("epoch 2")
+        for who, frames in s.frames.items():
+            text = "\n".join(f.decode() for f in frames)
+            rep = verify_log(lines_from_export(text), REGISTRY, heads=(s.acks[0][1],))
+            assert rep.ok, (who, [str(p) for p in rep.problems])
+            if who is None:  # the public: hidden events are named as not checked
+                assert any("hidden events not in this log" in w for _, w in rep.unchecked)
+        full = "\n".join(json.dumps(e, ensure_ascii=False) for e in await backend.rows(s.table_id))
+        rep = verify_log(lines_from_export(full), REGISTRY)
+        assert rep.ok and not any("hidden" in w for _, w in rep.unchecked), rep.unchecked
+        path = tmp_path / f"{ruleset}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        assert (
+            await asyncio.to_thread(cli.main, ["verify", str(path), "--head", s.acks[-1][1]]) == 0
+        )
+
+
+TAMPERS: dict[
+    str, tuple[str, Callable[[list[dict[str, Any]]], tuple[list[dict[str, Any]], int]]]
+] = {}
+
+
+def tamper(name: str, ruleset: str = "nstrpg"):  # type: ignore[no-untyped-def]
+    def register(fn):  # type: ignore[no-untyped-def]
+        TAMPERS[name] = (ruleset, fn)
+        return fn
+
+    return register
+
+
+@tamper("success count raised, faces left alone")
+def _successes(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["data"].get("expression") == "N5")
+    e["data"]["successes"] += 3
+    return envs, e["seq"]
+
+
+@tamper("a face changed")
+def _face(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["data"].get("expression") == "2D6>=7")
+    f = e["data"]["rolls"][0]["faces"]
+    f[0] = f[0] % 6 + 1
+    return envs, e["seq"]
+
+
+@tamper("chat text edited")
+def _chat(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["type"] == "chat_posted")
+    e["data"]["text"] = "ドーモ、じろうです"
+    return envs, e["seq"]
+
+
+@tamper("a character sheet edited")
+def _sheet(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["type"] == "character_updated")
+    e["data"]["sheet"]["karate"] = 9
+    return envs, e["seq"]
+
+
+@tamper("a GM override edited")
+def _override(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["type"] == "gm_overridden")
+    e["data"]["value"] = 9
+    return envs, e["seq"]
+
+
+@tamper("a secret roll's face edited")
+def _secret(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e.get("audience") is not None and e["type"] == "dice_rolled")
+    f = e["data"]["rolls"][0]["faces"]
+    f[0] = f[0] % 6 + 1
+    return envs, e["seq"]
+
+
+@tamper("the last roll removed and the seqs after it renumbered")
+def _removed(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["data"].get("expression") == "N4")
+    out = [x for x in envs if x is not e]
+    for x in out:
+        if x["seq"] > e["seq"]:
+            x["seq"] -= 1
+    return out, e["seq"]
+
+
+@tamper("two events swapped")
+def _swapped(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    a = _find(envs, lambda e: e["data"].get("expression") == "2D6>=7")
+    b = _find(envs, lambda e: e["type"] == "chat_posted")
+    a["seq"], b["seq"] = b["seq"], a["seq"]
+    envs.sort(key=lambda e: e["seq"])
+    return envs, min(a["seq"], b["seq"])
+
+
+@tamper("the deck's order changed", "yodomi")
+def _deck(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["type"] == "yodomi.deck_shuffled")
+    d = e["data"]["deck"]
+    d[0], d[-1] = d[-1], d[0]
+    return envs, e["seq"]
+
+
+@tamper("a dealt card changed", "yodomi")
+def _card(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["type"] == "yodomi.cards_dealt")
+    e["data"]["cards"][0] = "JK1" if e["data"]["cards"][0] != "JK1" else "JK2"
+    return envs, e["seq"]
+
+
+@pytest.mark.parametrize("name", list(TAMPERS))
+async def test_a_tampered_database_is_rejected_at_its_seq(backend: Backend, name: str) -> None:
+    """Each edit, hashes left as they were: rejected at the edited seq. The same edit with
+    every hash (and commitment) recomputed: still rejected at that seq, by deciding the
+    command again (what differs is named), or by the head the player holds."""
+    ruleset, fn = TAMPERS[name]
+    s = await _play(backend, ruleset, _nstrpg if ruleset == "nstrpg" else _yodomi)
+    true_rows = await backend.rows(s.table_id)
+    held = f"{s.acks[-1][0]}:{s.acks[-1][1]}"
+
+    rows, seq = fn(json.loads(json.dumps(true_rows)))
+    await backend.rewrite(s.table_id, rows)
+    report = await backend.verify(s.table_id)
+    assert not report.ok
+    assert any(p.seq == seq for p in report.problems), (seq, [str(p) for p in report.problems])
+    assert all(str(p).startswith(f"seq {p.seq}: ") for p in report.problems if p.seq)
+
+    rows, seq = fn(json.loads(json.dumps(true_rows)))
+    await backend.rewrite(s.table_id, _rechain(rows))
+    report = await backend.verify(s.table_id, heads=(held,))
+    assert not report.ok, name
+    hit = [
+        p
+        for p in report.problems
+        if p.seq == seq and p.code in ("verify/differs", "verify/command", "verify/faces")
+    ]
+    assert hit or ("verify/head", s.acks[-1][0]) in _codes_at(report), [
+        str(p) for p in report.problems
+    ]
+
+
+async def test_a_whole_forged_tail_fails_against_a_head_a_player_holds(backend: Backend) -> None:
+    """A forger who holds every seed inserts a roll and re-decides everything after it:
+    the forged log is consistent in itself, but not with the head the player got at the end."""
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    # the forger: the same table and seed, the same commands, one roll more before the reveal
+    registry = REGISTRY
+    store = backend.open()
+    await store.open()
+    try:
+        record = await store.get_table(s.table_id)
+    finally:
+        await store.close()
+    assert record is not None
+    from taku.core import table as core_table
+    from taku.core.dice import SeededDice, epoch_seed, seed_hash
+    from taku.core.ruleset import Context
+
+    rs = registry.get("nstrpg")
+    decoder = core_table.event_decoder(rs)
+    commands = core_table.command_decoder(rs)
+    recs = [msgspec.json.decode(json.dumps(e).encode(), type=Recorded) for e in rows]
+    cut = next(r.seq for r in recs if b'"N4"' in bytes(r.data))
+    state = core_table.fold(
+        core_table.TableState(table_id=s.table_id), [r for r in recs if r.seq < cut], rs, decoder
+    )
+    forged = [r for r in recs if r.seq < cut]
+
+    def decide(command: Any, actor: str, command_id: str) -> None:
+        nonlocal state
+        seed = epoch_seed(record.seed, state.epoch)
+        ctx = Context(
+            actor=actor,
+            role=state.role_of(actor),
+            dice=SeededDice(seed, state.dice_cursor),
+            options=state.rules,
+            next_seq=state.seq + 1,
+            seed=seed,
+            next_seed_hash=seed_hash(epoch_seed(record.seed, state.epoch + 1)),
+        )
+        (ev,) = core_table.decide(state, command, ctx, rs)
+        rec = Recorded(
+            table_id=s.table_id,
+            seq=state.seq + 1,
+            type=type(ev).__struct_config__.tag,
+            data=msgspec.Raw(msgspec.json.encode(ev)),
+            actor=actor,
+            time=forged[-1].time,
+            command_id=command_id,
+            draws=ctx.dice.cursor - state.dice_cursor,
+            command=msgspec.Raw(
+                msgspec.json.encode({"decided": command, "version": rs.version, "at": state.seq})
+            ),
+        )
+        (rec,) = chain.seal([rec], forged[-1].hash or "")
+        forged.append(rec)
+        state = core_table.fold(state, [rec], rs, decoder)
+
+    decide(Chat(text="N6"), s.player, "forged-1")  # the inserted roll
+    for r in recs:
+        if r.seq >= cut and bytes(r.command) != b"null":
+            cmd = commands.decode(msgspec.json.encode(json.loads(bytes(r.command))["decided"]))
+            decide(cmd, r.actor or "", r.command_id)
+    await backend.rewrite(s.table_id, [json.loads(msgspec.json.encode(r)) for r in forged])
+
+    alone = await backend.verify(s.table_id)
+    assert alone.ok, [str(p) for p in alone.problems]  # consistent in itself: the seeds allow it
+    head_seq, head = s.acks[-1]
+    report = await backend.verify(s.table_id, heads=(f"{head_seq}:{head}",))
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/head", head_seq)]
+    assert f"you hold head {head}" in str(report.problems[0])
+    # the head a player got before the forged part still matches: the log is true up to there
+    early = next((q, h) for q, h in s.acks if q < cut)
+    assert (await backend.verify(s.table_id, heads=(f"{early[0]}:{early[1]}",))).ok
+
+
+async def test_a_truncated_log_misses_the_held_head(backend: Backend) -> None:
+    """Cutting the log's end leaves a consistent chain, but one short of the player's head."""
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    await backend.rewrite(s.table_id, rows[:-3])
+    head_seq, head = s.acks[-1]
+    report = await backend.verify(s.table_id, heads=(f"{head_seq}:{head}",))
+    assert ("verify/head", head_seq) in _codes_at(report)
+    report = await backend.verify(s.table_id, heads=(head,))  # the short form alone
+    assert any(p.code == "verify/head" for p in report.problems)
+
+
+def _export(s: Session, who: str | None) -> list[dict[str, Any]]:
+    return [json.loads(f) for f in s.frames[who]]
+
+
+def _verify_export(lines: list[dict[str, Any]]) -> Report:
+    return verify_log(
+        lines_from_export("\n".join(json.dumps(x, ensure_ascii=False) for x in lines)), REGISTRY
+    )
+
+
+async def test_tampered_exports_are_rejected_at_their_seq(tmp_path: Path) -> None:
+    """In a jsonl export: a face changed on a line marked redacted, a public roll replaced
+    by a redacted stand-in, a chat line edited, a hidden event's content changed."""
+    s = await _play(Backend("sqlite", str(tmp_path / "t.db")), "nstrpg", _nstrpg)
+
+    gm = _export(s, s.gm)
+    secret = next(
+        x for x in gm if x.get("stand_in") is not None and x["event"]["type"] == "dice_rolled"
+    )
+    secret["redacted"] = True  # claims to be the stand-in, with a face changed
+    secret["event"]["rolls"][0]["faces"][0] = secret["event"]["rolls"][0]["faces"][0] % 6 + 1
+    report = _verify_export(gm)
+    assert ("verify/chain", secret["seq"]) in _codes_at(report), [str(p) for p in report.problems]
+
+    gm = _export(s, s.gm)
+    secret = next(
+        x for x in gm if x.get("stand_in") is not None and x["event"]["type"] == "dice_rolled"
+    )
+    secret["event"]["rolls"][0]["faces"][0] = secret["event"]["rolls"][0]["faces"][0] % 6 + 1
+    report = _verify_export(gm)
+    assert ("verify/commitment", secret["seq"]) in _codes_at(report)
+
+    public = _export(s, None)
+    roll = next(x for x in public if x["event"].get("expression") == "2D6>=7")
+    roll["event"] = {"type": "redacted", "of": "dice_rolled", "note": "シークレットダイス"}
+    roll["redacted"] = True
+    report = _verify_export(public)
+    assert ("verify/chain", roll["seq"]) in _codes_at(report)
+
+    public = _export(s, None)
+    line = next(x for x in public if x["event"]["type"] == "chat_posted")
+    line["event"]["text"] = "ドーモ、じろうです"
+    report = _verify_export(public)
+    assert ("verify/chain", line["seq"]) in _codes_at(report)
+    path = tmp_path / "tampered.jsonl"
+    path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in public), encoding="utf-8")
+    assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 1
+
+
+async def test_two_nodes_keep_one_chain(backend: Backend) -> None:
+    """Two nodes on one PostgreSQL database appending to one table in turns, and at once:
+    each event chains from the one before it, whichever node wrote that."""
+    if backend.kind != "postgres":
+        pytest.skip("several nodes share PostgreSQL only")
+    stores = [backend.open(), backend.open()]
+    for st in stores:
+        await st.open()
+    hubs = [Hub(st, REGISTRY) for st in stores]
+    try:
+        created = await hubs[0].create_table(ruleset="generic", name="二台の卓")
+        tid = created.table_id
+        tables = [await h.table(tid) for h in hubs]
+        for i in range(6):
+            await tables[i % 2].execute(
+                created.member_id, Chat(text=f"1D6 {i}"), command_id=f"n{i}"
+            )
+        await asyncio.gather(
+            *(
+                tables[i % 2].execute(created.member_id, Chat(text=f"2D6 {i}"), command_id=f"m{i}")
+                for i in range(6)
+            )
+        )
+        await tables[1].execute(created.member_id, RevealSeed(), command_id="reveal")
+        head = chain.short(tables[1].state.head)
+    finally:
+        for h in hubs:
+            await h.close()
+        for st in stores:
+            await st.close()
+    report = await backend.verify(tid, heads=(head,))
+    assert report.ok, [str(p) for p in report.problems]
+    assert report.counts["chained"] == report.counts["events"] == 2 + 12 + 1
