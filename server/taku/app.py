@@ -533,8 +533,7 @@ class TableService:
         event's forms are cached, since a broadcast asks for them once per subscriber.
         """
         sees = rec.audience is None or self.state.viewer(member_id).sees(rec.audience)
-        # a hidden command's arguments (cards given from a hand …): for its sender only
-        knows = rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
+        knows = _knows_command(rec, member_id)
         cached = self._frames.get((rec.seq, sees, knows))
         if cached is not None and cached[0] is rec:
             return cached[1]
@@ -544,7 +543,7 @@ class TableService:
         self._frames[(rec.seq, sees, knows)] = (rec, frame)
         return frame
 
-    def _frame(self, rec: Recorded, event: Event, sees: bool, knows: bool = True) -> bytes:
+    def _frame(self, rec: Recorded, event: Event, sees: bool, knows: bool) -> bytes:
         if sees:
             data, shown = self.reader.data(rec, event), event
         else:
@@ -584,7 +583,12 @@ class TableService:
         cache, with today's names and colours."""
         viewer = self.state.viewer(member_id)
         return [
-            self._frame(r, self.reader.event(r), r.audience is None or viewer.sees(r.audience))
+            self._frame(
+                r,
+                self.reader.event(r),
+                r.audience is None or viewer.sees(r.audience),
+                _knows_command(r, member_id),
+            )
             for r in recs
         ]
 
@@ -1232,6 +1236,12 @@ def _command_frame(rec: Recorded, knows: bool) -> msgspec.Raw | None:
     if knows or rec.command_commitment is None:
         return rec.command
     return msgspec.Raw(encode({"commitment": rec.command_commitment}))
+
+
+def _knows_command(rec: Recorded, member_id: str | None) -> bool:
+    """Whether ``member_id`` gets ``rec``'s command in clear: a hidden command's
+    arguments (a whisper's text, cards given from a hand …) are for its sender only."""
+    return rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
 
 
 def _check_command_id(command_id: str) -> None:

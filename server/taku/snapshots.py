@@ -15,13 +15,14 @@ from typing import Any
 
 import msgspec
 
+from taku.core import chat as chat_core
 from taku.core.events import TableSettings
 from taku.core.table import Character, Member, TableState
 from taku.store.base import Snapshot
 
 __all__ = ["SNAPSHOT_FORMAT", "decode_state", "encode_state", "make_snapshot", "snapshot_version"]
 
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2
 """Raised whenever :class:`~taku.core.table.TableState`'s fields change meaning."""
 
 
@@ -40,7 +41,18 @@ class _Saved(msgspec.Struct, kw_only=True):
     dice_cursor: int = 0
     settings: TableSettings = TableSettings()
     unfit_overrides: tuple[int, ...] = ()
+    chat: chat_core.ChatState = chat_core.ChatState()
+    head: str = ""
+    epoch: int = 0
+    epochs: bool = False
+    seed_open: bool = True
 
+
+# every field of the state but the options Struct (rebuilt from ``options``): a field
+# added to TableState and not here would be lost from every snapshot
+assert set(_Saved.__struct_fields__) == set(TableState.__struct_fields__) - {"rules"}, (
+    "snapshots.py: _Saved must list every TableState field (and SNAPSHOT_FORMAT go up)"
+)
 
 _decode_saved = msgspec.json.Decoder(_Saved).decode
 _encode = msgspec.json.Encoder().encode

@@ -141,6 +141,9 @@ def _faces(
     cursor = 0
     i = 0
     expected_seq = entries[0].seq if entries else 1
+    # rolls drawn (and checked) by an earlier command: a later event may show one again
+    # (a card played on an earlier check carries the check's rolls), which draws nothing
+    drawn_before: set[tuple[Any, ...]] = set()
     while i < len(entries):
         # one command's events are consecutive and share a command id
         j = i
@@ -169,6 +172,8 @@ def _faces(
                 if key in seen:
                     continue
                 seen.add(key)
+                if key in drawn_before and int(r["at"]) < lo:
+                    continue  # shown again, checked where it was drawn
                 at = int(r["at"])
                 if "faces" in r:
                     faces, sides = list(r["faces"]), int(r["sides"])
@@ -202,6 +207,12 @@ def _faces(
                 problems.append(
                     f"seq {group[0].seq}-{group[-1].seq}: faces {missing[:5]} were drawn but are not in the log"
                 )
+        drawn_before |= {
+            (r["at"], tuple(r.get("faces", ())), tuple(r.get("order", ())))
+            for e in group
+            if not e.redacted
+            for r in _rolls(e.data)
+        }
         cursor = hi
         i = j + 1
     return problems, counts

@@ -32,6 +32,8 @@ ADDED_KEYS: dict[str, str] = {
     # top-level view keys added since the fixture was written, with why; an old log's
     # value is the default, checked below
     "chat": "issue 14: the table's chat channels and palettes",
+    "head": "issue 17: the hash chain's short head ('' for a log written before the chain)",
+    "epoch": "issue 17: seed epochs (0: the table's first seed)",
 }
 
 
@@ -136,7 +138,9 @@ async def test_the_02_log_replays_to_the_same_views() -> None:
     for now in (now_gm, now_public):
         # an old log has the default channels and a palette (colour, no lines) per character
         assert now.pop("chat")["channels"] == ["メイン", "情報", "雑談"]
-    assert set(ADDED_KEYS) == {"chat"}
+        assert now.pop("head", "") == ""  # written before the chain: nothing chained
+        assert now.pop("epoch", 0) == 0
+    assert set(ADDED_KEYS) == {"chat", "head", "epoch"}
     assert now_gm == data["gm_view"]
     assert now_public == data["public_view"]
 
