@@ -704,6 +704,10 @@ class TakuServer:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return _response(200, b"ok\n", "text/plain; charset=utf-8")
+        if path == "/readyz":  # for a load balancer: this node can reach its store
+            if self.hub.store.reachable:
+                return _response(200, b"ready\n", "text/plain; charset=utf-8")
+            return _response(503, b"store unreachable\n", "text/plain; charset=utf-8")
         if path == "/ws":
             return _response(
                 426,

@@ -46,6 +46,7 @@ import contextvars
 import os
 import re
 import urllib.parse
+import zlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -58,7 +59,15 @@ from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
-__all__ = ["SCHEMA_VERSION", "PostgresEventStore", "drop_schema", "split_url", "with_schema"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "URL_OPTIONS",
+    "PostgresEventStore",
+    "drop_schema",
+    "split_url",
+    "url_options",
+    "with_schema",
+]
 
 log = structlog.get_logger("taku.store.postgres")
 
@@ -68,7 +77,8 @@ SCHEMA_VERSION = 1
 _LOCK_CLASS = 0x7A6B
 """Advisory lock namespace of the schema migration; the key is ``hashtext(schema)``."""
 _TABLE_LOCK_CLASS = 0x7A6C
-"""Advisory lock namespace of :meth:`PostgresEventStore.exclusive`; the key is ``hashtext(schema/table)``."""
+"""Advisory lock namespace of :meth:`PostgresEventStore.exclusive`; the key is the CRC-32 of
+``schema/table`` (as an int4)."""
 
 _MIGRATIONS: tuple[tuple[int, str], ...] = (
     (
@@ -121,9 +131,27 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
 )
 """Errors that mean "the database cannot be reached now", not "the request is wrong"."""
 
+_RETRY: tuple[type[BaseException], ...] = (
+    asyncpg.LockNotAvailableError,  # lock_timeout
+    asyncpg.QueryCanceledError,  # statement_timeout
+    asyncpg.TransactionRollbackError,  # a deadlock, a serialization failure
+)
+"""Errors after which nothing was written and the same command may be sent again at once."""
+
+_EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("seq", "bigint"),
+    ("type", "text"),
+    ("envelope", "text"),
+)
+"""The ``events`` columns an append writes besides ``table_id`` and ``command_id``, with their
+types; :func:`_event_values` builds each event's values in this order."""
+
 
 def split_url(url: str) -> tuple[str, str]:
     """``(dsn for asyncpg, schema)`` from a ``--db`` URL with an optional ``?schema=``.
+
+    taku's own parameters (``schema`` and those of :data:`URL_OPTIONS`) are
+    removed from the dsn; every other one goes to asyncpg.
 
     Raises:
         StoreError: ``store/bad_url`` for a schema name that is not a plain identifier.
@@ -135,7 +163,7 @@ def split_url(url: str) -> tuple[str, str]:
     for k, v in query:
         if k == "schema":
             schema = v
-        else:
+        elif k not in URL_OPTIONS:
             rest.append((k, v))
     if not _SCHEMA_NAME.fullmatch(schema):
         raise StoreError(
@@ -144,6 +172,28 @@ def split_url(url: str) -> tuple[str, str]:
         )
     dsn = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(rest)))
     return dsn, schema
+
+
+URL_OPTIONS = ("timeout_s", "lock_timeout_s", "idle_timeout_s", "keepalive_s")
+"""The :class:`PostgresEventStore` settings a ``--db`` URL may carry (``?timeout_s=2``), in seconds."""
+
+
+def url_options(url: str) -> dict[str, float]:
+    """The :data:`URL_OPTIONS` given in ``url``, as floats.
+
+    Raises:
+        StoreError: ``store/bad_url`` for a value that is not a positive number.
+    """
+    out: dict[str, float] = {}
+    for k, v in urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query):
+        if k in URL_OPTIONS:
+            try:
+                out[k] = float(v)
+            except ValueError:
+                out[k] = -1.0
+            if not 0 < out[k] < 86400:
+                raise StoreError(f"{k}={v!r}: give seconds, e.g. {k}=2", code="store/bad_url")
+    return out
 
 
 def with_schema(url: str, schema: str) -> str:
@@ -170,8 +220,23 @@ async def drop_schema(url: str) -> None:
         await conn.close()
 
 
+class _Turn:
+    """A table's turn inside :meth:`PostgresEventStore.exclusive`: the connection whose open
+    transaction holds the table's advisory lock (``active`` until that transaction ends)."""
+
+    __slots__ = ("active", "conn", "table_id")
+
+    def __init__(self, table_id: str, conn: asyncpg.Connection) -> None:
+        self.table_id = table_id
+        self.conn = conn
+        self.active = True
+
+
 class PostgresEventStore(EventStore):
     """Events in PostgreSQL, shared by every node that opens the same database and schema.
+
+    Every setting in seconds may also come from the URL (``?timeout_s=2&lock_timeout_s=1``,
+    :data:`URL_OPTIONS`); an argument given here wins over the URL.
 
     Args:
         url: ``postgresql://user[:password]@host[:port]/database[?schema=NAME]``.
@@ -182,9 +247,24 @@ class PostgresEventStore(EventStore):
         reconnect_min_s: the first wait before the listener connects again
             after losing its connection; it doubles on each failure, up to
             ``reconnect_max_s``.
-        lock_timeout_s: the longest wait for a lock (PostgreSQL ``lock_timeout``):
-            for a table's turn in :meth:`exclusive` (after which the writer goes
-            on optimistically) and for a row another writer is inserting.
+        timeout_s: the longest a store operation (a connection, a statement, a
+            commit) may take (default 3 s); past it the operation fails with
+            ``store/unavailable``, its connection is dropped, and the store answers
+            ``store/unavailable`` at once (:attr:`reachable` false) until the listener
+            reaches the database again. It also bounds connecting.
+        lock_timeout_s: the longest wait for a lock (PostgreSQL ``lock_timeout``,
+            default 2 s): for a table's turn in :meth:`exclusive` (after which the
+            writer goes on optimistically) and for a row another writer is inserting
+            (then ``store/retry``).
+        idle_timeout_s: PostgreSQL's ``idle_in_transaction_session_timeout`` (default
+            2 s): a node that goes silent inside a transaction (holding a table's
+            turn) loses that session, and the turn, after this long.
+        keepalive_s: TCP keepalive idle time of the server's side of each session
+            (``tcp_keepalives_idle``, then probes every second, three of them) and,
+            times 1000, its ``tcp_user_timeout`` in ms (default 5 s): a peer that
+            vanished is dropped in seconds, not the two hours of the defaults.
+        ping_s: how often the listener checks that its connection answers (so that
+            :attr:`reachable` turns false within ``ping_s + timeout_s`` of a cut).
     """
 
     shared = True
@@ -196,49 +276,97 @@ class PostgresEventStore(EventStore):
         pool_size: int = 10,
         resync_interval_s: float = 5.0,
         reconnect_min_s: float = 0.05,
-        reconnect_max_s: float = 2.0,
-        lock_timeout_s: float = 10.0,
+        reconnect_max_s: float = 0.5,
+        timeout_s: float | None = None,
+        lock_timeout_s: float | None = None,
+        idle_timeout_s: float | None = None,
+        keepalive_s: float | None = None,
+        ping_s: float = 1.0,
     ) -> None:
         super().__init__()
         self.url = url
         self._dsn, self.schema = split_url(url)
+        opts = url_options(url)
         self.channel = "taku_events" if self.schema == "public" else f"taku_events_{self.schema}"
         """The NOTIFY channel: one per schema, so two deployments on one database stay apart."""
         self.pool_size = pool_size
         self.resync_interval_s = resync_interval_s
         self.reconnect_min_s = reconnect_min_s
         self.reconnect_max_s = reconnect_max_s
-        self.lock_timeout_s = lock_timeout_s
+        self.timeout_s = timeout_s or opts.get("timeout_s", 3.0)
+        self.lock_timeout_s = lock_timeout_s or opts.get("lock_timeout_s", 2.0)
+        self.idle_timeout_s = idle_timeout_s or opts.get("idle_timeout_s", 2.0)
+        self.keepalive_s = keepalive_s or opts.get("keepalive_s", 5.0)
+        self.ping_s = ping_s
         self._pool: asyncpg.Pool | None = None
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
         """Set while the LISTEN connection is up (and its resync done); tests wait on it."""
         self.reconnects = 0
         """How many times the listener had to connect again after losing its connection."""
+        self._cut = False
+        """An operation found the database unreachable; cleared when the listener reaches it."""
         self._listen_conn: asyncpg.Connection | None = None
-        self._held: contextvars.ContextVar[tuple[str, asyncpg.Connection] | None] = (
-            contextvars.ContextVar(f"taku_pg_held_{id(self)}", default=None)
+        self._held: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar(
+            f"taku_pg_held_{id(self)}", default=None
         )
-        """The table and connection of the :meth:`exclusive` block this task is in."""
+        """The turn of the :meth:`exclusive` block this task is in."""
         s = f'"{self.schema}"'
         self._s = s
-        self._sql_check = f"""
-            SELECT EXISTS (SELECT 1 FROM {s}.tables WHERE table_id = $1),
-                   coalesce((SELECT max(seq) FROM {s}.events WHERE table_id = $1), 0),
-                   c.first_seq, c.last_seq
-            FROM (SELECT 1) AS one
-            LEFT JOIN {s}.commands AS c ON c.table_id = $1 AND c.command_id = $2
-        """
-        self._sql_insert = f"""
-            WITH ev AS (
-                INSERT INTO {s}.events (table_id, seq, command_id, type, envelope)
-                SELECT $1, u.seq, $2, u.type, u.envelope::json
-                FROM unnest($3::bigint[], $4::text[], $5::text[]) AS u(seq, type, envelope)
+        ev_cols = ", ".join(c for c, _t in _EVENT_COLUMNS)
+        ev_arrays = ", ".join(f"${i + 4}::{t}[]" for i, (_c, t) in enumerate(_EVENT_COLUMNS))
+        ev_values = ", ".join(
+            f"u.{c}::json" if c == "envelope" else f"u.{c}" for c, _t in _EVENT_COLUMNS
+        )
+        # one statement, one round trip: the checks, the inserts and the NOTIFY, all or nothing;
+        # $1 table, $2 command id, $3 expected seq, $4… one array per event column
+        n = len(_EVENT_COLUMNS) + 4
+        self._sql_append = f"""
+            WITH chk AS (
+                SELECT EXISTS (SELECT 1 FROM {s}.tables WHERE table_id = $1) AS known,
+                       coalesce((SELECT max(seq) FROM {s}.events WHERE table_id = $1), 0) AS last,
+                       c.first_seq, c.last_seq
+                FROM (SELECT 1) AS one
+                LEFT JOIN {s}.commands AS c ON c.table_id = $1 AND c.command_id = $2
+            ), go AS (
+                SELECT known AND last = $3 AND first_seq IS NULL AS ok FROM chk
+            ), ev AS (
+                INSERT INTO {s}.events (table_id, command_id, {ev_cols})
+                SELECT $1, $2, {ev_values}
+                FROM unnest({ev_arrays}) AS u({ev_cols})
+                WHERE (SELECT ok FROM go)
             ), cmd AS (
-                INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq) VALUES ($1, $2, $6, $7)
+                INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq)
+                SELECT $1, $2, $3 + 1, ${n} WHERE (SELECT ok FROM go)
             )
-            SELECT pg_notify($8, $1 || ' ' || $7::text)
+            SELECT chk.known, chk.last, chk.first_seq, chk.last_seq, go.ok,
+                   CASE WHEN go.ok THEN pg_notify(${n + 1}, $1 || ' ' || ${n}::text) END
+            FROM chk, go
         """
+
+    def _session(self, role: str = "") -> dict[str, str]:
+        """Each session's settings: its name, durability, and how soon a silent peer is dropped."""
+        return {
+            **self._settings(role),
+            "lock_timeout": f"{int(self.lock_timeout_s * 1000)}ms",
+            "idle_in_transaction_session_timeout": f"{int(self.idle_timeout_s * 1000)}ms",
+            "tcp_keepalives_idle": str(max(1, int(self.keepalive_s))),
+            "tcp_keepalives_interval": "1",
+            "tcp_keepalives_count": "3",
+            "tcp_user_timeout": str(int(self.keepalive_s * 1000)),
+            # the contract: an append that returned survives a crash, whatever the server's default
+            "synchronous_commit": "on",
+        }
+
+    @property
+    def reachable(self) -> bool:
+        """True while this node can reach its database (what ``/readyz`` reports).
+
+        False from the moment an operation fails to reach it or the listener's
+        check goes unanswered (within ``ping_s + timeout_s``), until the listener
+        is connected again.
+        """
+        return self._pool is not None and self.listening.is_set() and not self._cut
 
     # ------------------------------------------------------------ lifecycle
 
@@ -258,12 +386,8 @@ class PostgresEventStore(EventStore):
                 min_size=1,
                 max_size=self.pool_size,
                 reset=_reset,
-                server_settings={
-                    **self._settings(""),
-                    "lock_timeout": f"{int(self.lock_timeout_s * 1000)}ms",
-                    # the contract: an append that returned survives a crash, whatever the server's default
-                    "synchronous_commit": "on",
-                },
+                timeout=self.timeout_s,
+                server_settings=self._session(),
             )
         except _UNAVAILABLE as e:
             raise StoreError(f"cannot reach PostgreSQL: {e}", code="store/unavailable") from e
@@ -280,6 +404,7 @@ class PostgresEventStore(EventStore):
                 ) from e
             raise
         self._pool = pool
+        self._cut = False
         self.listening.clear()
         self._listener = asyncio.create_task(
             self._listen_loop(), name=f"taku-pg-listen-{self.schema}"
@@ -354,61 +479,93 @@ class PostgresEventStore(EventStore):
 
     @asynccontextmanager
     async def _conn(self, table_id: str | None = None) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection (the held one inside :meth:`exclusive` of ``table_id``).
+        """A pooled connection (the turn's one inside :meth:`exclusive` of ``table_id``),
+        for one operation of at most ``timeout_s``.
 
-        Unreachable-database errors become ``store/unavailable``.
+        Raises:
+            StoreError: ``store/unavailable`` when the database cannot be reached (at once
+                while :attr:`reachable` is false) or the operation overran ``timeout_s``
+                (its connection is dropped: its state is unknown); ``store/retry`` for a
+                lock or statement timeout, a deadlock or a serialization failure (nothing
+                was written).
         """
-        held = self._held.get()
-        if held is not None and held[0] == table_id:
+        turn = self._held.get()
+        pool = self._pool
+        if turn is not None and turn.table_id == table_id and not turn.conn.is_closed():
+            conn, pool = turn.conn, None
+        else:
+            if pool is None:
+                raise StoreError("the store is not open", code="store/closed")
+            if self._cut:
+                raise _unavailable(None)
             try:
-                yield held[1]
-            except _UNAVAILABLE as e:
+                conn = await pool.acquire(timeout=self.timeout_s)
+            except (*_UNAVAILABLE, asyncpg.PostgresError) as e:
+                self._cut = True
                 raise _unavailable(e) from e
-            return
-        if self._pool is None:
-            raise StoreError("the store is not open", code="store/closed")
         try:
-            async with self._pool.acquire() as conn:
+            async with asyncio.timeout(self.timeout_s):
                 yield conn
+        except _RETRY as e:
+            raise StoreError(
+                f"PostgreSQL gave up waiting ({type(e).__name__}); nothing was written",
+                code="store/retry",
+            ) from e
         except _UNAVAILABLE as e:
+            if isinstance(e, TimeoutError):
+                conn.terminate()  # mid-statement: never reuse it
+            self._cut = True
             raise _unavailable(e) from e
+        finally:
+            if pool is not None:
+                try:
+                    await pool.release(conn, timeout=self.timeout_s)
+                except Exception:  # noqa: BLE001 - a connection that cannot be reset is dropped
+                    conn.terminate()
 
     @asynccontextmanager
     async def exclusive(self, table_id: str) -> AsyncIterator[None]:
-        """Writers of ``table_id`` on every node take turns (a session advisory lock, FIFO).
+        """Writers of ``table_id`` on every node take turns (a transaction advisory lock, FIFO).
 
-        The block's reads and appends of that table run on the connection that
-        holds the lock, so a block never needs a second pooled connection. The
-        lock goes with the connection: released at the end of the block, and
-        by the server when a node dies (its connection closes).
+        The turn is a transaction on one connection holding
+        ``pg_advisory_xact_lock``; the block's reads and its append of that table run
+        on it, and the append's commit ends the turn (the lock goes with the
+        transaction). A block that ends without appending rolls back. A node that
+        dies or goes silent cannot keep the turn: its session ends with its
+        connection, or after ``idle_timeout_s`` idle in the transaction. A turn not
+        granted within ``lock_timeout_s`` is skipped (optimistic writes; the unique
+        keys keep the stream right).
+
+        Raises:
+            StoreError: ``store/unavailable`` when the database cannot be reached.
         """
         if self._held.get() is not None:  # nested: the outer block already holds a lock
             yield
             return
-        key = f"{self.schema}/{table_id}"
+        key = zlib.crc32(f"{self.schema}/{table_id}".encode()) - 2**31  # an int4, stable
         async with self._conn() as conn:
             try:
+                # one round trip: the transaction and its lock
                 await conn.execute(
-                    "SELECT pg_advisory_lock($1, hashtext($2))", _TABLE_LOCK_CLASS, key
+                    f"BEGIN; SELECT pg_advisory_xact_lock({_TABLE_LOCK_CLASS}, {key})"
                 )
             except asyncpg.LockNotAvailableError:
-                pass  # a stuck holder (lock_timeout): below, without turns
+                await conn.execute("ROLLBACK")  # a stuck holder (lock_timeout): no turns
             else:
-                token = self._held.set((table_id, conn))
+                turn = _Turn(table_id, conn)
+                token = self._held.set(turn)
                 try:
                     yield
                 finally:
                     self._held.reset(token)
-                    try:
-                        await conn.execute(
-                            "SELECT pg_advisory_unlock($1, hashtext($2))", _TABLE_LOCK_CLASS, key
-                        )
-                    except asyncio.CancelledError:
-                        conn.terminate()  # the server drops the lock with the connection
-                        raise
-                    except Exception as e:
-                        conn.terminate()  # never back to the pool while it may hold the lock
-                        log.warning("table_unlock_failed", table_id=table_id, error=repr(e))
+                    if turn.active and not conn.is_closed():
+                        try:
+                            async with asyncio.timeout(self.timeout_s):
+                                await conn.execute("ROLLBACK")  # nothing appended: end the turn
+                        except BaseException as e:
+                            conn.terminate()  # the server drops the lock with the session
+                            if not isinstance(e, Exception):
+                                raise
                 return
         # optimistic concurrency alone (SeqConflict) still keeps the stream right
         log.warning("table_turn_timeout", table_id=table_id, lock_timeout_s=self.lock_timeout_s)
@@ -417,31 +574,47 @@ class PostgresEventStore(EventStore):
     # ------------------------------------------------------------ LISTEN / NOTIFY
 
     async def _listen_loop(self) -> None:
-        """Keep one connection LISTENing; after each (re)connect, resync what was missed."""
+        """Keep one connection LISTENing; after each (re)connect, resync what was missed.
+
+        Every ``ping_s`` the connection must answer within ``timeout_s``, or it is
+        dropped and made again: a silent database shows in seconds.
+        """
         delay = self.reconnect_min_s
         first = True
         while True:
             conn: asyncpg.Connection | None = None
             try:
-                conn = await asyncpg.connect(self._dsn, server_settings=self._settings("/listen"))
+                conn = await asyncpg.connect(
+                    self._dsn, timeout=self.timeout_s, server_settings=self._session("/listen")
+                )
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c: lost.set())
-                await conn.add_listener(self.channel, self._on_notify)
+                async with asyncio.timeout(self.timeout_s):
+                    await conn.add_listener(self.channel, self._on_notify)
                 self._listen_conn = conn
                 if not first:
                     self.reconnects += 1
                     log.info("listener_reconnected", schema=self.schema, reconnects=self.reconnects)
                 first = False
                 # LISTEN is in place: whatever committed before it is in the database
-                await self._resync()
+                self._cut = False
+                await self._resync(conn)
                 self.listening.set()
                 delay = self.reconnect_min_s
+                loop = asyncio.get_running_loop()
+                next_resync = loop.time() + self.resync_interval_s
                 while not lost.is_set():
                     try:
-                        await asyncio.wait_for(lost.wait(), self.resync_interval_s)
+                        await asyncio.wait_for(lost.wait(), self.ping_s)
                     except TimeoutError:
-                        await conn.fetchval("SELECT 1")  # a half-open connection shows here
-                        await self._resync()
+                        async with asyncio.timeout(self.timeout_s):
+                            await conn.fetchval("SELECT 1")  # a half-open connection shows here
+                        if self._cut:
+                            self._cut = False  # the database answers again
+                            await self._resync(conn)
+                        elif loop.time() >= next_resync:
+                            next_resync = loop.time() + self.resync_interval_s
+                            await self._resync(conn)
                 log.warning("listener_lost", schema=self.schema, retry_in_s=delay)
             except asyncio.CancelledError:
                 raise
@@ -466,12 +639,15 @@ class PostgresEventStore(EventStore):
             return
         self._published(table_id, last)
 
-    async def _resync(self) -> None:
-        """Tell every followed table its last seq as the database has it (recovers missed NOTIFYs)."""
+    async def _resync(self, conn: asyncpg.Connection) -> None:
+        """Tell every followed table its last seq as the database has it (recovers missed NOTIFYs).
+
+        Runs on the listener's connection ``conn``, within ``timeout_s``.
+        """
         tables = list(self._listeners)
-        if not tables or self._pool is None:
+        if not tables:
             return
-        async with self._conn() as conn:
+        async with asyncio.timeout(self.timeout_s):
             rows = await conn.fetch(
                 f"SELECT table_id, max(seq) FROM {self._s}.events WHERE table_id = ANY($1::text[]) GROUP BY table_id",
                 tables,
@@ -499,7 +675,8 @@ class PostgresEventStore(EventStore):
                 raise StoreError(f"table {table.table_id} exists", code="store/table_exists")
             if events:
                 _check_continues(table.table_id, events, 0)
-                await self._insert(conn, table.table_id, events)
+                outcome = await self._append_row(conn, table.table_id, events, 0)
+                assert outcome[4], outcome  # a new table: nothing can be in the way
         if events:
             self._published(table.table_id, events[-1].seq)
 
@@ -543,32 +720,43 @@ class PostgresEventStore(EventStore):
     # ------------------------------------------------------------ events
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
-        command_id = events[0].command_id if events else ""
+        """One statement (one round trip, its own transaction; inside :meth:`exclusive`,
+        the turn's transaction, then its commit, which ends the turn).
+
+        Raises:
+            SeqConflict, DuplicateCommand, TableNotFound: as :meth:`EventStore.append`.
+            StoreError: ``store/unavailable`` (the append may still commit: send the
+                command again with its id), ``store/retry`` (nothing was written).
+        """
+        if events:
+            _check_continues(table_id, events, expected_seq)
         async with self._conn(table_id) as conn:
+            turn = self._held.get()
+            in_turn = turn is not None and turn.conn is conn and turn.active
             try:
-                async with conn.transaction():
-                    known, last, first_seq, last_seq = await conn.fetchrow(
-                        self._sql_check, table_id, command_id
+                if not events:
+                    known = await conn.fetchval(
+                        f"SELECT EXISTS (SELECT 1 FROM {self._s}.tables WHERE table_id = $1)",
+                        table_id,
                     )
-                    if not known:
-                        raise TableNotFound(f"no table {table_id}")
-                    if not events:
-                        return
-                    if first_seq is not None:
-                        raise DuplicateCommand(
-                            "command already appended", first_seq=first_seq, last_seq=last_seq
-                        )
-                    if last != expected_seq:
-                        raise SeqConflict(f"expected seq {expected_seq}, table is at {last}")
-                    _check_continues(table_id, events, expected_seq)
-                    await self._insert(conn, table_id, events)
+                    outcome = (known, expected_seq, None, None, False)
+                else:
+                    outcome = await self._append_row(conn, table_id, events, expected_seq)
+                    if in_turn and outcome[4]:
+                        assert turn is not None
+                        turn.active = False  # the commit ends the turn, whatever it answers
+                        await conn.execute("COMMIT")
             except asyncpg.UniqueViolationError as e:
-                # another node committed between our check and our insert
+                # another node committed between our check and our insert (it wrote without a turn)
+                if in_turn:
+                    assert turn is not None
+                    turn.active = False
+                    await conn.execute("ROLLBACK")
                 if e.constraint_name == "commands_table_command_key":
                     found = await conn.fetchrow(
                         f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
                         table_id,
-                        command_id,
+                        events[0].command_id,
                     )
                     assert found is not None, "a committed command row is never deleted"
                     raise DuplicateCommand(
@@ -577,23 +765,26 @@ class PostgresEventStore(EventStore):
                 raise SeqConflict(
                     f"seq {expected_seq + 1} of {table_id} was taken by another writer"
                 ) from None
-        self._published(table_id, events[-1].seq)
+        _raise_refusal(table_id, expected_seq, outcome)
+        if events:
+            self._published(table_id, events[-1].seq)
 
-    async def _insert(
-        self, conn: asyncpg.Connection, table_id: str, events: Sequence[Recorded]
-    ) -> None:
-        """Insert one command's events, its ``commands`` row and the NOTIFY (inside the caller's transaction)."""
-        await conn.execute(
-            self._sql_insert,
+    async def _append_row(
+        self, conn: asyncpg.Connection, table_id: str, events: Sequence[Recorded], expected_seq: int
+    ) -> tuple[Any, ...]:
+        """Run the append statement: ``(known, last seq, first and last seq of the command id
+        if it was written before, written)``."""
+        columns = list(zip(*map(_event_values, events), strict=True))
+        row = await conn.fetchrow(
+            self._sql_append,
             table_id,
             events[0].command_id,
-            [e.seq for e in events],
-            [e.type for e in events],
-            [_encode(e).decode() for e in events],
-            events[0].seq,
+            expected_seq,
+            *map(list, columns),
             events[-1].seq,
             self.channel,
         )
+        return tuple(row)[:5]
 
     async def read(
         self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
@@ -644,12 +835,31 @@ async def _reset(conn: asyncpg.Connection) -> None:
         await conn.execute("ROLLBACK")
 
 
-def _unavailable(e: BaseException) -> StoreError:
+def _unavailable(e: BaseException | None) -> StoreError:
+    why = "not answering" if e is None else type(e).__name__
     return StoreError(
-        f"PostgreSQL is unavailable ({type(e).__name__}); a command may or may not have been "
+        f"PostgreSQL is unavailable ({why}); a command may or may not have been "
         "written: send it again with the same command id",
         code="store/unavailable",
     )
+
+
+def _raise_refusal(table_id: str, expected_seq: int, outcome: tuple[Any, ...]) -> None:
+    """The append statement's answer when it wrote nothing, as the exception the contract names."""
+    known, last, first_seq, last_seq, written = outcome
+    if written:
+        return
+    if not known:
+        raise TableNotFound(f"no table {table_id}")
+    if first_seq is not None:
+        raise DuplicateCommand("command already appended", first_seq=first_seq, last_seq=last_seq)
+    if last != expected_seq:
+        raise SeqConflict(f"expected seq {expected_seq}, table is at {last}")
+
+
+def _event_values(e: Recorded) -> tuple[Any, ...]:
+    """One event's row, in the order of :data:`_EVENT_COLUMNS`: the one place that builds it."""
+    return (e.seq, e.type, _encode(e).decode())
 
 
 def _check_continues(table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
