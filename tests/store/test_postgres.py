@@ -8,7 +8,9 @@ Without ``TAKU_TEST_PG`` these tests skip, saying how to run them; with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import urllib.parse
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -29,6 +31,7 @@ from taku.store.postgres import (
     split_url,
     with_schema,
 )
+from taku.testing.netcut import CutProxy
 from taku.testing.store_contract import EventStoreContract, make_events, new_table
 
 pytestmark = pytest.mark.postgres
@@ -419,3 +422,116 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
 async def _until(cond: Callable[[], bool]) -> None:
     while not cond():
         await asyncio.sleep(0.01)
+
+
+def _through(url: str, port: int) -> str:
+    """``url`` with its host and port replaced by the loopback proxy's."""
+    parts = urllib.parse.urlsplit(url)
+    user = parts.netloc.rpartition("@")[0]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}@127.0.0.1:{port}"))
+
+
+class TestLostDatabase(PostgresSetup):
+    """A node cut off from PostgreSQL (a proxy holding its bytes, no reset) or stuck behind a
+    lock: it answers within its timeout with a retryable code and holds no other node back."""
+
+    @pytest.fixture
+    async def proxy(self, pg_url: str) -> AsyncIterator[CutProxy]:
+        parts = urllib.parse.urlsplit(split_url(pg_url)[0])
+        p = await CutProxy.start(parts.hostname or "127.0.0.1", parts.port or 5432)
+        yield p
+        await p.close()
+
+    @pytest.fixture
+    async def cut_node(self, pg_url: str, proxy: CutProxy) -> AsyncIterator[PostgresEventStore]:
+        """Node A: reaches the database through ``proxy``, with short timeouts."""
+        s = PostgresEventStore(
+            _through(pg_url, proxy.port) + "&timeout_s=0.6&idle_timeout_s=0.4", ping_s=0.2
+        )
+        await s.open()
+        yield s
+        proxy.heal()
+        await s.close()
+
+    async def test_url_carries_the_timeouts(self, pg_url: str) -> None:
+        s = PostgresEventStore(pg_url + "&timeout_s=1.5&lock_timeout_s=0.5&keepalive_s=4")
+        assert (s.timeout_s, s.lock_timeout_s, s.keepalive_s, s.idle_timeout_s) == (1.5, 0.5, 4, 2)
+        assert "timeout_s" not in split_url(pg_url + "&timeout_s=1.5")[0]
+        with pytest.raises(StoreError) as bad:
+            PostgresEventStore(pg_url + "&timeout_s=soon")
+        assert bad.value.code == "store/bad_url"
+
+    async def test_cut_node_answers_unavailable_within_its_timeout(
+        self, cut_node: PostgresEventStore, proxy: CutProxy
+    ) -> None:
+        """Cut off: the append is answered store/unavailable within timeout_s, the next at once,
+        the store says it is not reachable; healed, it is reachable and appends again."""
+        tid = await new_table(cut_node)
+        assert cut_node.reachable
+        proxy.cut()
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        with pytest.raises(StoreError) as lost:
+            await cut_node.append(tid, make_events(tid, 2, command_id="c2"), expected_seq=1)
+        assert lost.value.code == "store/unavailable"
+        assert loop.time() - t0 < cut_node.timeout_s + 0.5
+        assert not cut_node.reachable
+        t0 = loop.time()
+        with pytest.raises(StoreError) as again:
+            await cut_node.read(tid)
+        assert again.value.code == "store/unavailable" and loop.time() - t0 < 0.1
+        proxy.heal()
+        await asyncio.wait_for(_until(lambda: cut_node.reachable), 5)
+        # the held append may have committed once its bytes went through: the same command
+        # id sent again is then a duplicate, never a second copy
+        with contextlib.suppress(DuplicateCommand):
+            await cut_node.append(tid, make_events(tid, 2, command_id="c2"), expected_seq=1)
+        assert [(e.seq, e.command_id) for e in await cut_node.read(tid)][1:] == [(2, "c2")]
+
+    async def test_silent_turn_holder_does_not_hold_the_table(
+        self, cut_node: PostgresEventStore, proxy: CutProxy, node
+    ) -> None:  # type: ignore[no-untyped-def]
+        """Node A goes silent inside its turn: node B gets the turn once the server drops A's
+        idle transaction (idle_timeout_s), not after lock_timeout_s; A's append is refused."""
+        b = await node(lock_timeout_s=10)
+        tid = await new_table(b)
+        loop = asyncio.get_running_loop()
+        async with cut_node.exclusive(tid):
+            assert await cut_node.last_seq(tid) == 1
+            proxy.cut()
+            t0 = loop.time()
+            async with b.exclusive(tid):
+                await b.append(tid, make_events(tid, 2), expected_seq=1)
+            waited = loop.time() - t0
+            assert waited < cut_node.idle_timeout_s + 1.5, waited
+            with pytest.raises(StoreError) as lost:
+                await cut_node.append(tid, make_events(tid, 2), expected_seq=1)
+            assert lost.value.code == "store/unavailable"
+        proxy.heal()
+        await asyncio.wait_for(_until(lambda: cut_node.reachable), 5)
+        with pytest.raises(SeqConflict):
+            await cut_node.append(tid, make_events(tid, 2), expected_seq=1)
+        assert [e.seq for e in await b.read(tid)] == [1, 2]
+
+    async def test_waiting_on_an_uncommitted_row_is_retryable(self, node, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+        """Another session's uncommitted insert of the same seq: after lock_timeout_s the append
+        is answered store/retry (nothing written), never an internal error."""
+        store = await node(lock_timeout_s=0.2)
+        tid = await new_table(store)
+        dsn, schema = split_url(pg_url)
+        other = await asyncpg.connect(dsn)
+        try:
+            await other.execute("BEGIN")
+            await other.execute(
+                f'INSERT INTO "{schema}".events (table_id, seq, command_id, type, envelope)'
+                " VALUES ($1, 2, 'other', 'chat_posted', '{}')",
+                tid,
+            )
+            with pytest.raises(StoreError) as held:
+                await store.append(tid, make_events(tid, 2), expected_seq=1)
+            assert held.value.code == "store/retry"
+            await other.execute("ROLLBACK")
+        finally:
+            await other.close()
+        await store.append(tid, make_events(tid, 2), expected_seq=1)
+        assert await store.last_seq(tid) == 2

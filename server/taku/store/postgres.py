@@ -477,35 +477,41 @@ class PostgresEventStore(EventStore):
             except TimeoutError:
                 pool.terminate()
 
+    async def _acquire(self) -> asyncpg.Connection:
+        """A pooled connection within ``timeout_s``; ``store/unavailable`` at once while
+        the database is known to be unreachable."""
+        if self._pool is None:
+            raise StoreError("the store is not open", code="store/closed")
+        if self._cut:
+            raise _unavailable(None)
+        try:
+            return await self._pool.acquire(timeout=self.timeout_s)
+        except (*_UNAVAILABLE, asyncpg.PostgresError) as e:
+            self._cut = True
+            raise _unavailable(e) from e
+
+    async def _release(self, conn: asyncpg.Connection) -> None:
+        if self._pool is None:
+            _drop(conn)
+            return
+        try:
+            await self._pool.release(conn, timeout=self.timeout_s)
+        except Exception:  # noqa: BLE001 - a connection that cannot be reset is dropped
+            _drop(conn)
+
     @asynccontextmanager
-    async def _conn(self, table_id: str | None = None) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection (the turn's one inside :meth:`exclusive` of ``table_id``),
-        for one operation of at most ``timeout_s``.
+    async def _guard(self, conn: asyncpg.Connection) -> AsyncIterator[None]:
+        """One operation on ``conn``: at most ``timeout_s``, its failures as taku's codes.
 
         Raises:
-            StoreError: ``store/unavailable`` when the database cannot be reached (at once
-                while :attr:`reachable` is false) or the operation overran ``timeout_s``
-                (its connection is dropped: its state is unknown); ``store/retry`` for a
-                lock or statement timeout, a deadlock or a serialization failure (nothing
-                was written).
+            StoreError: ``store/unavailable`` when the database cannot be reached or the
+                operation overran ``timeout_s`` (the connection is dropped: its state is
+                unknown); ``store/retry`` for a lock or statement timeout, a deadlock or a
+                serialization failure (nothing was written).
         """
-        turn = self._held.get()
-        pool = self._pool
-        if turn is not None and turn.table_id == table_id and not turn.conn.is_closed():
-            conn, pool = turn.conn, None
-        else:
-            if pool is None:
-                raise StoreError("the store is not open", code="store/closed")
-            if self._cut:
-                raise _unavailable(None)
-            try:
-                conn = await pool.acquire(timeout=self.timeout_s)
-            except (*_UNAVAILABLE, asyncpg.PostgresError) as e:
-                self._cut = True
-                raise _unavailable(e) from e
         try:
             async with asyncio.timeout(self.timeout_s):
-                yield conn
+                yield
         except _RETRY as e:
             raise StoreError(
                 f"PostgreSQL gave up waiting ({type(e).__name__}); nothing was written",
@@ -513,15 +519,25 @@ class PostgresEventStore(EventStore):
             ) from e
         except _UNAVAILABLE as e:
             if isinstance(e, TimeoutError):
-                conn.terminate()  # mid-statement: never reuse it
+                _drop(conn)  # mid-statement: never reuse it
             self._cut = True
             raise _unavailable(e) from e
+
+    @asynccontextmanager
+    async def _conn(self, table_id: str | None = None) -> AsyncIterator[asyncpg.Connection]:
+        """A connection for one operation (:meth:`_guard`): pooled, or inside
+        :meth:`exclusive` of ``table_id`` the turn's own."""
+        turn = self._held.get()
+        if turn is not None and turn.table_id == table_id and not turn.conn.is_closed():
+            async with self._guard(turn.conn):
+                yield turn.conn
+            return
+        conn = await self._acquire()
+        try:
+            async with self._guard(conn):
+                yield conn
         finally:
-            if pool is not None:
-                try:
-                    await pool.release(conn, timeout=self.timeout_s)
-                except Exception:  # noqa: BLE001 - a connection that cannot be reset is dropped
-                    conn.terminate()
+            await self._release(conn)
 
     @asynccontextmanager
     async def exclusive(self, table_id: str) -> AsyncIterator[None]:
@@ -543,33 +559,43 @@ class PostgresEventStore(EventStore):
             yield
             return
         key = zlib.crc32(f"{self.schema}/{table_id}".encode()) - 2**31  # an int4, stable
-        async with self._conn() as conn:
-            try:
-                # one round trip: the transaction and its lock
-                await conn.execute(
-                    f"BEGIN; SELECT pg_advisory_xact_lock({_TABLE_LOCK_CLASS}, {key})"
-                )
-            except asyncpg.LockNotAvailableError:
-                await conn.execute("ROLLBACK")  # a stuck holder (lock_timeout): no turns
-            else:
-                turn = _Turn(table_id, conn)
-                token = self._held.set(turn)
+        conn = await self._acquire()
+        try:
+            granted = True
+            async with self._guard(conn):
                 try:
-                    yield
-                finally:
-                    self._held.reset(token)
-                    if turn.active and not conn.is_closed():
-                        try:
-                            async with asyncio.timeout(self.timeout_s):
-                                await conn.execute("ROLLBACK")  # nothing appended: end the turn
-                        except BaseException as e:
-                            conn.terminate()  # the server drops the lock with the session
-                            if not isinstance(e, Exception):
-                                raise
-                return
-        # optimistic concurrency alone (SeqConflict) still keeps the stream right
-        log.warning("table_turn_timeout", table_id=table_id, lock_timeout_s=self.lock_timeout_s)
-        yield
+                    # one round trip: the transaction and its lock
+                    await conn.execute(
+                        f"BEGIN; SELECT pg_advisory_xact_lock({_TABLE_LOCK_CLASS}, {key})"
+                    )
+                except asyncpg.LockNotAvailableError:
+                    granted = False
+                    await conn.execute("ROLLBACK")  # a stuck holder (lock_timeout): no turns
+        except BaseException:
+            await self._release(conn)
+            raise
+        if not granted:
+            await self._release(conn)
+            # optimistic concurrency alone (SeqConflict) still keeps the stream right
+            log.warning("table_turn_timeout", table_id=table_id, lock_timeout_s=self.lock_timeout_s)
+            yield
+            return
+        turn = _Turn(table_id, conn)
+        token = self._held.set(turn)
+        try:
+            yield
+        finally:
+            self._held.reset(token)
+            try:
+                if turn.active and not conn.is_closed():
+                    async with asyncio.timeout(self.timeout_s):
+                        await conn.execute("ROLLBACK")  # nothing appended: end the turn
+            except BaseException as e:
+                _drop(conn)  # the server drops the lock with the session
+                if not isinstance(e, Exception):
+                    raise
+            finally:
+                await self._release(conn)
 
     # ------------------------------------------------------------ LISTEN / NOTIFY
 
@@ -842,6 +868,15 @@ def _unavailable(e: BaseException | None) -> StoreError:
         "written: send it again with the same command id",
         code="store/unavailable",
     )
+
+
+def _drop(conn: asyncpg.Connection) -> None:
+    """Close ``conn`` at once, without a goodbye (its state is unknown)."""
+    try:
+        if not conn.is_closed():
+            conn.terminate()
+    except asyncpg.InterfaceError:  # already back in the pool, closed there
+        pass
 
 
 def _raise_refusal(table_id: str, expected_seq: int, outcome: tuple[Any, ...]) -> None:
