@@ -4,7 +4,8 @@ Frames become protocol Structs (:mod:`taku.protocol`), exceptions become
 ``error`` messages with their stable code; the connection stays open for
 everything but a frame past the hard limit. ``GET /`` serves the web client
 (gzipped when accepted, with ETag / Last-Modified validators),
-``GET /healthz`` answers ``ok``; any path upgrades to WebSocket.
+``GET /healthz`` answers ``ok``, ``GET /readyz`` 200 while the store is reachable
+(:attr:`EventStore.reachable`) and 503 while not; any path upgrades to WebSocket.
 """
 
 from __future__ import annotations
