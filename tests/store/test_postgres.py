@@ -535,3 +535,97 @@ class TestLostDatabase(PostgresSetup):
             await other.close()
         await store.append(tid, make_events(tid, 2), expected_seq=1)
         assert await store.last_seq(tid) == 2
+
+
+class TestGroupCommit(PostgresSetup):
+    """Appends waiting at the same moment go to PostgreSQL as one statement; a refused or
+    colliding command fails alone; each table's appends keep their order."""
+
+    @pytest.fixture
+    async def store(self, pg_url: str) -> AsyncIterator[PostgresEventStore]:
+        s = PostgresEventStore(pg_url)
+        s.max_flushes = 1  # one batch in flight: the others wait for it, together
+        await s.open()
+        yield s
+        await s.close()
+
+    async def test_a_refused_command_in_the_middle_of_a_batch_fails_alone(
+        self, store: PostgresEventStore
+    ) -> None:
+        tids = [await new_table(store) for _ in range(5)]
+        await store.append(tids[3], make_events(tids[3], 2, command_id="seen"), expected_seq=1)
+        before = store.batches
+        results = await asyncio.gather(
+            store.append(tids[0], make_events(tids[0], 2), expected_seq=1),  # alone, first
+            store.append(tids[1], make_events(tids[1], 2, 2), expected_seq=1),
+            store.append(tids[2], make_events(tids[2], 3), expected_seq=2),  # wrong seq
+            store.append(tids[3], make_events(tids[3], 3, command_id="seen"), expected_seq=2),
+            store.append(tids[4], make_events(tids[4], 2), expected_seq=1),
+            return_exceptions=True,
+        )
+        assert store.batches - before == 2  # the first alone, the four others together
+        assert results[0] is None and results[1] is None and results[4] is None
+        assert isinstance(results[2], SeqConflict)
+        assert isinstance(results[3], DuplicateCommand)
+        assert (results[3].details["first_seq"], results[3].details["last_seq"]) == (2, 2)
+        assert [await store.last_seq(t) for t in tids] == [2, 3, 1, 2, 2]
+
+    async def test_a_collision_with_another_writer_fails_only_its_command(
+        self, store: PostgresEventStore, pg_url: str
+    ) -> None:
+        """Another session writes seq 2 of one table while the batch waits on its row: the
+        statement fails as a whole, and each command is then tried alone."""
+        tids = [await new_table(store) for _ in range(4)]
+        dsn, schema = split_url(pg_url)
+        other = await asyncpg.connect(dsn)
+        try:
+            await other.execute("BEGIN")
+            await other.execute(
+                f'INSERT INTO "{schema}".events (table_id, seq, command_id, type, envelope)'
+                " VALUES ($1, 2, 'other', 'chat_posted', '{}')",
+                tids[2],
+            )
+            batch = asyncio.gather(
+                store.append(tids[0], make_events(tids[0], 2), expected_seq=1),
+                store.append(tids[1], make_events(tids[1], 2), expected_seq=1),
+                store.append(tids[2], make_events(tids[2], 2), expected_seq=1),
+                store.append(tids[3], make_events(tids[3], 2), expected_seq=1),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.3)  # the batch waits on the uncommitted row
+            await other.execute("COMMIT")
+            results = await asyncio.wait_for(batch, 10)
+            written = await other.fetch(
+                f'SELECT table_id, command_id FROM "{schema}".events WHERE seq = 2'
+            )
+        finally:
+            await other.close()
+        assert results[0] is None and results[1] is None and results[3] is None
+        assert isinstance(results[2], SeqConflict)
+        assert dict(written)[tids[2]] == "other" and len(written) == 4
+
+    async def test_each_tables_order_is_kept_across_concurrent_batches(self, pg_url: str) -> None:
+        """Twenty appends to each of six tables, all started at once, each expecting the one
+        before it: every one is written, in the order it was started."""
+        store = PostgresEventStore(pg_url)  # two batches in flight at once
+        await store.open()
+        try:
+            tids = [await new_table(store) for _ in range(6)]
+            cids = {t: [f"{t}-{k}" for k in range(20)] for t in tids}
+            before = store.batches
+            await asyncio.gather(
+                *(
+                    store.append(
+                        t, make_events(t, k + 2, command_id=cids[t][k]), expected_seq=k + 1
+                    )
+                    for k in range(20)
+                    for t in tids
+                )
+            )
+            assert store.batches - before < 6 * 20  # shared statements
+            for t in tids:
+                assert [(e.seq, e.command_id) for e in await store.read(t)][1:] == [
+                    (k + 2, cids[t][k]) for k in range(20)
+                ]
+        finally:
+            await store.close()

@@ -42,6 +42,7 @@ asyncpg unchanged.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextvars
 import os
 import re
@@ -220,6 +221,27 @@ async def drop_schema(url: str) -> None:
         await conn.close()
 
 
+class _Pending:
+    """One append waiting for its batch (:meth:`PostgresEventStore._grouped`)."""
+
+    __slots__ = ("events", "expected_seq", "future", "table_id")
+
+    def __init__(self, table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
+        self.table_id = table_id
+        self.events = events
+        self.expected_seq = expected_seq
+        self.future: asyncio.Future[tuple[Any, ...]] | None = None
+
+
+def _settle(p: _Pending, outcome: tuple[Any, ...] | BaseException) -> None:
+    if p.future is None or p.future.done():
+        return
+    if isinstance(outcome, BaseException):
+        p.future.set_exception(outcome)
+    else:
+        p.future.set_result(outcome)
+
+
 class _Turn:
     """A table's turn inside :meth:`PostgresEventStore.exclusive`: the connection whose open
     transaction holds the table's advisory lock (``active`` until that transaction ends)."""
@@ -314,35 +336,52 @@ class PostgresEventStore(EventStore):
         s = f'"{self.schema}"'
         self._s = s
         ev_cols = ", ".join(c for c, _t in _EVENT_COLUMNS)
-        ev_arrays = ", ".join(f"${i + 4}::{t}[]" for i, (_c, t) in enumerate(_EVENT_COLUMNS))
+        ev_arrays = ", ".join(f"${i + 6}::{t}[]" for i, (_c, t) in enumerate(_EVENT_COLUMNS))
         ev_values = ", ".join(
             f"u.{c}::json" if c == "envelope" else f"u.{c}" for c, _t in _EVENT_COLUMNS
         )
-        # one statement, one round trip: the checks, the inserts and the NOTIFY, all or nothing;
-        # $1 table, $2 command id, $3 expected seq, $4… one array per event column
-        n = len(_EVENT_COLUMNS) + 4
+        # every append is this one statement (one round trip, all or nothing), for one command
+        # or a batch of commands of different tables: each command is checked (table known, at
+        # its expected seq, its id not written before) and only those that pass are written.
+        # $1…$4 one entry per command: table, command id, expected seq, last seq;
+        # $5 one entry per event: its table, then $6… one array per event column
         self._sql_append = f"""
-            WITH chk AS (
-                SELECT EXISTS (SELECT 1 FROM {s}.tables WHERE table_id = $1) AS known,
-                       coalesce((SELECT max(seq) FROM {s}.events WHERE table_id = $1), 0) AS last,
-                       c.first_seq, c.last_seq
-                FROM (SELECT 1) AS one
-                LEFT JOIN {s}.commands AS c ON c.table_id = $1 AND c.command_id = $2
-            ), go AS (
-                SELECT known AND last = $3 AND first_seq IS NULL AS ok FROM chk
+            WITH c AS (
+                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+                    WITH ORDINALITY AS c(table_id, command_id, expected, last_seq, ord)
+            ), chk AS (
+                SELECT c.*,
+                       EXISTS (SELECT 1 FROM {s}.tables AS t WHERE t.table_id = c.table_id) AS known,
+                       coalesce((SELECT max(e.seq) FROM {s}.events AS e WHERE e.table_id = c.table_id), 0) AS cur,
+                       d.first_seq AS dup_first, d.last_seq AS dup_last
+                FROM c LEFT JOIN {s}.commands AS d
+                    ON d.table_id = c.table_id AND d.command_id = c.command_id
+            ), ok AS (
+                SELECT * FROM chk WHERE known AND cur = expected AND dup_first IS NULL
             ), ev AS (
                 INSERT INTO {s}.events (table_id, command_id, {ev_cols})
-                SELECT $1, $2, {ev_values}
-                FROM unnest({ev_arrays}) AS u({ev_cols})
-                WHERE (SELECT ok FROM go)
+                SELECT u.table_id, ok.command_id, {ev_values}
+                FROM unnest($5::text[], {ev_arrays}) AS u(table_id, {ev_cols})
+                JOIN ok ON ok.table_id = u.table_id
             ), cmd AS (
                 INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq)
-                SELECT $1, $2, $3 + 1, ${n} WHERE (SELECT ok FROM go)
+                SELECT table_id, command_id, expected + 1, last_seq FROM ok
             )
-            SELECT chk.known, chk.last, chk.first_seq, chk.last_seq, go.ok,
-                   CASE WHEN go.ok THEN pg_notify(${n + 1}, $1 || ' ' || ${n}::text) END
-            FROM chk, go
+            SELECT known, cur, dup_first, dup_last, (known AND cur = expected AND dup_first IS NULL)
+            FROM chk ORDER BY ord
         """
+        self._sql_notify = "SELECT pg_notify($1, u.t || ' ' || u.s::text) FROM unnest($2::text[], $3::bigint[]) AS u(t, s)"
+        self.max_batch = 256
+        """The most commands one append statement carries (each of another table)."""
+        self.max_flushes = 2
+        """How many batches may be in flight at once (each on its own connection)."""
+        self._waiting: collections.deque[_Pending] = collections.deque()
+        self._flushing: set[str] = set()  # tables with an append in flight
+        self._flushes = 0
+        self._notes: dict[str, int] = {}
+        self._notifier: asyncio.Task[None] | None = None
+        self.batches = 0
+        """How many append statements were run (group commit: fewer than the appends)."""
 
     def _session(self, role: str = "") -> dict[str, str]:
         """Each session's settings: its name, durability, and how soon a silent peer is dropped."""
@@ -354,6 +393,8 @@ class PostgresEventStore(EventStore):
             "tcp_keepalives_interval": "1",
             "tcp_keepalives_count": "3",
             "tcp_user_timeout": str(int(self.keepalive_s * 1000)),
+            # every statement is a lookup by key: plan it once per connection, not each time
+            "plan_cache_mode": "force_generic_plan",
             # the contract: an append that returned survives a crash, whatever the server's default
             "synchronous_commit": "on",
         }
@@ -462,7 +503,11 @@ class PostgresEventStore(EventStore):
             return int(await conn.fetchval(f"SELECT max(version) FROM {self._s}.schema_version"))
 
     async def close(self) -> None:
-        """Stop listening and close every connection. The store may be opened again."""
+        """Finish the appends and notifications in flight (within ``timeout_s``), stop
+        listening and close every connection. The store may be opened again."""
+        busy = [t for t in (*self._running, self._notifier) if t is not None and not t.done()]
+        if busy:
+            await asyncio.wait(busy, timeout=self.timeout_s)
         if self._listener is not None:
             self._listener.cancel()
             try:
@@ -701,10 +746,11 @@ class PostgresEventStore(EventStore):
                 raise StoreError(f"table {table.table_id} exists", code="store/table_exists")
             if events:
                 _check_continues(table.table_id, events, 0)
-                outcome = await self._append_row(conn, table.table_id, events, 0)
+                (outcome,) = await self._append_rows(conn, [_Pending(table.table_id, events, 0)])
                 assert outcome[4], outcome  # a new table: nothing can be in the way
         if events:
             self._published(table.table_id, events[-1].seq)
+            self._notify_later(table.table_id, events[-1].seq)
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         async with self._conn() as conn:
@@ -746,71 +792,183 @@ class PostgresEventStore(EventStore):
     # ------------------------------------------------------------ events
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
-        """One statement (one round trip, its own transaction; inside :meth:`exclusive`,
-        the turn's transaction, then its commit, which ends the turn).
+        """Group commit: the appends waiting at the same moment, across this node's tables,
+        go to the database as one statement (one round trip, one transaction, one fsync).
+        Inside :meth:`exclusive` the append is that statement alone, in the turn's
+        transaction, then its commit (which ends the turn).
+
+        The other nodes are notified after the commit (:meth:`_notify_later`).
 
         Raises:
-            SeqConflict, DuplicateCommand, TableNotFound: as :meth:`EventStore.append`.
+            SeqConflict, DuplicateCommand, TableNotFound: as :meth:`EventStore.append`;
+                a refused command in a batch fails alone, the others are written.
             StoreError: ``store/unavailable`` (the append may still commit: send the
                 command again with its id), ``store/retry`` (nothing was written).
         """
-        if events:
-            _check_continues(table_id, events, expected_seq)
+        if not events:
+            if await self.get_table(table_id) is None:
+                raise TableNotFound(f"no table {table_id}")
+            return
+        _check_continues(table_id, events, expected_seq)
+        turn = self._held.get()
+        if turn is not None and turn.table_id == table_id and turn.active:
+            outcome = await self._append_in_turn(turn, table_id, events, expected_seq)
+        else:
+            outcome = await self._grouped(_Pending(table_id, events, expected_seq))
+        _raise_refusal(table_id, expected_seq, outcome)
+        self._published(table_id, events[-1].seq)
+        self._notify_later(table_id, events[-1].seq)
+
+    async def _append_in_turn(
+        self, turn: _Turn, table_id: str, events: Sequence[Recorded], expected_seq: int
+    ) -> tuple[Any, ...]:
         async with self._conn(table_id) as conn:
-            turn = self._held.get()
-            in_turn = turn is not None and turn.conn is conn and turn.active
             try:
-                if not events:
-                    known = await conn.fetchval(
-                        f"SELECT EXISTS (SELECT 1 FROM {self._s}.tables WHERE table_id = $1)",
-                        table_id,
-                    )
-                    outcome = (known, expected_seq, None, None, False)
-                else:
-                    outcome = await self._append_row(conn, table_id, events, expected_seq)
-                    if in_turn and outcome[4]:
-                        assert turn is not None
-                        turn.active = False  # the commit ends the turn, whatever it answers
-                        await conn.execute("COMMIT")
+                (outcome,) = await self._append_rows(
+                    conn, [_Pending(table_id, events, expected_seq)]
+                )
+                if outcome[4]:
+                    turn.active = False  # the commit ends the turn, whatever it answers
+                    await conn.execute("COMMIT")
             except asyncpg.UniqueViolationError as e:
                 # another node committed between our check and our insert (it wrote without a turn)
-                if in_turn:
-                    assert turn is not None
-                    turn.active = False
-                    await conn.execute("ROLLBACK")
-                if e.constraint_name == "commands_table_command_key":
-                    found = await conn.fetchrow(
-                        f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
-                        table_id,
-                        events[0].command_id,
-                    )
-                    assert found is not None, "a committed command row is never deleted"
-                    raise DuplicateCommand(
-                        "command already appended", first_seq=found[0], last_seq=found[1]
-                    ) from None
-                raise SeqConflict(
-                    f"seq {expected_seq + 1} of {table_id} was taken by another writer"
-                ) from None
-        _raise_refusal(table_id, expected_seq, outcome)
-        if events:
-            self._published(table_id, events[-1].seq)
+                turn.active = False
+                await conn.execute("ROLLBACK")
+                await self._conflict(conn, e, table_id, events, expected_seq)
+        return outcome
 
-    async def _append_row(
-        self, conn: asyncpg.Connection, table_id: str, events: Sequence[Recorded], expected_seq: int
-    ) -> tuple[Any, ...]:
-        """Run the append statement: ``(known, last seq, first and last seq of the command id
-        if it was written before, written)``."""
+    async def _grouped(self, p: _Pending) -> tuple[Any, ...]:
+        """Queue ``p`` for the next batch and wait for its outcome."""
+        if self._pool is None:
+            raise StoreError("the store is not open", code="store/closed")
+        if self._cut:
+            raise _unavailable(None)
+        p.future = asyncio.get_running_loop().create_future()
+        self._waiting.append(p)
+        self._kick()
+        return await p.future
+
+    def _kick(self) -> None:
+        """Start batches while appends wait and fewer than ``max_flushes`` are in flight.
+
+        A batch takes at most one append per table (the first waiting), none of a table
+        with an append in flight: each table's appends reach the database in order."""
+        while self._waiting and self._flushes < self.max_flushes:
+            batch: list[_Pending] = []
+            tables: set[str] = set()
+            later: list[_Pending] = []
+            while self._waiting and len(batch) < self.max_batch:
+                p = self._waiting.popleft()
+                if p.table_id in tables or p.table_id in self._flushing:
+                    later.append(p)
+                else:
+                    batch.append(p)
+                    tables.add(p.table_id)
+            self._waiting.extendleft(reversed(later))
+            if not batch:
+                return
+            self._flushing |= tables
+            self._flushes += 1
+            task = asyncio.ensure_future(self._flush(batch))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+    async def _flush(self, batch: list[_Pending]) -> None:
+        """One statement for the batch; if another node's write collides with one of its
+        commands (a unique violation fails the whole statement), each command again alone,
+        so that the collision fails only its own."""
+        try:
+            try:
+                async with self._conn() as conn:
+                    outcomes = await self._append_rows(conn, batch)
+                for p, outcome in zip(batch, outcomes, strict=True):
+                    _settle(p, outcome)
+            except asyncpg.UniqueViolationError:
+                for p in batch:
+                    try:
+                        async with self._conn() as conn:
+                            try:
+                                (outcome,) = await self._append_rows(conn, [p])
+                            except asyncpg.UniqueViolationError as e:
+                                await self._conflict(conn, e, p.table_id, p.events, p.expected_seq)
+                        _settle(p, outcome)
+                    except Exception as e:  # noqa: BLE001 - the command's own answer
+                        _settle(p, e)
+        except Exception as e:  # noqa: BLE001 - every command of the batch gets it
+            for p in batch:
+                _settle(p, e)
+        finally:
+            self._flushing.difference_update(p.table_id for p in batch)
+            self._flushes -= 1
+            self._kick()
+
+    async def _append_rows(
+        self, conn: asyncpg.Connection, batch: Sequence[_Pending]
+    ) -> list[tuple[Any, ...]]:
+        """Run the append statement for ``batch``; for each command ``(known, its table's last
+        seq, first and last seq of its id if written before, written)``."""
+        events = [e for p in batch for e in p.events]
         columns = list(zip(*map(_event_values, events), strict=True))
-        row = await conn.fetchrow(
+        self.batches += 1
+        rows = await conn.fetch(
             self._sql_append,
-            table_id,
-            events[0].command_id,
-            expected_seq,
+            [p.table_id for p in batch],
+            [p.events[0].command_id for p in batch],
+            [p.expected_seq for p in batch],
+            [p.events[-1].seq for p in batch],
+            [e.table_id for e in events],
             *map(list, columns),
-            events[-1].seq,
-            self.channel,
         )
-        return tuple(row)[:5]
+        return [tuple(r) for r in rows]
+
+    async def _conflict(
+        self,
+        conn: asyncpg.Connection,
+        e: asyncpg.UniqueViolationError,
+        table_id: str,
+        events: Sequence[Recorded],
+        expected_seq: int,
+    ) -> None:
+        """Raise what a unique violation of one command's append means."""
+        if e.constraint_name == "commands_table_command_key":
+            found = await conn.fetchrow(
+                f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
+                table_id,
+                events[0].command_id,
+            )
+            assert found is not None, "a committed command row is never deleted"
+            raise DuplicateCommand(
+                "command already appended", first_seq=found[0], last_seq=found[1]
+            ) from None
+        raise SeqConflict(
+            f"seq {expected_seq + 1} of {table_id} was taken by another writer"
+        ) from None
+
+    def _notify_later(self, table_id: str, last_seq: int) -> None:
+        """Tell the other nodes, after the commit, that ``table_id`` reaches ``last_seq``.
+
+        Not inside the append's transaction: PostgreSQL serializes the commits of every
+        transaction that notifies (one lock for the whole cluster, held through the
+        fsync), which made appends of different tables wait for each other. The
+        notifications waiting at the same moment go out as one statement on a pooled
+        connection, off the command's path; one lost (the node dies first) is recovered
+        by the other nodes' resync.
+        """
+        if last_seq > self._notes.get(table_id, 0):
+            self._notes[table_id] = last_seq
+        if self._notifier is None or self._notifier.done():
+            self._notifier = asyncio.ensure_future(self._notify_loop())
+
+    async def _notify_loop(self) -> None:
+        while self._notes:
+            notes, self._notes = self._notes, {}
+            try:
+                async with self._conn() as conn:
+                    await conn.execute(
+                        self._sql_notify, self.channel, list(notes), list(notes.values())
+                    )
+            except Exception as e:  # noqa: BLE001 - the others' resync recovers it
+                log.warning("notify_failed", schema=self.schema, tables=len(notes), error=repr(e))
 
     async def read(
         self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
