@@ -318,12 +318,14 @@ class TakuClient:
                 self._connected.clear()
                 self._fail_pending(_Dropped())
                 resuming = self._reconnecting is not None and not self._reconnecting.done()
-                if not self._closed and self.reconnect and not resuming:
+                if self._closed or resuming:
+                    pass  # a resume under way goes on (it dropped this connection itself)
+                elif self.reconnect:
                     self._status("reconnecting")
                     self._reconnecting = asyncio.create_task(
                         self._resume(), name="taku-client-resume"
                     )
-                elif not self._closed:
+                else:
                     self._give_up(ConnectionLost("the connection dropped (reconnect is off)"))
 
     def _fail_pending(self, exc: Exception) -> None:
@@ -356,6 +358,8 @@ class TakuClient:
                     joined = await self._raw_request(Join(table_id=table_id, token=token))
                     if isinstance(joined, Joined):
                         self.members[table_id] = joined
+                    elif _passing(joined):
+                        raise _Busy
                 for table_id, feed in list(self.feeds.items()):
                     if not feed.closed:
                         sub = await self._raw_request(
@@ -363,8 +367,18 @@ class TakuClient:
                         )
                         if isinstance(sub, Subscribed):
                             feed.live_seq = sub.seq
+                        elif _passing(sub):
+                            raise _Busy
             except (_Dropped, ConnectionClosed):
                 continue  # dropped again while resuming: the reader starts another round
+            except _Busy:  # the node cannot reach its database now: try again, on the next URL
+                if attempt >= self.max_attempts:
+                    self._give_up(ConnectionLost("no node could take the client back"))
+                    return
+                self._next_url()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(ws.close(), 1)
+                continue
             self._connected.set()
             self._status("open")
             return
@@ -585,6 +599,15 @@ class TakuClient:
 
 class _Dropped(Exception):
     """Internal: the connection dropped while a request waited."""
+
+
+class _Busy(Exception):
+    """Internal: a node answered a resume's join or subscribe with a passing store error."""
+
+
+def _passing(reply: ServerMessage) -> bool:
+    """An ``error`` that goes away by itself (the node's store is away for now)."""
+    return isinstance(reply, ErrorMsg) and reply.code in RETRY_CODES | MOVE_CODES
 
 
 def new_command_id() -> str:

@@ -567,6 +567,11 @@ class PostgresEventStore(EventStore):
                 _drop(conn)  # mid-statement: never reuse it
             self._cut = True
             raise _unavailable(e) from e
+        except asyncpg.InternalClientError as e:
+            # a pooled connection the server ended while it lay idle (a restart) and the
+            # driver has not closed yet: never reuse it; the next one is fresh
+            _drop(conn)
+            raise _unavailable(e) from e
 
     @asynccontextmanager
     async def _conn(self, table_id: str | None = None) -> AsyncIterator[asyncpg.Connection]:
