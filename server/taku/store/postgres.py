@@ -4,24 +4,41 @@
 its own folded copy of the tables it serves; the database is the one
 authority:
 
-- **Appends** are one transaction each: the command's events and its
-  ``commands`` row are inserted together, under the unique keys
-  ``(table_id, seq)`` and ``(table_id, command_id)``. Two nodes racing for
-  one seq: the database lets exactly one commit; the other gets a unique
-  violation, mapped to :class:`~taku.errors.SeqConflict` (the application
-  service folds the winner's events and decides again). A command id seen
-  before maps to :class:`~taku.errors.DuplicateCommand`.
+- **Appends** are one statement each (one round trip, its own transaction,
+  prepared once per connection): the command's events and its ``commands``
+  row are inserted together, under the unique keys ``(table_id, seq)`` and
+  ``(table_id, command_id)``, after checks in the same statement (table
+  known, at the expected seq, id not written before). Two nodes racing for
+  one seq: the database lets exactly one commit; the other gets
+  :class:`~taku.errors.SeqConflict` (the application service folds the
+  winner's events and decides again). A command id seen before maps to
+  :class:`~taku.errors.DuplicateCommand`.
+- **Group commit**: the appends waiting at the same moment, across a node's
+  tables (one per table, in order), share one such statement, so one round
+  trip and one fsync; a command refused by its checks fails alone, and when
+  another node's write collides with one of them (a unique violation fails
+  the whole statement) each is tried again alone (``max_batch``,
+  ``max_flushes``).
 - **Turns**: :meth:`PostgresEventStore.exclusive` makes the writers of one
-  table take turns across nodes (a session advisory lock; PostgreSQL queues
-  the waiters in order), so a busy node cannot win every race and starve
-  another. It is fairness only: the unique keys keep the stream right
-  without it, and a turn not granted within ``lock_timeout_s`` is skipped.
-- **Notifications**: the append transaction also runs
-  ``pg_notify(channel, '<table_id> <last_seq>')``, delivered to every node
-  only once the transaction commits. A node holds one listening connection
-  per store and hands each notification to :meth:`EventStore._published`;
-  :meth:`EventStore.subscribe` then reads the range from the database, so a
-  notification carries no event and a lost one loses nothing.
+  table take turns across nodes (a transaction advisory lock held from
+  catch-up to the append's commit; PostgreSQL queues the waiters in order),
+  so a busy node cannot win every race and starve another. It is fairness
+  only: the unique keys keep the stream right without it, and a turn not
+  granted within ``lock_timeout_s`` is skipped. A node that dies or goes
+  silent loses its turn with its transaction (``idle_timeout_s``).
+- **A lost database**: every operation has ``timeout_s``; past it, or when the
+  server cannot be reached, the answer is ``store/unavailable`` (at once while
+  :attr:`PostgresEventStore.reachable` is false); lock and statement timeouts
+  are ``store/retry``. The sessions carry TCP keepalives and
+  ``tcp_user_timeout`` so that the server drops a vanished node in seconds.
+- **Notifications**: a batch's statement also runs
+  ``pg_notify(channel, '<table_id> <last_seq>')`` for each table it writes,
+  delivered to every node only once it commits; a turn's append notifies
+  right after its commit (see :meth:`PostgresEventStore._notify_later`). A
+  node holds one listening connection per store and hands each notification
+  to :meth:`EventStore._published`; :meth:`EventStore.subscribe` then reads
+  the range from the database, so a notification carries no event and a lost
+  one loses nothing.
 - **Missed notifications**: when the listening connection drops (a database
   restart, a network cut) the node reconnects with back-off, LISTENs again
   and only then reads every followed table's last seq (``_resync``); anything
@@ -35,8 +52,9 @@ authority:
 
 The URL may carry ``?schema=NAME`` (taku's own parameter, removed before the
 URL goes to asyncpg) to keep the tables in a schema other than ``public``;
-the tests give each run its own schema that way. Other query parameters go to
-asyncpg unchanged.
+the tests give each run its own schema that way; and the settings of
+:data:`URL_OPTIONS` (``?timeout_s=3&lock_timeout_s=2&idle_timeout_s=2&keepalive_s=5``).
+Other query parameters go to asyncpg unchanged.
 """
 
 from __future__ import annotations
@@ -344,7 +362,9 @@ class PostgresEventStore(EventStore):
         # or a batch of commands of different tables: each command is checked (table known, at
         # its expected seq, its id not written before) and only those that pass are written.
         # $1…$4 one entry per command: table, command id, expected seq, last seq;
-        # $5 one entry per event: its table, then $6… one array per event column
+        # $5 one entry per event: its table, then $6… one array per event column; then the
+        # channel to NOTIFY on for each command written (NULL: none, the caller notifies later)
+        notify = len(_EVENT_COLUMNS) + 6
         self._sql_append = f"""
             WITH c AS (
                 SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
@@ -367,7 +387,9 @@ class PostgresEventStore(EventStore):
                 INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq)
                 SELECT table_id, command_id, expected + 1, last_seq FROM ok
             )
-            SELECT known, cur, dup_first, dup_last, (known AND cur = expected AND dup_first IS NULL)
+            SELECT known, cur, dup_first, dup_last, (known AND cur = expected AND dup_first IS NULL),
+                   (SELECT count(pg_notify(${notify}::text, ok.table_id || ' ' || ok.last_seq::text))
+                    FROM ok WHERE ${notify}::text IS NOT NULL)
             FROM chk ORDER BY ord
         """
         self._sql_notify = "SELECT pg_notify($1, u.t || ' ' || u.s::text) FROM unnest($2::text[], $3::bigint[]) AS u(t, s)"
@@ -755,7 +777,6 @@ class PostgresEventStore(EventStore):
                 assert outcome[4], outcome  # a new table: nothing can be in the way
         if events:
             self._published(table.table_id, events[-1].seq)
-            self._notify_later(table.table_id, events[-1].seq)
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         async with self._conn() as conn:
@@ -802,7 +823,9 @@ class PostgresEventStore(EventStore):
         Inside :meth:`exclusive` the append is that statement alone, in the turn's
         transaction, then its commit (which ends the turn).
 
-        The other nodes are notified after the commit (:meth:`_notify_later`).
+        The batch's statement NOTIFYs each table it writes (delivered at the commit: one
+        NOTIFY lock per batch, see :meth:`_notify_later`); a turn's append notifies after
+        its commit.
 
         Raises:
             SeqConflict, DuplicateCommand, TableNotFound: as :meth:`EventStore.append`;
@@ -818,11 +841,12 @@ class PostgresEventStore(EventStore):
         turn = self._held.get()
         if turn is not None and turn.table_id == table_id and turn.active:
             outcome = await self._append_in_turn(turn, table_id, events, expected_seq)
+            if outcome[4]:
+                self._notify_later(table_id, events[-1].seq)
         else:
             outcome = await self._grouped(_Pending(table_id, events, expected_seq))
         _raise_refusal(table_id, expected_seq, outcome)
         self._published(table_id, events[-1].seq)
-        self._notify_later(table_id, events[-1].seq)
 
     async def _append_in_turn(
         self, turn: _Turn, table_id: str, events: Sequence[Recorded], expected_seq: int
@@ -830,7 +854,7 @@ class PostgresEventStore(EventStore):
         async with self._conn(table_id) as conn:
             try:
                 (outcome,) = await self._append_rows(
-                    conn, [_Pending(table_id, events, expected_seq)]
+                    conn, [_Pending(table_id, events, expected_seq)], notify=False
                 )
                 if outcome[4]:
                     turn.active = False  # the commit ends the turn, whatever it answers
@@ -908,10 +932,11 @@ class PostgresEventStore(EventStore):
             self._kick()
 
     async def _append_rows(
-        self, conn: asyncpg.Connection, batch: Sequence[_Pending]
+        self, conn: asyncpg.Connection, batch: Sequence[_Pending], *, notify: bool = True
     ) -> list[tuple[Any, ...]]:
         """Run the append statement for ``batch``; for each command ``(known, its table's last
-        seq, first and last seq of its id if written before, written)``."""
+        seq, first and last seq of its id if written before, written)``. With ``notify`` the
+        statement NOTIFYs each table written (delivered at its commit)."""
         events = [e for p in batch for e in p.events]
         columns = list(zip(*map(_event_values, events), strict=True))
         self.batches += 1
@@ -923,8 +948,9 @@ class PostgresEventStore(EventStore):
             [p.events[-1].seq for p in batch],
             [e.table_id for e in events],
             *map(list, columns),
+            self.channel if notify else None,
         )
-        return [tuple(r) for r in rows]
+        return [tuple(r)[:5] for r in rows]
 
     async def _conflict(
         self,
@@ -950,11 +976,11 @@ class PostgresEventStore(EventStore):
         ) from None
 
     def _notify_later(self, table_id: str, last_seq: int) -> None:
-        """Tell the other nodes, after the commit, that ``table_id`` reaches ``last_seq``.
+        """Tell the other nodes, after a turn's commit, that ``table_id`` reaches ``last_seq``.
 
-        Not inside the append's transaction: PostgreSQL serializes the commits of every
+        Not inside the turn's transaction: PostgreSQL serializes the commits of every
         transaction that notifies (one lock for the whole cluster, held through the
-        fsync), which made appends of different tables wait for each other. The
+        fsync), which made the turns of different tables wait for each other. The
         notifications waiting at the same moment go out as one statement on a pooled
         connection, off the command's path; one lost (the node dies first) is recovered
         by the other nodes' resync.
