@@ -873,8 +873,13 @@ class PostgresEventStore(EventStore):
         if self._cut:
             raise _unavailable(None)
         p.future = asyncio.get_running_loop().create_future()
-        self._waiting.append(p)
-        self._kick()
+        if not self._flushes:  # nothing in flight: this task runs the statement itself
+            self._flushing.add(p.table_id)
+            self._flushes += 1
+            await self._flush([p])
+        else:
+            self._waiting.append(p)
+            self._kick()
         return await p.future
 
     def _kick(self) -> None:
