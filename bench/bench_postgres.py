@@ -39,6 +39,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
@@ -92,13 +93,14 @@ async def bench_raw(url: str, n: int, conns: int) -> dict[str, float]:
         one = n / (time.perf_counter() - t0)
 
         per = max(n // conns, 1)
+        streams = [[raw_row(f"r8-{k}", seq) for seq in range(1, per + 1)] for k in range(conns)]
 
-        async def loop(conn: asyncpg.Connection, k: int) -> None:
-            for row in [raw_row(f"r8-{k}", seq) for seq in range(1, per + 1)]:
+        async def loop(conn: asyncpg.Connection, rows: list[tuple[Any, ...]]) -> None:
+            for row in rows:
                 await conn.execute(sql, *row)
 
         t0 = time.perf_counter()
-        await asyncio.gather(*(loop(c, k) for k, c in enumerate([first, *others])))
+        await asyncio.gather(*(loop(c, r) for c, r in zip([first, *others], streams, strict=True)))
         eight = per * conns / (time.perf_counter() - t0)
 
         batches = [
@@ -127,24 +129,17 @@ async def bench_appends(url: str, n: int, writers: int) -> dict[str, float]:
     try:
         tid = await new_table(store)
         t0 = time.perf_counter()
-        for seq in range(2, n + 2):
-            await store.append(tid, make_events(tid, seq), expected_seq=seq - 1)
+        await write_n(store, tid, n)
         one = n / (time.perf_counter() - t0)
 
         tables = [await new_table(store) for _ in range(writers)]
         per = max(n // writers, 1)
-
-        async def write(t: str) -> None:
-            for seq in range(2, per + 2):
-                await store.append(t, make_events(t, seq), expected_seq=seq - 1)
-
         t0 = time.perf_counter()
-        await asyncio.gather(*(write(t) for t in tables))
+        await asyncio.gather(*(write_n(store, t, per) for t in tables))
         many = per * writers / (time.perf_counter() - t0)
 
         hundred = [await new_table(store) for _ in range(100)]
         per100 = max(n * 2 // 100, 1)
-
         t0 = time.perf_counter()
         await asyncio.gather(*(write_n(store, t, per100) for t in hundred))
         wide = per100 * 100 / (time.perf_counter() - t0)
@@ -154,8 +149,10 @@ async def bench_appends(url: str, n: int, writers: int) -> dict[str, float]:
 
 
 async def write_n(store: PostgresEventStore, t: str, n: int) -> None:
-    for seq in range(2, n + 2):
-        await store.append(t, make_events(t, seq), expected_seq=seq - 1)
+    """``n`` appends of one event to table ``t`` (made beforehand, as the raw rows are)."""
+    commands = [make_events(t, seq) for seq in range(2, n + 2)]
+    for seq, events in enumerate(commands, 2):
+        await store.append(t, events, expected_seq=seq - 1)
 
 
 def free_port() -> int:
@@ -290,12 +287,16 @@ async def main() -> None:
             fig = await bench_raw(url, args.appends, 8)
             fig |= await bench_appends(url, args.appends, args.writers)
             fig |= await bench_delivery(url, args.commands, tmp)
+            fig["ratio_one"] = fig["one_table_per_s"] / fig["raw_one_per_s"]
+            fig["ratio_eight"] = fig["parallel_per_s"] / fig["raw_eight_per_s"]
+            fig["ratio_hundred"] = fig["hundred_per_s"] / fig["raw_many_per_s"]
+            fig["ratio_cross_p99"] = fig["cross_p99_ms"] / fig["local_p99_ms"]
             runs.append(fig)
             print(f"run {r + 1}: " + ", ".join(f"{k} {v:.1f}" for k, v in fig.items()), flush=True)
     finally:
         await drop_schema(url)
     m = {k: statistics.median(f[k] for f in runs) for k in runs[0]}
-    print(f"\nmedians of {args.runs} runs:")
+    print(f"\nmedians of {args.runs} runs (each ratio: the median of the runs' own ratios):")
     print(f"raw asyncpg, single-row transactions, 1 connection: {m['raw_one_per_s']:8.0f} /s")
     print(f"raw asyncpg, single-row transactions, 8 connections: {m['raw_eight_per_s']:7.0f} /s")
     print(
@@ -303,15 +304,15 @@ async def main() -> None:
     )
     print(
         f"append, one table, one writer:  {m['one_table_per_s']:8.0f} appends/s"
-        f"  ratio {m['one_table_per_s'] / m['raw_one_per_s']:.2f} to raw, 1 connection"
+        f"  ratio {m['ratio_one']:.2f} to raw, 1 connection"
     )
     print(
         f"append, {args.writers} tables at once:      {m['parallel_per_s']:8.0f} appends/s"
-        f"  ratio {m['parallel_per_s'] / m['raw_eight_per_s']:.2f} to raw, 8 connections"
+        f"  ratio {m['ratio_eight']:.2f} to raw, 8 connections"
     )
     print(
         f"append, 100 tables at once:    {m['hundred_per_s']:8.0f} appends/s"
-        f"  ratio {m['hundred_per_s'] / m['raw_many_per_s']:.2f} to raw executemany-100"
+        f"  ratio {m['ratio_hundred']:.2f} to raw executemany-100"
     )
     print(
         f"command on B -> event at client on A: p50 {m['cross_p50_ms']:.2f} ms, p99 {m['cross_p99_ms']:.2f} ms"
@@ -319,7 +320,7 @@ async def main() -> None:
     )
     print(
         f"command on B -> event at client on B: p50 {m['local_p50_ms']:.2f} ms, p99 {m['local_p99_ms']:.2f} ms"
-        f"  (cross-node p99 / one-node p99: {m['cross_p99_ms'] / m['local_p99_ms']:.2f})"
+        f"  (cross-node p99 / one-node p99: {m['ratio_cross_p99']:.2f})"
     )
 
 
