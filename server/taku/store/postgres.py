@@ -839,7 +839,12 @@ class PostgresEventStore(EventStore):
             return
         _check_continues(table_id, events, expected_seq)
         turn = self._held.get()
-        if turn is not None and turn.table_id == table_id and turn.active:
+        if (
+            turn is not None
+            and turn.table_id == table_id
+            and turn.active
+            and not turn.conn.is_closed()
+        ):
             outcome = await self._append_in_turn(turn, table_id, events, expected_seq)
             if outcome[4]:
                 self._notify_later(table_id, events[-1].seq)
