@@ -400,6 +400,7 @@ class PostgresEventStore(EventStore):
         self._waiting: collections.deque[_Pending] = collections.deque()
         self._flushing: set[str] = set()  # tables with an append in flight
         self._flushes = 0
+        self._writers: list[asyncpg.Connection] = []  # idle writer connections (_on_writer)
         self._notes: dict[str, int] = {}
         self._notifier: asyncio.Task[None] | None = None
         self.batches = 0
@@ -530,6 +531,8 @@ class PostgresEventStore(EventStore):
         busy = [t for t in (*self._running, self._notifier) if t is not None and not t.done()]
         if busy:
             await asyncio.wait(busy, timeout=self.timeout_s)
+        while self._writers:
+            await self._release(self._writers.pop())
         if self._listener is not None:
             self._listener.cancel()
             try:
@@ -863,7 +866,13 @@ class PostgresEventStore(EventStore):
                 )
                 if outcome[4]:
                     turn.active = False  # the commit ends the turn, whatever it answers
-                    await conn.execute("COMMIT")
+                    status = await conn.execute("COMMIT")
+                    if status != "COMMIT":  # the transaction had failed: nothing was written
+                        log.error("turn_commit_refused", table_id=table_id, status=status)
+                        raise StoreError(
+                            f"the turn's transaction ended with {status}; nothing was written",
+                            code="store/retry",
+                        )
             except asyncpg.UniqueViolationError as e:
                 # another node committed between our check and our insert (it wrote without a turn)
                 turn.active = False
@@ -918,8 +927,7 @@ class PostgresEventStore(EventStore):
         so that the collision fails only its own."""
         try:
             try:
-                async with self._conn() as conn:
-                    outcomes = await self._append_rows(conn, batch)
+                outcomes = await self._on_writer(batch)
                 for p, outcome in zip(batch, outcomes, strict=True):
                     _settle(p, outcome)
             except asyncpg.UniqueViolationError:
@@ -940,6 +948,31 @@ class PostgresEventStore(EventStore):
             self._flushing.difference_update(p.table_id for p in batch)
             self._flushes -= 1
             self._kick()
+
+    async def _on_writer(self, batch: Sequence[_Pending]) -> list[tuple[Any, ...]]:
+        """The batch's statement on a writer connection: one of at most ``max_flushes``
+        kept out of the pool between batches (the pool's acquire and release cost more
+        CPU than the rest of an append), given back to the pool on any failure."""
+        conn = None
+        while self._writers and conn is None:
+            c = self._writers.pop()
+            if c.is_closed():
+                await self._release(c)
+            else:
+                conn = c
+        if conn is None:
+            conn = await self._acquire()
+        kept = False
+        try:
+            async with self._guard(conn):
+                outcomes = await self._append_rows(conn, batch)
+            kept = self._pool is not None and not conn.is_closed()
+            return outcomes
+        finally:
+            if kept:
+                self._writers.append(conn)
+            else:
+                await self._release(conn)
 
     async def _append_rows(
         self, conn: asyncpg.Connection, batch: Sequence[_Pending], *, notify: bool = True
