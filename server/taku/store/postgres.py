@@ -827,8 +827,8 @@ class PostgresEventStore(EventStore):
         transaction, then its commit (which ends the turn).
 
         The batch's statement NOTIFYs each table it writes (delivered at the commit: one
-        NOTIFY lock per batch, see :meth:`_notify_later`); a turn's append notifies after
-        its commit.
+        NOTIFY lock per batch, see :meth:`_notify_later`); a turn's append notifies right
+        after its commit, on the same connection, before it returns.
 
         Raises:
             SeqConflict, DuplicateCommand, TableNotFound: as :meth:`EventStore.append`;
@@ -849,8 +849,6 @@ class PostgresEventStore(EventStore):
             and not turn.conn.is_closed()
         ):
             outcome = await self._append_in_turn(turn, table_id, events, expected_seq)
-            if outcome[4]:
-                self._notify_later(table_id, events[-1].seq)
         else:
             outcome = await self._grouped(_Pending(table_id, events, expected_seq))
         _raise_refusal(table_id, expected_seq, outcome)
@@ -873,6 +871,13 @@ class PostgresEventStore(EventStore):
                             f"the turn's transaction ended with {status}; nothing was written",
                             code="store/retry",
                         )
+                    try:  # the NOTIFY right after the commit, before the ack: no fsync, no wait
+                        await conn.execute(
+                            self._sql_notify, self.channel, [table_id], [events[-1].seq]
+                        )
+                    except Exception as e:  # noqa: BLE001 - written all the same
+                        log.warning("notify_failed", table_id=table_id, error=repr(e))
+                        self._notify_later(table_id, events[-1].seq)
             except asyncpg.UniqueViolationError as e:
                 # another node committed between our check and our insert (it wrote without a turn)
                 turn.active = False
@@ -1019,7 +1024,8 @@ class PostgresEventStore(EventStore):
         ) from None
 
     def _notify_later(self, table_id: str, last_seq: int) -> None:
-        """Tell the other nodes, after a turn's commit, that ``table_id`` reaches ``last_seq``.
+        """Tell the other nodes, soon, that ``table_id`` reaches ``last_seq`` (when a turn's
+        own NOTIFY after its commit failed).
 
         Not inside the turn's transaction: PostgreSQL serializes the commits of every
         transaction that notifies (one lock for the whole cluster, held through the
