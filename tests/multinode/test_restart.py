@@ -119,6 +119,12 @@ async def test_database_restart_under_load_loses_and_doubles_nothing(
         for tc in users:
             await tc.close()
 
+    # the GM's node learns of the other node's last appends a moment after their acks
+    top = max(last for _first, last in acks.values())
+    for _ in range(500):
+        if (await gm.expect({"type": "get_state", "table_id": tid}, "state"))["seq"] >= top:
+            break
+        await asyncio.sleep(0.01)
     events = await full_log(gm, tid)
     final = len(events)
     assert [e["seq"] for e in events] == list(range(1, final + 1))
