@@ -7,11 +7,11 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    TAKU_WEB_DIR=/app/clients/web
+    PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
 COPY . /app
+# the wheel carries the web client (package data taku/web): no source tree needed at run time
 RUN pip install '/app[postgres]' \
     && useradd --system --uid 10001 --home-dir /data --create-home taku
 

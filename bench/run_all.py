@@ -188,8 +188,8 @@ def replay(n: int = 300_000) -> None:
     )
 
     # the same, read back from a SQLite file first (what `taku replay` and a table's first load do)
-    from taku.store.sqlite import SQLiteEventStore
     from taku.store.base import TableRecord
+    from taku.store.sqlite import SQLiteEventStore
 
     async def from_sqlite() -> float:
         store = SQLiteEventStore(Path(tempfile.mkdtemp()) / "replay.db")

@@ -11,6 +11,10 @@ fi
 for setup in scripts/setup-*.sh; do
     [ -e "$setup" ] && bash "$setup"
 done
+# lint and types first (pyproject.toml: [tool.ruff], [tool.mypy]); each stops the run
+"$VENV/bin/ruff" format --check --quiet .
+"$VENV/bin/ruff" check --quiet .
+"$VENV/bin/mypy"
 set +e
 "$VENV/bin/python" -m pytest "$@"
 rc=$?

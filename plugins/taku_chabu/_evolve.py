@@ -43,7 +43,7 @@ from taku_chabu.events import (
     Waited,
 )
 from taku_chabu.options import ChabuOptions
-from taku_chabu.state import CharState, ChabuState, Combat, Pending, RoundState
+from taku_chabu.state import ChabuState, CharState, Combat, Pending, RoundState
 
 __all__ = ["evolve", "initial_state"]
 
@@ -83,7 +83,7 @@ def _pending(game: ChabuState, declaration: str | None, **changes: Any) -> Chabu
     return replace(game, pending=replace(p, **changes))
 
 
-def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | None) -> ChabuState:  # noqa: C901 (one case per event)
+def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | None) -> ChabuState:
     """``game`` after ``event``. ``table`` is the core state with the event's core part applied.
 
     ``options`` are the table's (no event's meaning depends on them: each event
@@ -91,6 +91,7 @@ def evolve(game: ChabuState, event: Event, table: Any, options: ChabuOptions | N
     """
     if game is None:  # a table created before the ruleset had state
         game = ChabuState()
+    cs: CharState | None  # each case's character (absent when the event names none known)
     match event:
         # ------------------------------------------------------------ core events
         case CharacterCreated(character_id=cid):

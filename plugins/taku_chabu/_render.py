@@ -66,7 +66,7 @@ def _d100(value: int, success: bool, tatsujin: bool, ukatsu: bool) -> str:
     return f"{value}{mark} ＞ {'成功' if success else '失敗'}"
 
 
-def render(event: Event, table: Any, options: ChabuOptions | None) -> str | None:  # noqa: C901 (one case per event)
+def render(event: Event, table: Any, options: ChabuOptions | None) -> str | None:
     """The line for a ``chabu`` event, ``None`` for others (the core renders those)."""
     n = lambda cid: _name(table, cid)  # noqa: E731
     match event:

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from taku.core.ruleset import Role
-from taku_chabu.state import CharState, ChabuSheet, ChabuState, Combat, RoundState
+from taku_chabu.state import ChabuSheet, ChabuState, CharState, Combat, RoundState
 
 __all__ = [
     "current_actor",

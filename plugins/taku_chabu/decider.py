@@ -59,6 +59,7 @@ from taku_chabu.events import (
     OpposedRolled,
     OpposedRound,
     OrderAgreed,
+    Outcome,
     RangeSet,
     RoundEnded,
     RoundStarted,
@@ -68,9 +69,9 @@ from taku_chabu.events import (
 )
 from taku_chabu.options import ChabuOptions, Range
 from taku_chabu.state import (
-    CharState,
     ChabuSheet,
     ChabuState,
+    CharState,
     CheckSpec,
     Condition,
     Equipment,
@@ -339,7 +340,7 @@ def _declare_attack(
         _resolve_hit(out, 0, void_if_down=not after_cost_death)
 
 
-def _close(out: _Out, outcome: str, *, lasting: bool = False) -> None:
+def _close(out: _Out, outcome: Outcome, *, lasting: bool = False) -> None:
     p = out.game.pending
     assert p is not None, "only an open declaration is closed"
     out.add(
@@ -802,7 +803,7 @@ def _finish(out: _Out) -> None:
     _new_round(out, rnd.number + 1)
 
 
-def decide(table: TableState, command: Command, ctx: Context[ChabuOptions]) -> list[Emitted]:  # noqa: C901
+def decide(table: TableState, command: Command, ctx: Context[ChabuOptions]) -> list[Emitted]:
     """The events of a ``chabu`` command (its declared permit already enforced by the core).
 
     Raises:

@@ -7,6 +7,7 @@ table (HD-15 … HD-21). The GM may accept the difficulty or use another one.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 from taku.core.ruleset import Context
 from taku.core.table import TableState
@@ -145,11 +146,11 @@ def visibility(table: TableState, command: Visibility) -> DifficultyComputed:
     )
 
 
-def condition_key(name: str) -> str:
+def condition_key(name: str) -> T.ConditionKey:
     key = T.lookup(T.FATIGUE, name) or T.lookup(T.DRINK, name)
     if key is None:
         _reject("unknown_condition", f"疲労などによる修正「{name}」は表にありません", S_VARIOUS)
-    return key
+    return cast(T.ConditionKey, key)  # a key of FATIGUE or DRINK
 
 
 def fatigue(table: TableState, command: Fatigue) -> DifficultyComputed:

@@ -60,8 +60,8 @@ from taku_hiden.commands import (
     Jump,
     KanCheck,
     Lift,
-    OpposedCheck,
     Oppose,
+    OpposedCheck,
     Reroll,
     Seizure,
     SeizureCheck,
@@ -69,6 +69,7 @@ from taku_hiden.commands import (
     Visibility,
 )
 from taku_hiden.events import (
+    CheckKind,
     CheckRerolled,
     CheckRolled,
     ConditionsSet,
@@ -237,7 +238,7 @@ def _single(
     difficulty: int | None,
     target: int | None,
     simple: bool | None,
-    kind: str = "check",
+    kind: CheckKind = "check",
     label: str = "",
     **extra: Any,
 ) -> CheckRolled:
@@ -636,10 +637,10 @@ def evolve(
                 secret_to=event.secret_to,
             )
             game = _open(game, oc)
-            cid = event.side.character_id
-            if event.incapacitated is not None and cid is not None:
+            side_cid = event.side.character_id
+            if event.incapacitated is not None and side_cid is not None:
                 game = _put_char(
-                    game, cid, replace(_cs(game, cid), incapacitated=event.incapacitated)
+                    game, side_cid, replace(_cs(game, side_cid), incapacitated=event.incapacitated)
                 )
             return game
         case OpposedRolled():

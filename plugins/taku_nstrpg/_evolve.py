@@ -8,6 +8,7 @@ import msgspec
 
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
 from taku_nstrpg import events as ev
+from taku_nstrpg import mapping as mp
 from taku_nstrpg.damage import ACTIVE, DEAD, EXPLODED, REMOVED
 from taku_nstrpg.dkk import ENTRY_TABLE
 from taku_nstrpg.options import NsOptions
@@ -51,12 +52,62 @@ def evolve(
     game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None
 ) -> NsGame:
     """The state after ``event`` (core events included); ``options`` the table's (defaults if ``None``)."""
+    if isinstance(event, mp.PcOrderSet):
+        return _replace(game or NsGame(), pc_rank=tuple(event.order))
+    if isinstance(event, mp.MAP_EVENTS):
+        game = game or NsGame()
+        game = _replace(game, board=mp.evolve_board(game.board, event, game.phase))
+        if isinstance(event, mp.FullMoveRolled):
+            return _did_act(game, event.character_id, True)  # 全力移動 is the action (NS-52)
+        if isinstance(event, mp.AbilityUsed) and event.seishin:
+            f = game.fighters.get(event.character_id)
+            if f is not None:
+                game = _f(game, event.character_id, seishin=f.seishin - event.seishin)
+        return game
+    after = _core(game, event, table, options)
+    if after.board is None:
+        return after  # no map: exactly the state of earlier versions
+    return _replace(after, board=_board_after(after.board, event, after))
+
+
+def _board_after(b: mp.Board, event: Event, game: NsGame) -> mp.Board:
+    """The per-手番 movement bookkeeping of the board after a non-map event."""
+    match event:
+        case ev.CheckRolled(purpose="sokuten", character_id=cid, success=ok, roll=roll):
+            if ok:  # a 連続側転移動 allowed; its 6s open blocked doors and windows (NS-51)
+                return _replace(b, sokuten={**b.sokuten, cid: roll.faces.count(6)})
+        case ev.TurnBegan(character_id=cid):
+            return _replace(
+                b,
+                moved=tuple(k for k in b.moved if k != cid),
+                sokuten=mp._drop(b.sokuten, cid),
+                full_move=mp._drop(b.full_move, cid),
+                turns_taken={**b.turns_taken, cid: b.turns_taken.get(cid, 0) + 1},
+            )
+        case ev.TurnEndedFor(character_id=cid):
+            return _replace(b, full_move=mp._drop(b.full_move, cid))
+        case ev.CombatStarted() | ev.CombatEnded():
+            return _replace(
+                b, moved=(), sokuten={}, full_move={}, turns_taken={}, used={}, instant={}
+            )
+        case CharacterRemoved(character_id=cid):
+            return _replace(b, positions=mp._drop(b.positions, cid))
+        case ev.WasshoiRolled(success=True, entry_row=row, target_ninja=who):
+            return _replace(b, entry_row=row, entry_target=who)
+        case ev.EntryRerolled(row=row):
+            return _replace(b, entry_row=row)
+    return b
+
+
+def _core(
+    game: NsGame | None, event: Event, table: Any, options: NsOptions | None = None
+) -> NsGame:
     if game is None:
         game = NsGame()
     opts = options if isinstance(options, NsOptions) else NsOptions()
     match event:
         case CharacterCreated(character_id=cid, sheet=sheet):
-            f = fighter_from_sheet(sheet_of(sheet), opts.quick_dice_base)
+            f: Fighter | None = fighter_from_sheet(sheet_of(sheet), opts.quick_dice_base)
             return _replace(game, fighters={**game.fighters, cid: f})
         case CharacterUpdated(character_id=cid, sheet=sheet):
             if "dkk" in sheet and isinstance(sheet["dkk"], int):
@@ -126,14 +177,14 @@ def evolve(
                 )
             if event.roll is not None:
                 attacks = dict(game.attacks)
-                last = dict(game.last_roll)
+                lasts = dict(game.last_roll)
                 for aid in attack_ids:
                     if aid in attacks:
                         attacks[aid] = _replace(attacks[aid], evaded=True)
                         who = attacks[aid].attacker
-                        if who in last and last[who].ref == aid:
-                            last[who] = _replace(last[who], evaded=True)
-                game = _replace(game, attacks=attacks, last_roll=last)
+                        if who in lasts and lasts[who].ref == aid:
+                            lasts[who] = _replace(lasts[who], evaded=True)
+                game = _replace(game, attacks=attacks, last_roll=lasts)
             return game
         case ev.CounterKarate(hit=hit) | ev.HitInflicted(hit=hit):
             return _replace(game, pending={**game.pending, hit.id: hit})
@@ -165,7 +216,7 @@ def evolve(
                 phase=game.phase + 1,
                 acting=None if ending else game.acting,
                 step="" if ending else game.step,
-                acted=game.acted if cid in game.acted else (*game.acted, cid),
+                acted=(*game.acted, cid),  # counted: 一騎打ち has two 手番 (NS-34)
             )
             return _f(_all(game, adrenaline_evasion=False), cid, shuchu=False, sokuten=False)
         case ev.PhaseEnded():
@@ -246,12 +297,12 @@ def evolve(
         case ev.ScenarioEnded(money_pool=left):
             fighters = {}
             for k, f in game.fighters.items():
-                sheet = (
+                ns = (
                     sheet_of(table.characters[k].sheet)
                     if k in getattr(table, "characters", {})
                     else NsSheet()
                 )
-                fresh = fighter_from_sheet(sheet, opts.quick_dice_base)
+                fresh = fighter_from_sheet(ns, opts.quick_dice_base)
                 fighters[k] = _replace(
                     f,
                     ability_damage={},

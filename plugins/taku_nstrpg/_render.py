@@ -8,6 +8,7 @@ from taku.core.table import TableState
 from taku_nstrpg import events as ev
 from taku_nstrpg.checks import difficulty_name
 from taku_nstrpg.combat import STYLES
+from taku_nstrpg.map_render import render_map
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.satsubatsu import NAMU, SATSUBATSU
 from taku_nstrpg.state import STAT_NAMES
@@ -158,13 +159,15 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
         case ev.DkkGained():
             return f"{n(event.character_id)} 【DKK】{event.amount:+d} ＞ {event.after}{' ' + event.reason if event.reason else ''}"
         case ev.WasshoiRolled():
-            a, b = event.roll.faces
+            d1, d2 = event.roll.faces
             if not event.success:
-                return f"Wasshoi!判定(2D6) ＞ ({a}+{b}) ＞ {event.total}(>{event.target}) 判定失敗"
-            return f"Wasshoi!判定(2D6) ＞ ({a}+{b}) ＞ {event.total}(<={event.target}) 判定成功!! ニンジャスレイヤー=サンのエントリーだ!! エントリー表{event.entry_row}"
+                return (
+                    f"Wasshoi!判定(2D6) ＞ ({d1}+{d2}) ＞ {event.total}(>{event.target}) 判定失敗"
+                )
+            return f"Wasshoi!判定(2D6) ＞ ({d1}+{d2}) ＞ {event.total}(<={event.target}) 判定成功!! ニンジャスレイヤー=サンのエントリーだ!! エントリー表{event.entry_row}"
         case ev.EntryRerolled(row=row, chosen=chosen):
             return f"死神のエントリー決定表: {'マスターが決定' if chosen else '振り直し'} ＞ {row}"
         case ev.ValueAdjusted():
             return f"GM変更: {n(event.character_id)} {_FIELDS.get(event.field, STAT_NAMES.get(event.field, event.field))} {event.previous} → {event.value}{'(理由: ' + event.reason + ')' if event.reason else ''}"
         case _:
-            return None
+            return render_map(event, n)

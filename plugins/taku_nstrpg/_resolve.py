@@ -58,7 +58,7 @@ def resolve_hit(
     amount = dmg.final_damage(base, tsuda, reduction)
     out = dmg.resolve_damage(
         kind=target_sheet.kind,
-        ninja=target_sheet.ninja,
+        ninja=target_sheet.is_ninja,
         tairyoku=f.tairyoku,
         seishin=f.seishin,
         status=f.status,

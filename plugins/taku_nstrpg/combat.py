@@ -14,7 +14,7 @@ import msgspec
 
 from taku.core.commands import field
 from taku.core.dice import DiceSource, Roll
-from taku_nstrpg._labels import open_set
+from taku_nstrpg._labels import StatName, open_set
 from taku_nstrpg.checks import HARD, NORMAL, UH3, Pattern, count_successes, shift
 from taku_nstrpg.satsubatsu import critical_of
 
@@ -71,6 +71,7 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         satsubatsu: a weapon's own サツバツ! pattern (``""`` = 【6,6】).
         tsuda_on_six: 痛打 for a successful melee hit with a 【6】 (Ninja Slayer's fists).
         evasion: the evasion difficulty of its hits (a sniper rifle: HARD; NS-75).
+        range: 射程 in squares, diagonals counted (NS-61); ``None``: no range printed.
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -128,6 +129,10 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     evasion: Annotated[
         int, field("回避難易度", "この武器の攻撃の回避難易度の段階（狙撃銃: 5=HARD）")
     ] = NORMAL
+    range: Annotated[
+        Annotated[int, msgspec.Meta(ge=1)] | None,
+        field("射程", "マス数（ナナメも数える、NS-61）。空なら射程の記載なし"),
+    ] = None
 
 
 BUILTIN_WEAPONS: dict[str, Weapon] = {
@@ -177,7 +182,7 @@ class Style(msgspec.Struct, frozen=True, kw_only=True):
 
     id: str
     name: str
-    stat: str = "karate"
+    stat: StatName = "karate"
     difficulty: int = 0
     tsuda: int = 0
     no_tsuda: bool = False
@@ -271,7 +276,7 @@ class AttackProfile(msgspec.Struct, frozen=True, kw_only=True):
 
     kind: str
     damage_kind: str
-    stat: str
+    stat: StatName
     difficulty: int
     damage: int
     tsuda: int = 0

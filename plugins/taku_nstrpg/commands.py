@@ -14,6 +14,7 @@ from taku_nstrpg._labels import (
     ATMOSPHERE_DESC,
     ATTACK_KINDS,
     DAMAGE_KIND_DESC,
+    FIGHTER_FIELD_DESC,
     HIT_KIND_DESC,
     PURPOSE_DESC,
     STYLE_DESC,
@@ -21,7 +22,6 @@ from taku_nstrpg._labels import (
     AttackKind,
     CharacterId,
     DamageKind,
-    FIGHTER_FIELD_DESC,
     Difficulty,
     FighterField,
     HitId,
@@ -31,6 +31,7 @@ from taku_nstrpg._labels import (
     StatName,
     StyleId,
 )
+from taku_nstrpg.mapping import MAP_COMMANDS
 
 __all__ = [
     "COMMANDS",
@@ -590,4 +591,5 @@ COMMANDS: tuple[type[Command], ...] = (
     CreateMobs,
     CreateNinjaSlayer,
     AdjustValue,
+    *MAP_COMMANDS,  # the map (taku_nstrpg.mapping)
 )

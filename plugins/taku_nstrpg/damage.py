@@ -9,6 +9,7 @@ store in the event; ``evolve`` copies them and never recomputes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 import msgspec
 
@@ -26,14 +27,14 @@ __all__ = [
     "resolve_damage",
 ]
 
-ACTIVE = "active"
-FAINTED = "fainted"
+ACTIVE: Final = "active"
+FAINTED: Final = "fainted"
 """気絶状態: on the map, gets 手番, only 些細な行動 (NS-82)."""
-EXPLODED = "exploded"
+EXPLODED: Final = "exploded"
 """爆発四散: a ninja below 体力 0 (NS-83)."""
-REMOVED = "removed"
+REMOVED: Final = "removed"
 """Out of the fight and off the map: a mob at 体力 0 or 精神力 < 0, a non-ninja boss (NS-81, NS-84, G-NS-08)."""
-DEAD = "dead"
+DEAD: Final = "dead"
 """即死! (NS-94)."""
 
 KINDS = ("pc", "boss", "mob")

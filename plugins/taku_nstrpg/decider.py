@@ -9,7 +9,7 @@ decider folds its own events through :func:`~taku_nstrpg._evolve.evolve`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -23,10 +23,20 @@ from taku_nstrpg import combat as cb
 from taku_nstrpg import commands as c
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import events as ev
+from taku_nstrpg import mapping as mp
 from taku_nstrpg import satsubatsu as sb
 from taku_nstrpg._evolve import evolve, sheet_of
+from taku_nstrpg._labels import RollStat
 from taku_nstrpg._resolve import NARAKU, resolve_hit
 from taku_nstrpg.damage import ACTIVE, FAINTED
+from taku_nstrpg.moves import (
+    check_shot,
+    decide_map,
+    entry_possible,
+    knockback_of,
+    map_adjacent,
+    turn_due,
+)
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import (
     Fighter,
@@ -117,6 +127,16 @@ def _own_turn(acc: _Acc, cid: str) -> None:
         )
 
 
+def _one_action(acc: _Acc, cid: str) -> None:
+    """The attack phase allows one action (攻撃 / 射撃 / その他の行動, NS-53) in one's own 手番."""
+    if acc.game.acting == cid and acc.game.step == "attacked":
+        reject(
+            "no_action_left",
+            "攻撃フェイズの行動（1行動）は済んでいる",
+            "NSTRPG 2-6 攻撃フェイズ",
+        )
+
+
 def _quick(f: Fighter, n: int) -> None:
     if n > f.quick_dice:
         reject(
@@ -168,8 +188,20 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             _kaishaku(acc, command, ctx, opts)
         case c.Reroll():
             _reroll(acc, command, ctx, opts)
+        case (
+            mp.SetMap()
+            | mp.EditMap()
+            | mp.Place()
+            | mp.Move()
+            | mp.FullMove()
+            | mp.UseAbility()
+            | mp.PlaceEntry()
+            | mp.SetPcOrder()
+        ):
+            decide_map(acc, command, ctx)
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
             _, sheet, _f = _load(table, acc.game, cid)
+            turn_due(table, acc.game, cid, ctx, opts)
             if equip is not None and equip not in _usable_weapons(sheet):
                 reject(
                     "weapon_not_carried", f"{equip} を持っていない", "NSTRPG 2-4 武器を切り替える"
@@ -247,10 +279,10 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             share = acc.game.money_pool // len(pcs) if pcs else 0
             shares = {k: share for k in pcs} if share else {}
             for k, s in shares.items():
-                sheet = table.characters[k].sheet
+                stored = table.characters[k].sheet
                 acc.add(
                     CharacterUpdated(
-                        character_id=k, sheet={"manken": int(sheet.get("manken", 0)) + s}
+                        character_id=k, sheet={"manken": int(stored.get("manken", 0)) + s}
                     )
                 )
             acc.add(
@@ -283,6 +315,12 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                     )
                 acc.add(ev.EntryRerolled(row=choose, chosen=True))
             else:
+                if entry_possible(table, acc.game):
+                    reject(
+                        "entry_possible",
+                        "その結果はこのマップで実現できるので振り直せない",
+                        "NSTRPG 2-15 どう考えても出現不能",
+                    )
                 if n >= 1:
                     reject(
                         "reroll_once",
@@ -346,7 +384,34 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             raise InvalidCommand(
                 f"{type(command).__name__} is not an nstrpg command", code="command/unknown_command"
             )
+    _knockbacks(acc, ctx, opts)
     return acc.out
+
+
+def _knockbacks(acc: _Acc, ctx: Context, opts: NsOptions) -> None:
+    """弾き飛ばし on the map (NS-93): each ``damage_resolved`` with a knockback moves its
+    target (``knocked_back``); a wall hit deals 1 damage, 回避:NORMAL, melee for the
+    atmosphere unless a mob caused it (NS-109)."""
+    i = 0
+    while i < len(acc.out):
+        e = acc.out[i]
+        i += 1
+        if not isinstance(e, ev.DamageResolved) or not e.knockback:
+            continue
+        kb = knockback_of(acc.table, acc.game, e)
+        if kb is None:
+            continue
+        acc.add(kb)
+        if kb.wall:
+            crash = c.Inflict(
+                target=e.target,
+                damage=1,
+                kind="knockback",
+                damage_kind="melee",
+                source=e.source,
+                reason="弾き飛ばしで激突",
+            )
+            _inflict(acc, crash, ctx, opts)
 
 
 # --------------------------------------------------------------------------- checks
@@ -362,6 +427,12 @@ def _check(acc: _Acc, cmd: c.Check, ctx: Context) -> None:
         raise InvalidCommand(
             "purpose is check, resistance, sokuten or attack_phase", detail="判定の種類が正しくない"
         )
+    if cmd.purpose == "sokuten" and acc.game.acting == cmd.character_id:
+        b = acc.game.board
+        if f.sokuten:
+            reject("one_style", "移動スタイルは1フェイズに1個だけ", "NSTRPG 2-5 移動スタイルの宣言")
+        if b is not None and cmd.character_id in b.moved:
+            reject("already_moved", "移動した後には連続側転できない", "NSTRPG 2-5 連続側転")
     if cmd.purpose == "sokuten" and f.shuchu:
         # 集中状態 skips the whole move phase, so no movement style (NS-56)
         reject(
@@ -497,6 +568,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     ch, sheet, f = _load(table, game, cmd.attacker)
     if f.status != ACTIVE:
         reject("cannot_act", f"{ch.name} は行動できない", "NSTRPG 2-12 気絶状態")
+    _one_action(acc, cmd.attacker)
     if cmd.kind not in ("melee", "shoot"):
         raise InvalidCommand("kind is melee or shoot", detail="攻撃の種類は近接攻撃か射撃")
     equipped = f.equipped or sheet.equipped
@@ -504,6 +576,13 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
     if cmd.weapon is not None:
         if cmd.weapon not in _usable_weapons(sheet):
             reject("weapon_not_carried", f"{cmd.weapon} を持っていない", S)
+        if game.acting == cmd.attacker and cmd.weapon not in (equipped, "shuriken", "unarmed"):
+            # a switch is declared at 手番開始 only (NS-39): in one's 手番, the wielded weapon
+            reject(
+                "weapon_not_equipped",
+                f"{cmd.weapon} は装備していない（持ち替えは手番開始のみ）",
+                "NSTRPG 2-4 武器を切り替える",
+            )
         weapon = sheet.weapon(cmd.weapon)
     elif cmd.kind == "shoot":
         weapon = (
@@ -549,7 +628,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         weapon=weapon,
         style=style,
         skills=sheet.auto(),
-        ninja=sheet.ninja,
+        ninja=sheet.is_ninja,
         shuchu=shuchu,
         sokuten=f.sokuten,
         snap_shuriken=snap,
@@ -628,6 +707,11 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if tf.status not in (ACTIVE, FAINTED):
             reject("target_gone", f"{tch.name} はもういない", S)
         adjacent = s.adjacent if s.adjacent is not None else cmd.kind == "melee"
+        near = map_adjacent(table, game, cmd.attacker, s.target)
+        if near is not None:
+            adjacent = near  # on the map the squares decide (2-6), not the flag
+            if cmd.kind == "shoot" and not cmd.area:
+                check_shot(table, game, cmd.attacker, s.target, weapon)
         if cmd.kind == "melee" and not adjacent:
             reject("not_adjacent", "近接攻撃は隣接する敵だけ", "NSTRPG 2-6 近接攻撃")
         if cmd.kind == "shoot" and adjacent and not cmd.area:
@@ -654,7 +738,8 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
                     auto=True,
                 )
             )
-            success, successes, crit, faces = True, (s.dice if group else 0), "", ()
+            faces: tuple[int, ...] = ()
+            success, successes, crit = True, (s.dice if group else 0), ""
         else:
             roll, res = ck.roll_check(ctx.dice, s.dice, level)
             crit = sb.critical_of(
@@ -1046,12 +1131,14 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     ch, sheet, f = _load(acc.table, acc.game, cmd.attacker)
     if not sheet.ninja:
         reject("ninja_only", "カイシャクはニンジャのみ", S)
+    _one_action(acc, cmd.attacker)
     if f.status != ACTIVE:
         reject("cannot_act", f"{ch.name} は行動できない", S)
     tch, tsheet, tf = _load(acc.table, acc.game, cmd.target)
     if tf.status != FAINTED:
         reject("not_fainted", f"{tch.name} は気絶状態ではない", S)
-    if not cmd.adjacent:
+    near = map_adjacent(acc.table, acc.game, cmd.attacker, cmd.target)
+    if not (cmd.adjacent if near is None else near):
         # 「ニンジャは『気絶状態』の敵と隣接することで…『カイシャク』を宣言できる」(NS-87)
         reject("not_adjacent", "カイシャクは隣接する気絶状態の敵だけ", S)
     if NARAKU in tsheet.skills:
@@ -1136,7 +1223,7 @@ def _reroll(acc: _Acc, cmd: c.Reroll, ctx: Context, opts: NsOptions) -> None:
             ev.CheckRolled(
                 check_id=ctx.new_id("k"),
                 character_id=cmd.character_id,
-                stat=last.stat,
+                stat=cast(RollStat, last.stat),  # a check's stat (kind "check")
                 pool=last.pool,
                 roll=roll,
                 difficulty=last.difficulty,

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any, cast
 
 from taku.core.chatdice import COMPARATORS, MAX_DICE, split_comment
 from taku.core.dice import DiceSource, Roll
@@ -50,6 +51,7 @@ from taku.errors import DiceError, Forbidden, InvalidCommand
 from taku_nstrpg import checks as ck
 from taku_nstrpg import dkk as dk
 from taku_nstrpg import satsubatsu as sb
+from taku_nstrpg._labels import Difficulty, StatName
 
 __all__ = [
     "PoolCommand",
@@ -73,7 +75,7 @@ _C_ALL = re.compile(r"^C([1-6]+)(\+?)$")
 _SB = re.compile(r"^SB(?:@([1-6]))?$")
 _WS = re.compile(r"^WS([1-9]|1[0-2])$")
 _WSE = re.compile(r"^WSE(?:@([1-6]))?$")
-_STAT_WORDS = {
+_STAT_WORDS: dict[str, StatName] = {
     "カラテ": "karate",
     "ニューロン": "neuron",
     "ワザマエ": "wazamae",
@@ -277,11 +279,11 @@ def entry_line(number: int, rolled: bool) -> str:
 
 
 def _event(
-    expr: str, rolls: tuple[Roll, ...], result: str, *, secret: bool, comment: str, **kw: object
+    expr: str, rolls: tuple[Roll, ...], result: str, *, secret: bool, comment: str, **kw: Any
 ) -> DiceRolled:
     return DiceRolled(
         expression=expr, rolls=rolls, result=result, secret=secret, comment=comment, **kw
-    )  # type: ignore[arg-type]
+    )
 
 
 def _roll_fixed(expr: str, dice: DiceSource, secret: bool, comment: str) -> DiceRolled | None:
@@ -434,7 +436,7 @@ def _character_check(
     cmd = Check(
         character_id=cid,
         stat=_STAT_WORDS[m["stat"]],
-        difficulty=diff,
+        difficulty=cast(Difficulty, diff),  # the decider parses it (command/invalid_difficulty)
         bonus_dice=int(m["bonus"] or 0),
         label=comment or f"{m['stat']}判定",
     )

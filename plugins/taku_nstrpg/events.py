@@ -32,6 +32,7 @@ from taku_nstrpg._labels import (
     StyleId,
     open_set,
 )
+from taku_nstrpg.mapping import MAP_EVENTS
 from taku_nstrpg.state import Hit
 
 __all__ = [
@@ -546,4 +547,5 @@ EVENTS: tuple[type[Event], ...] = (
     WasshoiRolled,
     EntryRerolled,
     ValueAdjusted,
+    *MAP_EVENTS,  # the map (taku_nstrpg.mapping)
 )

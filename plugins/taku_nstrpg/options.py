@@ -22,6 +22,8 @@ class NsOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         barrage_cap: the highest base evasion difficulty 弾幕発生 can reach (NS-76: UH3).
         wasshoi_dkk_per_turn: 【DKK】 gained in one turn that calls for a Wasshoi! check (NS-97).
         quick_dice_base: 即応ダイス of a starting ninja without weapons (NS-13).
+        ikkiuchi: オプションルール 一騎打ち (NS-34): when exactly two ninjas of opposite sides
+            are left able to act, each has two 手番 a turn, the second at half initiative.
         counter_compare: how a group evasion's successes are compared for カウンターカラテ
             when it covers several hits: ``"sum"`` of their attack successes or ``"max"``.
     """
@@ -62,3 +64,10 @@ class NsOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
             ("sum", "max"),
         ),
     ] = "sum"
+    ikkiuchi: Annotated[
+        bool,
+        field(
+            "一騎打ち",
+            "ニンジャ同士の1対1では各ニンジャが1ターンに2回手番を行う（2回目はイニシアチブ値の半分、オプションルール NS-34）",
+        ),
+    ] = False

@@ -27,13 +27,16 @@ from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg._resolve import NARAKU
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.decider import _group_ok, _usable_weapons
+from taku_nstrpg.map_play import gm_map_affordances, map_affordances
+from taku_nstrpg.moves import can_move_now, map_adjacent, may_target, placement_due
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import STAT_NAMES, Fighter, Hit, NsGame, NsSheet, initiative
 
-__all__ = ["PHASES", "affordances", "order", "turn"]
+__all__ = ["PHASES", "affordances", "duel_now", "order", "turn"]
 
 PHASES: dict[str, str] = {
     "combat_start": "戦闘開始（ターン開始前）",
+    "placement": "配置（イニシアチブの低い順）",
     "turn_begin": "手番開始",
     "move": "移動フェイズ",
     "attack": "攻撃フェイズ",
@@ -64,35 +67,79 @@ def _fighters(table: TableState) -> list[tuple[Character, NsSheet, Fighter]]:
 Fighters = list[tuple[Character, NsSheet, Fighter]]
 
 
-def order(table: TableState, fighters: Fighters | None = None) -> list[tuple[str, int]]:
-    """The 手番 order of the fighters still on the map (active or 気絶), with each イニシアチブ値 (2-3)."""
+def duel_now(table: TableState, game: NsGame, options: NsOptions | None) -> bool:
+    """一騎打ち (NS-34) is in effect: the table option is on and exactly two ninjas of
+    opposite sides are able to act in the combat, nobody else."""
+    if options is None or not options.ikkiuchi or not game.combat:
+        return False
+    able = [(sheet, f) for _, sheet, f in _fighters(table) if f.status == ACTIVE]
+    return (
+        len(able) == 2
+        and all(sheet.ninja for sheet, _ in able)
+        and (able[0][0].kind == "pc") != (able[1][0].kind == "pc")
+    )
+
+
+def order(
+    table: TableState, fighters: Fighters | None = None, options: NsOptions | None = None
+) -> list[tuple[str, int]]:
+    """The 手番 order of the fighters still on the map (active or 気絶), with each イニシアチブ値 (2-3).
+
+    In 一騎打ち (NS-34, ``options.ikkiuchi``) each ninja is listed twice: the second
+    手番 at half its イニシアチブ値, rounded down (G-NS-15)."""
     fs = _fighters(table) if fighters is None else fighters
     entries = [
         (ch.id, initiative(sheet, f), sheet.kind == "pc")
         for ch, sheet, f in fs
         if f.status in (ACTIVE, FAINTED)
     ]
+    game: NsGame = table.game or NsGame()
+    rank = game.pc_rank
+    if duel_now(table, game, options):
+        twice = entries + [(f"{cid}#2", v // 2, pc) for cid, v, pc in entries]
+        values = {cid: v for cid, v, _ in twice}
+        return [(cid.split("#")[0], values[cid]) for cid in cb.initiative_order(twice, rank)]
     values = {cid: v for cid, v, _ in entries}
-    return [(cid, values[cid]) for cid in cb.initiative_order(entries)]
+    return [(cid, values[cid]) for cid in cb.initiative_order(entries, rank)]
 
 
-def _next(table: TableState, game: NsGame, fighters: Fighters | None = None) -> str | None:
-    """The first in order who is able to act and has not ended a 手番 this turn."""
-    for cid, _ in order(table, fighters):
-        f = game.fighters[cid]
-        if f.status == ACTIVE and cid not in game.acted:
+def _slots_done(game: NsGame, slots: list[tuple[str, int]]) -> list[bool]:
+    """Per slot of the order: its 手番 is over this turn (a character's n-th slot is done
+    after its n-th ``end_turn_of``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for cid, _ in slots:
+        seen[cid] = seen.get(cid, 0) + 1
+        out.append(game.acted.count(cid) >= seen[cid])
+    return out
+
+
+def _next(
+    table: TableState,
+    game: NsGame,
+    fighters: Fighters | None = None,
+    options: NsOptions | None = None,
+) -> str | None:
+    """The first in order who is able to act and has not ended that 手番 this turn."""
+    slots = order(table, fighters, options)
+    for (cid, _), done in zip(slots, _slots_done(game, slots), strict=True):
+        if game.fighters[cid].status == ACTIVE and not done:
             return cid
     return None
 
 
 def _phase(
-    table: TableState, game: NsGame, fighters: Fighters | None = None
+    table: TableState,
+    game: NsGame,
+    fighters: Fighters | None = None,
+    options: NsOptions | None = None,
 ) -> tuple[str, str | None]:
     if game.turn == 0:
-        return "combat_start", None
+        due = placement_due(table, game)
+        return ("placement", due) if due is not None else ("combat_start", None)
     if game.acting is not None:
         return ("move" if game.step == "move" else "attack"), game.acting
-    nxt = None if game.turn_over else _next(table, game, fighters)
+    nxt = None if game.turn_over else _next(table, game, fighters, options)
     return ("turn_begin", nxt) if nxt is not None else ("turn_end", None)
 
 
@@ -102,21 +149,25 @@ def turn(table: TableState, options: NsOptions | None = None) -> Turn | None:
     if not game.combat:
         return None
     fighters = _fighters(table)
-    phase, actor = _phase(table, game, fighters)
+    phase, actor = _phase(table, game, fighters, options)
     label = PHASES[phase]
     if phase == "turn_end" and game.turn_over:
         label = "ターン終了（次のターン開始待ち）"
-    slots = [
-        TurnSlot(
-            id=cid,
-            label=table.characters[cid].name,
-            value=value,
-            done=cid in game.acted
-            or game.fighters[cid].status != ACTIVE
-            or (game.turn_over and game.turn > 0),
+    entries = order(table, fighters, options)
+    seen: set[str] = set()
+    slots = []
+    for (cid, value), done in zip(entries, _slots_done(game, entries), strict=True):
+        slots.append(
+            TurnSlot(
+                id=cid,
+                label=table.characters[cid].name + ("（2回目の手番）" if cid in seen else ""),
+                value=value,
+                done=done
+                or game.fighters[cid].status != ACTIVE
+                or (game.turn_over and game.turn > 0),
+            )
         )
-        for cid, value in order(table, fighters)
-    ]
+        seen.add(cid)
     return Turn(
         actor=actor,
         actor_label=table.characters[actor].name if actor is not None else "",
@@ -286,12 +337,24 @@ def _character(
     )
     acting = game.acting == ch.id
     may_act = not game.combat or acting  # in a combat, one attacks in one's own 手番 (2-6)
+    attack_offered = moving = False
     if may_act:
         main = acting and game.step in ("move", "attack")
-        targets = _choices(_targets(fighters, ch, sheet, fainted=True))
+        every = _choices(_targets(fighters, ch, sheet, fainted=True))
+        offers = {
+            kind: [t for t in every if may_target(table, game, ch.id, str(t.value), kind)]
+            for kind in ("melee", "shoot")
+        }
+        melee_ok = bool(offers["melee"] and _weapons(sheet, "melee"))
+        moving = acting and can_move_now(table, game, ch.id)
         for kind, label in (("melee", "近接攻撃する"), ("shoot", "射撃する")):
+            targets = offers[kind]
             weapons = _weapons(sheet, kind)
+            if acting:  # in one's 手番 the wielded weapon (and shuriken, unarmed), NS-39
+                held = f.equipped or sheet.equipped
+                weapons = [w for w in weapons if w.value in (held, "shuriken", "unarmed")]
             if targets and weapons:
+                attack_offered = True
                 out.append(
                     Affordance(
                         command="nstrpg.attack",
@@ -299,7 +362,8 @@ def _character(
                         args={"attacker": ch.id, "kind": kind},
                         choices={"target": targets, "weapon": weapons},
                         group=ch.name,
-                        primary=main and kind == "melee",
+                        # melee first; a shot when no one is adjacent and no move is left (2-6)
+                        primary=main and (kind == "melee" or not (melee_ok or moving)),
                     )
                 )
                 for w in weapons:
@@ -320,6 +384,7 @@ def _character(
                     v
                     for v in _targets(fighters, ch, sheet, fainted=False)
                     if NARAKU not in v[1].skills
+                    and map_adjacent(table, game, ch.id, v[0].id) is not False
                 ]
             )
             if victims:
@@ -390,7 +455,8 @@ def _character(
                     label="手番を終える",
                     args={"character_id": ch.id},
                     group=ch.name,
-                    primary=game.step == "attacked" and not game.pending,
+                    primary=not game.pending
+                    and (game.step == "attacked" or not (attack_offered or moving)),
                 )
             )
     return out
@@ -424,6 +490,12 @@ def _barrages(table: TableState, game: NsGame) -> list[Affordance]:
     return out
 
 
+def _side_out(game: NsGame, fighters: Fighters) -> bool:
+    """One side has nobody able to act (NS-43, NS-44)."""
+    able = {_side(sheet) for _, sheet, f in fighters if f.status == ACTIVE}
+    return len(able) < 2
+
+
 def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]:
     """The GM's own actions: the sequence, damage, DKK and Wasshoi!, mobs."""
     on_map = [
@@ -455,7 +527,8 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                     command="nstrpg.start_turn",
                     label=f"ターン{game.turn + 1}を始める",
                     group=G,
-                    primary=game.turn == 0,
+                    primary=(game.turn == 0 and placement_due(table, game) is None)
+                    or (game.turn_over and not _side_out(game, fighters)),
                 )
             )
         elif game.acting is None:
@@ -474,7 +547,15 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                 )
             )
         out.append(Affordance(command="nstrpg.end_phase", label="フェイズを終える", group=G))
-        out.append(Affordance(command="nstrpg.end_combat", label="戦闘を終える", group=G))
+        out.append(
+            Affordance(
+                command="nstrpg.end_combat",
+                label="戦闘を終える",
+                group=G,
+                # every enemy (or every PC) defeated: the combat ends at the turn's end (NS-43, G-NS-23)
+                primary=game.turn_over and _side_out(game, fighters),
+            )
+        )
         out.append(
             Affordance(
                 command="nstrpg.wasshoi",
@@ -605,13 +686,15 @@ def affordances(
     out: list[Affordance] = []
     fighters = _fighters(table)
     nxt = (
-        _next(table, game, fighters)
+        _next(table, game, fighters, options)
         if game.combat and game.acting is None and not game.turn_over
         else None
     )
     for ch, sheet, f in fighters:
         if _controls(table, viewer, ch):
             out.extend(_character(table, game, fighters, nxt, ch, sheet, f))
+            out.extend(map_affordances(table, game, ch, viewer.is_gm))
     if viewer.is_gm:
         out.extend(_gm(table, game, fighters))
+        out.extend(gm_map_affordances(table, game))
     return out

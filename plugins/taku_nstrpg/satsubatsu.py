@@ -10,6 +10,7 @@ to a base damage (痛打 never stacks, NS-92; the largest is used, G-NS-05), and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final, Literal
 
 import msgspec
 
@@ -28,10 +29,12 @@ __all__ = [
     "tsuda",
 ]
 
-NONE = ""
-SATSUBATSU = "satsubatsu"
+Critical = Literal["", "satsubatsu", "namuamidabutsu"]
+"""No critical, サツバツ! or ナムアミダブツ!"""
+NONE: Final = ""
+SATSUBATSU: Final = "satsubatsu"
 """サツバツ! (回避:NORMAL)."""
-NAMU = "namuamidabutsu"
+NAMU: Final = "namuamidabutsu"
 """ナムアミダブツ! (回避難易度+1)."""
 
 
@@ -144,7 +147,7 @@ def critical_of(
     success: bool,
     satsubatsu: Pattern | None = SATSUBATSU_DEFAULT,
     namu: Pattern | None = NAMU_DEFAULT,
-) -> str:
+) -> Critical:
     """Which critical a melee check's faces give: ``NAMU``, ``SATSUBATSU`` or ``NONE``.
 
     Args:

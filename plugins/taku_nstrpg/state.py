@@ -19,6 +19,7 @@ import msgspec
 
 from taku.core.commands import field
 from taku_nstrpg._labels import (
+    ATMOSPHERE_DESC,
     CRITICAL_DESC,
     DAMAGE_KIND_DESC,
     DAMAGE_KINDS,
@@ -27,16 +28,13 @@ from taku_nstrpg._labels import (
     PURPOSE_DESC,
     STATUS_DESC,
     STATUSES,
-    ATMOSPHERE_DESC,
     Atmosphere,
-    CharacterId,
-    DifficultyLevel,
     open_set,
 )
-
 from taku_nstrpg.checks import NORMAL
 from taku_nstrpg.combat import BUILTIN_WEAPONS, AutoSkills, Weapon, auto_skills
 from taku_nstrpg.damage import ACTIVE, effective
+from taku_nstrpg.mapping import Board
 
 __all__ = [
     "STATS",
@@ -178,6 +176,11 @@ class NsSheet(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         list[str], field("スキル", "スキル名（●マルチターゲット、◉ナラク・ウィズインなど）")
     ] = []
     notes: Annotated[str, field("メモ")] = ""
+
+    @property
+    def is_ninja(self) -> bool:
+        """Whether the character is a ninja (``ninja``, filled in from ``kind`` when unsaid)."""
+        return bool(self.ninja)
 
     def __post_init__(self) -> None:
         if self.kind not in ("pc", "boss", "mob"):
@@ -465,6 +468,9 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
             ``attack`` (攻撃フェイズ: 集中状態 skips the move), ``attacked`` (an attack-phase
             action done), ``""`` between 手番 (2-4 … 2-7).
         turn_over: the turn's ターン終了フェイズ is done (``end_turn``); the next ``start_turn`` clears it.
+        pc_rank: the agreed order of PCs with the same イニシアチブ値 (NS-31, ``set_pc_order``).
+        board: the map, positions and per-手番 movement (:class:`~taku_nstrpg.mapping.Board`);
+            ``None`` without a map (the view leaves it out then).
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -522,6 +528,16 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     turn_over: Annotated[
         bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")
     ] = False
+    pc_rank: Annotated[
+        tuple[str, ...],
+        field("同値のPCの順番", "イニシアチブ値が同じPCの行動順（キャラクターID、NS-31）"),
+    ] = ()
+    board: Annotated[
+        Board | None,
+        field(
+            "マップ", "マップ・位置・移動と能力の記録（空ならマップなし: 隣接と視線はGMが決める）"
+        ),
+    ] = None
     secret_rolls: Annotated[
         dict[str, tuple[str, ...]],
         field(

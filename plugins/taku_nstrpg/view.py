@@ -50,6 +50,10 @@ def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) ->
     out: dict[str, Any] = msgspec.to_builtins(game)
     for key in _NOT_SHOWN:
         out.pop(key, None)  # the state message's ``turn`` shows them (order, done, phase)
+    if game.board is None:
+        out.pop("board", None)  # no map: the view earlier versions showed
+    if not game.pc_rank:
+        out.pop("pc_rank", None)
     for cid, audience in game.secret_rolls.items():
         if not viewer.sees(audience):
             out["last_roll"].pop(cid, None)  # a secret check's result: the roller and the GM only

@@ -31,7 +31,7 @@ def _battle(game: SjGame, **changes: Any) -> SjGame:
     return _r(game, battle=_r(game.battle, **changes))
 
 
-def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = None) -> SjGame:  # noqa: C901 - one match
+def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = None) -> SjGame:
     """Apply ``event`` (any stored event) to ``game``; ``table`` and ``options`` are unused
     (every value a rule computed is in the event)."""
     g = game if game is not None else SjGame()

@@ -9,6 +9,8 @@ the 振り込み判定, scoring, the next hand …) until a player must move aga
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
+
 import msgspec
 
 from taku.core.dice import Roll
@@ -25,7 +27,16 @@ from taku_shadowjan import _rules as rules
 from taku_shadowjan import events as ev
 from taku_shadowjan._evolve import evolve
 from taku_shadowjan.options import SjOptions
-from taku_shadowjan.state import BATTLE, Battle, Player, SjGame, SjHit
+from taku_shadowjan.state import (
+    BATTLE,
+    Battle,
+    EndReason,
+    Player,
+    ScoreReason,
+    SjGame,
+    SjHit,
+    Status,
+)
 
 __all__ = ["Acc", "reject", "section"]
 
@@ -255,7 +266,7 @@ def score_tsumo(acc: Acc, winner: str, kind: str) -> None:
     """SJ-30 (``kind``: ``tenho``, ``riichi`` or ``dama``)."""
     live = acc.active()
     m = multiplier(acc)
-    reason = "tenho" if kind == "tenho" else f"tsumo_{kind}"
+    reason = cast(ScoreReason, "tenho" if kind == "tenho" else f"tsumo_{kind}")
     acc.add(
         ev.Scored(
             reason=reason,
@@ -273,7 +284,7 @@ def score_ron(acc: Acc, winner: str, payer: str, m: int | None = None) -> None:
     m = multiplier(acc) if m is None else m
     acc.add(
         ev.Scored(
-            reason=f"ron_{kind}",
+            reason=cast(ScoreReason, f"ron_{kind}"),  # ron_riichi or ron_dama
             who=winner,
             deltas=rules.ron_deltas(winner, payer, kind, m),
             multiplier=m,
@@ -312,7 +323,7 @@ def hand_over(acc: Acc) -> None:
         start_hand(acc, acc.game.hand + 1, acc.next_after(acc.game.dealer))
 
 
-def end_game(acc: Acc, reason: str, winner: str = "") -> None:
+def end_game(acc: Acc, reason: EndReason, winner: str = "") -> None:
     """SJ-33: the highest score wins; a tie for first is fought out (イクサ)."""
     g = acc.game
     live = acc.active()
@@ -569,7 +580,7 @@ def land(acc: Acc, hit: SjHit) -> None:
     amount = dmg.final_damage(hit.damage, tsuda, sheet.damage_reduction)
     out = dmg.resolve_damage(
         kind=sheet.kind,
-        ninja=sheet.ninja,
+        ninja=sheet.is_ninja,
         tairyoku=p.tairyoku,
         seishin=p.seishin,
         status=p.status,
@@ -577,7 +588,7 @@ def land(acc: Acc, hit: SjHit) -> None:
         ability_damage=ability,
         instant_death=instant,
     )
-    status = out.status
+    status = cast(Status, out.status)  # one of taku_nstrpg.damage's statuses
     if not acc.opts.bakuhatsu and status in (dmg.EXPLODED, dmg.DEAD):
         status = dmg.FAINTED  # 爆発四散無効 (SJ-37)
     acc.add(

@@ -55,7 +55,7 @@ def _f(faces: tuple[int, ...]) -> str:
     return "[" + ",".join(map(str, faces)) + "]"
 
 
-def render(event: Event, table: TableState, options: Any = None) -> str | None:  # noqa: C901 - one match
+def render(event: Event, table: TableState, options: Any = None) -> str | None:
     """The line for ``event``, or ``None`` for events of other rulesets (``options`` unused)."""
 
     def n(cid: str) -> str:

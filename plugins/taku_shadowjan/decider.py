@@ -9,7 +9,7 @@ and writes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -27,7 +27,17 @@ from taku_shadowjan import commands as c
 from taku_shadowjan import events as ev
 from taku_shadowjan._flow import Acc, reject, section
 from taku_shadowjan.options import SjOptions
-from taku_shadowjan.state import BATTLE, DECLARE, ENDED, LOBBY, TURN, SjGame, SjHit
+from taku_shadowjan.state import (
+    BATTLE,
+    DECLARE,
+    ENDED,
+    LOBBY,
+    TURN,
+    Critical,
+    SjGame,
+    SjHit,
+    Step,
+)
 
 __all__ = ["decide", "moves", "waiting_for"]
 
@@ -71,7 +81,9 @@ def decide(table: TableState, command: Any, ctx: Context[SjOptions]) -> list[Emi
         # tell every client whose move it is now and what is legal (the server drives the game)
         who, step = waiting_for(acc.game)
         now = msgspec.structs.replace(table, game=acc.game)
-        acc.add(ev.ToMove(character_id=who, step=step, moves=tuple(_moves(now, acc.opts))))
+        # outside the lobby and the end, the step is a move's (not "sit" or "ended")
+        move = cast(Step, step)
+        acc.add(ev.ToMove(character_id=who, step=move, moves=tuple(_moves(now, acc.opts))))
     return list(acc.out)
 
 
@@ -313,7 +325,7 @@ def _sit(acc: Acc, cmd: c.Sit) -> None:
         reject("table_full", "卓は4人まで", section("推奨人数"))
     try:
         sheet = flow.sheet_of(acc.table, cmd.character_id)
-    except Exception:
+    except (KeyError, msgspec.ValidationError):
         reject(
             "bad_sheet", "ニンジャスレイヤーTRPGのキャラクターシートが必要", section("基本ルール")
         )
@@ -578,7 +590,7 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
         if cmd.kind == "gun":
             reject("no_guns", "銃火器はロン回避判定(放銃)でだけ、持っていれば使える", S)
         reject("no_jitsu", "ジツを持っていない", S)
-    ninja_crit = sheet.ninja and acc.opts.satsubatsu
+    ninja_crit = sheet.is_ninja and acc.opts.satsubatsu
     if cmd.kind == "melee":
         weapon = sheet.weapon("unarmed")
         if cmd.weapon is not None:
@@ -677,7 +689,7 @@ def _attack(acc: Acc, cmd: c.Attack) -> None:
         rolls = []
         for s in splits:
             r, res = ck.roll_check(acc.ctx.dice, s.dice, prof.difficulty)
-            crit = (
+            crit: Critical = (
                 sb.critical_of(
                     r.faces, success=res.success, satsubatsu=prof.satsubatsu, namu=prof.namu
                 )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, Literal
 
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState, check_permit
@@ -28,7 +28,7 @@ from taku_shadowjan.state import SjGame
 
 __all__ = ["chat", "parse"]
 
-_STATS = {
+_STATS: dict[str, Literal["karate", "wazamae", "neuron"]] = {
     "カラテ": "karate",
     "ワザマエ": "wazamae",
     "ニューロン": "neuron",
@@ -36,7 +36,7 @@ _STATS = {
     "WAZAMAE": "wazamae",
     "NEURON": "neuron",
 }
-_KINDS = {
+_KINDS: dict[str, Literal["melee", "shuriken", "jitsu", "gun"]] = {
     "近接": "melee",
     "近接攻撃": "melee",
     "スリケン": "shuriken",

@@ -11,8 +11,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
-from taku.core.dice import Roll
 from taku.core.commands import field
+from taku.core.dice import Roll
 from taku.core.events import Event
 from taku_shadowjan.state import (
     BATTLE_JP,
@@ -27,6 +27,7 @@ from taku_shadowjan.state import (
     ScoreReason,
     SjHit,
     Status,
+    Step,
 )
 
 __all__ = [
@@ -446,7 +447,7 @@ class ToMove(Event, frozen=True, kw_only=True, tag="shadowjan.to_move"):
 
     character_id: Annotated[str, field("キャラクター", "いま動くキャラクター")]
     step: Annotated[
-        Literal["action", "tsumo", "declare", "attack", "evade"],
+        Step,
         field(
             "手順",
             "action（手番の行動）/ tsumo（ツモ判定）/ declare（リーチ/ダマテン宣言）/ attack（攻撃）/ evade（回避判定）",

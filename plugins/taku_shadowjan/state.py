@@ -7,7 +7,7 @@ Everything round-trips through ``msgspec.to_builtins`` / ``convert`` so the GM
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Final, Literal
 
 import msgspec
 
@@ -30,15 +30,15 @@ __all__ = [
     "STATUS_JP",
 ]
 
-LOBBY = "lobby"
+LOBBY: Final = "lobby"
 """Players take seats (``shadowjan.sit``) until one starts the game."""
-TURN = "turn"
+TURN: Final = "turn"
 """The player ``turn`` takes their one action (or ツモ判定)."""
-DECLARE = "declare"
+DECLARE: Final = "declare"
 """``declaring[0]`` must declare リーチ or ダマテン (SJ-18, G-SJ-05)."""
-BATTLE = "battle"
+BATTLE: Final = "battle"
 """Attacks and evasions of a テンホー・チーホー戦, イカサマ punishment, ロン回避判定, リーチ棒 or イクサ."""
-ENDED = "ended"
+ENDED: Final = "ended"
 """The game is over; ``ranking`` holds the result."""
 
 SjSheet = NsSheet
@@ -53,6 +53,8 @@ Declaration = Literal["", "riichi", "dama"]
 Status = Literal["active", "fainted", "exploded", "dead", "removed"]
 HitKind = Literal["melee", "shuriken", "jitsu", "gun", "stick", "counter"]
 Critical = Literal["", "satsubatsu", "namuamidabutsu"]
+Step = Literal["action", "tsumo", "declare", "attack", "evade"]
+"""A move the table waits for (``to_move.step``)."""
 BattleKind = Literal["tenho", "ikasama", "ron", "stick", "ikusa"]
 ScoreReason = Literal["tenho", "tsumo_riichi", "tsumo_dama", "ron_riichi", "ron_dama", "chombo"]
 EndReason = Literal["", "hands", "one_left", "negative", "ninja_slayer", "tiebreak"]

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 import msgspec
 
 from taku.core.dice import DiceSource, Roll
-
 from taku_yodomi._cards import flow_bonus
-from taku_yodomi.state import Check
+from taku_yodomi.state import Check, CheckKind, CheckPurpose
 
 __all__ = ["boost", "d9", "make_check", "roll_pair"]
 
@@ -34,7 +33,7 @@ def make_check(
     *,
     check_id: str,
     character_id: str | None,
-    kind: str,
+    kind: CheckKind,
     base: int,
     modifier: int = 0,
     penalty: int = 0,
@@ -44,7 +43,7 @@ def make_check(
     key_mode: str = "key_double",
     key_bonus: bool = False,
     no_roll: bool = False,
-    purpose: str = "check",
+    purpose: CheckPurpose = "check",
     label: str = "",
     cards_allowed: bool = True,
 ) -> Check:

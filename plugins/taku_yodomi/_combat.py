@@ -7,28 +7,27 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import msgspec
 
 from taku.core.dice import Roll
-
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-
 from taku_yodomi import commands as C
 from taku_yodomi._common import (
     MINOR_REMOVABLE,
     ability,
     char,
     check,
-    require_controls,
     discard,
     game_of,
     name,
+    parse_cards,
     play_on,
     reject,
+    require_controls,
     require_in_hand,
-    parse_cards,
     sheet,
 )
 from taku_yodomi._evolve import project
@@ -43,6 +42,7 @@ from taku_yodomi.events import (
     CombatEnded,
     CombatStarted,
     ConditionChanged,
+    ContestResolved,
     Covered,
     Damaged,
     DisengageFailed,
@@ -52,7 +52,6 @@ from taku_yodomi.events import (
     StatusAdded,
     StatusRemoved,
     Waited,
-    ContestResolved,
 )
 from taku_yodomi.state import BAD_STATUSES, Acted, Attack, Combat, Condition, Game, Process
 
@@ -201,7 +200,9 @@ def damage(
         return [
             *gone,
             ConditionChanged(
-                character_id=cid, condition=Condition.VANISHED, reason="死亡状態で攻撃を受けた"
+                character_id=cid,
+                condition=Condition.VANISHED.value,
+                reason="死亡状態で攻撃を受けた",
             ),
         ]
     if c.condition in (Condition.VANISHED, Condition.FLOW_DEATH):
@@ -252,7 +253,7 @@ def damage(
         )
         if sp == 0:
             out.append(
-                ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="【SP】0")
+                ConditionChanged(character_id=cid, condition=Condition.DEAD.value, reason="【SP】0")
             )
         return out
     pp = max(pp - dmg, 0)
@@ -271,7 +272,9 @@ def damage(
     )
     if pp == 0:
         out.append(
-            ConditionChanged(character_id=cid, condition=Condition.INCAPACITATED, reason="【PP】0")
+            ConditionChanged(
+                character_id=cid, condition=Condition.INCAPACITATED.value, reason="【PP】0"
+            )
         )
     return out
 
@@ -439,7 +442,7 @@ def wait(table: TableState, cmd: C.Wait, ctx: Context) -> list[Emitted]:
 
 def minor(table: TableState, cmd: C.Minor, ctx: Context) -> list[Emitted]:
     char(table, cmd.character_id)
-    kind = "major" if cmd.major else "minor"
+    kind: Literal["minor", "major"] = "major" if cmd.major else "minor"
     turn(table, ctx, cmd.character_id, kind)  # validates the timing
     out: list[Emitted] = [ActionUsed(character_id=cmd.character_id, action=kind, what=cmd.what)]
     if cmd.major:
@@ -588,7 +591,7 @@ def hide(table: TableState, cmd: C.Hide, ctx: Context) -> list[Emitted]:
     if game.combat is not None and enemies_in(game, game.combat, cid):
         reject("engaged", "敵とエンゲージしている間は隠密状態になれません", S_SPOT)
     turn(table, ctx, cid, "major")  # validates the timing
-    out = [
+    out: list[Emitted] = [
         ActionUsed(character_id=cid, action="major", what="隠密"),
         FlagChanged(character_id=cid, flag="stealth", value=True),
     ]

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from taku.core import kit
 from taku.core.events import GM, Private
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 from taku.errors import Forbidden
-
 from taku_yodomi import _checks
-from taku_yodomi._cards import DECK_SIZE, SUITS, deck_from_order, flow_bonus, is_card
+from taku_yodomi._cards import DECK_SIZE, SUITS, Suit, deck_from_order, flow_bonus, is_card
 from taku_yodomi.events import (
     CardsDealt,
     CardsDealtNotice,
@@ -23,7 +22,7 @@ from taku_yodomi.events import (
     DeckShuffled,
     DeckShuffledNotice,
 )
-from taku_yodomi.state import Acted, Check, CharState, Condition, Game
+from taku_yodomi.state import Acted, CharState, Check, CheckKind, CheckPurpose, Condition, Game
 
 ID = "yodomi"
 S_FLOW = "澱み流れ “流れ”ルール"
@@ -231,14 +230,14 @@ def check(
     ctx: Context,
     cid: str | None,
     *,
-    kind: str,
+    kind: CheckKind,
     base: int,
     modifier: int = 0,
     extra_penalty: int = 0,
     difficulty: int | None = None,
     key_reroll: bool = False,
     no_roll: bool = False,
-    purpose: str = "check",
+    purpose: CheckPurpose = "check",
     label: str = "",
     cards: Sequence[str] = (),
     cards_allowed: bool = True,
@@ -356,7 +355,7 @@ def can_act(c: CharState) -> bool:
     return c.condition in (Condition.ACTIVE, Condition.YODOMI_LIFE) and c.acted != Acted.ACTED
 
 
-def suit_ok(suit: str) -> str:
+def suit_ok(suit: str) -> Suit:
     if suit not in SUITS:
         reject("unknown_suit", f"スート「{suit}」はありません", "澱み流れ ＜プリプレイ＞")
-    return suit
+    return cast(Suit, suit)

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
 from taku.core import kit
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event, Private
 from taku.core.table import TableState
-
 from taku_yodomi import events as E
 from taku_yodomi.options import YodomiOptions
-from taku_yodomi.state import Acted, CharState, Condition, Game, Phase, Process
+from taku_yodomi.state import Acted, CharState, Condition, Game, Phase, Process, Side
 
 __all__ = ["evolve", "project"]
 
@@ -40,7 +39,8 @@ def _set_combat(game: Game, **changes: Any) -> Game:
 def _new_char(event: CharacterCreated) -> CharState:
     sh = event.sheet
     pp = int(sh.get("pp", 30))
-    side = sh.get("side") or ("pc" if event.owner is not None else "enemy")
+    # the sheet passed the ruleset's sheet type (YodomiSheet.side is "pc" or "enemy")
+    side = cast(Side, sh.get("side") or ("pc" if event.owner is not None else "enemy"))
     return CharState(
         pp=pp,
         sp=int(sh.get("sp", 60)),
@@ -53,13 +53,14 @@ def _new_char(event: CharacterCreated) -> CharState:
 
 def evolve(
     game: Game, event: Event, table: TableState, options: YodomiOptions | None = None
-) -> Game:  # noqa: C901 (one case per event)
+) -> Game:
     """The state after ``event``; every value comes from the event (nothing is rolled here).
 
     ``options`` are not read: every value an option decided is in the event.
     """
     if not isinstance(game, Game):
         return game
+    c: CharState | None  # each case's character (absent when the event names none known)
     match event:
         case CharacterCreated():
             return replace(

@@ -9,7 +9,6 @@ from __future__ import annotations
 from taku.core import kit
 from taku.core.events import Event
 from taku.core.table import TableState
-
 from taku_yodomi import events as E
 from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Check
@@ -84,7 +83,7 @@ def check_line(table: TableState, k: Check) -> str:
     return line
 
 
-def render(event: Event, table: TableState, options: YodomiOptions | None = None) -> str | None:  # noqa: C901 (one case per event)
+def render(event: Event, table: TableState, options: YodomiOptions | None = None) -> str | None:
     """One Japanese line for a 澱み流れ event (``None`` for events of other kinds); ``options`` unused."""
     n = lambda cid: _n(table, cid)  # noqa: E731
     match event:

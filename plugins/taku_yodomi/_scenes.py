@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-
 from taku_yodomi import commands as C
 from taku_yodomi._checks import d9
 from taku_yodomi._common import (

@@ -21,7 +21,6 @@ from taku.core import kit
 from taku.core.play import Affordance, Choice, Turn, TurnSlot
 from taku.core.ruleset import Viewer
 from taku.core.table import TableState
-
 from taku_yodomi._cards import SUIT_NAMES, SUITS, card_label, flow_bonus, suit_of
 from taku_yodomi._common import MINOR_REMOVABLE, SETTLED_PURPOSES
 from taku_yodomi.options import YodomiOptions
@@ -247,7 +246,7 @@ def _gm(o: _Offer) -> None:
 # --------------------------------------------------------------------------- one character's actions
 
 
-def _character(o: _Offer, cid: str, c: CharState) -> None:  # noqa: C901 (one block per situation)
+def _character(o: _Offer, cid: str, c: CharState) -> None:
     table, game = o.table, o.game
     me = _name(table, cid)
     g = me
@@ -573,7 +572,7 @@ def _defences(o: _Offer, cid: str, hand: list[Choice], g: str) -> None:
             )
 
 
-def _combat(o: _Offer, cid: str, c: CharState, hand: list[Choice], g: str) -> None:  # noqa: C901
+def _combat(o: _Offer, cid: str, c: CharState, hand: list[Choice], g: str) -> None:
     table, game = o.table, o.game
     cb = game.combat
     if cb is None or cid not in cb.participants:

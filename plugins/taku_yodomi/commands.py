@@ -17,7 +17,6 @@ from typing import Annotated, Literal
 import msgspec
 
 from taku.core.commands import GM, PLAYER, Command, field, owner_of
-
 from taku_yodomi._cards import Card, Suit
 from taku_yodomi.state import BadStatus
 

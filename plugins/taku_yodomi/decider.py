@@ -8,11 +8,13 @@ checks and 対決, 継続判定, 直感把握, 強制転換 and the choices at d
 
 from __future__ import annotations
 
+from typing import Literal
+
 from taku.core.commands import Command
+from taku.core.events import Private
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
 from taku.errors import Forbidden, InvalidCommand
-
 from taku_yodomi import _combat, _scenes
 from taku_yodomi import commands as C
 from taku_yodomi._checks import d9
@@ -21,7 +23,6 @@ from taku_yodomi._common import (
     ability,
     char,
     check,
-    require_controls,
     discard,
     draw,
     game_of,
@@ -30,9 +31,9 @@ from taku_yodomi._common import (
     parse_cards,
     play_on,
     reject,
+    require_controls,
     require_in_hand,
 )
-from taku.core.events import Private
 from taku_yodomi._evolve import evolve, project
 from taku_yodomi.events import (
     ActionUsed,
@@ -44,8 +45,8 @@ from taku_yodomi.events import (
     ContinuousRolled,
     ContinuousRoundAdvanced,
     ContinuousStarted,
-    CostPaid,
     ConversionResolved,
+    CostPaid,
     DeathChosen,
     FullConversionDone,
     StatusRemoved,
@@ -68,7 +69,7 @@ def initial_state(options: YodomiOptions | None) -> Game:
     return Game()
 
 
-def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]:  # noqa: C901
+def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]:
     """The events of one 澱み流れ command, or one ``Rejected`` (``rule/yodomi/<reason>``)."""
     match command:
         # 流れ
@@ -309,7 +310,7 @@ def contest(table: TableState, cmd: C.Contest, ctx: Context) -> list[Emitted]:
         reject("same_side", "対決には二人が要ります", S_CONTEST)
     if not ctx.is_gm:
         require_controls(table, ctx, a.character_id or "")
-    winner = "action" if a.value > r.value else "reaction"
+    winner: Literal["action", "reaction"] = "action" if a.value > r.value else "reaction"
     return [
         ContestResolved(
             action_check=a.check_id,
@@ -479,6 +480,7 @@ def forced_conversion(table: TableState, cmd: C.ForcedConversion, ctx: Context) 
         with_status_penalty=False,
     )
     pp, sp = c.pp, c.sp
+    outcome: Literal["success", "full", "failure", "complete_failure"]
     if k.fumble or k.value == c.sp:
         outcome = "complete_failure"
     elif k.critical:
@@ -558,7 +560,9 @@ def pay_cost(table: TableState, cmd: C.PayCost, ctx: Context) -> list[Emitted]:
     )
     if sp == 0 and sp_paid > 0:
         out.append(
-            ConditionChanged(character_id=cid, condition=Condition.DEAD, reason="代償で【SP】0")
+            ConditionChanged(
+                character_id=cid, condition=Condition.DEAD.value, reason="代償で【SP】0"
+            )
         )
     return out
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from taku.core.chatdice import split_comment
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
-
 from taku_yodomi import _checks
 from taku_yodomi._common import reject
 from taku_yodomi.events import CheckRolled
 from taku_yodomi.options import YodomiOptions
+from taku_yodomi.state import CheckKind
 
 __all__ = ["chat", "parse"]
 
@@ -84,7 +85,7 @@ def chat(text: str, table: TableState, ctx: Context[YodomiOptions]) -> Sequence[
         ctx.dice,
         check_id=ctx.new_id("k"),
         character_id=None,
-        kind=str(p["kind"]),
+        kind=cast(CheckKind, p["kind"]),  # the pattern matched 2d9 or d99
         base=base,
         difficulty=diff,
         key_number=key,

@@ -17,7 +17,6 @@ import msgspec
 from taku.core.commands import field
 from taku.core.dice import Roll, Shuffle
 from taku.core.events import Event
-
 from taku_yodomi._cards import Card, Suit
 from taku_yodomi.state import Attack, BadStatus, Check, Combat, Continuous, Path, Scene
 

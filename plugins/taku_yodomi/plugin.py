@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from taku.core.ruleset import Ruleset
 from taku.hookspecs import hookimpl
-
 from taku_yodomi._errors import ERRORS
 from taku_yodomi._render import render
 from taku_yodomi.affordances import affordances, turn

@@ -15,7 +15,6 @@ import msgspec
 
 from taku.core.commands import field
 from taku.core.dice import Roll
-
 from taku_yodomi._cards import Card, Suit
 
 __all__ = [
@@ -61,6 +60,8 @@ BadStatus = Annotated[
         description="重圧・転倒・毒（毒X）・マヒ・放心・阻止・使用不能・極技・水中・地中・蝕み",
     ),
 ]
+Side = Literal["pc", "enemy"]
+"""A character's side: a PC or an enemy."""
 CheckKind = Annotated[
     Literal["2d9", "d99"],
     msgspec.Meta(title="判定の種類", description="2d9（2D9判定）/ d99（D99判定）"),
@@ -207,7 +208,7 @@ class CharState(msgspec.Struct, frozen=True, kw_only=True):
     pp: Annotated[int, field("現在の【PP】")]
     sp: Annotated[int, field("現在の【SP】")]
     max_pp: Annotated[int, field("【PP】の上限", "シートの【PP】")]
-    side: Annotated[Literal["pc", "enemy"], field("陣営", "pc（PC）/ enemy（エネミー）")] = "pc"
+    side: Annotated[Side, field("陣営", "pc（PC）/ enemy（エネミー）")] = "pc"
     condition: Annotated[
         Condition,
         field(

@@ -16,7 +16,6 @@ import msgspec
 
 from taku.core.ruleset import Viewer
 from taku.core.table import TableState
-
 from taku_yodomi.options import YodomiOptions
 from taku_yodomi.state import Game
 

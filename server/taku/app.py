@@ -29,23 +29,28 @@ import collections
 import contextlib
 import datetime as dt
 import functools
+import gc
 import hashlib
+import itertools
 import secrets
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 import structlog
 
+from taku import metrics
 from taku.core import table as core_table
 from taku.core.commands import Command, fingerprint
 from taku.core.dice import DiceSource, SeededDice, seed_hash
-from taku.core.events import Event, Private, Recorded, Redacted, TableSettings
+from taku.core.events import Event, Private, Recorded, Redacted, TableSettings, tag_of
 from taku.core.play import Affordance, Turn
 from taku.core.render import render
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
 from taku.core.table import TableState
+from taku.core.upcast import EventReader
 from taku.errors import (
     BadToken,
     CommandIdReused,
@@ -60,6 +65,7 @@ from taku.errors import (
 )
 from taku.plugins import Registry
 from taku.protocol import EventMsg, classify, encode
+from taku.snapshots import decode_state, make_snapshot, snapshot_version
 from taku.store.base import EventStore, TableRecord, TokenRecord
 
 __all__ = [
@@ -82,6 +88,26 @@ Reply = Callable[[tuple[int, int, bool] | BaseException], None]
 """How a submitted command is answered: ``(first_seq, last_seq, duplicate)`` or the error."""
 
 MAX_CONFLICT_RETRIES = 20
+
+CATCH_UP_PAGE = 500
+"""Events read from the store at a time for a catch-up (``subscribe``)."""
+
+CATCH_UP_PAGE_BYTES = 256 * 1024
+"""Frame bytes written to a connection before waiting for it to drain, during a catch-up."""
+
+LOG_PAGE_BYTES = 512 * 1024
+"""At most this many frame bytes in one ``log`` message (``get_log``)."""
+
+FOLD_SLICE = 250
+"""Events folded between two turns of the event loop when a table is loaded or a past
+state computed: a long fold never holds the loop (other tables keep their latency)."""
+
+FOLD_PAGE = 5000
+"""Events read from the store at a time for a long fold."""
+
+ACKS_KEPT = 1000
+"""Command ids a table remembers in memory (the most recent); an older repeat is
+answered from the store's unique index of command ids."""
 
 
 def hash_token(token: str) -> str:
@@ -122,6 +148,17 @@ class Joined:
     role: str
     seq: int
     member_token: str | None
+
+
+@dataclass(frozen=True)
+class _Codecs:
+    """A ruleset's decoders, built once and shared by its tables."""
+
+    ruleset: Ruleset
+    decoder: msgspec.json.Decoder
+    reader: EventReader
+    command_decoder: msgspec.json.Decoder
+    command_tags: set[str]
 
 
 @dataclass(eq=False, slots=True)
@@ -179,9 +216,12 @@ class TableService:
         self.record = record
         self.table_id = record.table_id
         self.ruleset = ruleset
-        self.decoder = core_table.event_decoder(ruleset)
-        self.command_decoder = core_table.command_decoder(ruleset)
-        self._command_tags = {t.__struct_config__.tag for t in hub.core_commands + ruleset.commands}
+        codecs = hub.codecs(ruleset)
+        self.decoder: msgspec.json.Decoder = codecs.decoder
+        self.reader: EventReader = codecs.reader
+        """Reads stored events: upcasts old versions, names an unreadable one."""
+        self.command_decoder: msgspec.json.Decoder = codecs.command_decoder
+        self._command_tags: set[str] = codecs.command_tags
         self.state = TableState(table_id=record.table_id)
         """The published state: every event in it is durable and was sent to subscribers."""
         self._decided = self.state
@@ -200,6 +240,14 @@ class TableService:
         self._frames: dict[tuple[int, bool], tuple[Recorded, bytes]] = {}
         self._options: tuple[Any, Any] | None = None
         self._pump: asyncio.Task[None] | None = None
+        self._past: TableState | None = None
+        """The last past state :meth:`past_state` computed (the replay slider's next step
+        folds from it)."""
+        self._snapshotted: set[int] = set()
+        """Seqs this process knows the store holds a snapshot at (of today's version)."""
+        self._background: set[asyncio.Task[Any]] = set()
+        self.last_used = time.monotonic()
+        """When the table was last asked for (:meth:`Hub.table`, :meth:`Hub.loaded`), s."""
 
     # ------------------------------------------------------------ folding
 
@@ -217,9 +265,7 @@ class TableService:
         fresh = [(i, rec) for i, rec in enumerate(recs) if rec.seq > self.state.seq]
         if not fresh:
             return
-        decoded = [
-            events[i] if events is not None else self.decoder.decode(rec.data) for i, rec in fresh
-        ]
+        decoded = [events[i] if events is not None else self.reader.event(rec) for i, rec in fresh]
         new = [rec for _, rec in fresh]
         state = self._fold(self.state, new, decoded)
         self._decided = state
@@ -246,13 +292,130 @@ class TableService:
         """Make durable ``recs`` (ending at ``state``) the published state and send them. Synchronous."""
         self.state = state
         for rec, event in zip(recs, events, strict=True):
-            first, _ = self.acks.get(rec.command_id, (rec.seq, rec.seq))
-            self.acks[rec.command_id] = (first, rec.seq)
-            self._ack_actor[rec.command_id] = rec.actor
-            self._ack_fingerprint[rec.command_id] = rec.command_fingerprint
+            self._remember(rec)
             if publish:
                 for sub in list(self.subscriptions):
                     sub.deliver(rec, event)
+        every = self.hub.snapshot_every
+        if every and recs and recs[-1].seq // every > (recs[0].seq - 1) // every:
+            self._keep_snapshot(state)
+
+    def _remember(self, rec: Recorded) -> None:
+        """Note ``rec``'s command id for repeats; only the last :data:`ACKS_KEPT` stay."""
+        cid = rec.command_id
+        first, _ = self.acks.get(cid, (rec.seq, rec.seq))
+        self.acks[cid] = (first, rec.seq)
+        self._ack_actor[cid] = rec.actor
+        self._ack_fingerprint[cid] = rec.command_fingerprint
+        if len(self.acks) > 2 * ACKS_KEPT:
+            for old in list(itertools.islice(self.acks, len(self.acks) - ACKS_KEPT)):
+                del self.acks[old]
+                self._ack_actor.pop(old, None)
+                self._ack_fingerprint.pop(old, None)
+
+    # ------------------------------------------------------------ snapshots and past states
+
+    def _keep_snapshot(self, state: TableState) -> None:
+        """Write a snapshot of ``state`` (durable events only) in the background."""
+        if state.seq in self._snapshotted or state.seq == 0:
+            return
+        snap = make_snapshot(state, self.ruleset)
+        if snap is None:
+            log.warning("snapshot_refused", table_id=self.table_id, seq=state.seq)
+            return
+        self._snapshotted.add(state.seq)
+
+        async def put() -> None:
+            try:
+                await self.hub.store.put_snapshot(snap)
+            except Exception as e:  # noqa: BLE001 - a cache: a failed write is a slower load, no more
+                self._snapshotted.discard(snap.seq)
+                log.warning("snapshot_failed", table_id=self.table_id, seq=snap.seq, error=repr(e))
+
+        task = asyncio.ensure_future(put())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _snapshot_at_most(self, seq: int | None) -> TableState | None:
+        """The state of the table's snapshot nearest at or below ``seq``, or None.
+
+        A snapshot of another version (the ruleset changed) drops the table's
+        snapshots; one that does not decode is ignored: the events are the truth.
+        """
+        store = self.hub.store
+        snap = await store.get_snapshot(self.table_id, at_most=seq)
+        if snap is None:
+            return None
+        if snap.version != snapshot_version(self.ruleset):
+            log.info(
+                "snapshots_dropped",
+                table_id=self.table_id,
+                version=snap.version,
+                now=snapshot_version(self.ruleset),
+            )
+            self._snapshotted.clear()
+            await store.delete_snapshots(self.table_id)
+            return None
+        try:
+            state = decode_state(snap.data, self.ruleset)
+        except Exception as e:  # noqa: BLE001 - a cache that does not read is no cache
+            log.warning("snapshot_unreadable", table_id=self.table_id, seq=snap.seq, error=repr(e))
+            return None
+        if state.table_id != self.table_id or state.seq != snap.seq:
+            return None
+        self._snapshotted.add(snap.seq)
+        return state
+
+    async def _fold_on(
+        self, state: TableState, to_seq: int | None, *, remember: bool = False
+    ) -> TableState:
+        """``state`` folded on up to ``to_seq`` (the stream's end when None), read in
+        pages and folded :data:`FOLD_SLICE` events between turns of the event loop;
+        a snapshot is kept at each multiple of ``snapshot_every`` passed.
+        ``remember``: note the command ids (a load)."""
+        every = self.hub.snapshot_every
+        while to_seq is None or state.seq < to_seq:
+            end = state.seq + FOLD_PAGE if to_seq is None else min(state.seq + FOLD_PAGE, to_seq)
+            recs = await self.hub.store.read(self.table_id, after_seq=state.seq, to_seq=end)
+            if not recs:
+                break
+            at = 0
+            while at < len(recs):
+                stop = at + FOLD_SLICE
+                if every:  # slices end on the snapshot seqs
+                    nxt = (recs[at].seq // every + 1) * every
+                    stop = min(stop, at + nxt - recs[at].seq + 1)
+                chunk = recs[at:stop]
+                state = self._fold(state, chunk, [self.reader.event(r) for r in chunk])
+                if remember:
+                    for rec in chunk:
+                        self._remember(rec)
+                if every and state.seq % every == 0:
+                    self._keep_snapshot(state)
+                at = stop
+                await asyncio.sleep(0)  # let other tables' work through
+        return state
+
+    async def past_state(self, seq: int) -> TableState:
+        """The table's state right after event ``seq`` (0 to the published seq).
+
+        Folded from the nearest known state at or below it: the last past state asked
+        for (a replay stepping on), a snapshot, or the start; never more than
+        ``snapshot_every`` events once the table's snapshots exist. Does not block the
+        event loop for long (:data:`FOLD_SLICE`).
+        """
+        seq = max(0, min(seq, self.state.seq))
+        if seq == self.state.seq:
+            return self.state
+        base = self._past if self._past is not None and self._past.seq <= seq else None
+        every = self.hub.snapshot_every
+        if base is None or (every and seq - base.seq > every):
+            snap = await self._snapshot_at_most(seq) if every else None
+            if snap is not None and (base is None or snap.seq > base.seq):
+                base = snap
+        state = await self._fold_on(base or TableState(table_id=self.table_id), seq)
+        self._past = state
+        return state
 
     @property
     def options(self) -> Any:
@@ -262,7 +425,18 @@ class TableService:
         return self._options[1]
 
     async def load(self) -> None:
-        self._apply(await self.hub.store.read(self.table_id), publish=False)
+        """Fold the table from its latest snapshot (or its start) to the stream's end,
+        in slices that leave the event loop to other tables."""
+        base = await self._snapshot_at_most(None) if self.hub.snapshot_every else None
+        state = await self._fold_on(base or TableState(table_id=self.table_id), None, remember=True)
+        self.state = self._decided = state
+        if state.unfit_overrides:
+            log.warning(
+                "overrides_unfit",
+                table_id=self.table_id,
+                seqs=list(state.unfit_overrides),
+                note="stored GM overrides that no longer fit the ruleset changed nothing",
+            )
         if self.hub.store.shared:
             self._pump = asyncio.create_task(self._follow(), name=f"taku-follow-{self.table_id}")
 
@@ -285,7 +459,7 @@ class TableService:
                                 await self._catch_up_locked(rec.seq)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:
+            except Exception as e:  # noqa: BLE001 - any failed read (a restart): retry, never end
                 log.warning(
                     "follow_failed", table_id=self.table_id, error=repr(e), retry_in_s=delay_s
                 )
@@ -300,11 +474,13 @@ class TableService:
         )
 
     async def stop(self) -> None:
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
         if self._pump is not None:
             self._pump.cancel()
             try:
                 await self._pump
-            except (asyncio.CancelledError, Exception):
+            except asyncio.CancelledError:  # the pump retries every failure: it ends cancelled
                 pass
 
     # ------------------------------------------------------------ frames
@@ -327,7 +503,7 @@ class TableService:
 
     def _frame(self, rec: Recorded, event: Event, sees: bool) -> bytes:
         if sees:
-            data, shown = rec.data, event
+            data, shown = self.reader.data(rec, event), event
         else:
             data = rec.redacted_form() or msgspec.Raw(encode(Redacted(of=rec.type)))
             shown = self.decoder.decode(data)
@@ -351,7 +527,13 @@ class TableService:
         )
 
     def viewer_frames(self, recs: Sequence[Recorded], member_id: str | None) -> list[bytes]:
-        return [self.frame(r, self.decoder.decode(r.data), member_id) for r in recs]
+        """The ``event`` messages of stored ``recs`` as ``member_id`` may see them (a
+        catch-up, a log page): built one by one, past the one-event frame cache."""
+        viewer = self.state.viewer(member_id)
+        return [
+            self._frame(r, self.reader.event(r), r.audience is None or viewer.sees(r.audience))
+            for r in recs
+        ]
 
     # ------------------------------------------------------------ commands
 
@@ -514,14 +696,18 @@ class TableService:
                     state, decider, actor, command_id, expected_seq, fingerprint
                 )
                 try:
-                    await store.append(self.table_id, recs, expected_seq=state.seq)
+                    with metrics.commit_timer():
+                        await store.append(self.table_id, recs, expected_seq=state.seq)
+                    metrics.commit_batch(1)  # a shared store: one transaction per append
                 except SeqConflict:
                     await (
                         self._catch_up_locked()
                     )  # another node appended: decide again on fresh state
                     continue
-                except DuplicateCommand:
+                except DuplicateCommand as e:
                     await self._catch_up_locked()
+                    if command_id not in self.acks:  # older than the acks kept
+                        return await self._stored_repeat(command_id, actor, fingerprint, e)
                     return self._repeat(command_id, actor, fingerprint)
                 self._apply(recs, events=events)
                 return recs[0].seq, recs[-1].seq, False
@@ -537,6 +723,34 @@ class TableService:
         _check_same(command_id, self._ack_fingerprint.get(command_id), fingerprint)
         first, last = self.acks[command_id]
         return first, last, True
+
+    async def _stored_repeat(
+        self, command_id: str, actor: str | None, fingerprint: str | None, dup: DuplicateCommand
+    ) -> tuple[int, int, bool]:
+        """:meth:`_repeat` for a command id no longer in :attr:`acks`: the store's
+        unique index refused it (``dup`` names its seqs); its first event tells whose
+        it was and what command."""
+        recs = await self.hub.store.read(
+            self.table_id, after_seq=dup.first_seq - 1, to_seq=dup.first_seq
+        )
+        first = recs[0] if recs else None
+        if first is None or first.actor != actor:
+            raise _id_taken(command_id)
+        _check_same(command_id, first.command_fingerprint, fingerprint)
+        return dup.first_seq, dup.last_seq, True
+
+    def _answer_later(self, reply: Reply, outcome: Awaitable[tuple[int, int, bool]]) -> None:
+        """Reply with what ``outcome`` gives (or raises) once it is done."""
+        task = asyncio.ensure_future(outcome)
+
+        def done(t: asyncio.Future[tuple[int, int, bool]]) -> None:
+            self._background.discard(t)
+            exc = t.exception() if not t.cancelled() else asyncio.CancelledError()
+            with self.hub.publishing:
+                _answer(reply, exc if exc is not None else t.result())
+
+        self._background.add(task)
+        task.add_done_callback(done)
 
     def _decide(
         self,
@@ -625,7 +839,7 @@ class TableService:
                     self.table_id,
                     recs,
                     expected_seq=base.seq,
-                    done=functools.partial(self._stored, pending),
+                    done=metrics.timed_commit(functools.partial(self._stored, pending)),
                 )
                 # after append_nowait: a store that refuses at once (closed) leaves nothing half-done
                 self._decided = after
@@ -678,6 +892,15 @@ class TableService:
                     self._generation += 1
                     self._decided = self.state
                     err = p.error
+                    if isinstance(err, DuplicateCommand):
+                        # an id older than the acks kept: the store's index knew it
+                        self._answer_later(
+                            p.reply,
+                            self._stored_repeat(
+                                p.recs[0].command_id, p.actor, p.recs[0].command_fingerprint, err
+                            ),
+                        )
+                        continue
                 else:
                     err = StoreError(
                         "an earlier command on this table failed to be stored; send this one again",
@@ -705,7 +928,7 @@ class TableService:
             if isinstance(item, Private):
                 event = item.event
                 audience = tuple(item.audience)
-                red = item.redacted or Redacted(of=type(event).__struct_config__.tag)
+                red = item.redacted or Redacted(of=tag_of(type(event)))
                 redacted = msgspec.Raw(encode(red))
             else:
                 event = item
@@ -716,7 +939,7 @@ class TableService:
                 Recorded(
                     table_id=self.table_id,
                     seq=seq + 1 + i,
-                    type=type(event).__struct_config__.tag,
+                    type=tag_of(type(event)),
                     data=msgspec.Raw(encode(event)),
                     actor=actor,
                     time=now,
@@ -725,6 +948,7 @@ class TableService:
                     redacted=redacted,
                     draws=draws if i == len(emitted) - 1 else 0,
                     command_fingerprint=fingerprint,
+                    event_version=type(event).version,
                 )
             )
         return out
@@ -732,27 +956,103 @@ class TableService:
     # ------------------------------------------------------------ reading
 
     async def subscribe(
-        self, member_id: str | None, sink: Callable[[bytes], None], after_seq: int
+        self,
+        member_id: str | None,
+        sink: Callable[[bytes], None],
+        after_seq: int,
+        *,
+        send_page: Callable[[list[bytes]], None] | None = None,
+        drain: Callable[[], Awaitable[None]] | None = None,
+        page_bytes: int = CATCH_UP_PAGE_BYTES,
     ) -> Subscription:
-        """Send ``sink`` the events after ``after_seq``, then live ones. Returns when live."""
+        """Send ``sink`` the events after ``after_seq``, then live ones. Returns when live.
+
+        The catch-up is read from the store and sent in pages (at most
+        :data:`CATCH_UP_PAGE` events and ``page_bytes`` bytes each, to
+        ``send_page`` when given, else frame by frame to ``sink``), awaiting ``drain``
+        (the connection's socket taking what was written) between pages, so a reader
+        of any speed is never left with a backlog it did not cause. Events published
+        meanwhile are held and sent after the catch-up, in order, with no gap and no
+        repeat; when they grow past a page the catch-up goes on from the store.
+        ``drain`` raising (the connection went away) ends the subscription.
+        """
         async with self.lock:
             head = self.state.seq
             # a seq past the table's end (a client that remembers more than exists) starts live
             sub = Subscription(self, member_id, sink, last_seq=min(max(after_seq, 0), head))
             self.subscriptions.add(sub)
-        if after_seq < head:
-            for rec in await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=head):
-                sink(self.frame(rec, self.decoder.decode(rec.data), member_id))
-            sub.last_seq = head
-        # what was published meanwhile (all > head); no await between flush and going live
+            metrics.subscribers_changed(+1)
+        try:
+            await self._catch_up_subscription(sub, head, send_page, drain, page_bytes)
+        except BaseException:
+            self.unsubscribe(sub)
+            raise
+        # what was published meanwhile (all > last_seq); no await between flush and going live
         pending, sub.pending = sub.pending, []
         sub.live = True
         for rec, event in pending:
             sub.deliver(rec, event)
         return sub
 
+    async def _catch_up_subscription(
+        self,
+        sub: Subscription,
+        target: int,
+        send_page: Callable[[list[bytes]], None] | None,
+        drain: Callable[[], Awaitable[None]] | None,
+        page_bytes: int,
+    ) -> None:
+        """Send ``sub`` the stored events up to ``target`` (and on, while live events pile up).
+
+        The next page is read from the store while this one is framed and sent."""
+        store, tid = self.hub.store, self.table_id
+        ahead: asyncio.Future[list[Recorded]] | None = None
+
+        def read_after(seq: int) -> asyncio.Future[list[Recorded]]:
+            return asyncio.ensure_future(
+                store.read(tid, after_seq=seq, to_seq=min(seq + CATCH_UP_PAGE, target))
+            )
+
+        try:
+            while True:
+                while sub.last_seq < target:
+                    recs = await (ahead or read_after(sub.last_seq))
+                    ahead = None
+                    if not recs:
+                        break
+                    last = recs[-1].seq
+                    if last < target:
+                        ahead = read_after(last)
+                    frames = self.viewer_frames(recs, sub.member_id)
+                    at = 0
+                    while at < len(frames):
+                        size, end = 0, at
+                        while end < len(frames) and (end == at or size < page_bytes):
+                            size += len(frames[end])
+                            end += 1
+                        if send_page is not None:
+                            send_page(frames[at:end])
+                        else:
+                            for f in frames[at:end]:
+                                sub.sink(f)
+                        at = end
+                        if drain is not None:
+                            await drain()
+                    sub.last_seq = last
+                    metrics.catch_up_sent(len(recs))
+                    if len(sub.pending) > CATCH_UP_PAGE:
+                        sub.pending = [p for p in sub.pending if p[0].seq > last]
+                if len(sub.pending) <= CATCH_UP_PAGE or self.state.seq <= sub.last_seq:
+                    return
+                target = self.state.seq  # a busy table: catch up on what it published meanwhile
+        finally:
+            if ahead is not None:
+                ahead.cancel()
+
     def unsubscribe(self, sub: Subscription) -> None:
-        self.subscriptions.discard(sub)
+        if sub in self.subscriptions:
+            self.subscriptions.discard(sub)
+            metrics.subscribers_changed(-1)
 
     async def state_at(self, viewer: Viewer, at_seq: int | None = None) -> dict[str, Any]:
         """The table as ``viewer`` may see it, now or folded up to ``at_seq`` (the ``state`` of :meth:`view_at`)."""
@@ -764,12 +1064,7 @@ class TableService:
         state = self.state
         past = at_seq is not None and at_seq < state.seq
         if past:
-            state = core_table.fold(
-                TableState(table_id=self.table_id),
-                await self.hub.store.read(self.table_id, to_seq=max(at_seq or 0, 0)),
-                self.ruleset,
-                self.decoder,
-            )
+            state = await self.past_state(at_seq or 0)
         return StateView(
             state=core_table.view(state, viewer, self.ruleset),
             affordances=[] if past else core_table.affordances(state, viewer, self.ruleset),
@@ -777,14 +1072,46 @@ class TableService:
         )
 
     async def log_frames(self, member_id: str | None, after_seq: int, limit: int) -> list[bytes]:
+        """Up to ``limit`` (1 to 5,000) event frames after ``after_seq``, and at most
+        :data:`LOG_PAGE_BYTES` of them (one event at least): one ``log`` message stays
+        a reasonable frame however big the events; the caller pages on the last seq."""
         limit = max(1, min(limit, 5000))
         # up to the published seq: an event already durable but not yet sent to the
         # subscribers is not shown here before it is there
         to_seq = min(after_seq + limit, self.state.seq)
-        if to_seq <= after_seq:
-            return []
-        recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=to_seq)
-        return self.viewer_frames(recs, member_id)
+        out: list[bytes] = []
+        size = 0
+        while after_seq < to_seq and size < LOG_PAGE_BYTES:
+            end = min(after_seq + CATCH_UP_PAGE, to_seq)
+            recs = await self.hub.store.read(self.table_id, after_seq=after_seq, to_seq=end)
+            if not recs:
+                break
+            for frame in self.viewer_frames(recs, member_id):
+                if out and size + len(frame) > LOG_PAGE_BYTES:
+                    return out
+                out.append(frame)
+                size += len(frame)
+            after_seq = recs[-1].seq
+        return out
+
+
+def _trim_heap() -> None:
+    """Return the C heap's free memory to the system (glibc's ``malloc_trim``; elsewhere
+    nothing): after many tables are unloaded, their freed memory stays in the process
+    otherwise."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        try:
+            import ctypes
+
+            _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _malloc_trim = False
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim: Any = None
 
 
 def _check_command_id(command_id: str) -> None:
@@ -850,6 +1177,8 @@ class Hub:
         *,
         dice: DiceFactory = _seeded,
         clock: Callable[[], dt.datetime] = _utcnow,
+        snapshot_every: int = 250,
+        idle_unload_s: float | None = 600.0,
     ) -> None:
         from taku.core.commands import CORE_COMMANDS
         from taku.core.events import CORE_EVENTS
@@ -866,15 +1195,99 @@ class Hub:
         write them together (one write, not one per frame)."""
         self._tables: dict[str, TableService] = {}
         self._loading: dict[str, asyncio.Future[TableService]] = {}
+        self.snapshot_every = max(0, snapshot_every)
+        """Events between two snapshots of a table (0: no snapshots)."""
+        self.idle_unload_s = idle_unload_s
+        """A table with no subscriber and no use for this long is unloaded (None: never)."""
+        self.unloaded = 0
+        """Tables unloaded for being idle (since the hub started)."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self._codecs: dict[str, _Codecs] = {}
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for t in self._tables.values():
             await t.stop()
+        metrics.tables_changed(-len(self._tables))
         self._tables.clear()
+
+    def codecs(self, ruleset: Ruleset) -> _Codecs:
+        """``ruleset``'s event and command decoders (built on first use, then shared)."""
+        c = self._codecs.get(ruleset.id)
+        if c is None or c.ruleset is not ruleset:
+            decoder = core_table.event_decoder(ruleset)
+            c = _Codecs(
+                ruleset,
+                decoder,
+                EventReader.of(ruleset, decoder),
+                core_table.command_decoder(ruleset),
+                {tag_of(t) for t in self.core_commands + ruleset.commands},
+            )
+            self._codecs[ruleset.id] = c
+        return c
 
     def loaded(self, table_id: str) -> TableService | None:
         """The table if it is open already (no wait), else None: see :meth:`table`."""
-        return self._tables.get(table_id)
+        t = self._tables.get(table_id)
+        if t is not None:
+            t.last_used = time.monotonic()
+        return t
+
+    def idle(self, table: TableService, now: float) -> bool:
+        """Whether ``table`` may be unloaded: nobody subscribed, nothing in flight or
+        waiting for it, and unused for ``idle_unload_s``."""
+        return (
+            self.idle_unload_s is not None
+            and now - table.last_used >= self.idle_unload_s
+            and not table.subscriptions
+            and not table._in_flight
+            and not table._queue
+            and not table.lock.locked()
+        )
+
+    async def unload_idle(self) -> int:
+        """Unload every idle table (see :meth:`idle`); returns how many.
+
+        Each keeps a snapshot of its state first, so it loads again at once on its
+        next use (:meth:`table`), with nothing lost: the events are in the store.
+        """
+        now = time.monotonic()
+        gone = [t for t in list(self._tables.values()) if self.idle(t, now)]
+        for t in gone:
+            if self._tables.get(t.table_id) is t:
+                del self._tables[t.table_id]  # at once: the next use loads it again
+                metrics.tables_changed(-1)
+            known = max(t._snapshotted, default=0)
+            if t.state.seq - known > FOLD_SLICE:  # else loading again folds one slice at most
+                t._keep_snapshot(t.state)
+        for t in gone:
+            await t.stop()
+            if t.table_id not in self._tables:
+                self.store.forget(t.table_id)
+        if gone:
+            # an unloaded table's objects hold cycles (callbacks, its lock); the server
+            # runs the cyclic GC rarely (taku serve), so collect them now, once per sweep,
+            # and hand the freed heap back to the system
+            gc.collect()
+            _trim_heap()
+            self.unloaded += len(gone)
+            log.info("tables_unloaded", count=len(gone), loaded=len(self._tables))
+        return len(gone)
+
+    async def _sweep(self) -> None:
+        """Unload idle tables now and then, for as long as the hub runs."""
+        assert self.idle_unload_s is not None
+        every_s = min(max(self.idle_unload_s / 4, 0.01), 30.0)
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                await self.unload_idle()
+            except Exception:
+                log.exception("unload_failed")
 
     async def table(self, table_id: str) -> TableService:
         """The open table, loaded (folded from the store) on first use.
@@ -884,7 +1297,10 @@ class Hub:
         """
         t = self._tables.get(table_id)
         if t is not None:
+            t.last_used = time.monotonic()
             return t
+        if self.idle_unload_s is not None and self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep(), name="taku-unload-idle")
         if table_id in self._loading:
             return await asyncio.shield(self._loading[table_id])
         fut: asyncio.Future[TableService] = asyncio.get_running_loop().create_future()
@@ -896,6 +1312,7 @@ class Hub:
             t = TableService(self, record, self.registry.get(record.ruleset))
             await t.load()
             self._tables[table_id] = t
+            metrics.tables_changed(+1)
             fut.set_result(t)
             return t
         except BaseException as e:
@@ -939,11 +1356,12 @@ class Hub:
             Recorded(
                 table_id=table_id,
                 seq=i + 1,
-                type=type(e).__struct_config__.tag,
+                type=tag_of(type(e)),
                 data=msgspec.Raw(encode(e)),
                 actor=None if i == 0 else gm_id,
                 time=now,
                 command_id=command_id,
+                event_version=type(e).version,
             )
             for i, e in enumerate(events)
         ]

@@ -35,6 +35,36 @@ __all__ = ["main"]
 DEFAULT_DB = "taku.db"
 
 
+def _open_store(db: str) -> Any:
+    """:func:`taku.store.open_store`, with one line instead of a traceback when the
+    store's driver is not installed (``postgresql://`` needs the ``postgres`` extra)."""
+    from taku.store import open_store
+
+    try:
+        return open_store(db)
+    except ModuleNotFoundError as e:
+        if e.name != "asyncpg":
+            raise
+        raise SystemExit(
+            "taku: a postgresql:// database needs asyncpg: pip install 'taku[postgres]'"
+        ) from None
+
+
+def _terminal_client() -> Any:
+    """The terminal client's module, or one line saying how to install it (the extra
+    ``terminal``: rich and prompt_toolkit are not needed by the server)."""
+    import importlib.util
+
+    missing = [m for m in ("rich", "prompt_toolkit") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise SystemExit(
+            f"taku: the terminal client needs {' and '.join(missing)}: pip install 'taku[terminal]'"
+        )
+    from taku_client import terminal  # the terminal client lives in clients/python
+
+    return terminal
+
+
 def _registry() -> Any:
     from taku.plugins import load_registry
 
@@ -45,13 +75,17 @@ async def _serve(args: argparse.Namespace) -> int:
     from taku import log as taku_log
     from taku.app import Hub
     from taku.net import ServerConfig, TakuServer
-    from taku.store import open_store
 
     taku_log.configure(json=None if not args.json_logs else True, level=args.log_level)
     lock = _claim(args.db)  # held while this process runs  # noqa: F841
-    store = open_store(args.db)
+    store = _open_store(args.db)
     await store.open()
-    hub = Hub(store, _registry())
+    hub = Hub(
+        store,
+        _registry(),
+        snapshot_every=args.snapshot_every,
+        idle_unload_s=args.idle_unload_s or None,
+    )
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -60,6 +94,7 @@ async def _serve(args: argparse.Namespace) -> int:
         rate_burst=max(int(args.rate * 2), 1),
         creates_per_minute=args.creates_per_minute,
         web_dir=Path(args.web_dir) if args.web_dir else None,
+        metrics=_metrics_here(args),
     )
     server = TakuServer(hub, config)
     try:
@@ -77,15 +112,43 @@ async def _serve(args: argparse.Namespace) -> int:
         f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, db: {_shown(args.db)})",
         flush=True,
     )
+    if args.metrics_port is not None and args.metrics != "off":
+        from taku import metrics
+
+        metrics.serve_elsewhere(args.metrics_host, args.metrics_port)
+        print(f"metrics: http://{args.metrics_host}:{args.metrics_port}/metrics", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    signalled: list[int] = []
+
+    def on_signal(sig: int) -> None:
+        signalled.append(sig)
+        stop.set()
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, on_signal, sig)
     await stop.wait()
+    if signalled[0] == signal.SIGTERM and args.drain_s > 0:
+        # /readyz answers 503 while the players' connections go on; a second signal ends it
+        stop.clear()
+        drain = asyncio.ensure_future(server.drain(args.drain_s))
+        again = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([drain, again], return_when=asyncio.FIRST_COMPLETED)
+        drain.cancel()
+        again.cancel()
+    server.draining = True
     await server.stop()
     await hub.close()
     await store.close()
     return 0
+
+
+def _metrics_here(args: argparse.Namespace) -> bool | None:
+    """ServerConfig.metrics for ``--metrics`` / ``--metrics-port``: None (auto: loopback
+    only), True, or False (off, or served on a port of its own)."""
+    if args.metrics == "off" or args.metrics_port is not None:
+        return False
+    return True if args.metrics == "on" else None
 
 
 def _claim(db: str) -> Any:
@@ -125,11 +188,10 @@ def _shown(db: str) -> str:
 async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
     """(ruleset, event decoder, every stored event) of a table; exits when there is none."""
     from taku.core.table import event_decoder
-    from taku.store import open_store
 
     if "://" not in db and db != "memory:" and not Path(db).exists():
         raise SystemExit(f"taku: no database {db!r}")
-    store = open_store(db)
+    store = _open_store(db)
     await store.open()
     try:
         record = await store.get_table(table_id)
@@ -143,18 +205,36 @@ async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
 
 
 async def _replay(args: argparse.Namespace) -> int:
+    """The table's state at its end or at ``--to``: loaded from its latest snapshot and
+    folded from the nearest one at or below ``--to`` (the events are read only past it)."""
+    from taku.app import Hub
     from taku.core.ruleset import Viewer
-    from taku.core.table import TableState, fold, view
+    from taku.core.table import view
+    from taku.errors import TakuError
+    from taku.store import open_store
 
-    ruleset, decoder, recs = await _load(args.db, args.table)
-    if args.to is not None:
-        last = recs[-1].seq if recs else 0
-        if args.to > last:
-            raise SystemExit(
-                f"taku replay: table {args.table} ends at seq {last}; --to {args.to} is past its end"
-            )
-        recs = [r for r in recs if r.seq <= args.to]
-    state = fold(TableState(table_id=args.table), recs, ruleset, decoder)
+    if "://" not in args.db and args.db != "memory:" and not Path(args.db).exists():
+        raise SystemExit(f"taku: no database {args.db!r}")
+    store = open_store(args.db)
+    await store.open()
+    hub = Hub(store, _registry(), idle_unload_s=None)
+    try:
+        if await store.get_table(args.table) is None:
+            raise SystemExit(f"taku: no table {args.table!r} in {args.db}")
+        try:
+            table = await hub.table(args.table)
+            last = table.state.seq
+            if args.to is not None and args.to > last:
+                raise SystemExit(
+                    f"taku replay: table {args.table} ends at seq {last}; --to {args.to} is past its end"
+                )
+            state = table.state if args.to is None else await table.past_state(args.to)
+        except TakuError as e:
+            raise SystemExit(f"taku: {e.message}") from None
+        ruleset = table.ruleset
+    finally:
+        await hub.close()
+        await store.close()
     viewer = Viewer(None, "gm") if args.as_gm else Viewer(None, "spectator")
     sys.stdout.write(json.dumps(view(state, viewer, ruleset), ensure_ascii=False, indent=2) + "\n")
     return 0
@@ -162,9 +242,8 @@ async def _replay(args: argparse.Namespace) -> int:
 
 async def _export(args: argparse.Namespace) -> int:
     from taku.app import Hub
-    from taku.store import open_store
 
-    store = open_store(args.db)
+    store = _open_store(args.db)
     await store.open()
     hub = Hub(store, _registry())
     try:
@@ -259,15 +338,11 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> Any:
-    from taku_client.terminal import main_play  # the terminal client lives in clients/python
-
-    return main_play(args)
+    return _terminal_client().main_play(args)
 
 
 def _new(args: argparse.Namespace) -> Any:
-    from taku_client.terminal import main_new
-
-    return main_new(args)
+    return _terminal_client().main_new(args)
 
 
 def _port(text: str) -> int:
@@ -318,7 +393,42 @@ def build_parser() -> argparse.ArgumentParser:
         help="new tables per minute, server-wide",
     )
     s.add_argument(
-        "--web-dir", default=None, help="static files served at / (default: clients/web)"
+        "--web-dir",
+        default=None,
+        help="static files served at / (default: the web client installed with taku)",
+    )
+    s.add_argument(
+        "--metrics",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="Prometheus metrics at /metrics on this port (auto: when --host is loopback)",
+    )
+    s.add_argument(
+        "--metrics-port",
+        type=_port,
+        default=None,
+        help="serve /metrics on this port instead (on --metrics-host)",
+    )
+    s.add_argument("--metrics-host", default="127.0.0.1")
+    s.add_argument(
+        "--drain-s",
+        type=float,
+        default=0.0,
+        help="on SIGTERM, answer /readyz 503 and keep serving this many seconds before stopping",
+    )
+    s.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=250,
+        metavar="EVENTS",
+        help="a table's state is cached every this many events (0: never); default 250",
+    )
+    s.add_argument(
+        "--idle-unload-s",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="unload a table nobody subscribes to or uses for this long (0: never); default 600",
     )
     s.add_argument("--log-level", default="info")
     s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")

@@ -51,6 +51,10 @@ CATALOGUE: dict[str, Code] = {
     "protocol/not_joined": Code(
         "a table message before `join` on this connection", "先に卓に参加してください"
     ),
+    "protocol/unsupported_version": Code(
+        "a `hello` with a `protocol` the server does not speak (`params.supported` lists those it does)",
+        "サーバーはプロトコル「{protocol}」に対応していません（対応している版: {versions}）",
+    ),
     # tables and tokens
     "table/not_found": Code("no such table", "卓が見つかりません"),
     "table/unknown_ruleset": Code(
@@ -162,6 +166,11 @@ CATALOGUE: dict[str, Code] = {
     "store/open_failed": Code("the store could not be opened", "保存先を開けませんでした"),
     "store/schema_newer": Code(
         "the database was written by a newer taku", "データベースが新しい版のtakuで作られています"
+    ),
+    "store/unreadable_event": Code(
+        "a stored event this taku cannot read (unknown type, a version with no upcaster, "
+        "data that does not fit); `params` name the table, seq and type",
+        "卓「{table_id}」の記録 {seq}（{type}）を読めません: {reason}",
     ),
     # the server
     "internal/error": Code(

@@ -55,6 +55,8 @@ __all__ = [
     "TakuError",
     "UnknownMessageType",
     "UnknownRuleset",
+    "UnsupportedVersion",
+    "UnreadableEvent",
 ]
 
 
@@ -100,6 +102,13 @@ class RateLimited(ProtocolError):
 
 class NotJoined(ProtocolError):
     code = "protocol/not_joined"
+
+
+class UnsupportedVersion(ProtocolError):
+    """A ``hello`` naming a protocol version the server does not speak (``params.supported``
+    lists those it does)."""
+
+    code = "protocol/unsupported_version"
 
 
 class AccessError(TakuError):
@@ -184,3 +193,17 @@ class DuplicateCommand(StoreError):
         super().__init__(message, first_seq=first_seq, last_seq=last_seq)
         self.first_seq = first_seq
         self.last_seq = last_seq
+
+
+class UnreadableEvent(StoreError):
+    """A stored event this code cannot read: an unknown type, a version with no
+    upcaster to today's, or data that does not fit its type. Names the table, the
+    seq and the type; nothing is folded past it (never a silent change of state)."""
+
+    code = "store/unreadable_event"
+
+    def __init__(self, message: str, *, table_id: str, seq: int, type: str, reason: str) -> None:
+        super().__init__(message, table_id=table_id, seq=seq, type=type, reason=reason)
+        self.table_id = table_id
+        self.seq = seq
+        self.type = type

@@ -4,8 +4,10 @@ Frames become protocol Structs (:mod:`taku.protocol`), exceptions become
 ``error`` messages with their stable code; the connection stays open for
 everything but a frame past the hard limit. ``GET /`` serves the web client
 (gzipped when accepted, with ETag / Last-Modified validators),
-``GET /healthz`` answers ``ok``, ``GET /readyz`` 200 while the store is reachable
-(:attr:`EventStore.reachable`) and 503 while not; any path upgrades to WebSocket.
+``GET /healthz`` answers ``ok`` when the store answers, ``GET /readyz`` ``ready`` until the
+server drains and while the store is reachable (:attr:`EventStore.reachable`), ``GET /metrics``
+the Prometheus metrics (:mod:`taku.metrics`; on loopback by default); any path upgrades to
+WebSocket.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import email.utils
 import functools
 import gzip
 import hashlib
+import importlib.resources
 import itertools
 import logging
 import mimetypes
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,16 +34,19 @@ import structlog
 from websockets.asyncio.server import Server as WSServer
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, NegotiationError
 from websockets.http11 import Request, Response
 from websockets.protocol import State
+from websockets.typing import Subprotocol
 
-from taku import __version__
-from taku import codes
+from taku import __version__, codes, metrics
 from taku.app import Hub, Subscription
 from taku.core.commands import CORE_COMMANDS, Chat
-from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError
+from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError, UnsupportedVersion
 from taku.protocol import (
+    PROTOCOL,
+    PROTOCOLS,
+    SUBPROTOCOLS,
     Ack,
     ChatMsg,
     ClientMessage,
@@ -54,7 +60,6 @@ from taku.protocol import (
     Join,
     Joined,
     ListRulesets,
-    PROTOCOL,
     LogMsg,
     RulesetInfo,
     RulesetsMsg,
@@ -107,11 +112,16 @@ _WS_LOG.addFilter(_HandshakeNoise())
 
 
 def default_web_dir() -> Path:
-    """``$TAKU_WEB_DIR``, or ``clients/web`` of the source tree taku runs from."""
+    """The web client's files: ``$TAKU_WEB_DIR`` when set, else the package data ``taku/web``.
+
+    The wheel ships ``clients/web`` as ``taku/web`` (in the source tree, ``server/taku/web``
+    is a link to ``clients/web``), found with :mod:`importlib.resources`; ``--web-dir``
+    overrides both.
+    """
     env = os.environ.get("TAKU_WEB_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "clients" / "web"
+    return Path(str(importlib.resources.files("taku") / "web"))
 
 
 @dataclass(frozen=True)
@@ -139,8 +149,16 @@ class ServerConfig:
     """Frames written to a connection but not yet taken by its peer: past this the
     connection is dropped (a client that stopped reading must not fill the server's
     memory; events and acks are pushed, not awaited)."""
+    catch_up_stall_s: float = 30.0
+    """A catch-up (``subscribe``) waits for the peer to take each page; a peer that takes
+    nothing for this long has stopped reading and is dropped, like one past the backlog."""
     shutdown_grace_s: float = 10.0
     web_dir: Path | None = None
+    metrics: bool | None = None
+    """``GET /metrics`` (Prometheus) on this port: None (the default) serves it when
+    ``host`` is a loopback address, True always, False never."""
+    health_timeout_s: float = 2.0
+    """``/healthz`` answers 503 when the store has not answered within this."""
     compression: bool = False
     """permessage-deflate. Off by default: frames are small JSON, and deflating each
     one for every subscriber costs more CPU than the bytes it saves on a LAN."""
@@ -195,7 +213,7 @@ class _Outbox:
             conn.write(frames)
 
 
-def _write_frames(ws: ServerConnection, frames: list[bytes]) -> None:
+def _write_frames(ws: ServerConnection, frames: Sequence[bytes]) -> None:
     """Several text frames to one connection in one socket write.
 
     What :func:`websockets.asyncio.server.broadcast` does for one frame (the
@@ -238,6 +256,11 @@ class _Connection:
         a command's lines are written from the table's publication, outside this
         connection's task and its contextvars, so the connection id is bound here."""
         self.log_commands = self.log.is_enabled_for(logging.INFO)
+        self.frame_in = 0.0
+        """When the frame being handled was read (``perf_counter``): a command's latency
+        in the metrics runs from here to its ack, waits for earlier commands included."""
+        self.dropped: str | None = None
+        """Why the server dropped this connection itself (for the metrics), if it did."""
 
     def push(self, frame: bytes) -> None:
         """Write one frame now, or when the hub's publication ends (see :class:`_Outbox`)."""
@@ -258,6 +281,12 @@ class _Connection:
             _write_frames(self.ws, frames)
         self.check_backlog()
 
+    def write_page(self, frames: Sequence[bytes]) -> None:
+        """Write one page of a bulk send (a catch-up) now: its size is bounded, and the
+        sender awaits :meth:`drain` before the next, so it is no backlog of the peer's."""
+        if not self.ws.transport.is_closing():
+            _write_frames(self.ws, list(frames))
+
     def check_backlog(self) -> None:
         """Drop the connection when its peer has stopped reading (see ``max_backlog_bytes``)."""
         transport = self.ws.transport
@@ -268,7 +297,35 @@ class _Connection:
             self.log.warning(
                 "connection_dropped_backlog", buffered_bytes=transport.get_write_buffer_size()
             )
+            self.dropped = "backlog"
             transport.abort()
+
+    async def drain(self) -> None:
+        """Wait until the peer has taken what was written (the socket's low-water mark).
+
+        A peer that takes nothing for ``catch_up_stall_s`` is dropped (it stopped
+        reading). Raises ConnectionClosed once the connection is gone, so a bulk
+        send stops.
+        """
+        transport = self.ws.transport
+        stall_s = self.server.config.catch_up_stall_s
+        last, still = transport.get_write_buffer_size(), 0.0
+        step = min(1.0, stall_s)
+        while not transport.is_closing():
+            try:
+                await asyncio.wait_for(self.ws.drain(), step)
+                break
+            except TimeoutError:
+                now = transport.get_write_buffer_size()
+                still = still + step if now >= last else 0.0
+                last = now
+                if still >= stall_s:
+                    self.log.warning(
+                        "connection_dropped_backlog", buffered_bytes=now, stalled_s=still
+                    )
+                    transport.abort()
+        if transport.is_closing():
+            raise ConnectionClosed(None, None)
 
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg), text=True)
@@ -283,9 +340,11 @@ class _Connection:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(conn_id=self.id)
         log.info("connection_opened", peer=str(self.ws.remote_address))
+        metrics.connection_opened()
         limit = self.server.config.max_frame_bytes
         try:
             async for frame in self.ws:
+                self.frame_in = time.perf_counter()
                 if self.server.closing or self.ws.protocol.state is not State.OPEN:
                     # shutting down: frames not started yet are dropped unanswered (the client
                     # resends them with the same command id); reading on lets the close
@@ -330,6 +389,7 @@ class _Connection:
             for sub in self.subs.values():
                 sub.table.unsubscribe(sub)
             log.info("connection_closed", code=self.ws.close_code)
+            metrics.connection_closed(_close_code(self.ws), self.dropped)
 
     async def _send_quietly(self, msg: Any) -> None:
         try:
@@ -341,6 +401,13 @@ class _Connection:
         hub = self.hub
         match msg:
             case Hello():
+                if msg.protocol not in PROTOCOLS:
+                    raise UnsupportedVersion(
+                        f"this server speaks {', '.join(PROTOCOLS)}, not {msg.protocol}",
+                        protocol=msg.protocol,
+                        supported=list(PROTOCOLS),
+                        versions="、".join(PROTOCOLS),
+                    )
                 await self.send(
                     Welcome(
                         re=msg.id,
@@ -398,13 +465,20 @@ class _Connection:
                 old = self.subs.pop(tid, None)
                 if old is not None:
                     table.unsubscribe(old)
-                sub = await table.subscribe(mid, self.push, after)
+                sub = await table.subscribe(
+                    mid,
+                    self.push,
+                    after,
+                    send_page=self.write_page,
+                    drain=self.drain,
+                    page_bytes=max(1, min(256 * 1024, self.server.config.max_backlog_bytes // 4)),
+                )
                 self.subs[tid] = sub
                 await self.send(Subscribed(re=msg.id, table_id=tid, seq=sub.last_seq))
             case Unsubscribe(table_id=tid):
-                sub = self.subs.pop(tid, None)
-                if sub is not None:
-                    sub.table.unsubscribe(sub)
+                gone = self.subs.pop(tid, None)
+                if gone is not None:
+                    gone.table.unsubscribe(gone)
                 await self.send(Subscribed(re=msg.id, table_id=tid, seq=-1))
             case CommandMsg(table_id=tid, command_id=cid, command=raw, expected_seq=exp):
                 mid = self.member(tid)
@@ -484,6 +558,7 @@ class _Connection:
         error) is written when the table answers. Returns :attr:`all_answered`, set once
         this connection has no command unanswered."""
         t0 = time.perf_counter()
+        t_in = self.frame_in or t0
         name = type(command).__name__ if command is not None else "?"
         server = self.server
         server.begin()
@@ -498,6 +573,7 @@ class _Connection:
             where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
             if isinstance(outcome, TakuError):
                 self.push(encode(error_frame(outcome, rid, cid)))
+                metrics.command_answered(table.ruleset.id, "rejected", time.perf_counter() - t_in)
                 if self.log_commands:
                     self.log.info(
                         "command_rejected",
@@ -510,6 +586,7 @@ class _Connection:
                 if isinstance(outcome, Exception):
                     self.log.error("internal_error", command=name, exc_info=outcome, **where)
                 self.push(encode(error_frame(None, rid, cid)))
+                metrics.command_answered(table.ruleset.id, "error", time.perf_counter() - t_in)
             else:
                 first, last, dup = outcome
                 # written with the command's own event when this connection is subscribed
@@ -522,6 +599,9 @@ class _Connection:
                     duplicate=dup,
                 )
                 self.push(encode(ack))
+                metrics.command_answered(
+                    table.ruleset.id, "duplicate" if dup else "ok", time.perf_counter() - t_in
+                )
                 if self.log_commands:
                     # the command's context goes into its one canonical line as keys
                     self.log.info(
@@ -538,6 +618,29 @@ class _Connection:
         else:
             table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
         return self.all_answered
+
+
+def _select_subprotocol(
+    connection: ServerConnection, offered: Sequence[Subprotocol]
+) -> Subprotocol | None:
+    """``taku.v1`` when the client offers it; none when it offers none (older clients); a
+    client offering only subprotocols taku does not speak is refused (HTTP 400 naming
+    those it does)."""
+    for name in SUBPROTOCOLS:
+        if name in offered:
+            return Subprotocol(name)
+    if not offered:
+        return None
+    raise NegotiationError(
+        f"unsupported subprotocol {', '.join(offered)}; this server speaks {', '.join(SUBPROTOCOLS)}"
+    )
+
+
+def _close_code(ws: ServerConnection) -> int | None:
+    """The close code received, else the one the server sent (a connection it failed:
+    frame too large, ping timeout), else None (no closing handshake either way)."""
+    frame = ws.protocol.close_rcvd or ws.protocol.close_sent
+    return int(frame.code) if frame is not None else None
 
 
 def _ms_since(t0: float) -> float:
@@ -588,6 +691,7 @@ def ruleset_info(r: Any) -> RulesetInfo:
 def error_frame(e: TakuError | None, rid: Any, command_id: str | None = None) -> ErrorMsg:
     """The ``error`` message of ``e`` (``None``: an internal error): the code, its Japanese
     message from the catalogue (taku.codes) and the params."""
+    metrics.error_sent(e.code if e is not None else "internal/error")
     if e is None:
         return ErrorMsg(
             re=rid,
@@ -639,6 +743,14 @@ class TakuServer:
         hub.publishing = self.outbox
         self._server: WSServer | None = None
         self.port = self.config.port
+        self.draining = False
+        """Set by :meth:`drain` (SIGTERM): ``/readyz`` answers 503 from then on."""
+        self.metrics = (
+            self.config.metrics
+            if self.config.metrics is not None
+            else _is_loopback(self.config.host)
+        )
+        """Whether ``/metrics`` is served on this port."""
 
     def begin(self) -> None:
         self.in_flight += 1
@@ -662,11 +774,14 @@ class TakuServer:
             ping_timeout=cfg.ping_timeout_s,
             server_header=f"taku/{__version__}",
             compression="deflate" if cfg.compression else None,
+            select_subprotocol=_select_subprotocol,
             logger=_WS_LOG,
         )
         sock = next(iter(self._server.sockets))
         self.port = sock.getsockname()[1]
         log.info("server_started", host=cfg.host, port=self.port)
+        if not (self.web_dir / "index.html").is_file():
+            log.warning("no_web_client", web_dir=str(self.web_dir), error="no index.html there")
         return self.port
 
     @property
@@ -676,6 +791,14 @@ class TakuServer:
     @property
     def ws_url(self) -> str:
         return f"ws://{self.config.host}:{self.port}/ws"
+
+    async def drain(self, seconds: float) -> None:
+        """Tell load balancers to stop sending players here (``/readyz`` answers 503) and
+        keep serving for ``seconds``; then call :meth:`stop`."""
+        self.draining = True
+        log.info("draining", seconds=seconds)
+        if seconds > 0:
+            await asyncio.sleep(seconds)
 
     async def stop(self) -> None:
         """Graceful stop: no new connections, finish commands in flight, close with 1001."""
@@ -699,16 +822,24 @@ class TakuServer:
     async def _handle(self, ws: ServerConnection) -> None:
         await _Connection(self, ws).run()
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    def _http(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response] | None:
+        """websockets' ``process_request``: None upgrades to WebSocket; ``/healthz`` is
+        answered once the store has (an awaitable), every other path at once."""
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return None
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
-            return _response(200, b"ok\n", "text/plain; charset=utf-8")
-        if path == "/readyz":  # for a load balancer: this node can reach its store
-            if self.hub.store.reachable:
-                return _response(200, b"ready\n", "text/plain; charset=utf-8")
-            return _response(503, b"store unreachable\n", "text/plain; charset=utf-8")
+            return self._healthz()
+        if path == "/readyz":
+            if self.draining or self.closing:
+                return _response(503, b"draining\n", "text/plain; charset=utf-8")
+            if not self.hub.store.reachable:  # e.g. a node cut off from its database
+                return _response(503, b"store unreachable\n", "text/plain; charset=utf-8")
+            return _response(200, b"ready\n", "text/plain; charset=utf-8")
+        if path == "/metrics" and self.metrics:
+            return _response(200, metrics.exposition(), metrics.CONTENT_TYPE)
         if path == "/ws":
             return _response(
                 426,
@@ -716,6 +847,15 @@ class TakuServer:
                 "text/plain; charset=utf-8",
             )
         return self._static(path, request.headers)
+
+    async def _healthz(self) -> Response:
+        """200 ``ok`` when the store answers a read within ``health_timeout_s``, else 503."""
+        try:
+            await asyncio.wait_for(self.hub.store.ping(), self.config.health_timeout_s)
+        except Exception as e:  # noqa: BLE001 - any failure of the store is "not healthy"
+            log.warning("health_check_failed", error=repr(e))
+            return _response(503, b"store unavailable\n", "text/plain; charset=utf-8")
+        return _response(200, b"ok\n", "text/plain; charset=utf-8")
 
     def _static(self, path: str, headers: Headers) -> Response:
         """A file of the web client, gzipped when the client accepts it and revalidated
@@ -835,8 +975,25 @@ def _not_modified(headers: Headers, etag: str, mtime_s: float) -> bool:
     return int(mtime_s) <= since.timestamp()
 
 
+def _is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name) is this machine only."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _response(status: int, body: bytes, ctype: str) -> Response:
-    reasons = {200: "OK", 404: "Not Found", 426: "Upgrade Required"}
+    reasons = {
+        200: "OK",
+        404: "Not Found",
+        426: "Upgrade Required",
+        503: "Service Unavailable",
+    }
     headers = Headers(
         [("Content-Type", ctype), ("Content-Length", str(len(body))), ("Cache-Control", "no-cache")]
     )

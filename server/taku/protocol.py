@@ -21,13 +21,15 @@ from typing import Annotated, Any, Union
 
 import msgspec
 
-from taku.core.events import TableSettings
+from taku.core.events import TableSettings, tag_of
 from taku.core.play import Affordance, Turn
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType
 
 __all__ = [
     "CLIENT_MESSAGES",
     "PROTOCOL",
+    "PROTOCOLS",
+    "SUBPROTOCOLS",
     "SERVER_MESSAGES",
     "Ack",
     "ChatMsg",
@@ -57,6 +59,11 @@ __all__ = [
 ]
 
 PROTOCOL = "taku/1"
+"""The protocol version this server speaks and its clients send in ``hello``."""
+PROTOCOLS = (PROTOCOL,)
+"""Every version this server speaks (``hello`` with another: ``protocol/unsupported_version``)."""
+SUBPROTOCOLS = ("taku.v1",)
+"""The WebSocket subprotocols (``Sec-WebSocket-Protocol``) accepted, one per version above."""
 
 RequestId = str | int | None
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**53 - 1)]
@@ -304,8 +311,8 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     LogMsg,
 )
 
-_client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # type: ignore[valid-type]
-_client_tags = {t.__struct_config__.tag for t in CLIENT_MESSAGES}
+_client_decoder = msgspec.json.Decoder(Union[CLIENT_MESSAGES])  # noqa: UP007 - a Union of a tuple
+_client_tags = {tag_of(t) for t in CLIENT_MESSAGES}
 _encoder = msgspec.json.Encoder()
 encode = _encoder.encode
 """Encode a server message (or anything msgspec can) to JSON bytes."""

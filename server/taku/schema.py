@@ -76,8 +76,9 @@ def _label(components: dict[str, Any], types: tuple[type, ...]) -> dict[str, Any
 def union_schema(title: str, types: tuple[type, ...]) -> dict[str, Any]:
     """The JSON Schema of a tagged union of Structs, with their Japanese titles."""
     (schema,), components = msgspec.json.schema_components(
-        [Union[types]], ref_template="#/$defs/{name}"
-    )  # type: ignore[valid-type]
+        [Union[types]],  # noqa: UP007 - a Union of a tuple of Structs
+        ref_template="#/$defs/{name}",
+    )
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,

@@ -89,7 +89,7 @@ async def test_every_event_type_renders_a_japanese_line(t: Any, kit: Any) -> Non
         if type(ev) in EVENTS:
             lines[type(ev).__name__] = render(ev, state, t.h.table.ruleset, t.gm)
     # the others, rendered from their own fields
-    from taku_chabu import events as E  # noqa: N812
+    from taku_chabu import events as E
 
     extra = [
         E.CheckDeclared(declaration="d1", character_id=a, label="精神", check=50),
@@ -128,7 +128,7 @@ def test_every_event_round_trips() -> None:
     from taku_chabu.plugin import RULESET
 
     dec = event_decoder(RULESET)
-    from taku_chabu import events as E  # noqa: N812
+    from taku_chabu import events as E
 
     ev = E.RangeSet(a="c1", b="c2", range="long")
     assert dec.decode(msgspec.json.encode(ev)) == ev

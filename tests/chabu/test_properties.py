@@ -58,8 +58,8 @@ def test_counters_follow_the_log_and_the_fold_equals_the_live_state(
     """Every タツジン! gives one counter; folding the stored log equals the state built step by step."""
 
     async def run() -> None:
-        from taku.testing.harness import TableHarness
         from taku.core.commands import CreateCharacter
+        from taku.testing.harness import TableHarness
 
         h = await TableHarness.create("chabu")
         pl = await h.join("P")
@@ -90,8 +90,8 @@ def test_damage_is_power_plus_dl_d10_and_hp_floors_at_zero(
     """CH-22, G-CH-08: damage = 威力 + the DL d10 faces recorded; HP = max(HP − damage, 0)."""
 
     async def run() -> None:
-        from taku.testing.harness import TableHarness
         from taku.core.commands import CreateCharacter
+        from taku.testing.harness import TableHarness
 
         h = await TableHarness.create("chabu")
         pl = await h.join("P")

@@ -15,10 +15,10 @@ from pathlib import Path
 from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from conftest import start_server, stop_server  # noqa: E402
+from conftest import start_server, stop_server
 
-from taku.store import MemoryEventStore  # noqa: E402
-from taku_client import TakuClient  # noqa: E402
+from taku.store import MemoryEventStore
+from taku_client import TakuClient
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 if len(sys.argv) > 1 and sys.argv[1].startswith("--out="):

@@ -417,7 +417,8 @@ async def test_nstrpg_evasion_buttons_spend_evasion_dice(
             {
                 "type": "create_character",
                 "name": "ラオモト",
-                "sheet": {"karate": 4, "neuron": 2, "tairyoku": 5},
+                # イニシアチブ 4 over the PC's 3: his 手番 comes first (2-3)
+                "sheet": {"karate": 4, "neuron": 4, "tairyoku": 5},
             },
         )
         state = (await gm_client.get_state(table_id)).state
@@ -609,3 +610,57 @@ async def test_error_shows_the_servers_message_with_the_code_small(
     assert (await toast.locator(".err-code").inner_text()) == "dice/invalid"
     assert await toast.locator(".err-msg").get_attribute("title") == "dice/invalid"
     assert not (await toast.inner_text()).startswith("dice/invalid")
+
+
+async def test_the_page_connects_with_the_subprotocol_taku_v1(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """The web client offers the protocol's version as its WebSocket subprotocol, and the
+    server accepted it (docs/protocol.md, Versions)."""
+    from .conftest import server_connections
+
+    await create_table(open_page, scripted_server.http_url)
+    assert [c.subprotocol for c in server_connections(scripted_server)] == ["taku.v1"]
+
+
+async def test_a_long_table_shows_its_last_events_first_and_older_on_demand(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """Entering a table of some 700 events shows the last few hundred; the button at
+    the log's top loads the older ones page by page until the whole log is there, in
+    order, none twice; live events keep coming below."""
+    from taku.core.commands import Chat
+
+    gm = await create_table(open_page, scripted_server.http_url)
+    table_id = await gm.evaluate("window.taku.tableId")
+    link = await gm.input_value("#invite-player")
+    table = await scripted_server.hub.table(table_id)
+    for i in range(700):
+        await table.execute("m2", Chat(text=f"昔の行 {i}"), command_id=f"old{i}")
+    pl = await join_as(open_page, link, "あとから")
+    head = table.state.seq
+    await wait_seq(pl, head)
+
+    async def seqs() -> list[int]:
+        return [
+            int(s)
+            for s in await pl.eval_on_selector_all(
+                "#log li[data-seq]", "els => els.map(e => e.dataset.seq)"
+            )
+        ]
+
+    shown = await seqs()
+    assert shown == list(range(head - 299, head + 1))  # the last 300 first
+    for _ in range(5):
+        if not await pl.locator("#log .older").count():
+            break
+        before = len(await seqs())
+        await pl.click("#log .older")
+        await pl.wait_for_function(
+            f"document.querySelectorAll('#log li[data-seq]').length > {before}"
+        )
+    assert await seqs() == list(range(1, head + 1))
+    assert not await pl.locator("#log .older").count()
+    await table.execute("m2", Chat(text="今の行"), command_id="now")
+    await wait_seq(pl, head + 1)
+    assert (await seqs())[-1] == head + 1

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import msgspec
-
-from taku.errors import TakuError
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,6 +20,7 @@ from taku.core.commands import (
 )
 from taku.core.events import ChatPosted, GMOverridden, SeedRevealed
 from taku.core.ruleset import Role
+from taku.errors import TakuError
 from taku.testing.harness import TableHarness
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import msgspec
 
+from taku.core.commands import CreateCharacter
 from taku.core.play import Affordance
 from taku.core.table import affordances, command_decoder, turn
-from taku.core.commands import CreateCharacter
 from taku_hiden.events import CheckRolled
 
 from .conftest import KOU, MakeTable, Table

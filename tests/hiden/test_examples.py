@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from taku_hiden.commands import CheckSpec, Check, Fatigue, Jump, Lift, OpposedCheck, Visibility
+from taku_hiden.commands import Check, CheckSpec, Fatigue, Jump, Lift, OpposedCheck, Visibility
 from taku_hiden.events import CheckRolled, DifficultyComputed, OpposedRolled
 
 from .conftest import MakeTable

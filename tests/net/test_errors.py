@@ -7,7 +7,6 @@ import json
 import pytest
 
 from taku.testing.peer import Raw, new_table
-
 from taku.testing.server import RunningServer, start_server, stop_server
 
 

@@ -84,3 +84,44 @@ async def test_a_garbled_handshake_logs_one_line_not_a_traceback(
     assert tracebacks == [], [r.getMessage() for r in tracebacks]
     lines = [e for e in logs if e["event"] == "bad_handshake"]
     assert len(lines) == len(junk) and all(e["peer"].startswith("127.0.0.1:") for e in lines), lines
+
+
+def test_library_loggers_go_through_the_same_json_pipeline(capsys) -> None:
+    """websockets' and asyncpg's stdlib log lines come out as JSON lines with the same
+    fields as taku's own (event, level, timestamp, bound context), plus their logger's name."""
+    import logging
+
+    from taku import log as taku_log
+
+    root = logging.getLogger()
+    level = root.level
+    taku_log.configure(json=True, level="info", cache=False)
+    try:
+        structlog.contextvars.bind_contextvars(conn_id="c7")
+        structlog.get_logger("taku.net").info("own_line", table_id="t1")
+        logging.getLogger("websockets.server").info("connection %s open", "x")
+        logging.getLogger("asyncpg.pool").warning("pool down")
+        try:
+            raise ValueError("boom")
+        except ValueError:
+            logging.getLogger("websockets.server").exception("unexpected internal error")
+        logging.getLogger("websockets.server").debug("below the level")
+        lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
+    finally:
+        structlog.contextvars.clear_contextvars()
+        structlog.reset_defaults()
+        for h in [h for h in root.handlers if type(h).__name__ == "_TakuHandler"]:
+            root.removeHandler(h)
+        root.setLevel(level)
+    own, ws, pg, exc = lines
+    assert set(own) == {"event", "level", "timestamp", "conn_id", "table_id"}
+    assert ws == {
+        "event": "connection x open",
+        "level": "info",
+        "timestamp": ws["timestamp"],
+        "conn_id": "c7",
+        "logger": "websockets.server",
+    }
+    assert ws["timestamp"].endswith("Z") and own["timestamp"][:10] == ws["timestamp"][:10]
+    assert (pg["logger"], pg["level"], pg["event"]) == ("asyncpg.pool", "warning", "pool down")
+    assert exc["level"] == "error" and exc["exception"][0]["exc_type"] == "ValueError"

@@ -1,5 +1,5 @@
 """``GET /readyz``: 200 while the node can reach its store, 503 while it cannot (a load
-balancer stops sending it new clients); ``/healthz`` stays 200 (the process is alive)."""
+balancer stops sending it new clients)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taku.core.commands import Override
-from taku.core.ruleset import Context, Role
 from taku.core.dice import ScriptedDice
+from taku.core.ruleset import Context, Role
 from taku_nstrpg import events as ev
 from taku_nstrpg.checks import EASY, HARD, NORMAL, UH
 from taku_nstrpg.combat import initiative_order, placement_order

@@ -95,22 +95,22 @@ async def test_a_round_over_a_real_server(installed: dict[str, str], tmp_path: P
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    log = open(tmp_path / "serve.log", "wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "taku.cli",
-            "serve",
-            "--db",
-            str(tmp_path / "t.db"),
-            "--port",
-            str(port),
-        ],
-        env=installed,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    with open(tmp_path / "serve.log", "wb") as log:  # the child keeps its own copy
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "taku.cli",
+                "serve",
+                "--db",
+                str(tmp_path / "t.db"),
+                "--port",
+                str(port),
+            ],
+            env=installed,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     try:
         for _ in range(200):
             try:
@@ -160,4 +160,3 @@ async def test_a_round_over_a_real_server(installed: dict[str, str], tmp_path: P
     finally:
         proc.terminate()
         await asyncio.to_thread(proc.wait, 30)
-        log.close()

@@ -12,12 +12,12 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from taku.app import Hub
+from taku.core.commands import CreateCharacter
 from taku.core.dice import Roll
 from taku.plugins import load_registry
 from taku.store.memory import MemoryEventStore
 from taku.testing.harness import TableHarness
-from taku.app import Hub
-from taku.core.commands import CreateCharacter
 from taku_shadowjan import _rules as rules
 from taku_shadowjan import commands as C
 from taku_shadowjan import events as ev

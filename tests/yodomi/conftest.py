@@ -9,8 +9,7 @@ import pytest
 
 from taku.core.commands import CreateCharacter
 from taku.testing.harness import TableHarness
-
-from taku_yodomi._cards import SUITS, RANKS, JOKERS
+from taku_yodomi._cards import JOKERS, RANKS, SUITS
 
 PC_A = {
     "pp": 40,

@@ -11,10 +11,10 @@ import msgspec.inspect as mi
 import pytest
 
 from taku.core.table import TableState, command_decoder, event_decoder
+from taku_yodomi._render import render
 from taku_yodomi.commands import ALL_COMMANDS
 from taku_yodomi.events import ALL_EVENTS
 from taku_yodomi.plugin import RULESET
-from taku_yodomi._render import render
 
 
 def sample(t: mi.Type) -> Any:

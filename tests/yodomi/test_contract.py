@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from taku.testing.ruleset_contract import RulesetContract
-
 from tests.yodomi.conftest import ENEMY, PC_A, PC_B
+
+from taku.testing.ruleset_contract import RulesetContract
 
 
 class TestYodomiContract(RulesetContract):

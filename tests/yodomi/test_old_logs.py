@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from taku.core.table import TableState, evolve, event_decoder
+from taku.core.table import TableState, event_decoder, evolve
 from taku_yodomi.plugin import RULESET
 from taku_yodomi.state import Game
 

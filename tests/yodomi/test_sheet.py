@@ -10,7 +10,7 @@ import msgspec
 
 from taku.core.commands import CreateCharacter, UpdateCharacter
 from taku.core.events import CharacterCreated, CharacterUpdated, TableCreated
-from taku.core.table import TableState, evolve, event_decoder
+from taku.core.table import TableState, event_decoder, evolve
 from taku_yodomi.plugin import RULESET
 
 

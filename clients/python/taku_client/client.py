@@ -40,9 +40,11 @@ import msgspec
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
 
 from taku.protocol import (
     SERVER_MESSAGES,
+    SUBPROTOCOLS,
     Ack,
     ChatMsg,
     ClientMessage,
@@ -77,8 +79,11 @@ __all__ = [
     "event_data",
 ]
 
-_decoder = msgspec.json.Decoder(Union[SERVER_MESSAGES])  # type: ignore[valid-type]
+_decoder = msgspec.json.Decoder(Union[SERVER_MESSAGES])  # noqa: UP007 - a Union of a tuple
 _encoder = msgspec.json.Encoder()
+
+_SUBPROTOCOLS = [Subprotocol(p) for p in SUBPROTOCOLS]
+"""Offered in the handshake: the protocol's version (the server picks ``taku.v1``)."""
 
 
 class TakuClientError(Exception):
@@ -233,7 +238,8 @@ class TakuClient:
         self.reconnects = 0
         """How many times the connection was made again."""
         self.status_callbacks: list[Callable[[str], Any]] = []
-        """Called with ``"reconnecting"`` when the connection drops and ``"open"`` once resumed."""
+        """Called with ``"reconnecting"`` when the connection drops, ``"open"`` once resumed
+        and ``"closed"`` when the client gave up reconnecting."""
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[ServerMessage]] = {}
@@ -260,7 +266,14 @@ class TakuClient:
 
     @property
     def connected(self) -> bool:
-        return self._connected.is_set()
+        return self._connected.is_set() and not self._closed
+
+    async def _wait_connected(self) -> None:
+        """Until connected; raises :class:`ConnectionLost` once the client is closed or gave up."""
+        if not self._closed:
+            await self._connected.wait()
+        if self._closed:
+            raise ConnectionLost(self._lost or "the client is closed")
 
     @property
     def url(self) -> str:
@@ -287,7 +300,7 @@ class TakuClient:
     async def _open(self) -> None:
         for i in range(len(self.urls)):
             try:
-                self._ws = await ws_connect(self.url, max_size=None)
+                self._ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
                 break
             except (OSError, TimeoutError):
                 if i == len(self.urls) - 1:
@@ -318,15 +331,16 @@ class TakuClient:
                 self._connected.clear()
                 self._fail_pending(_Dropped())
                 resuming = self._reconnecting is not None and not self._reconnecting.done()
-                if self._closed or resuming:
-                    pass  # a resume under way goes on (it dropped this connection itself)
-                elif self.reconnect:
+                if self._closed:
+                    pass
+                elif not self.reconnect:
+                    self._give_up(ConnectionLost("the connection dropped (reconnect is off)"))
+                elif not resuming:
                     self._status("reconnecting")
                     self._reconnecting = asyncio.create_task(
                         self._resume(), name="taku-client-resume"
                     )
-                else:
-                    self._give_up(ConnectionLost("the connection dropped (reconnect is off)"))
+                # else: dropped again while resuming; the resume sees it and tries again
 
     def _fail_pending(self, exc: Exception) -> None:
         pending, self._pending = self._pending, {}
@@ -335,20 +349,34 @@ class TakuClient:
                 fut.set_exception(exc)
 
     async def _resume(self) -> None:
-        """Reconnect, join every table again with the member's token, resubscribe from ``last_seq``."""
+        """Reconnect, join every table again with the member's token, resubscribe from ``last_seq``.
+
+        A connection that drops again before the resume is done (during a catch-up)
+        is another attempt: the pauses of ``retry_delays_s`` grow between attempts,
+        and after ``max_attempts`` the client gives up: every waiting call raises
+        :class:`ConnectionLost` and the feeds end.
+        """
         attempt = 0
         while not self._closed:
+            if attempt >= self.max_attempts:
+                self._give_up(ConnectionLost(f"{attempt} attempts to reconnect failed"))
+                return
             delay = self.retry_delays_s[min(attempt, len(self.retry_delays_s) - 1)]
             await asyncio.sleep(delay)
             attempt += 1
             try:
-                ws = await ws_connect(self.url, max_size=None)
+                ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
             except (OSError, TimeoutError, ConnectionClosed) as e:
                 if attempt >= self.max_attempts:
                     self._give_up(e)
                     return
                 self._next_url()
                 continue
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - e.g. a refused handshake: give up, never hang
+                self._give_up(e)
+                return
             self._ws = ws
             self.reconnects += 1
             self._reader = asyncio.create_task(self._read(ws), name="taku-client-reader")
@@ -391,6 +419,8 @@ class TakuClient:
         self._closed = True
         self._lost = str(exc)
         self._fail_pending(ConnectionLost(f"could not reconnect: {exc}"))
+        self._connected.set()  # wakes the calls waiting for a connection: they see the client closed
+        self._status("closed")
         for feed in self.feeds.values():
             feed._close()
 
@@ -422,9 +452,7 @@ class TakuClient:
         ``timeout_s`` of sending.
         """
         while True:
-            if self._closed:
-                raise ConnectionLost(self._lost or "the client is closed")
-            await self._connected.wait()
+            await self._wait_connected()
             try:
                 reply = await asyncio.wait_for(self._raw_request(msg), timeout_s)
             except _Dropped:
@@ -523,7 +551,19 @@ class TakuClient:
             old._close()
         feed = Feed(self, table_id, after_seq)
         self.feeds[table_id] = feed
-        reply = await self._request(Subscribe(table_id=table_id, after_seq=after_seq))
+        await self._wait_connected()
+        try:
+            reply = await self._raw_request(Subscribe(table_id=table_id, after_seq=after_seq))
+        except _Dropped:
+            if not self.reconnect:
+                raise ConnectionLost("the connection dropped before the answer came") from None
+            # the resume subscribes every feed again from its last seq (this one included)
+            await self._wait_connected()
+            return feed
+        if isinstance(reply, ErrorMsg):
+            self.feeds.pop(table_id, None)
+            feed._close()
+            raise CommandError(reply)
         assert isinstance(reply, Subscribed)
         feed.live_seq = reply.seq
         return feed

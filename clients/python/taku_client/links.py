@@ -45,7 +45,7 @@ def parse_link(url: str) -> Link:
         raise ValueError(f"not a taku URL: {url!r}")
     q = parse_qs(parts.fragment) if parts.fragment else {}
     q_query = parse_qs(parts.query) if parts.query else {}
-    table = (q.get("table") or q_query.get("table") or [None])[0]
-    token = (q.get("token") or q_query.get("token") or [None])[0]
+    table = next(iter(q.get("table") or q_query.get("table") or ()), None)
+    token = next(iter(q.get("token") or q_query.get("token") or ()), None)
     scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
     return Link(f"{scheme}://{parts.netloc}/", table, token)

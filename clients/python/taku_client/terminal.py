@@ -351,6 +351,8 @@ class Terminal:
                 Text(
                     "… 接続が切れました。再接続しています"
                     if st == "reconnecting"
+                    else "× 再接続できませんでした"
+                    if st == "closed"
                     else "✓ 再接続しました",
                     style="yellow",
                 )

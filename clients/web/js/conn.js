@@ -56,7 +56,8 @@ export class Conn {
 
   open() {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(this.url);
+      // the protocol's version as a WebSocket subprotocol (the server accepts taku.v1)
+      const ws = new WebSocket(this.url, ["taku.v1"]);
       this.ws = ws;
       this.setStatus("connecting");
       let opened = false;

@@ -7,6 +7,7 @@ import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm } from "./forms.js";
 import { rulesetPanel, affordanceMoves, characterExtras, numericPaths, hasPanel } from "./panels.js";
 import { h, clear, eventItem, valueTree, exportText, exportHtml, download, errorNodes } from "./render.js";
+import { olderHistory, recentStart } from "./history.js";
 
 const $ = (sel) => document.querySelector(sel);
 const ROLE = { gm: "GM", player: "PL", spectator: "観戦" };
@@ -171,7 +172,9 @@ async function enterTable(tableId, joined) {
   app.conn.feeds.delete(tableId);
   app.actionsKey = null;
   clear($("#state-panels"));
-  await app.conn.subscribe(tableId, 0);
+  const first = recentStart(joined.seq); // a long table: its last events first, older on demand
+  await app.conn.subscribe(tableId, first);
+  olderHistory(app.conn, tableId, $("#log"), first + 1, eventItem);
   await refreshState();
   renderInvites();
   $("#chat-input").focus();

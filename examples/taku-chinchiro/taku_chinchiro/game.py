@@ -13,7 +13,6 @@ from taku.core.dice import Roll
 from taku.core.events import Event, MemberJoined
 from taku.core.play import Affordance, Turn, TurnSlot
 from taku.core.table import check_permit
-
 from taku_chinchiro.rules import Hand, read_hand
 
 __all__ = [

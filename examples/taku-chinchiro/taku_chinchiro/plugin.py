@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from taku import Ruleset, hookimpl
-
 from taku_chinchiro import game
 
 RULESET: Ruleset[game.Game, game.Options] = Ruleset(

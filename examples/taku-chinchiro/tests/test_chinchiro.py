@@ -1,7 +1,6 @@
 """The example's own tests: a ruleset is tested through taku's harness with scripted dice."""
 
 from taku.testing.harness import TableHarness
-
 from taku_chinchiro.game import CloseRound, RollBowl
 from taku_chinchiro.rules import read_hand
 

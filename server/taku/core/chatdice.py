@@ -189,7 +189,7 @@ def _limits(terms: tuple[tuple[int, int, int], ...], target: int | None = None) 
         raise DiceError(f"numbers in a roll are at most {MAX_NUMBER}", code="dice/invalid")
     if sum(count for _, count, sides in terms if sides) > MAX_DICE:
         raise DiceError(f"at most {MAX_DICE} dice in one roll", code="dice/too_many_dice")
-    for _, count, sides in terms:
+    for _, _count, sides in terms:
         if sides > MAX_SIDES:
             raise DiceError(f"a die may have at most {MAX_SIDES} faces", code="dice/too_many_faces")
 

@@ -38,17 +38,38 @@ __all__ = [
     "RoleChanged",
     "SeedRevealed",
     "TableCreated",
+    "tag_of",
 ]
 
 GM = "@gm"
 """In an audience, stands for every member whose role is GM."""
 
 
+def tag_of(struct: type[msgspec.Struct]) -> str:
+    """The ``type`` tag of a tagged Struct class (an event, a command or a message).
+
+    Raises:
+        TypeError: the class has no string tag.
+    """
+    tag = struct.__struct_config__.tag
+    if not isinstance(tag, str):
+        raise TypeError(f"{struct.__name__} has no string tag")
+    return tag
+
+
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
     """Base of every event, core and ruleset. Subclasses set an explicit ``tag``, and
-    ``meta`` (a class variable): the Japanese ``title`` and ``description`` for people."""
+    ``meta`` (a class variable): the Japanese ``title`` and ``description`` for people.
+
+    ``version`` (a class variable, 1 unless set) is the shape's version, written into
+    each stored envelope (:attr:`Recorded.event_version`). A type whose shape changes
+    in a way old data does not decode into raises it by one, and its ruleset declares
+    an upcaster from each older version (:attr:`taku.core.ruleset.Ruleset.upcasters`,
+    :mod:`taku.core.upcast`); reading the log upcasts before decoding.
+    """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta()
+    version: ClassVar[int] = 1
 
 
 class Private(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,6 +104,8 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
             (JSON ``null`` otherwise; see :meth:`redacted_form`).
         draws: faces the command drew from the table's dice stream, on the
             command's last event only (0 elsewhere); the fold sums them.
+        event_version: the version of ``data``'s shape (its type's ``version`` when it
+            was written; 1 for events stored before taku kept versions).
         command_fingerprint: the producing command's
             :func:`~taku.core.commands.fingerprint` (``None`` for the server's own
             commands and for events stored before taku kept it), so the command id
@@ -100,6 +123,7 @@ class Recorded(msgspec.Struct, frozen=True, kw_only=True):
     redacted: msgspec.Raw = msgspec.Raw(b"null")
     draws: int = 0
     command_fingerprint: str | None = None
+    event_version: int = 1
 
     def redacted_form(self) -> msgspec.Raw | None:
         """The JSON shown to those outside ``audience`` (``None`` for a public event)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from taku.core.events import (
     CharacterCreated,
@@ -47,7 +48,7 @@ def _shown(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def render(event: Event, state: TableState, ruleset: Ruleset, actor: str | None) -> str:
+def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: str | None) -> str:
     """One line for ``event`` as of ``state`` (names are looked up there).
 
     The ruleset's ``render`` is asked first for every event; core events fall

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 import msgspec
 
@@ -54,10 +54,10 @@ Emitted = Event | Private
 class Role:
     """The three roles of a table member (stable strings on the wire and in the log)."""
 
-    GM = "gm"
-    PLAYER = "player"
-    SPECTATOR = "spectator"
-    ALL = ("gm", "player", "spectator")
+    GM: Final = "gm"
+    PLAYER: Final = "player"
+    SPECTATOR: Final = "spectator"
+    ALL: Final = ("gm", "player", "spectator")
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,9 @@ class Ruleset(Generic[G, O]):
             with its values for nobody; everyone receives it without them.
         errors: the ruleset's rejection reasons, ``reason -> Japanese meaning``; every
             ``rule/<id>/<reason>`` it raises is listed here (the error catalogue).
+        upcasters: ``(event tag, version) -> (data -> data of version + 1)`` for each
+            older version of an event whose Struct's ``version`` was raised: the log is
+            upcast on read, before decoding (:mod:`taku.core.upcast`).
     """
 
     id: str
@@ -200,6 +203,9 @@ class Ruleset(Generic[G, O]):
     summary: str = ""
     hidden_paths: tuple[tuple[str | int, ...], ...] = ()
     errors: Mapping[str, str] = field(default_factory=dict)
+    upcasters: Mapping[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = field(
+        default_factory=dict
+    )
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""
@@ -245,7 +251,10 @@ class Ruleset(Generic[G, O]):
             return dict(sheet)
         try:
             # through JSON, so the stored sheet is exactly what a replay reads back (lists, not tuples)
-            return msgspec.json.decode(msgspec.json.encode(msgspec.convert(sheet, self.sheet)))
+            out: dict[str, Any] = msgspec.json.decode(
+                msgspec.json.encode(msgspec.convert(sheet, self.sheet))
+            )
+            return out
         except msgspec.ValidationError as e:
             raise InvalidCommand(
                 f"bad character sheet: {e}", code="command/invalid_sheet", detail=str(e)

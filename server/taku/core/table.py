@@ -12,8 +12,8 @@ from __future__ import annotations
 import copy
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -22,13 +22,14 @@ from taku.core.commands import (
     CORE_COMMANDS,
     Chat,
     Command,
-    Permit,
     CreateCharacter,
     Leave,
     Override,
+    Permit,
     RemoveCharacter,
     RenameMember,
     RevealSeed,
+    RoleName,
     RollDice,
     SetRole,
     UpdateCharacter,
@@ -57,6 +58,9 @@ from taku.core.events import (
 from taku.core.play import Affordance, Choice, Turn
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
 from taku.errors import Forbidden, InvalidCommand
+
+if TYPE_CHECKING:
+    from taku.core.upcast import EventReader
 
 __all__ = [
     "Character",
@@ -116,6 +120,9 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     dice_cursor: int = 0
     rules: Any = None
     settings: TableSettings = TableSettings()
+    unfit_overrides: tuple[int, ...] = ()
+    """Seqs of stored GM overrides that no longer fit the state (a ruleset changed
+    since): they changed nothing, and the view reports them."""
 
     def role_of(self, member_id: str | None) -> str:
         m = self.members.get(member_id) if member_id else None
@@ -128,13 +135,13 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
 # --------------------------------------------------------------------------- codecs
 
 
-def event_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder:
+def event_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder[Any]:
     """One typed decoder for the core events plus ``ruleset``'s (build once, reuse)."""
     types = CORE_EVENTS + tuple(ruleset.events)
     return msgspec.json.Decoder(_union(types))
 
 
-def command_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder:
+def command_decoder(ruleset: Ruleset[Any, Any]) -> msgspec.json.Decoder[Any]:
     """One typed decoder for the core commands plus ``ruleset``'s."""
     return msgspec.json.Decoder(_union(CORE_COMMANDS + tuple(ruleset.commands)))
 
@@ -180,7 +187,7 @@ def creation_events(
 def join_event(member_id: str, name: str, role: str) -> MemberJoined:
     if role not in Role.ALL:
         raise InvalidCommand(f"unknown role {role!r}")
-    return MemberJoined(member_id=member_id, name=_name(name), role=role)
+    return MemberJoined(member_id=member_id, name=_name(name), role=cast(RoleName, role))
 
 
 def _name(name: str) -> str:
@@ -404,7 +411,7 @@ def _gm_count(state: TableState) -> int:
     return sum(1 for m in state.members.values() if m.role == Role.GM and m.present)
 
 
-def _roll_event(event: DiceRolled, ctx: Context) -> Emitted:
+def _roll_event(event: DiceRolled, ctx: Context[Any]) -> Emitted:
     if not event.secret:
         return event
     assert ctx.actor is not None
@@ -613,7 +620,9 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
             try:
                 return _apply_override(state, event, ruleset)
             except InvalidCommand:
-                return state  # a stored override that no longer fits (an older ruleset) is skipped
+                # a stored override that no longer fits (an older ruleset) changes nothing,
+                # and is reported (its seq: the fold sets the event's seq after evolve)
+                return replace(state, unfit_overrides=(*state.unfit_overrides, state.seq + 1))
         case SeedRevealed():
             return replace(state, seed=event.seed)
         case _:
@@ -631,15 +640,26 @@ def _member(state: TableState, member_id: str, **changes: Any) -> TableState:
 def fold(
     state: TableState,
     recorded: Iterable[Recorded],
-    ruleset: Ruleset,
-    decoder: msgspec.json.Decoder,
+    ruleset: Ruleset[Any, Any],
+    decoder: msgspec.json.Decoder[Any] | EventReader,
 ) -> TableState:
     """``state`` after the stored events ``recorded`` (in seq order).
 
     The seq and the dice cursor come from the envelope; the rest from :func:`evolve`.
+    ``decoder`` is the table's :class:`~taku.core.upcast.EventReader` (old versions
+    upcast, unreadable events raise ``store/unreadable_event``) or a plain decoder
+    of today's shapes.
     """
+    from taku.core.upcast import EventReader
+
+    read: Callable[[Recorded], Event]
+    if isinstance(decoder, EventReader):
+        read = decoder.event
+    else:
+        plain = decoder
+        read = lambda rec: plain.decode(rec.data)  # noqa: E731
     for rec in recorded:
-        event = decoder.decode(rec.data)
+        event = read(rec)
         state = evolve(state, event, ruleset)
         state = msgspec.structs.replace(
             state, seq=rec.seq, dice_cursor=state.dice_cursor + rec.draws
@@ -654,9 +674,10 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     """The table as ``viewer`` may see it: the ruleset's ``view`` of the game, no secrets.
 
     Returns a JSON-ready dict: ``table_id, seq, name, ruleset, options, seed_hash,
-    seed (once revealed), members, characters, game, you``.
+    seed (once revealed), members, characters, game, you``, and ``unfit_overrides``
+    (the seqs of stored GM overrides that no longer fit) when there are any.
     """
-    return {
+    out = {
         "table_id": state.table_id,
         "seq": state.seq,
         "name": state.name,
@@ -670,6 +691,9 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         "game": msgspec.to_builtins(ruleset.view(state, viewer, state.rules)),
         "you": {"member_id": viewer.member_id, "role": viewer.role},
     }
+    if state.unfit_overrides:
+        out["unfit_overrides"] = list(state.unfit_overrides)
+    return out
 
 
 def affordances(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> list[Affordance]:

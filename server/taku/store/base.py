@@ -17,6 +17,11 @@ The contract (tested by :class:`taku.testing.store_contract.EventStoreContract`)
   another), with no gap and no repeat.
 - Table metadata (the dice seed, token hashes) is kept beside the stream and is
   never part of it.
+- Snapshots (:class:`Snapshot`, a table's folded state at one seq) are a cache kept
+  beside the stream: :meth:`EventStore.put_snapshot` keeps one (replacing one at the
+  same seq), :meth:`EventStore.get_snapshot` gives the latest at or below a seq,
+  :meth:`EventStore.delete_snapshots` forgets them. They are never the source of
+  truth: any of them may be deleted at any time and the stream still gives every state.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import msgspec
 
 from taku.core.events import Recorded
 
-__all__ = ["EventStore", "TableRecord", "TokenRecord"]
+__all__ = ["EventStore", "Snapshot", "TableRecord", "TokenRecord"]
 
 
 class TableRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -54,6 +59,21 @@ class TokenRecord(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str
     role: str
     member_id: str | None = None
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """A table's folded state after event ``seq``, cached beside its stream.
+
+    ``version`` names what wrote ``data`` (the ruleset id and version and the
+    snapshot format, see :func:`taku.snapshots.snapshot_version`): a reader that
+    writes another drops the table's snapshots and folds from the events.
+    ``data`` is opaque to the store.
+    """
+
+    table_id: str
+    seq: int
+    version: str
+    data: bytes
 
 
 class EventStore(abc.ABC):
@@ -80,10 +100,10 @@ class EventStore(abc.ABC):
 
     # ------------------------------------------------------------ lifecycle
 
-    async def open(self) -> None:
+    async def open(self) -> None:  # noqa: B027 - optional: a store without a schema keeps it
         """Create or upgrade the schema. Idempotent."""
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 - optional: a store without resources keeps it
         """Flush and release resources. The store may be opened again."""
 
     # ------------------------------------------------------------ tables and tokens
@@ -151,7 +171,7 @@ class EventStore(abc.ABC):
                 await asyncio.wait([previous])  # in order on the table, whatever became of it
             try:
                 await self.append(table_id, events, expected_seq=expected_seq)
-            except BaseException as e:  # noqa: BLE001 - handed to done
+            except BaseException as e:
                 done(e)
                 if not isinstance(e, Exception):
                     raise
@@ -175,6 +195,11 @@ class EventStore(abc.ABC):
     ) -> list[Recorded]:
         """Events with ``after_seq < seq <= to_seq`` (all after when ``to_seq`` is None), in seq order."""
 
+    async def ping(self) -> None:
+        """Return once the store answers a read (``/healthz``); raises what the read raises
+        (``store/unavailable``, ``store/closed``)."""
+        await self.last_seq("")
+
     @abc.abstractmethod
     async def last_seq(self, table_id: str) -> int:
         """The table's last seq (0 for an unknown or empty table)."""
@@ -194,6 +219,29 @@ class EventStore(abc.ABC):
         ``append``. The default (one process) does nothing.
         """
         return contextlib.nullcontext()
+
+    # ------------------------------------------------------------ snapshots (a cache)
+
+    @abc.abstractmethod
+    async def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` (replacing the table's snapshot at the same seq, if any).
+
+        Not part of any append: a snapshot lost in a crash is only a slower load.
+        """
+
+    @abc.abstractmethod
+    async def get_snapshot(self, table_id: str, *, at_most: int | None = None) -> Snapshot | None:
+        """The table's snapshot with the highest seq ``<= at_most`` (any seq when
+        None), or ``None``."""
+
+    @abc.abstractmethod
+    async def delete_snapshots(self, table_id: str | None = None) -> int:
+        """Forget the table's snapshots (every table's when ``table_id`` is None);
+        returns how many were deleted. Nothing else changes."""
+
+    def forget(self, table_id: str) -> None:  # noqa: B027 - optional, no cache by default
+        """Drop what this process caches in memory about ``table_id`` (the application
+        unloaded it); nothing stored changes. The default caches nothing."""
 
     # ------------------------------------------------------------ subscriptions
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections.abc import Callable, Sequence
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, TableRecord, TokenRecord
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
 
 __all__ = ["MemoryEventStore"]
 
@@ -21,6 +22,7 @@ class MemoryEventStore(EventStore):
         self._events: dict[str, list[Recorded]] = {}
         self._commands: dict[tuple[str, str], tuple[int, int]] = {}
         self._tokens: dict[tuple[str, str], TokenRecord] = {}
+        self._snapshots: dict[str, dict[int, Snapshot]] = {}
         self.appends = 0
         """How many appends succeeded (for tests that count writes)."""
 
@@ -101,3 +103,21 @@ class MemoryEventStore(EventStore):
 
     async def find_command(self, table_id: str, command_id: str) -> tuple[int, int] | None:
         return self._commands.get((table_id, command_id))
+
+    async def put_snapshot(self, snapshot: Snapshot) -> None:
+        self._snapshots.setdefault(snapshot.table_id, {})[snapshot.seq] = snapshot
+
+    async def get_snapshot(self, table_id: str, *, at_most: int | None = None) -> Snapshot | None:
+        kept = self._snapshots.get(table_id)
+        if not kept:
+            return None
+        seqs = sorted(kept)
+        i = len(seqs) if at_most is None else bisect.bisect_right(seqs, at_most)
+        return kept[seqs[i - 1]] if i else None
+
+    async def delete_snapshots(self, table_id: str | None = None) -> int:
+        if table_id is None:
+            n = sum(len(v) for v in self._snapshots.values())
+            self._snapshots.clear()
+            return n
+        return len(self._snapshots.pop(table_id, {}))

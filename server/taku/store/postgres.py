@@ -76,7 +76,7 @@ import structlog
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, TableRecord, TokenRecord
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -135,6 +135,17 @@ _MIGRATIONS: tuple[tuple[int, str], ...] = (
         """,
     ),
 )
+
+_SNAPSHOTS = """
+CREATE TABLE IF NOT EXISTS {s}.snapshots (
+    table_id text NOT NULL,
+    seq bigint NOT NULL,
+    version text NOT NULL,
+    data bytea NOT NULL,
+    PRIMARY KEY (table_id, seq)
+)
+"""
+"""Each table's cached folded states (:class:`~taku.store.base.Snapshot`)."""
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,47}")
 
@@ -519,6 +530,8 @@ class PostgresEventStore(EventStore):
                         f"INSERT INTO {s}.schema_version (version) VALUES ($1)", version
                     )
                     log.info("schema_upgraded", schema=self.schema, version=version)
+            # snapshots are a cache beside the streams, not a schema step: made when missing
+            await conn.execute(_SNAPSHOTS.format(s=s))
 
     async def schema_version(self) -> int:
         """The highest migration recorded in ``schema_version``."""
@@ -537,7 +550,7 @@ class PostgresEventStore(EventStore):
             self._listener.cancel()
             try:
                 await self._listener
-            except (asyncio.CancelledError, Exception):
+            except asyncio.CancelledError:  # the loop retries every failure: it ends cancelled
                 pass
             self._listener = None
         if self._pool is not None:
@@ -689,7 +702,7 @@ class PostgresEventStore(EventStore):
                     self._dsn, timeout=self.timeout_s, server_settings=self._session("/listen")
                 )
                 lost = asyncio.Event()
-                conn.add_termination_listener(lambda _c: lost.set())
+                conn.add_termination_listener(lambda _c, lost=lost: lost.set())
                 async with asyncio.timeout(self.timeout_s):
                     await conn.add_listener(self.channel, self._on_notify)
                 self._listen_conn = conn
@@ -719,7 +732,7 @@ class PostgresEventStore(EventStore):
                 log.warning("listener_lost", schema=self.schema, retry_in_s=delay)
             except asyncio.CancelledError:
                 raise
-            except Exception as e:  # the database went away: wait and connect again
+            except Exception as e:  # noqa: BLE001 - the database went away: wait, connect again
                 log.warning(
                     "listener_lost", schema=self.schema, error=type(e).__name__, retry_in_s=delay
                 )
@@ -1086,6 +1099,41 @@ class PostgresEventStore(EventStore):
                 command_id,
             )
         return None if row is None else (int(row[0]), int(row[1]))
+
+    # ------------------------------------------------------------ snapshots (a cache)
+
+    async def put_snapshot(self, snapshot: Snapshot) -> None:
+        async with self._conn() as conn:
+            await conn.execute(
+                f"""INSERT INTO {self._s}.snapshots (table_id, seq, version, data) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (table_id, seq) DO UPDATE SET version = excluded.version, data = excluded.data""",
+                snapshot.table_id,
+                snapshot.seq,
+                snapshot.version,
+                snapshot.data,
+            )
+
+    async def get_snapshot(self, table_id: str, *, at_most: int | None = None) -> Snapshot | None:
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"""SELECT seq, version, data FROM {self._s}.snapshots
+                    WHERE table_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT 1""",
+                table_id,
+                at_most if at_most is not None else 2**62,
+            )
+        if row is None:
+            return None
+        return Snapshot(table_id=table_id, seq=int(row[0]), version=row[1], data=bytes(row[2]))
+
+    async def delete_snapshots(self, table_id: str | None = None) -> int:
+        async with self._conn() as conn:
+            if table_id is None:
+                status = await conn.execute(f"DELETE FROM {self._s}.snapshots")
+            else:
+                status = await conn.execute(
+                    f"DELETE FROM {self._s}.snapshots WHERE table_id = $1", table_id
+                )
+        return int(status.rsplit(" ", 1)[-1])
 
 
 async def _reset(conn: asyncpg.Connection) -> None:

@@ -24,9 +24,10 @@ from pathlib import Path
 import msgspec
 import structlog
 
+from taku import metrics
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, TableRecord, TokenRecord
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
 
 __all__ = ["SQLiteEventStore"]
 
@@ -58,6 +59,13 @@ CREATE TABLE IF NOT EXISTS commands (
     first_seq INTEGER NOT NULL,
     last_seq INTEGER NOT NULL,
     PRIMARY KEY (table_id, command_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tokens (
     token_hash TEXT NOT NULL,
@@ -195,7 +203,7 @@ class SQLiteEventStore(EventStore):
                 raise StoreError(
                     f"database schema {row[0]} is newer than this taku", code="store/schema_newer"
                 )
-        except BaseException as e:
+        except BaseException as e:  # noqa: BLE001 - handed to open(), which raises it
             ready.set_exception(e)
             return
         ready.set_result(None)
@@ -207,11 +215,10 @@ class SQLiteEventStore(EventStore):
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            if None in batch:
-                stop = True
-                batch = [b for b in batch if b is not None]
-            if batch:
-                self._write_batch(conn, batch)
+            appends = [b for b in batch if b is not None]
+            stop = len(appends) < len(batch)  # None: close() asked the writer to stop
+            if appends:
+                self._write_batch(conn, appends)
         conn.close()
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
@@ -310,7 +317,7 @@ class SQLiteEventStore(EventStore):
                 conn.execute("SAVEPOINT a")
                 try:
                     last = self._write_one(conn, item, pending)
-                except BaseException as e:
+                except BaseException as e:  # noqa: BLE001 - this append's answer, the batch goes on
                     conn.execute("ROLLBACK TO a")
                     results.append((item, e))
                 else:
@@ -320,7 +327,7 @@ class SQLiteEventStore(EventStore):
             conn.execute("COMMIT")
             self.commits += 1
             self._last.update(pending)
-        except BaseException as e:  # the commit itself failed: nothing of the batch is durable
+        except BaseException as e:  # noqa: BLE001 - the commit failed: nothing of the batch is durable
             try:
                 conn.execute("ROLLBACK")
             except sqlite3.Error:
@@ -387,6 +394,7 @@ class SQLiteEventStore(EventStore):
 
     def _resolve(self, results: list[tuple[_Append, BaseException | None]]) -> None:
         """On the event loop: tell each append of a committed (or failed) batch how it went, in order."""
+        metrics.commit_batch(len(results))
         for item, err in results:
             if err is None and item.events:
                 self._published(item.table_id, item.events[-1].seq)
@@ -445,20 +453,14 @@ class SQLiteEventStore(EventStore):
         )
         if not rows:
             return None
-        tid, ruleset, name, created, seed = rows[0]
-        return TableRecord(
-            table_id=tid, ruleset=ruleset, name=name, created=created, seed=bytes(seed)
-        )  # type: ignore[arg-type]
+        return _table_record(rows[0])
 
     async def list_tables(self) -> list[TableRecord]:
         rows = await self._query(
             "SELECT table_id, ruleset, name, created, seed FROM tables ORDER BY created, table_id",
             (),
         )
-        return [
-            TableRecord(table_id=t, ruleset=r, name=n, created=c, seed=bytes(s))  # type: ignore[arg-type]
-            for t, r, n, c, s in rows
-        ]
+        return [_table_record(row) for row in rows]
 
     async def add_token(self, token: TokenRecord) -> None:
         def run() -> None:
@@ -521,3 +523,56 @@ class SQLiteEventStore(EventStore):
             (table_id, command_id),
         )
         return (int(rows[0][0]), int(rows[0][1])) if rows else None  # type: ignore[call-overload]
+
+    def forget(self, table_id: str) -> None:
+        # the writer reads the table's last seq from the file again when it next appends
+        self._last.pop(table_id, None)
+
+    # ------------------------------------------------------------ snapshots (a cache)
+
+    async def _change(self, sql: str, args: tuple[object, ...]) -> int:
+        """One write on the reading connection (beside the writer: WAL and the busy
+        timeout order them); returns the rows changed."""
+
+        def run() -> int:
+            with self._read_lock:
+                if self._reader is None:
+                    raise StoreError("the store is not open", code="store/closed")
+                return self._reader.execute(sql, args).rowcount
+
+        return await asyncio.to_thread(run)
+
+    async def put_snapshot(self, snapshot: Snapshot) -> None:
+        await self._change(
+            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)",
+            (snapshot.table_id, snapshot.seq, snapshot.version, snapshot.data),
+        )
+
+    async def get_snapshot(self, table_id: str, *, at_most: int | None = None) -> Snapshot | None:
+        rows = await self._query(
+            "SELECT seq, version, data FROM snapshots WHERE table_id=? AND seq<=? "
+            "ORDER BY seq DESC LIMIT 1",
+            (table_id, at_most if at_most is not None else 2**62),
+        )
+        if not rows:
+            return None
+        seq, version, data = rows[0]
+        return Snapshot(table_id=table_id, seq=int(seq), version=str(version), data=bytes(data))  # type: ignore[call-overload]
+
+    async def delete_snapshots(self, table_id: str | None = None) -> int:
+        if table_id is None:
+            return await self._change("DELETE FROM snapshots", ())
+        return await self._change("DELETE FROM snapshots WHERE table_id=?", (table_id,))
+
+
+def _table_record(row: tuple[object, ...]) -> TableRecord:
+    """A ``tables`` row (table_id, ruleset, name, created, seed) as a TableRecord."""
+    tid, ruleset, name, created, seed = row
+    assert isinstance(seed, bytes | memoryview), "seed is a BLOB"
+    return TableRecord(
+        table_id=str(tid),
+        ruleset=str(ruleset),
+        name=str(name),
+        created=str(created),
+        seed=bytes(seed),
+    )

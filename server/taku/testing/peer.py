@@ -75,7 +75,7 @@ class Raw:
         try:
             while True:
                 await self._read(timeout)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             return
 
 

@@ -167,7 +167,7 @@ class RulesetContract:
         rs = self._ruleset()
         name = self.package or inspect.getmodule(rs.decide).__name__.split(".")[0]  # type: ignore[union-attr]
         mod = importlib.import_module(name)
-        files = [Path(mod.__file__)] if mod.__file__ else []  # type: ignore[list-item]
+        files = [Path(mod.__file__)] if mod.__file__ else []
         if hasattr(mod, "__path__"):
             for info in pkgutil.walk_packages(mod.__path__, name + "."):
                 sub = importlib.import_module(info.name)
@@ -188,9 +188,8 @@ class RulesetContract:
                     names = [a.name.split(".")[0] for a in node.names]
                 elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                     names = [node.module.split(".")[0]]
-                bad += [
-                    f"{path.name}:{node.lineno} imports {n}" for n in names if n in IMPURE_MODULES
-                ]
+                line = getattr(node, "lineno", 0)
+                bad += [f"{path.name}:{line} imports {n}" for n in names if n in IMPURE_MODULES]
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Name)

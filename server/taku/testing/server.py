@@ -28,11 +28,18 @@ class RunningServer:
 
 
 async def start_server(
-    store: EventStore, *, dice: DiceFactory | None = None, **config: object
+    store: EventStore,
+    *,
+    dice: DiceFactory | None = None,
+    hub_options: dict[str, object] | None = None,
+    **config: object,
 ) -> RunningServer:
-    """Open ``store`` and start a server on a free loopback port."""
+    """Open ``store`` and start a server on a free loopback port.
+
+    ``hub_options`` go to :class:`~taku.app.Hub` (``snapshot_every``, ``idle_unload_s``).
+    """
     await store.open()
-    hub = Hub(store, load_registry(), **({"dice": dice} if dice else {}))
+    hub = Hub(store, load_registry(), **({"dice": dice} if dice else {}), **(hub_options or {}))  # type: ignore[arg-type]
     server = TakuServer(hub, ServerConfig(port=0, **config))  # type: ignore[arg-type]
     await server.start()
     return RunningServer(server, hub, store)

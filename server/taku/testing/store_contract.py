@@ -15,13 +15,15 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import msgspec
 import pytest
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, TableRecord, TokenRecord
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
 
 __all__ = ["EventStoreContract", "make_events"]
 
@@ -129,7 +131,7 @@ class EventStoreContract:
         answers: list[tuple[int, BaseException | None]] = []
         finished = asyncio.Event()
 
-        def done_for(i: int):  # type: ignore[no-untyped-def]
+        def done_for(i: int) -> Callable[[BaseException | None], None]:
             def done(err: BaseException | None) -> None:
                 answers.append((i, err))
                 if len(answers) == 4:
@@ -232,7 +234,9 @@ class EventStoreContract:
         await asyncio.wait_for(task, 10)
         assert got == list(range(2, 9))
 
-    async def test_reopen_keeps_everything(self, store: EventStore, reopen) -> None:  # type: ignore[no-untyped-def]
+    async def test_reopen_keeps_everything(
+        self, store: EventStore, reopen: Callable[[], Awaitable[EventStore]]
+    ) -> None:
         """Closed and opened again, the store has every appended event and token."""
         tid = await new_table(store, 2)
         await store.append(tid, make_events(tid, 3, 2), expected_seq=2)
@@ -241,7 +245,63 @@ class EventStoreContract:
         again = await reopen()
         try:
             assert [e.seq for e in await again.read(tid)] == [1, 2, 3, 4]
-            assert (await again.find_token(tid, "h")).member_id == "m2"  # type: ignore[union-attr]
+            token = await again.find_token(tid, "h")
+            assert token is not None and token.member_id == "m2"
             await again.append(tid, make_events(tid, 5), expected_seq=4)
+        finally:
+            await again.close()
+
+    # ------------------------------------------------------------ snapshots (a cache)
+
+    async def test_snapshot_nearest_at_or_below_a_seq(self, store: EventStore) -> None:
+        """``get_snapshot`` gives the table's snapshot with the highest seq at or below
+        ``at_most`` (the latest without it), or None when there is none that low."""
+        tid = await new_table(store, 30)
+        for seq in (10, 20, 30):
+            await store.put_snapshot(
+                Snapshot(table_id=tid, seq=seq, version="v1", data=b"s%d" % seq)
+            )
+        assert await store.get_snapshot(tid, at_most=9) is None
+        assert (await store.get_snapshot(tid, at_most=10)).seq == 10  # type: ignore[union-attr]
+        assert (await store.get_snapshot(tid, at_most=29)).data == b"s20"  # type: ignore[union-attr]
+        latest = await store.get_snapshot(tid)
+        assert latest == Snapshot(table_id=tid, seq=30, version="v1", data=b"s30")
+        assert await store.get_snapshot("t-none") is None
+
+    async def test_snapshot_at_the_same_seq_is_replaced(self, store: EventStore) -> None:
+        """A second snapshot at one seq replaces the first (a new version, other bytes);
+        any bytes round-trip."""
+        tid = await new_table(store, 5)
+        await store.put_snapshot(Snapshot(table_id=tid, seq=5, version="v1", data=b"old"))
+        blob = bytes(range(256)) * 40
+        await store.put_snapshot(Snapshot(table_id=tid, seq=5, version="v2", data=blob))
+        got = await store.get_snapshot(tid, at_most=5)
+        assert got is not None and got.version == "v2" and got.data == blob
+
+    async def test_snapshots_are_deleted_per_table_or_all_and_nothing_else(
+        self, store: EventStore
+    ) -> None:
+        """Deleting a table's snapshots leaves other tables' snapshots and every event;
+        deleting all leaves only the events."""
+        a, b = await new_table(store, 4), await new_table(store, 4)
+        for tid in (a, b):
+            for seq in (2, 4):
+                await store.put_snapshot(Snapshot(table_id=tid, seq=seq, version="v", data=b"x"))
+        assert await store.delete_snapshots(a) == 2
+        assert await store.get_snapshot(a) is None
+        assert (await store.get_snapshot(b)).seq == 4  # type: ignore[union-attr, unused-ignore]
+        assert await store.delete_snapshots() == 2
+        assert await store.get_snapshot(b) is None
+        assert [e.seq for e in await store.read(a)] == [1, 2, 3, 4]
+        assert await store.last_seq(b) == 4
+
+    async def test_reopen_keeps_snapshots(self, store: EventStore, reopen: Any) -> None:
+        """Snapshots outlive a restart of the store (so a restarted server loads fast)."""
+        tid = await new_table(store, 3)
+        await store.put_snapshot(Snapshot(table_id=tid, seq=3, version="v", data=b"abc"))
+        await store.close()
+        again = await reopen()
+        try:
+            assert (await again.get_snapshot(tid)).data == b"abc"  # type: ignore[union-attr, unused-ignore]
         finally:
             await again.close()

@@ -1,0 +1,128 @@
+"""Catch-up with flow control: a reader of any speed is never dropped, a non-reader is."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+
+from structlog.testing import capture_logs
+from websockets.asyncio.client import connect as ws_connect
+
+from taku.core.commands import Chat
+from taku.store import MemoryEventStore
+from taku.testing.peer import Raw, new_table
+from taku.testing.server import start_server, stop_server
+
+BACKLOG = 128 * 1024
+
+
+async def _long_table(running, gm: Raw, n: int, size: int = 1000) -> dict:
+    """A table of ``n`` chat lines of ``size`` characters (more bytes than the backlog limit)."""
+    created = await new_table(gm)
+    table = await running.hub.table(created["table_id"])
+    await asyncio.gather(
+        *(
+            table.execute("m2", Chat(text=f"{i}:" + "あ" * size), command_id=f"c{i}")
+            for i in range(n)
+        )
+    )
+    return created
+
+
+async def test_a_fast_reader_catches_up_past_the_backlog_limit_and_a_non_reader_is_dropped() -> (
+    None
+):
+    """A catch-up of several times ``max_backlog_bytes`` reaches a reader whole and in
+    order, live events during it following with no gap or repeat; a peer that reads
+    nothing during its catch-up is dropped, and the server goes on."""
+    running = await start_server(
+        MemoryEventStore(),
+        max_backlog_bytes=BACKLOG,
+        catch_up_stall_s=0.5,
+        rate_per_s=100_000.0,
+        rate_burst=100_000,
+    )
+    sleeper = None
+    try:
+        gm = await Raw.connect(running.ws_url)
+        created = await _long_table(running, gm, 2500)  # about 8 MB of frames
+        tid = created["table_id"]
+        table = running.hub.loaded(tid)
+        assert table is not None and table.state.seq == 2502
+
+        reader = await Raw.connect(running.ws_url)
+        await reader.request(
+            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "よむ"}
+        )
+
+        async def live() -> None:  # events appended while the reader catches up
+            for i in range(50):
+                await table.execute("m2", Chat(text=f"live{i}"), command_id=f"live{i}")
+                await asyncio.sleep(0)
+
+        with capture_logs() as logs:
+            writer = asyncio.create_task(live())
+            sub = await reader.request({"type": "subscribe", "table_id": tid, "after_seq": 0})
+            await writer
+            events = await reader.until_seq(table.state.seq)
+        assert sub["type"] == "subscribed"
+        assert [e["seq"] for e in events] == list(range(1, table.state.seq + 1))
+        assert not any(e["event"] == "connection_dropped_backlog" for e in logs)
+
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", running.server.port))
+        sleeper = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
+        await sleeper.request(
+            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "zzz"}
+        )
+        with capture_logs() as logs:
+            await sleeper.ws.send(json.dumps({"type": "subscribe", "table_id": tid, "id": 99}))
+            for _ in range(100):
+                if any(e["event"] == "connection_dropped_backlog" for e in logs):
+                    break
+                await asyncio.sleep(0.05)
+        assert any(e["event"] == "connection_dropped_backlog" for e in logs), "still connected"
+        assert sleeper.ws.transport.is_closing() or True  # the server aborted its side
+        ack = await gm.request({"type": "chat", "table_id": tid, "text": "まだいる"})
+        assert ack["type"] == "ack"
+        assert not any(s.member_id != "m2" and not s.live for s in table.subscriptions), (
+            "the dropped catch-up left no subscription behind"
+        )
+        await gm.close()
+        await reader.close()
+    finally:
+        if sleeper is not None:
+            sleeper.ws.transport.abort()  # type: ignore[attr-defined]
+        await stop_server(running)
+
+
+async def test_get_log_pages_of_a_long_table_stay_small_and_cover_it() -> None:
+    """``get_log`` of a table whose events outweigh any one frame answers in pages of
+    bounded size (a reader of the default 1 MiB frame limit takes each), which page
+    on the last seq through the whole log with no gap."""
+    running = await start_server(
+        MemoryEventStore(), max_backlog_bytes=BACKLOG, rate_per_s=100_000.0, rate_burst=100_000
+    )
+    try:
+        gm = await Raw.connect(running.ws_url)
+        created = await _long_table(running, gm, 1000)  # about 3 MB of frames
+        seqs: list[int] = []
+        while True:
+            page = await gm.request(
+                {
+                    "type": "get_log",
+                    "table_id": created["table_id"],
+                    "after_seq": seqs[-1] if seqs else 0,
+                    "limit": 5000,
+                }
+            )
+            if not page["events"]:
+                break
+            assert len(json.dumps(page["events"], ensure_ascii=False).encode()) < 1024 * 1024
+            seqs += [e["seq"] for e in page["events"]]
+        assert seqs == list(range(1, 1003))
+        await gm.close()
+    finally:
+        await stop_server(running)
