@@ -50,7 +50,6 @@ import msgspec  # noqa: E402
 from taku.store.postgres import PostgresEventStore, drop_schema, split_url, with_schema  # noqa: E402
 from taku.testing.store_contract import make_events, new_table  # noqa: E402
 
-
 RAW_DDL = """
     CREATE TABLE {s}.raw_events (
         table_id text NOT NULL,

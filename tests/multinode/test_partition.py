@@ -19,16 +19,13 @@ import statistics
 import time
 import urllib.parse
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
 from taku.store.postgres import split_url
 from taku.testing.netcut import CutProxy
 from taku_client import TakuClient
-
-if TYPE_CHECKING:  # the fixtures hand out conftest's Client
-    from conftest import Client
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -298,15 +298,17 @@ class TakuClient:
             feed._close()
 
     async def _open(self) -> None:
+        """Connect to the first of the URLs that answers (in turn), and say ``hello``."""
         for i in range(len(self.urls)):
             try:
-                self._ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
+                ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
                 break
             except (OSError, TimeoutError):
                 if i == len(self.urls) - 1:
                     raise
                 self._next_url()
-        self._reader = asyncio.create_task(self._read(self._ws), name="taku-client-reader")
+        self._ws = ws
+        self._reader = asyncio.create_task(self._read(ws), name="taku-client-reader")
         self._connected.set()
         self.welcome = await self._request(Hello(client=self.client_name), retry=False)  # type: ignore[assignment]
 
