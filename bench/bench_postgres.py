@@ -5,12 +5,17 @@ Run (a PostgreSQL server must answer; the benchmark makes its own schema and dro
     .venv/bin/python bench/bench_postgres.py
     .venv/bin/python bench/bench_postgres.py --db postgresql://postgres@127.0.0.1:5432/test --commands 1000
 
-What it measures:
+What it measures, ``--runs`` times (default 3), printing each figure's median:
 
+0. ``raw``: the yardstick, plain asyncpg against the same server and database in
+   the same run, into an events-shaped table (``table_id, seq, command_id, type,
+   envelope json``, primary key ``(table_id, seq)``, taku's real envelopes):
+   single-row INSERTs, each its own transaction, on one connection and on eight
+   at once; and ``executemany`` of 100 rows per transaction (rows/s).
 1. ``append``: :class:`PostgresEventStore` appends (one command of one event
-   each, its own transaction and NOTIFY): one writer on one table (bound by
-   round trips and the commit's fsync), then ``--writers`` tables written at
-   once through one store (the pool's connections in parallel).
+   each, durable and NOTIFYed): one writer on one table, then ``--writers``
+   tables written at once through one store, then 100 tables at once; each as a
+   ratio to its raw yardstick (1 connection, 8 connections, executemany-100).
 2. ``B -> A``: two ``taku serve`` processes on the schema; a client on node B
    sends chat commands one after another, a client on node A is subscribed to
    the table; the time from sending on B to the event's arrival at A (through
@@ -34,12 +39,82 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
 
-from taku.store.postgres import PostgresEventStore, drop_schema, with_schema  # noqa: E402
+import asyncpg  # noqa: E402
+import msgspec  # noqa: E402
+
+from taku.store.postgres import PostgresEventStore, drop_schema, split_url, with_schema  # noqa: E402
 from taku.testing.store_contract import make_events, new_table  # noqa: E402
+
+RAW_DDL = """
+    CREATE TABLE {s}.raw_events (
+        table_id text NOT NULL,
+        seq bigint NOT NULL,
+        command_id text NOT NULL,
+        type text NOT NULL,
+        envelope json NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    )
+"""
+RAW_INSERT = (
+    "INSERT INTO {s}.raw_events (table_id, seq, command_id, type, envelope) "
+    "VALUES ($1, $2, $3, $4, $5::json)"
+)
+
+
+def raw_row(table_id: str, seq: int) -> tuple[str, int, str, str, str]:
+    """A row as taku writes it: its real envelope."""
+    e = make_events(table_id, seq)[0]
+    return (table_id, seq, e.command_id, e.type, msgspec.json.encode(e).decode())
+
+
+async def bench_raw(url: str, n: int, conns: int) -> dict[str, float]:
+    """The database's own speed with rows shaped like taku's (see the module docstring)."""
+    dsn, schema = split_url(url)
+    s = f'"{schema}"'
+    settings = {"synchronous_commit": "on"}
+    first = await asyncpg.connect(dsn, server_settings=settings)
+    others = [await asyncpg.connect(dsn, server_settings=settings) for _ in range(conns - 1)]
+    try:
+        await first.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+        await first.execute(f"DROP TABLE IF EXISTS {s}.raw_events")
+        await first.execute(RAW_DDL.format(s=s))
+        sql = RAW_INSERT.format(s=s)
+
+        rows = [raw_row("r1", seq) for seq in range(1, n + 1)]
+        t0 = time.perf_counter()
+        for row in rows:
+            await first.execute(sql, *row)
+        one = n / (time.perf_counter() - t0)
+
+        per = max(n // conns, 1)
+        streams = [[raw_row(f"r8-{k}", seq) for seq in range(1, per + 1)] for k in range(conns)]
+
+        async def loop(conn: asyncpg.Connection, rows: list[tuple[Any, ...]]) -> None:
+            for row in rows:
+                await conn.execute(sql, *row)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(loop(c, r) for c, r in zip([first, *others], streams, strict=True)))
+        eight = per * conns / (time.perf_counter() - t0)
+
+        batches = [
+            [raw_row(f"rm-{b}-{i}", 1) for i in range(100)] for b in range(max(n * 5 // 100, 1))
+        ]
+        t0 = time.perf_counter()
+        for batch in batches:
+            async with first.transaction():
+                await first.executemany(sql, batch)
+        many = 100 * len(batches) / (time.perf_counter() - t0)
+        await first.execute(f"DROP TABLE {s}.raw_events")
+    finally:
+        for c in [first, *others]:
+            await c.close()
+    return {"raw_one_per_s": one, "raw_eight_per_s": eight, "raw_many_per_s": many}
 
 
 def pct(values: list[float], p: float) -> float:
@@ -53,23 +128,30 @@ async def bench_appends(url: str, n: int, writers: int) -> dict[str, float]:
     try:
         tid = await new_table(store)
         t0 = time.perf_counter()
-        for seq in range(2, n + 2):
-            await store.append(tid, make_events(tid, seq), expected_seq=seq - 1)
+        await write_n(store, tid, n)
         one = n / (time.perf_counter() - t0)
 
         tables = [await new_table(store) for _ in range(writers)]
         per = max(n // writers, 1)
-
-        async def write(t: str) -> None:
-            for seq in range(2, per + 2):
-                await store.append(t, make_events(t, seq), expected_seq=seq - 1)
-
         t0 = time.perf_counter()
-        await asyncio.gather(*(write(t) for t in tables))
+        await asyncio.gather(*(write_n(store, t, per) for t in tables))
         many = per * writers / (time.perf_counter() - t0)
+
+        hundred = [await new_table(store) for _ in range(100)]
+        per100 = max(n * 2 // 100, 1)
+        t0 = time.perf_counter()
+        await asyncio.gather(*(write_n(store, t, per100) for t in hundred))
+        wide = per100 * 100 / (time.perf_counter() - t0)
     finally:
         await store.close()
-    return {"one_table_per_s": one, "parallel_per_s": many}
+    return {"one_table_per_s": one, "parallel_per_s": many, "hundred_per_s": wide}
+
+
+async def write_n(store: PostgresEventStore, t: str, n: int) -> None:
+    """``n`` appends of one event to table ``t`` (made beforehand, as the raw rows are)."""
+    commands = [make_events(t, seq) for seq in range(2, n + 2)]
+    for seq, events in enumerate(commands, 2):
+        await store.append(t, events, expected_seq=seq - 1)
 
 
 def free_port() -> int:
@@ -193,24 +275,52 @@ async def main() -> None:
     p.add_argument("--appends", type=int, default=2000)
     p.add_argument("--writers", type=int, default=8)
     p.add_argument("--commands", type=int, default=500)
+    p.add_argument("--runs", type=int, default=3, help="rounds; each figure's median is printed")
     args = p.parse_args()
     url = with_schema(args.db, "taku_bench_" + uuid.uuid4().hex[:12])
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / ("taku-bench-" + uuid.uuid4().hex[:8])
     tmp.mkdir(parents=True)
+    runs: list[dict[str, float]] = []
     try:
-        a = await bench_appends(url, args.appends, args.writers)
-        print(f"append, one table, one writer:  {a['one_table_per_s']:8.0f} appends/s")
-        print(f"append, {args.writers} tables at once:      {a['parallel_per_s']:8.0f} appends/s")
-        d = await bench_delivery(url, args.commands, tmp)
-        print(
-            f"command on B -> event at client on A: p50 {d['cross_p50_ms']:.2f} ms, p99 {d['cross_p99_ms']:.2f} ms"
-            f"  ({args.commands} commands)"
-        )
-        print(
-            f"command on B -> event at client on B: p50 {d['local_p50_ms']:.2f} ms, p99 {d['local_p99_ms']:.2f} ms"
-        )
+        for r in range(args.runs):
+            fig = await bench_raw(url, args.appends, 8)
+            fig |= await bench_appends(url, args.appends, args.writers)
+            fig |= await bench_delivery(url, args.commands, tmp)
+            fig["ratio_one"] = fig["one_table_per_s"] / fig["raw_one_per_s"]
+            fig["ratio_eight"] = fig["parallel_per_s"] / fig["raw_eight_per_s"]
+            fig["ratio_hundred"] = fig["hundred_per_s"] / fig["raw_many_per_s"]
+            fig["ratio_cross_p99"] = fig["cross_p99_ms"] / fig["local_p99_ms"]
+            runs.append(fig)
+            print(f"run {r + 1}: " + ", ".join(f"{k} {v:.1f}" for k, v in fig.items()), flush=True)
     finally:
         await drop_schema(url)
+    m = {k: statistics.median(f[k] for f in runs) for k in runs[0]}
+    print(f"\nmedians of {args.runs} runs (each ratio: the median of the runs' own ratios):")
+    print(f"raw asyncpg, single-row transactions, 1 connection: {m['raw_one_per_s']:8.0f} /s")
+    print(f"raw asyncpg, single-row transactions, 8 connections: {m['raw_eight_per_s']:7.0f} /s")
+    print(
+        f"raw asyncpg, executemany of 100 rows per transaction: {m['raw_many_per_s']:6.0f} rows/s"
+    )
+    print(
+        f"append, one table, one writer:  {m['one_table_per_s']:8.0f} appends/s"
+        f"  ratio {m['ratio_one']:.2f} to raw, 1 connection"
+    )
+    print(
+        f"append, {args.writers} tables at once:      {m['parallel_per_s']:8.0f} appends/s"
+        f"  ratio {m['ratio_eight']:.2f} to raw, 8 connections"
+    )
+    print(
+        f"append, 100 tables at once:    {m['hundred_per_s']:8.0f} appends/s"
+        f"  ratio {m['ratio_hundred']:.2f} to raw executemany-100"
+    )
+    print(
+        f"command on B -> event at client on A: p50 {m['cross_p50_ms']:.2f} ms, p99 {m['cross_p99_ms']:.2f} ms"
+        f"  ({args.commands} commands)"
+    )
+    print(
+        f"command on B -> event at client on B: p50 {m['local_p50_ms']:.2f} ms, p99 {m['local_p99_ms']:.2f} ms"
+        f"  (cross-node p99 / one-node p99: {m['ratio_cross_p99']:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -505,7 +505,7 @@ class TableService:
                     "follow_failed", table_id=self.table_id, error=repr(e), retry_in_s=delay_s
                 )
                 await asyncio.sleep(delay_s)
-                delay_s = min(delay_s * 2, 2.0)
+                delay_s = min(delay_s * 2, 0.5)  # back within 0.5 s of the database
 
     async def _catch_up_locked(self, to_seq: int | None = None) -> None:
         if to_seq is not None and to_seq <= self.state.seq:

@@ -5,8 +5,9 @@ Frames become protocol Structs (:mod:`taku.protocol`), exceptions become
 everything but a frame past the hard limit. ``GET /`` serves the web client
 (gzipped when accepted, with ETag / Last-Modified validators),
 ``GET /healthz`` answers ``ok`` when the store answers, ``GET /readyz`` ``ready`` until the
-server drains, ``GET /metrics`` the Prometheus metrics (:mod:`taku.metrics`; on loopback by
-default); any path upgrades to WebSocket.
+server drains and while the store is reachable (:attr:`EventStore.reachable`), ``GET /metrics``
+the Prometheus metrics (:mod:`taku.metrics`; on loopback by default); any path upgrades to
+WebSocket.
 """
 
 from __future__ import annotations
@@ -851,6 +852,8 @@ class TakuServer:
         if path == "/readyz":
             if self.draining or self.closing:
                 return _response(503, b"draining\n", "text/plain; charset=utf-8")
+            if not self.hub.store.reachable:  # e.g. a node cut off from its database
+                return _response(503, b"store unreachable\n", "text/plain; charset=utf-8")
             return _response(200, b"ready\n", "text/plain; charset=utf-8")
         if path == "/metrics" and self.metrics:
             return _response(200, metrics.exposition(), metrics.CONTENT_TYPE)

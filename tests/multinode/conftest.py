@@ -10,15 +10,18 @@ with ``CI=true`` they must run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -253,3 +256,62 @@ async def client() -> AsyncIterator[Callable[..., Awaitable[Client]]]:
 def node_command() -> Callable[..., list[str]]:
     """:func:`node_args` for tests that compare it with docker-compose.yml."""
     return node_args
+
+
+PG_BIN = Path(os.environ.get("TAKU_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+class PrivateCluster:
+    """A PostgreSQL cluster of the test's own (initdb on a temporary directory, a free
+    loopback port), so that a test may stop and start it without touching the shared
+    server. Run as the ``postgres`` user when the tests run as root (initdb refuses root)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.data = root / "data"
+        self.port = free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *argv: str) -> None:
+        cmd = [str(PG_BIN / argv[0]), *argv[1:]]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True, timeout=60)
+
+    def init(self) -> None:
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync")
+
+    def start(self) -> None:
+        opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=on"
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.root / "log"), "-w", "start"
+        )
+
+    def stop(self) -> None:
+        """A clean, fast shutdown: every session is ended (as a database restart does)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+
+@pytest.fixture
+def private_cluster() -> Iterator[PrivateCluster]:
+    """A started :class:`PrivateCluster`, stopped and deleted after the test."""
+    if not (PG_BIN / "initdb").exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"no PostgreSQL binaries in {PG_BIN} (set TAKU_PG_BIN)")
+        pytest.skip(f"no PostgreSQL binaries in {PG_BIN} (set TAKU_PG_BIN)")
+    root = Path(tempfile.mkdtemp(prefix="taku-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+    cluster = PrivateCluster(root)
+    try:
+        cluster.init()
+        cluster.start()
+        yield cluster
+    finally:
+        if cluster.running():
+            with contextlib.suppress(Exception):
+                cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)

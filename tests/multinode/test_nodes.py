@@ -236,6 +236,13 @@ async def test_concurrent_commands_from_both_nodes_never_duplicate_a_seq(
     acked_seqs = sorted(ack["first_seq"] for ack in acks)
     assert len(set(acked_seqs)) == len(acks) == 60
 
+    # node A learns of B's last appends a moment after B acknowledged them (NOTIFY, then a
+    # read): wait until it has folded the last acknowledged seq, then compare
+    top = max(ack["last_seq"] for ack in acks)
+    for _ in range(500):
+        if (await gm.expect({"type": "get_state", "table_id": tid}, "state"))["seq"] >= top:
+            break
+        await asyncio.sleep(0.01)
     log = await gm.expect({"type": "get_log", "table_id": tid, "limit": 5000}, "log")
     seqs = [e["seq"] for e in log["events"]]
     assert seqs == list(range(1, log["last_seq"] + 1))

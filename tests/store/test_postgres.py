@@ -8,7 +8,9 @@ Without ``TAKU_TEST_PG`` these tests skip, saying how to run them; with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import urllib.parse
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -29,6 +31,7 @@ from taku.store.postgres import (
     split_url,
     with_schema,
 )
+from taku.testing.netcut import CutProxy
 from taku.testing.store_contract import EventStoreContract, make_events, new_table
 
 pytestmark = pytest.mark.postgres
@@ -419,3 +422,210 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
 async def _until(cond: Callable[[], bool]) -> None:
     while not cond():
         await asyncio.sleep(0.01)
+
+
+def _through(url: str, port: int) -> str:
+    """``url`` with its host and port replaced by the loopback proxy's."""
+    parts = urllib.parse.urlsplit(url)
+    user = parts.netloc.rpartition("@")[0]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}@127.0.0.1:{port}"))
+
+
+class TestLostDatabase(PostgresSetup):
+    """A node cut off from PostgreSQL (a proxy holding its bytes, no reset) or stuck behind a
+    lock: it answers within its timeout with a retryable code and holds no other node back."""
+
+    @pytest.fixture
+    async def proxy(self, pg_url: str) -> AsyncIterator[CutProxy]:
+        parts = urllib.parse.urlsplit(split_url(pg_url)[0])
+        p = await CutProxy.start(parts.hostname or "127.0.0.1", parts.port or 5432)
+        yield p
+        await p.close()
+
+    @pytest.fixture
+    async def cut_node(self, pg_url: str, proxy: CutProxy) -> AsyncIterator[PostgresEventStore]:
+        """Node A: reaches the database through ``proxy``, with short timeouts."""
+        s = PostgresEventStore(
+            _through(pg_url, proxy.port) + "&timeout_s=0.6&idle_timeout_s=0.4", ping_s=0.2
+        )
+        await s.open()
+        yield s
+        proxy.heal()
+        await s.close()
+
+    async def test_url_carries_the_timeouts(self, pg_url: str) -> None:
+        s = PostgresEventStore(pg_url + "&timeout_s=1.5&lock_timeout_s=0.5&keepalive_s=4")
+        assert (s.timeout_s, s.lock_timeout_s, s.keepalive_s, s.idle_timeout_s) == (1.5, 0.5, 4, 2)
+        assert "timeout_s" not in split_url(pg_url + "&timeout_s=1.5")[0]
+        with pytest.raises(StoreError) as bad:
+            PostgresEventStore(pg_url + "&timeout_s=soon")
+        assert bad.value.code == "store/bad_url"
+
+    async def test_cut_node_answers_unavailable_within_its_timeout(
+        self, cut_node: PostgresEventStore, proxy: CutProxy
+    ) -> None:
+        """Cut off: the append is answered store/unavailable within timeout_s, the next at once,
+        the store says it is not reachable; healed, it is reachable and appends again."""
+        tid = await new_table(cut_node)
+        assert cut_node.reachable
+        proxy.cut()
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        with pytest.raises(StoreError) as lost:
+            await cut_node.append(tid, make_events(tid, 2, command_id="c2"), expected_seq=1)
+        assert lost.value.code == "store/unavailable"
+        assert loop.time() - t0 < cut_node.timeout_s + 0.5
+        assert not cut_node.reachable
+        t0 = loop.time()
+        with pytest.raises(StoreError) as again:
+            await cut_node.read(tid)
+        assert again.value.code == "store/unavailable" and loop.time() - t0 < 0.1
+        proxy.heal()
+        await asyncio.wait_for(_until(lambda: cut_node.reachable), 5)
+        # the held append may have committed once its bytes went through: the same command
+        # id sent again is then a duplicate, never a second copy
+        with contextlib.suppress(DuplicateCommand):
+            await cut_node.append(tid, make_events(tid, 2, command_id="c2"), expected_seq=1)
+        assert [(e.seq, e.command_id) for e in await cut_node.read(tid)][1:] == [(2, "c2")]
+
+    async def test_silent_turn_holder_does_not_hold_the_table(
+        self, cut_node: PostgresEventStore, proxy: CutProxy, node
+    ) -> None:  # type: ignore[no-untyped-def]
+        """Node A goes silent inside its turn: node B gets the turn once the server drops A's
+        idle transaction (idle_timeout_s), not after lock_timeout_s; A's append is refused."""
+        b = await node(lock_timeout_s=10)
+        tid = await new_table(b)
+        loop = asyncio.get_running_loop()
+        async with cut_node.exclusive(tid):
+            assert await cut_node.last_seq(tid) == 1
+            proxy.cut()
+            t0 = loop.time()
+            async with b.exclusive(tid):
+                await b.append(tid, make_events(tid, 2), expected_seq=1)
+            waited = loop.time() - t0
+            assert waited < cut_node.idle_timeout_s + 1.5, waited
+            with pytest.raises(StoreError) as lost:
+                await cut_node.append(tid, make_events(tid, 2), expected_seq=1)
+            assert lost.value.code == "store/unavailable"
+        proxy.heal()
+        await asyncio.wait_for(_until(lambda: cut_node.reachable), 5)
+        with pytest.raises(SeqConflict):
+            await cut_node.append(tid, make_events(tid, 2), expected_seq=1)
+        assert [e.seq for e in await b.read(tid)] == [1, 2]
+
+    async def test_waiting_on_an_uncommitted_row_is_retryable(self, node, pg_url: str) -> None:  # type: ignore[no-untyped-def]
+        """Another session's uncommitted insert of the same seq: after lock_timeout_s the append
+        is answered store/retry (nothing written), never an internal error."""
+        store = await node(lock_timeout_s=0.2)
+        tid = await new_table(store)
+        dsn, schema = split_url(pg_url)
+        other = await asyncpg.connect(dsn)
+        try:
+            await other.execute("BEGIN")
+            await other.execute(
+                f'INSERT INTO "{schema}".events (table_id, seq, command_id, type, envelope)'
+                " VALUES ($1, 2, 'other', 'chat_posted', '{}')",
+                tid,
+            )
+            with pytest.raises(StoreError) as held:
+                await store.append(tid, make_events(tid, 2), expected_seq=1)
+            assert held.value.code == "store/retry"
+            await other.execute("ROLLBACK")
+        finally:
+            await other.close()
+        await store.append(tid, make_events(tid, 2), expected_seq=1)
+        assert await store.last_seq(tid) == 2
+
+
+class TestGroupCommit(PostgresSetup):
+    """Appends waiting at the same moment go to PostgreSQL as one statement; a refused or
+    colliding command fails alone; each table's appends keep their order."""
+
+    @pytest.fixture
+    async def store(self, pg_url: str) -> AsyncIterator[PostgresEventStore]:
+        s = PostgresEventStore(pg_url)
+        s.max_flushes = 1  # one batch in flight: the others wait for it, together
+        await s.open()
+        yield s
+        await s.close()
+
+    async def test_a_refused_command_in_the_middle_of_a_batch_fails_alone(
+        self, store: PostgresEventStore
+    ) -> None:
+        tids = [await new_table(store) for _ in range(5)]
+        await store.append(tids[3], make_events(tids[3], 2, command_id="seen"), expected_seq=1)
+        before = store.batches
+        results = await asyncio.gather(
+            store.append(tids[0], make_events(tids[0], 2), expected_seq=1),  # alone, first
+            store.append(tids[1], make_events(tids[1], 2, 2), expected_seq=1),
+            store.append(tids[2], make_events(tids[2], 3), expected_seq=2),  # wrong seq
+            store.append(tids[3], make_events(tids[3], 3, command_id="seen"), expected_seq=2),
+            store.append(tids[4], make_events(tids[4], 2), expected_seq=1),
+            return_exceptions=True,
+        )
+        assert store.batches - before == 2  # the first alone, the four others together
+        assert results[0] is None and results[1] is None and results[4] is None
+        assert isinstance(results[2], SeqConflict)
+        assert isinstance(results[3], DuplicateCommand)
+        assert (results[3].details["first_seq"], results[3].details["last_seq"]) == (2, 2)
+        assert [await store.last_seq(t) for t in tids] == [2, 3, 1, 2, 2]
+
+    async def test_a_collision_with_another_writer_fails_only_its_command(
+        self, store: PostgresEventStore, pg_url: str
+    ) -> None:
+        """Another session writes seq 2 of one table while the batch waits on its row: the
+        statement fails as a whole, and each command is then tried alone."""
+        tids = [await new_table(store) for _ in range(4)]
+        dsn, schema = split_url(pg_url)
+        other = await asyncpg.connect(dsn)
+        try:
+            await other.execute("BEGIN")
+            await other.execute(
+                f'INSERT INTO "{schema}".events (table_id, seq, command_id, type, envelope)'
+                " VALUES ($1, 2, 'other', 'chat_posted', '{}')",
+                tids[2],
+            )
+            batch = asyncio.gather(
+                store.append(tids[0], make_events(tids[0], 2), expected_seq=1),
+                store.append(tids[1], make_events(tids[1], 2), expected_seq=1),
+                store.append(tids[2], make_events(tids[2], 2), expected_seq=1),
+                store.append(tids[3], make_events(tids[3], 2), expected_seq=1),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.3)  # the batch waits on the uncommitted row
+            await other.execute("COMMIT")
+            results = await asyncio.wait_for(batch, 10)
+            written = await other.fetch(
+                f'SELECT table_id, command_id FROM "{schema}".events WHERE seq = 2'
+            )
+        finally:
+            await other.close()
+        assert results[0] is None and results[1] is None and results[3] is None
+        assert isinstance(results[2], SeqConflict)
+        assert dict(written)[tids[2]] == "other" and len(written) == 4
+
+    async def test_each_tables_order_is_kept_across_concurrent_batches(self, pg_url: str) -> None:
+        """Twenty appends to each of six tables, all started at once, each expecting the one
+        before it: every one is written, in the order it was started."""
+        store = PostgresEventStore(pg_url)  # two batches in flight at once
+        await store.open()
+        try:
+            tids = [await new_table(store) for _ in range(6)]
+            cids = {t: [f"{t}-{k}" for k in range(20)] for t in tids}
+            before = store.batches
+            await asyncio.gather(
+                *(
+                    store.append(
+                        t, make_events(t, k + 2, command_id=cids[t][k]), expected_seq=k + 1
+                    )
+                    for k in range(20)
+                    for t in tids
+                )
+            )
+            assert store.batches - before < 6 * 20  # shared statements
+            for t in tids:
+                assert [(e.seq, e.command_id) for e in await store.read(t)][1:] == [
+                    (k + 2, cids[t][k]) for k in range(20)
+                ]
+        finally:
+            await store.close()

@@ -10,7 +10,12 @@ does for a front-end what every front-end needs:
   reconnects, joins again with the member's own token, and subscribes from the
   last seq it delivered, so no event is lost or repeated;
 - a command in flight when the connection drops is sent again after the
-  reconnect with the *same* command id, so the server applies it at most once.
+  reconnect with the *same* command id, so the server applies it at most once;
+- a command answered ``store/retry`` or ``store/seq_conflict`` is sent again with
+  the same id; one answered ``store/unavailable`` (the node cannot reach its
+  database), or not answered within ``command_timeout_s``, is sent again with
+  the same id on the next of the client's URLs (a list of nodes, or the load
+  balancer again), whose feeds resume from their last seq.
 
 Example::
 
@@ -183,27 +188,47 @@ class Feed:
         return await self.next()
 
 
+RETRY_CODES = frozenset({"store/retry", "store/seq_conflict"})
+"""Answers after which a command is sent again, with the same id, to the same node."""
+MOVE_CODES = frozenset({"store/unavailable", "store/closed"})
+"""Answers after which a command is sent again, with the same id, to the next node."""
+
+
 class TakuClient:
     """One connection to a taku server, reconnected as needed. Make it with :meth:`connect`.
 
     Args:
-        url: the WebSocket URL (``ws://host:port/ws``); an ``http(s)://`` URL is
-            turned into its WebSocket form.
+        url: the WebSocket URL (``ws://host:port/ws``), or several (nodes of one
+            deployment, tried in turn); an ``http(s)://`` URL is turned into its
+            WebSocket form.
         reconnect: reconnect (and resume subscriptions) after a dropped connection.
         retry_delays_s: the pauses between reconnection attempts; the last one repeats.
         client_name: sent in ``hello``.
+        command_timeout_s: how long a command waits for its answer before the client
+            moves to the next URL and sends it again (same id); None waits for ever.
+        retry_for_s: how long a command is sent again (after ``store/retry``,
+            ``store/unavailable`` or a timeout) before its last error is raised.
     """
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         *,
         reconnect: bool = True,
         retry_delays_s: tuple[float, ...] = (0.05, 0.2, 0.5, 1.0, 2.0),
         max_attempts: int = 30,
         client_name: str = "taku_client",
+        command_timeout_s: float | None = 10.0,
+        retry_for_s: float = 60.0,
     ) -> None:
-        self.url = ws_url(url)
+        self.urls = [ws_url(u) for u in ([url] if isinstance(url, str) else url)]
+        if not self.urls:
+            raise ValueError("no URL to connect to")
+        self._url_index = 0
+        self.command_timeout_s = command_timeout_s
+        self.retry_for_s = retry_for_s
+        self.moves = 0
+        """How many times a command made the client move to another URL."""
         self.reconnect = reconnect
         self.retry_delays_s = retry_delays_s
         self.max_attempts = max_attempts
@@ -258,6 +283,14 @@ class TakuClient:
         if self._closed:
             raise ConnectionLost(self._lost or "the client is closed")
 
+    @property
+    def url(self) -> str:
+        """The URL connected (or being connected) to now."""
+        return self.urls[self._url_index]
+
+    def _next_url(self) -> None:
+        self._url_index = (self._url_index + 1) % len(self.urls)
+
     async def close(self) -> None:
         """Close the connection for good; open feeds end."""
         self._closed = True
@@ -273,8 +306,17 @@ class TakuClient:
             feed._close()
 
     async def _open(self) -> None:
-        self._ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
-        self._reader = asyncio.create_task(self._read(self._ws), name="taku-client-reader")
+        """Connect to the first of the URLs that answers (in turn), and say ``hello``."""
+        for i in range(len(self.urls)):
+            try:
+                ws = await ws_connect(self.url, max_size=None, subprotocols=_SUBPROTOCOLS)
+                break
+            except (OSError, TimeoutError):
+                if i == len(self.urls) - 1:
+                    raise
+                self._next_url()
+        self._ws = ws
+        self._reader = asyncio.create_task(self._read(ws), name="taku-client-reader")
         self._connected.set()
         self.welcome = await self._request(Hello(client=self.client_name), retry=False)  # type: ignore[assignment]
 
@@ -338,6 +380,7 @@ class TakuClient:
                 if attempt >= self.max_attempts:
                     self._give_up(e)
                     return
+                self._next_url()
                 continue
             except asyncio.CancelledError:
                 raise
@@ -353,6 +396,8 @@ class TakuClient:
                     joined = await self._raw_request(Join(table_id=table_id, token=token))
                     if isinstance(joined, Joined):
                         self.members[table_id] = joined
+                    elif _passing(joined):
+                        raise _Busy
                 for table_id, feed in list(self.feeds.items()):
                     if not feed.closed:
                         sub = await self._raw_request(
@@ -360,8 +405,18 @@ class TakuClient:
                         )
                         if isinstance(sub, Subscribed):
                             feed.live_seq = sub.seq
+                        elif _passing(sub):
+                            raise _Busy
             except (_Dropped, ConnectionClosed):
                 continue  # dropped again while resuming: the reader starts another round
+            except _Busy:  # the node cannot reach its database now: try again, on the next URL
+                if attempt >= self.max_attempts:
+                    self._give_up(ConnectionLost("no node could take the client back"))
+                    return
+                self._next_url()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(ws.close(), 1)
+                continue
             self._connected.set()
             self._status("open")
             return
@@ -391,21 +446,25 @@ class TakuClient:
         assert ws is not None, "connect first"
         try:
             await ws.send(_encoder.encode(msg).decode())
+            return await fut
         except ConnectionClosed:
-            self._pending.pop(rid, None)
             raise _Dropped() from None
-        return await fut
+        finally:
+            self._pending.pop(rid, None)
 
-    async def _request(self, msg: ClientMessage, *, retry: bool = True) -> ServerMessage:
+    async def _request(
+        self, msg: ClientMessage, *, retry: bool = True, timeout_s: float | None = None
+    ) -> ServerMessage:
         """Send ``msg`` and return the reply; raise :class:`CommandError` for ``error``.
 
         With ``retry`` the request is sent again after a reconnect (only for
-        requests that are safe to repeat).
+        requests that are safe to repeat). ``TimeoutError`` when no answer came within
+        ``timeout_s`` of sending.
         """
         while True:
             await self._wait_connected()
             try:
-                reply = await self._raw_request(msg)
+                reply = await asyncio.wait_for(self._raw_request(msg), timeout_s)
             except _Dropped:
                 if not retry or not self.reconnect:
                     raise ConnectionLost("the connection dropped before the answer came") from None
@@ -413,6 +472,49 @@ class TakuClient:
             if isinstance(reply, ErrorMsg):
                 raise CommandError(reply)
             return reply
+
+    async def _command(self, msg: CommandMsg | ChatMsg) -> Ack:
+        """Send a command until it is answered for good, always with its one command id:
+        again on this node after ``store/retry``, on the next URL after
+        ``store/unavailable`` or no answer within ``command_timeout_s``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.retry_for_s
+        pause = 0.02
+        while True:
+            try:
+                reply = await self._request(msg, timeout_s=self.command_timeout_s)
+            except TimeoutError:
+                if loop.time() >= deadline:
+                    raise
+                await self._move()
+                continue
+            except CommandError as e:
+                if e.code not in RETRY_CODES | MOVE_CODES or loop.time() >= deadline:
+                    raise
+                if e.code in MOVE_CODES:
+                    await self._move()
+                else:
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, 0.5)
+                continue
+            assert isinstance(reply, Ack)
+            self._saw_head(msg.table_id, reply.head_seq, reply.head)
+            return reply
+
+    async def _move(self) -> None:
+        """Go to the next URL (the same one, after a pause, when there is only one):
+        the connection is closed and resumed there, feeds and members with it."""
+        self.moves += 1
+        ws = self._ws
+        if len(self.urls) == 1 or ws is None or not self.reconnect:
+            await asyncio.sleep(0.2)
+            return
+        self._status("moving")
+        self._next_url()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 1)
+        if self._ws is ws:  # the reader has not noticed yet
+            self._connected.clear()
 
     async def hello(self) -> Welcome:
         return await self._request(Hello(client=self.client_name))  # type: ignore[return-value]
@@ -503,12 +605,9 @@ class TakuClient:
         """
         raw = msgspec.Raw(_encoder.encode(command))
         cid = command_id or new_command_id()
-        reply = await self._request(
+        return await self._command(
             CommandMsg(table_id=table_id, command_id=cid, command=raw, expected_seq=expected_seq)
         )
-        assert isinstance(reply, Ack)
-        self._saw_head(table_id, reply.head_seq, reply.head)
-        return reply
 
     def _saw_head(self, table_id: str, seq: int, head: str) -> None:
         """Keep the latest head of ``table_id``'s chain (see :attr:`heads`)."""
@@ -535,7 +634,7 @@ class TakuClient:
         ``channel`` is one of the table's channels (``""``: メイン); ``to`` (member ids)
         makes it a whisper, seen only by them, the sender and the GM.
         """
-        reply = await self._request(
+        return await self._command(
             ChatMsg(
                 table_id=table_id,
                 text=text,
@@ -545,9 +644,6 @@ class TakuClient:
                 to=list(to),
             )
         )
-        assert isinstance(reply, Ack)
-        self._saw_head(table_id, reply.head_seq, reply.head)
-        return reply
 
     async def export_log(self, table_id: str, format: str = "html") -> Exported:
         """The table's whole log as a file (``html``, ``text`` or ``jsonl``), the
@@ -589,6 +685,15 @@ class TakuClient:
 
 class _Dropped(Exception):
     """Internal: the connection dropped while a request waited."""
+
+
+class _Busy(Exception):
+    """Internal: a node answered a resume's join or subscribe with a passing store error."""
+
+
+def _passing(reply: ServerMessage) -> bool:
+    """An ``error`` that goes away by itself (the node's store is away for now)."""
+    return isinstance(reply, ErrorMsg) and reply.code in RETRY_CODES | MOVE_CODES
 
 
 def new_command_id() -> str:

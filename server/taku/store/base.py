@@ -87,6 +87,12 @@ class EventStore(abc.ABC):
     shared: bool = False
     """True when other processes may append to the same tables (PostgreSQL)."""
 
+    @property
+    def reachable(self) -> bool:
+        """True while the store can serve appends and reads (``GET /readyz``); a shared store
+        turns it false while its database cannot be reached. Always true here."""
+        return True
+
     def __init__(self) -> None:
         self._listeners: dict[str, set[asyncio.Queue[int]]] = {}
         self._running: set[asyncio.Task[None]] = set()  # append_nowait's tasks, kept from the GC

@@ -4,24 +4,41 @@
 its own folded copy of the tables it serves; the database is the one
 authority:
 
-- **Appends** are one transaction each: the command's events and its
-  ``commands`` row are inserted together, under the unique keys
-  ``(table_id, seq)`` and ``(table_id, command_id)``. Two nodes racing for
-  one seq: the database lets exactly one commit; the other gets a unique
-  violation, mapped to :class:`~taku.errors.SeqConflict` (the application
-  service folds the winner's events and decides again). A command id seen
-  before maps to :class:`~taku.errors.DuplicateCommand`.
+- **Appends** are one statement each (one round trip, its own transaction,
+  prepared once per connection): the command's events and its ``commands``
+  row are inserted together, under the unique keys ``(table_id, seq)`` and
+  ``(table_id, command_id)``, after checks in the same statement (table
+  known, at the expected seq, id not written before). Two nodes racing for
+  one seq: the database lets exactly one commit; the other gets
+  :class:`~taku.errors.SeqConflict` (the application service folds the
+  winner's events and decides again). A command id seen before maps to
+  :class:`~taku.errors.DuplicateCommand`.
+- **Group commit**: the appends waiting at the same moment, across a node's
+  tables (one per table, in order), share one such statement, so one round
+  trip and one fsync; a command refused by its checks fails alone, and when
+  another node's write collides with one of them (a unique violation fails
+  the whole statement) each is tried again alone (``max_batch``,
+  ``max_flushes``).
 - **Turns**: :meth:`PostgresEventStore.exclusive` makes the writers of one
-  table take turns across nodes (a session advisory lock; PostgreSQL queues
-  the waiters in order), so a busy node cannot win every race and starve
-  another. It is fairness only: the unique keys keep the stream right
-  without it, and a turn not granted within ``lock_timeout_s`` is skipped.
-- **Notifications**: the append transaction also runs
-  ``pg_notify(channel, '<table_id> <last_seq>')``, delivered to every node
-  only once the transaction commits. A node holds one listening connection
-  per store and hands each notification to :meth:`EventStore._published`;
-  :meth:`EventStore.subscribe` then reads the range from the database, so a
-  notification carries no event and a lost one loses nothing.
+  table take turns across nodes (a transaction advisory lock held from
+  catch-up to the append's commit; PostgreSQL queues the waiters in order),
+  so a busy node cannot win every race and starve another. It is fairness
+  only: the unique keys keep the stream right without it, and a turn not
+  granted within ``lock_timeout_s`` is skipped. A node that dies or goes
+  silent loses its turn with its transaction (``idle_timeout_s``).
+- **A lost database**: every operation has ``timeout_s``; past it, or when the
+  server cannot be reached, the answer is ``store/unavailable`` (at once while
+  :attr:`PostgresEventStore.reachable` is false); lock and statement timeouts
+  are ``store/retry``. The sessions carry TCP keepalives and
+  ``tcp_user_timeout`` so that the server drops a vanished node in seconds.
+- **Notifications**: a batch's statement also runs
+  ``pg_notify(channel, '<table_id> <last_seq>')`` for each table it writes,
+  delivered to every node only once it commits; a turn's append notifies
+  right after its commit (see :meth:`PostgresEventStore._notify_later`). A
+  node holds one listening connection per store and hands each notification
+  to :meth:`EventStore._published`; :meth:`EventStore.subscribe` then reads
+  the range from the database, so a notification carries no event and a lost
+  one loses nothing.
 - **Missed notifications**: when the listening connection drops (a database
   restart, a network cut) the node reconnects with back-off, LISTENs again
   and only then reads every followed table's last seq (``_resync``); anything
@@ -35,17 +52,20 @@ authority:
 
 The URL may carry ``?schema=NAME`` (taku's own parameter, removed before the
 URL goes to asyncpg) to keep the tables in a schema other than ``public``;
-the tests give each run its own schema that way. Other query parameters go to
-asyncpg unchanged.
+the tests give each run its own schema that way; and the settings of
+:data:`URL_OPTIONS` (``?timeout_s=3&lock_timeout_s=2&idle_timeout_s=2&keepalive_s=5``).
+Other query parameters go to asyncpg unchanged.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextvars
 import os
 import re
 import urllib.parse
+import zlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -58,7 +78,15 @@ from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
 from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
 
-__all__ = ["SCHEMA_VERSION", "PostgresEventStore", "drop_schema", "split_url", "with_schema"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "URL_OPTIONS",
+    "PostgresEventStore",
+    "drop_schema",
+    "split_url",
+    "url_options",
+    "with_schema",
+]
 
 log = structlog.get_logger("taku.store.postgres")
 
@@ -68,7 +96,8 @@ SCHEMA_VERSION = 1
 _LOCK_CLASS = 0x7A6B
 """Advisory lock namespace of the schema migration; the key is ``hashtext(schema)``."""
 _TABLE_LOCK_CLASS = 0x7A6C
-"""Advisory lock namespace of :meth:`PostgresEventStore.exclusive`; the key is ``hashtext(schema/table)``."""
+"""Advisory lock namespace of :meth:`PostgresEventStore.exclusive`; the key is the CRC-32 of
+``schema/table`` (as an int4)."""
 
 _MIGRATIONS: tuple[tuple[int, str], ...] = (
     (
@@ -132,9 +161,27 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
 )
 """Errors that mean "the database cannot be reached now", not "the request is wrong"."""
 
+_RETRY: tuple[type[BaseException], ...] = (
+    asyncpg.LockNotAvailableError,  # lock_timeout
+    asyncpg.QueryCanceledError,  # statement_timeout
+    asyncpg.TransactionRollbackError,  # a deadlock, a serialization failure
+)
+"""Errors after which nothing was written and the same command may be sent again at once."""
+
+_EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("seq", "bigint"),
+    ("type", "text"),
+    ("envelope", "text"),
+)
+"""The ``events`` columns an append writes besides ``table_id`` and ``command_id``, with their
+types; :func:`_event_values` builds each event's values in this order."""
+
 
 def split_url(url: str) -> tuple[str, str]:
     """``(dsn for asyncpg, schema)`` from a ``--db`` URL with an optional ``?schema=``.
+
+    taku's own parameters (``schema`` and those of :data:`URL_OPTIONS`) are
+    removed from the dsn; every other one goes to asyncpg.
 
     Raises:
         StoreError: ``store/bad_url`` for a schema name that is not a plain identifier.
@@ -146,7 +193,7 @@ def split_url(url: str) -> tuple[str, str]:
     for k, v in query:
         if k == "schema":
             schema = v
-        else:
+        elif k not in URL_OPTIONS:
             rest.append((k, v))
     if not _SCHEMA_NAME.fullmatch(schema):
         raise StoreError(
@@ -155,6 +202,28 @@ def split_url(url: str) -> tuple[str, str]:
         )
     dsn = urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(rest)))
     return dsn, schema
+
+
+URL_OPTIONS = ("timeout_s", "lock_timeout_s", "idle_timeout_s", "keepalive_s")
+"""The :class:`PostgresEventStore` settings a ``--db`` URL may carry (``?timeout_s=2``), in seconds."""
+
+
+def url_options(url: str) -> dict[str, float]:
+    """The :data:`URL_OPTIONS` given in ``url``, as floats.
+
+    Raises:
+        StoreError: ``store/bad_url`` for a value that is not a positive number.
+    """
+    out: dict[str, float] = {}
+    for k, v in urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query):
+        if k in URL_OPTIONS:
+            try:
+                out[k] = float(v)
+            except ValueError:
+                out[k] = -1.0
+            if not 0 < out[k] < 86400:
+                raise StoreError(f"{k}={v!r}: give seconds, e.g. {k}=2", code="store/bad_url")
+    return out
 
 
 def with_schema(url: str, schema: str) -> str:
@@ -181,8 +250,44 @@ async def drop_schema(url: str) -> None:
         await conn.close()
 
 
+class _Pending:
+    """One append waiting for its batch (:meth:`PostgresEventStore._grouped`)."""
+
+    __slots__ = ("events", "expected_seq", "future", "table_id")
+
+    def __init__(self, table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
+        self.table_id = table_id
+        self.events = events
+        self.expected_seq = expected_seq
+        self.future: asyncio.Future[tuple[Any, ...]] | None = None
+
+
+def _settle(p: _Pending, outcome: tuple[Any, ...] | BaseException) -> None:
+    if p.future is None or p.future.done():
+        return
+    if isinstance(outcome, BaseException):
+        p.future.set_exception(outcome)
+    else:
+        p.future.set_result(outcome)
+
+
+class _Turn:
+    """A table's turn inside :meth:`PostgresEventStore.exclusive`: the connection whose open
+    transaction holds the table's advisory lock (``active`` until that transaction ends)."""
+
+    __slots__ = ("active", "conn", "table_id")
+
+    def __init__(self, table_id: str, conn: asyncpg.Connection) -> None:
+        self.table_id = table_id
+        self.conn = conn
+        self.active = True
+
+
 class PostgresEventStore(EventStore):
     """Events in PostgreSQL, shared by every node that opens the same database and schema.
+
+    Every setting in seconds may also come from the URL (``?timeout_s=2&lock_timeout_s=1``,
+    :data:`URL_OPTIONS`); an argument given here wins over the URL.
 
     Args:
         url: ``postgresql://user[:password]@host[:port]/database[?schema=NAME]``.
@@ -193,9 +298,24 @@ class PostgresEventStore(EventStore):
         reconnect_min_s: the first wait before the listener connects again
             after losing its connection; it doubles on each failure, up to
             ``reconnect_max_s``.
-        lock_timeout_s: the longest wait for a lock (PostgreSQL ``lock_timeout``):
-            for a table's turn in :meth:`exclusive` (after which the writer goes
-            on optimistically) and for a row another writer is inserting.
+        timeout_s: the longest a store operation (a connection, a statement, a
+            commit) may take (default 3 s); past it the operation fails with
+            ``store/unavailable``, its connection is dropped, and the store answers
+            ``store/unavailable`` at once (:attr:`reachable` false) until the listener
+            reaches the database again. It also bounds connecting.
+        lock_timeout_s: the longest wait for a lock (PostgreSQL ``lock_timeout``,
+            default 2 s): for a table's turn in :meth:`exclusive` (after which the
+            writer goes on optimistically) and for a row another writer is inserting
+            (then ``store/retry``).
+        idle_timeout_s: PostgreSQL's ``idle_in_transaction_session_timeout`` (default
+            2 s): a node that goes silent inside a transaction (holding a table's
+            turn) loses that session, and the turn, after this long.
+        keepalive_s: TCP keepalive idle time of the server's side of each session
+            (``tcp_keepalives_idle``, then probes every second, three of them) and,
+            times 1000, its ``tcp_user_timeout`` in ms (default 5 s): a peer that
+            vanished is dropped in seconds, not the two hours of the defaults.
+        ping_s: how often the listener checks that its connection answers (so that
+            :attr:`reachable` turns false within ``ping_s + timeout_s`` of a cut).
     """
 
     shared = True
@@ -207,49 +327,121 @@ class PostgresEventStore(EventStore):
         pool_size: int = 10,
         resync_interval_s: float = 5.0,
         reconnect_min_s: float = 0.05,
-        reconnect_max_s: float = 2.0,
-        lock_timeout_s: float = 10.0,
+        reconnect_max_s: float = 0.5,
+        timeout_s: float | None = None,
+        lock_timeout_s: float | None = None,
+        idle_timeout_s: float | None = None,
+        keepalive_s: float | None = None,
+        ping_s: float = 1.0,
     ) -> None:
         super().__init__()
         self.url = url
         self._dsn, self.schema = split_url(url)
+        opts = url_options(url)
         self.channel = "taku_events" if self.schema == "public" else f"taku_events_{self.schema}"
         """The NOTIFY channel: one per schema, so two deployments on one database stay apart."""
         self.pool_size = pool_size
         self.resync_interval_s = resync_interval_s
         self.reconnect_min_s = reconnect_min_s
         self.reconnect_max_s = reconnect_max_s
-        self.lock_timeout_s = lock_timeout_s
+        self.timeout_s = timeout_s or opts.get("timeout_s", 3.0)
+        self.lock_timeout_s = lock_timeout_s or opts.get("lock_timeout_s", 2.0)
+        self.idle_timeout_s = idle_timeout_s or opts.get("idle_timeout_s", 2.0)
+        self.keepalive_s = keepalive_s or opts.get("keepalive_s", 5.0)
+        self.ping_s = ping_s
         self._pool: asyncpg.Pool | None = None
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
         """Set while the LISTEN connection is up (and its resync done); tests wait on it."""
         self.reconnects = 0
         """How many times the listener had to connect again after losing its connection."""
+        self._cut = False
+        """An operation found the database unreachable; cleared when the listener reaches it."""
         self._listen_conn: asyncpg.Connection | None = None
-        self._held: contextvars.ContextVar[tuple[str, asyncpg.Connection] | None] = (
-            contextvars.ContextVar(f"taku_pg_held_{id(self)}", default=None)
+        self._held: contextvars.ContextVar[_Turn | None] = contextvars.ContextVar(
+            f"taku_pg_held_{id(self)}", default=None
         )
-        """The table and connection of the :meth:`exclusive` block this task is in."""
+        """The turn of the :meth:`exclusive` block this task is in."""
         s = f'"{self.schema}"'
         self._s = s
-        self._sql_check = f"""
-            SELECT EXISTS (SELECT 1 FROM {s}.tables WHERE table_id = $1),
-                   coalesce((SELECT max(seq) FROM {s}.events WHERE table_id = $1), 0),
-                   c.first_seq, c.last_seq
-            FROM (SELECT 1) AS one
-            LEFT JOIN {s}.commands AS c ON c.table_id = $1 AND c.command_id = $2
-        """
-        self._sql_insert = f"""
-            WITH ev AS (
-                INSERT INTO {s}.events (table_id, seq, command_id, type, envelope)
-                SELECT $1, u.seq, $2, u.type, u.envelope::json
-                FROM unnest($3::bigint[], $4::text[], $5::text[]) AS u(seq, type, envelope)
+        ev_cols = ", ".join(c for c, _t in _EVENT_COLUMNS)
+        ev_arrays = ", ".join(f"${i + 6}::{t}[]" for i, (_c, t) in enumerate(_EVENT_COLUMNS))
+        ev_values = ", ".join(
+            f"u.{c}::json" if c == "envelope" else f"u.{c}" for c, _t in _EVENT_COLUMNS
+        )
+        # every append is this one statement (one round trip, all or nothing), for one command
+        # or a batch of commands of different tables: each command is checked (table known, at
+        # its expected seq, its id not written before) and only those that pass are written.
+        # $1…$4 one entry per command: table, command id, expected seq, last seq;
+        # $5 one entry per event: its table, then $6… one array per event column; then the
+        # channel to NOTIFY on for each command written (NULL: none, the caller notifies later)
+        notify = len(_EVENT_COLUMNS) + 6
+        self._sql_append = f"""
+            WITH c AS (
+                SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+                    WITH ORDINALITY AS c(table_id, command_id, expected, last_seq, ord)
+            ), chk AS (
+                SELECT c.*,
+                       EXISTS (SELECT 1 FROM {s}.tables AS t WHERE t.table_id = c.table_id) AS known,
+                       coalesce((SELECT max(e.seq) FROM {s}.events AS e WHERE e.table_id = c.table_id), 0) AS cur,
+                       d.first_seq AS dup_first, d.last_seq AS dup_last
+                FROM c LEFT JOIN {s}.commands AS d
+                    ON d.table_id = c.table_id AND d.command_id = c.command_id
+            ), ok AS (
+                SELECT * FROM chk WHERE known AND cur = expected AND dup_first IS NULL
+            ), ev AS (
+                INSERT INTO {s}.events (table_id, command_id, {ev_cols})
+                SELECT u.table_id, ok.command_id, {ev_values}
+                FROM unnest($5::text[], {ev_arrays}) AS u(table_id, {ev_cols})
+                JOIN ok ON ok.table_id = u.table_id
             ), cmd AS (
-                INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq) VALUES ($1, $2, $6, $7)
+                INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq)
+                SELECT table_id, command_id, expected + 1, last_seq FROM ok
             )
-            SELECT pg_notify($8, $1 || ' ' || $7::text)
+            SELECT known, cur, dup_first, dup_last, (known AND cur = expected AND dup_first IS NULL),
+                   (SELECT count(pg_notify(${notify}::text, ok.table_id || ' ' || ok.last_seq::text))
+                    FROM ok WHERE ${notify}::text IS NOT NULL)
+            FROM chk ORDER BY ord
         """
+        self._sql_notify = "SELECT pg_notify($1, u.t || ' ' || u.s::text) FROM unnest($2::text[], $3::bigint[]) AS u(t, s)"
+        self.max_batch = 256
+        """The most commands one append statement carries (each of another table)."""
+        self.max_flushes = 2
+        """How many batches may be in flight at once (each on its own connection)."""
+        self._waiting: collections.deque[_Pending] = collections.deque()
+        self._flushing: set[str] = set()  # tables with an append in flight
+        self._flushes = 0
+        self._writers: list[asyncpg.Connection] = []  # idle writer connections (_on_writer)
+        self._notes: dict[str, int] = {}
+        self._notifier: asyncio.Task[None] | None = None
+        self.batches = 0
+        """How many append statements were run (group commit: fewer than the appends)."""
+
+    def _session(self, role: str = "") -> dict[str, str]:
+        """Each session's settings: its name, durability, and how soon a silent peer is dropped."""
+        return {
+            **self._settings(role),
+            "lock_timeout": f"{int(self.lock_timeout_s * 1000)}ms",
+            "idle_in_transaction_session_timeout": f"{int(self.idle_timeout_s * 1000)}ms",
+            "tcp_keepalives_idle": str(max(1, int(self.keepalive_s))),
+            "tcp_keepalives_interval": "1",
+            "tcp_keepalives_count": "3",
+            "tcp_user_timeout": str(int(self.keepalive_s * 1000)),
+            # every statement is a lookup by key: plan it once per connection, not each time
+            "plan_cache_mode": "force_generic_plan",
+            # the contract: an append that returned survives a crash, whatever the server's default
+            "synchronous_commit": "on",
+        }
+
+    @property
+    def reachable(self) -> bool:
+        """True while this node can reach its database (what ``/readyz`` reports).
+
+        False from the moment an operation fails to reach it or the listener's
+        check goes unanswered (within ``ping_s + timeout_s``), until the listener
+        is connected again.
+        """
+        return self._pool is not None and self.listening.is_set() and not self._cut
 
     # ------------------------------------------------------------ lifecycle
 
@@ -269,12 +461,8 @@ class PostgresEventStore(EventStore):
                 min_size=1,
                 max_size=self.pool_size,
                 reset=_reset,
-                server_settings={
-                    **self._settings(""),
-                    "lock_timeout": f"{int(self.lock_timeout_s * 1000)}ms",
-                    # the contract: an append that returned survives a crash, whatever the server's default
-                    "synchronous_commit": "on",
-                },
+                timeout=self.timeout_s,
+                server_settings=self._session(),
             )
         except _UNAVAILABLE as e:
             raise StoreError(f"cannot reach PostgreSQL: {e}", code="store/unavailable") from e
@@ -291,6 +479,7 @@ class PostgresEventStore(EventStore):
                 ) from e
             raise
         self._pool = pool
+        self._cut = False
         self.listening.clear()
         self._listener = asyncio.create_task(
             self._listen_loop(), name=f"taku-pg-listen-{self.schema}"
@@ -350,7 +539,13 @@ class PostgresEventStore(EventStore):
             return int(await conn.fetchval(f"SELECT max(version) FROM {self._s}.schema_version"))
 
     async def close(self) -> None:
-        """Stop listening and close every connection. The store may be opened again."""
+        """Finish the appends and notifications in flight (within ``timeout_s``), stop
+        listening and close every connection. The store may be opened again."""
+        busy = [t for t in (*self._running, self._notifier) if t is not None and not t.done()]
+        if busy:
+            await asyncio.wait(busy, timeout=self.timeout_s)
+        while self._writers:
+            await self._release(self._writers.pop())
         if self._listener is not None:
             self._listener.cancel()
             try:
@@ -365,96 +560,175 @@ class PostgresEventStore(EventStore):
             except TimeoutError:
                 pool.terminate()
 
-    @asynccontextmanager
-    async def _conn(self, table_id: str | None = None) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection (the held one inside :meth:`exclusive` of ``table_id``).
-
-        Unreachable-database errors become ``store/unavailable``.
-        """
-        held = self._held.get()
-        if held is not None and held[0] == table_id:
-            try:
-                yield held[1]
-            except _UNAVAILABLE as e:
-                raise _unavailable(e) from e
-            return
+    async def _acquire(self) -> asyncpg.Connection:
+        """A pooled connection within ``timeout_s``; ``store/unavailable`` at once while
+        the database is known to be unreachable."""
         if self._pool is None:
             raise StoreError("the store is not open", code="store/closed")
+        if self._cut:
+            raise _unavailable(None)
         try:
-            async with self._pool.acquire() as conn:
-                yield conn
+            return await self._pool.acquire(timeout=self.timeout_s)
+        except (*_UNAVAILABLE, asyncpg.PostgresError) as e:
+            self._cut = True
+            raise _unavailable(e) from e
+
+    async def _release(self, conn: asyncpg.Connection) -> None:
+        if self._pool is None:
+            _drop(conn)
+            return
+        try:
+            await self._pool.release(conn, timeout=self.timeout_s)
+        except Exception:  # noqa: BLE001 - a connection that cannot be reset is dropped
+            _drop(conn)
+
+    @asynccontextmanager
+    async def _guard(self, conn: asyncpg.Connection) -> AsyncIterator[None]:
+        """One operation on ``conn``: at most ``timeout_s``, its failures as taku's codes.
+
+        Raises:
+            StoreError: ``store/unavailable`` when the database cannot be reached or the
+                operation overran ``timeout_s`` (the connection is dropped: its state is
+                unknown); ``store/retry`` for a lock or statement timeout, a deadlock or a
+                serialization failure (nothing was written).
+        """
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                yield
+        except _RETRY as e:
+            raise StoreError(
+                f"PostgreSQL gave up waiting ({type(e).__name__}); nothing was written",
+                code="store/retry",
+            ) from e
         except _UNAVAILABLE as e:
+            if isinstance(e, TimeoutError):
+                _drop(conn)  # mid-statement: never reuse it
+            self._cut = True
+            raise _unavailable(e) from e
+        except asyncpg.InternalClientError as e:
+            # a pooled connection the server ended while it lay idle (a restart) and the
+            # driver has not closed yet: never reuse it; the next one is fresh
+            _drop(conn)
             raise _unavailable(e) from e
 
     @asynccontextmanager
-    async def exclusive(self, table_id: str) -> AsyncIterator[None]:
-        """Writers of ``table_id`` on every node take turns (a session advisory lock, FIFO).
+    async def _conn(self, table_id: str | None = None) -> AsyncIterator[asyncpg.Connection]:
+        """A connection for one operation (:meth:`_guard`): pooled, or inside
+        :meth:`exclusive` of ``table_id`` the turn's own."""
+        turn = self._held.get()
+        if turn is not None and turn.table_id == table_id and not turn.conn.is_closed():
+            async with self._guard(turn.conn):
+                yield turn.conn
+            return
+        conn = await self._acquire()
+        try:
+            async with self._guard(conn):
+                yield conn
+        finally:
+            await self._release(conn)
 
-        The block's reads and appends of that table run on the connection that
-        holds the lock, so a block never needs a second pooled connection. The
-        lock goes with the connection: released at the end of the block, and
-        by the server when a node dies (its connection closes).
+    @asynccontextmanager
+    async def exclusive(self, table_id: str) -> AsyncIterator[None]:
+        """Writers of ``table_id`` on every node take turns (a transaction advisory lock, FIFO).
+
+        The turn is a transaction on one connection holding
+        ``pg_advisory_xact_lock``; the block's reads and its append of that table run
+        on it, and the append's commit ends the turn (the lock goes with the
+        transaction). A block that ends without appending rolls back. A node that
+        dies or goes silent cannot keep the turn: its session ends with its
+        connection, or after ``idle_timeout_s`` idle in the transaction. A turn not
+        granted within ``lock_timeout_s`` is skipped (optimistic writes; the unique
+        keys keep the stream right).
+
+        Raises:
+            StoreError: ``store/unavailable`` when the database cannot be reached.
         """
         if self._held.get() is not None:  # nested: the outer block already holds a lock
             yield
             return
-        key = f"{self.schema}/{table_id}"
-        async with self._conn() as conn:
-            try:
-                await conn.execute(
-                    "SELECT pg_advisory_lock($1, hashtext($2))", _TABLE_LOCK_CLASS, key
-                )
-            except asyncpg.LockNotAvailableError:
-                pass  # a stuck holder (lock_timeout): below, without turns
-            else:
-                token = self._held.set((table_id, conn))
+        key = zlib.crc32(f"{self.schema}/{table_id}".encode()) - 2**31  # an int4, stable
+        conn = await self._acquire()
+        try:
+            granted = True
+            async with self._guard(conn):
                 try:
-                    yield
-                finally:
-                    self._held.reset(token)
-                    try:
-                        await conn.execute(
-                            "SELECT pg_advisory_unlock($1, hashtext($2))", _TABLE_LOCK_CLASS, key
-                        )
-                    except asyncio.CancelledError:
-                        conn.terminate()  # the server drops the lock with the connection
-                        raise
-                    except Exception as e:  # noqa: BLE001 - whatever failed, the lock must go
-                        conn.terminate()  # never back to the pool while it may hold the lock
-                        log.warning("table_unlock_failed", table_id=table_id, error=repr(e))
-                return
-        # optimistic concurrency alone (SeqConflict) still keeps the stream right
-        log.warning("table_turn_timeout", table_id=table_id, lock_timeout_s=self.lock_timeout_s)
-        yield
+                    # one round trip: the transaction and its lock
+                    await conn.execute(
+                        f"BEGIN; SELECT pg_advisory_xact_lock({_TABLE_LOCK_CLASS}, {key})"
+                    )
+                except asyncpg.LockNotAvailableError:
+                    granted = False
+                    await conn.execute("ROLLBACK")  # a stuck holder (lock_timeout): no turns
+        except BaseException:
+            await self._release(conn)
+            raise
+        if not granted:
+            await self._release(conn)
+            # optimistic concurrency alone (SeqConflict) still keeps the stream right
+            log.warning("table_turn_timeout", table_id=table_id, lock_timeout_s=self.lock_timeout_s)
+            yield
+            return
+        turn = _Turn(table_id, conn)
+        token = self._held.set(turn)
+        try:
+            yield
+        finally:
+            self._held.reset(token)
+            try:
+                if turn.active and not conn.is_closed():
+                    async with asyncio.timeout(self.timeout_s):
+                        await conn.execute("ROLLBACK")  # nothing appended: end the turn
+            except BaseException as e:
+                _drop(conn)  # the server drops the lock with the session
+                if not isinstance(e, Exception):
+                    raise
+            finally:
+                await self._release(conn)
 
     # ------------------------------------------------------------ LISTEN / NOTIFY
 
     async def _listen_loop(self) -> None:
-        """Keep one connection LISTENing; after each (re)connect, resync what was missed."""
+        """Keep one connection LISTENing; after each (re)connect, resync what was missed.
+
+        Every ``ping_s`` the connection must answer within ``timeout_s``, or it is
+        dropped and made again: a silent database shows in seconds.
+        """
         delay = self.reconnect_min_s
         first = True
         while True:
             conn: asyncpg.Connection | None = None
             try:
-                conn = await asyncpg.connect(self._dsn, server_settings=self._settings("/listen"))
+                conn = await asyncpg.connect(
+                    self._dsn, timeout=self.timeout_s, server_settings=self._session("/listen")
+                )
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c, lost=lost: lost.set())
-                await conn.add_listener(self.channel, self._on_notify)
+                async with asyncio.timeout(self.timeout_s):
+                    await conn.add_listener(self.channel, self._on_notify)
                 self._listen_conn = conn
                 if not first:
                     self.reconnects += 1
                     log.info("listener_reconnected", schema=self.schema, reconnects=self.reconnects)
                 first = False
                 # LISTEN is in place: whatever committed before it is in the database
-                await self._resync()
+                self._cut = False
+                await self._resync(conn)
                 self.listening.set()
                 delay = self.reconnect_min_s
+                loop = asyncio.get_running_loop()
+                next_resync = loop.time() + self.resync_interval_s
                 while not lost.is_set():
                     try:
-                        await asyncio.wait_for(lost.wait(), self.resync_interval_s)
+                        await asyncio.wait_for(lost.wait(), self.ping_s)
                     except TimeoutError:
-                        await conn.fetchval("SELECT 1")  # a half-open connection shows here
-                        await self._resync()
+                        async with asyncio.timeout(self.timeout_s):
+                            await conn.fetchval("SELECT 1")  # a half-open connection shows here
+                        if self._cut:
+                            self._cut = False  # the database answers again
+                            await self._resync(conn)
+                        elif loop.time() >= next_resync:
+                            next_resync = loop.time() + self.resync_interval_s
+                            await self._resync(conn)
                 log.warning("listener_lost", schema=self.schema, retry_in_s=delay)
             except asyncio.CancelledError:
                 raise
@@ -479,12 +753,15 @@ class PostgresEventStore(EventStore):
             return
         self._published(table_id, last)
 
-    async def _resync(self) -> None:
-        """Tell every followed table its last seq as the database has it (recovers missed NOTIFYs)."""
+    async def _resync(self, conn: asyncpg.Connection) -> None:
+        """Tell every followed table its last seq as the database has it (recovers missed NOTIFYs).
+
+        Runs on the listener's connection ``conn``, within ``timeout_s``.
+        """
         tables = list(self._listeners)
-        if not tables or self._pool is None:
+        if not tables:
             return
-        async with self._conn() as conn:
+        async with asyncio.timeout(self.timeout_s):
             rows = await conn.fetch(
                 f"SELECT table_id, max(seq) FROM {self._s}.events WHERE table_id = ANY($1::text[]) GROUP BY table_id",
                 tables,
@@ -512,7 +789,8 @@ class PostgresEventStore(EventStore):
                 raise StoreError(f"table {table.table_id} exists", code="store/table_exists")
             if events:
                 _check_continues(table.table_id, events, 0)
-                await self._insert(conn, table.table_id, events)
+                (outcome,) = await self._append_rows(conn, [_Pending(table.table_id, events, 0)])
+                assert outcome[4], outcome  # a new table: nothing can be in the way
         if events:
             self._published(table.table_id, events[-1].seq)
 
@@ -556,57 +834,234 @@ class PostgresEventStore(EventStore):
     # ------------------------------------------------------------ events
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
-        command_id = events[0].command_id if events else ""
-        async with self._conn(table_id) as conn:
-            try:
-                async with conn.transaction():
-                    known, last, first_seq, last_seq = await conn.fetchrow(
-                        self._sql_check, table_id, command_id
-                    )
-                    if not known:
-                        raise TableNotFound(f"no table {table_id}")
-                    if not events:
-                        return
-                    if first_seq is not None:
-                        raise DuplicateCommand(
-                            "command already appended", first_seq=first_seq, last_seq=last_seq
-                        )
-                    if last != expected_seq:
-                        raise SeqConflict(f"expected seq {expected_seq}, table is at {last}")
-                    _check_continues(table_id, events, expected_seq)
-                    await self._insert(conn, table_id, events)
-            except asyncpg.UniqueViolationError as e:
-                # another node committed between our check and our insert
-                if e.constraint_name == "commands_table_command_key":
-                    found = await conn.fetchrow(
-                        f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
-                        table_id,
-                        command_id,
-                    )
-                    assert found is not None, "a committed command row is never deleted"
-                    raise DuplicateCommand(
-                        "command already appended", first_seq=found[0], last_seq=found[1]
-                    ) from None
-                raise SeqConflict(
-                    f"seq {expected_seq + 1} of {table_id} was taken by another writer"
-                ) from None
+        """Group commit: the appends waiting at the same moment, across this node's tables,
+        go to the database as one statement (one round trip, one transaction, one fsync).
+        Inside :meth:`exclusive` the append is that statement alone, in the turn's
+        transaction, then its commit (which ends the turn).
+
+        The batch's statement NOTIFYs each table it writes (delivered at the commit: one
+        NOTIFY lock per batch, see :meth:`_notify_later`); a turn's append notifies right
+        after its commit, on the same connection, before it returns.
+
+        Raises:
+            SeqConflict, DuplicateCommand, TableNotFound: as :meth:`EventStore.append`;
+                a refused command in a batch fails alone, the others are written.
+            StoreError: ``store/unavailable`` (the append may still commit: send the
+                command again with its id), ``store/retry`` (nothing was written).
+        """
+        if not events:
+            if await self.get_table(table_id) is None:
+                raise TableNotFound(f"no table {table_id}")
+            return
+        _check_continues(table_id, events, expected_seq)
+        turn = self._held.get()
+        if (
+            turn is not None
+            and turn.table_id == table_id
+            and turn.active
+            and not turn.conn.is_closed()
+        ):
+            outcome = await self._append_in_turn(turn, table_id, events, expected_seq)
+        else:
+            outcome = await self._grouped(_Pending(table_id, events, expected_seq))
+        _raise_refusal(table_id, expected_seq, outcome)
         self._published(table_id, events[-1].seq)
 
-    async def _insert(
-        self, conn: asyncpg.Connection, table_id: str, events: Sequence[Recorded]
-    ) -> None:
-        """Insert one command's events, its ``commands`` row and the NOTIFY (inside the caller's transaction)."""
-        await conn.execute(
-            self._sql_insert,
-            table_id,
-            events[0].command_id,
-            [e.seq for e in events],
-            [e.type for e in events],
-            [_encode(e).decode() for e in events],
-            events[0].seq,
-            events[-1].seq,
-            self.channel,
+    async def _append_in_turn(
+        self, turn: _Turn, table_id: str, events: Sequence[Recorded], expected_seq: int
+    ) -> tuple[Any, ...]:
+        async with self._conn(table_id) as conn:
+            try:
+                (outcome,) = await self._append_rows(
+                    conn, [_Pending(table_id, events, expected_seq)], notify=False
+                )
+                if outcome[4]:
+                    turn.active = False  # the commit ends the turn, whatever it answers
+                    status = await conn.execute("COMMIT")
+                    if status != "COMMIT":  # the transaction had failed: nothing was written
+                        log.error("turn_commit_refused", table_id=table_id, status=status)
+                        raise StoreError(
+                            f"the turn's transaction ended with {status}; nothing was written",
+                            code="store/retry",
+                        )
+                    try:  # the NOTIFY right after the commit, before the ack: no fsync, no wait
+                        await conn.execute(
+                            self._sql_notify, self.channel, [table_id], [events[-1].seq]
+                        )
+                    except Exception as e:  # noqa: BLE001 - written all the same
+                        log.warning("notify_failed", table_id=table_id, error=repr(e))
+                        self._notify_later(table_id, events[-1].seq)
+            except asyncpg.UniqueViolationError as e:
+                # another node committed between our check and our insert (it wrote without a turn)
+                turn.active = False
+                await conn.execute("ROLLBACK")
+                await self._conflict(conn, e, table_id, events, expected_seq)
+        return outcome
+
+    async def _grouped(self, p: _Pending) -> tuple[Any, ...]:
+        """Queue ``p`` for the next batch and wait for its outcome."""
+        if self._pool is None:
+            raise StoreError("the store is not open", code="store/closed")
+        if self._cut:
+            raise _unavailable(None)
+        p.future = asyncio.get_running_loop().create_future()
+        if not self._flushes:  # nothing in flight: this task runs the statement itself
+            self._flushing.add(p.table_id)
+            self._flushes += 1
+            await self._flush([p])
+        else:
+            self._waiting.append(p)
+            self._kick()
+        return await p.future
+
+    def _kick(self) -> None:
+        """Start batches while appends wait and fewer than ``max_flushes`` are in flight.
+
+        A batch takes at most one append per table (the first waiting), none of a table
+        with an append in flight: each table's appends reach the database in order."""
+        while self._waiting and self._flushes < self.max_flushes:
+            batch: list[_Pending] = []
+            tables: set[str] = set()
+            later: list[_Pending] = []
+            while self._waiting and len(batch) < self.max_batch:
+                p = self._waiting.popleft()
+                if p.table_id in tables or p.table_id in self._flushing:
+                    later.append(p)
+                else:
+                    batch.append(p)
+                    tables.add(p.table_id)
+            self._waiting.extendleft(reversed(later))
+            if not batch:
+                return
+            self._flushing |= tables
+            self._flushes += 1
+            task = asyncio.ensure_future(self._flush(batch))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+    async def _flush(self, batch: list[_Pending]) -> None:
+        """One statement for the batch; if another node's write collides with one of its
+        commands (a unique violation fails the whole statement), each command again alone,
+        so that the collision fails only its own."""
+        try:
+            try:
+                outcomes = await self._on_writer(batch)
+                for p, outcome in zip(batch, outcomes, strict=True):
+                    _settle(p, outcome)
+            except asyncpg.UniqueViolationError:
+                for p in batch:
+                    try:
+                        async with self._conn() as conn:
+                            try:
+                                (outcome,) = await self._append_rows(conn, [p])
+                            except asyncpg.UniqueViolationError as e:
+                                await self._conflict(conn, e, p.table_id, p.events, p.expected_seq)
+                        _settle(p, outcome)
+                    except Exception as e:  # noqa: BLE001 - the command's own answer
+                        _settle(p, e)
+        except Exception as e:  # noqa: BLE001 - every command of the batch gets it
+            for p in batch:
+                _settle(p, e)
+        finally:
+            self._flushing.difference_update(p.table_id for p in batch)
+            self._flushes -= 1
+            self._kick()
+
+    async def _on_writer(self, batch: Sequence[_Pending]) -> list[tuple[Any, ...]]:
+        """The batch's statement on a writer connection: one of at most ``max_flushes``
+        kept out of the pool between batches (the pool's acquire and release cost more
+        CPU than the rest of an append), given back to the pool on any failure."""
+        conn = None
+        while self._writers and conn is None:
+            c = self._writers.pop()
+            if c.is_closed():
+                await self._release(c)
+            else:
+                conn = c
+        if conn is None:
+            conn = await self._acquire()
+        kept = False
+        try:
+            async with self._guard(conn):
+                outcomes = await self._append_rows(conn, batch)
+            kept = self._pool is not None and not conn.is_closed()
+            return outcomes
+        finally:
+            if kept:
+                self._writers.append(conn)
+            else:
+                await self._release(conn)
+
+    async def _append_rows(
+        self, conn: asyncpg.Connection, batch: Sequence[_Pending], *, notify: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """Run the append statement for ``batch``; for each command ``(known, its table's last
+        seq, first and last seq of its id if written before, written)``. With ``notify`` the
+        statement NOTIFYs each table written (delivered at its commit)."""
+        events = [e for p in batch for e in p.events]
+        columns = list(zip(*map(_event_values, events), strict=True))
+        self.batches += 1
+        rows = await conn.fetch(
+            self._sql_append,
+            [p.table_id for p in batch],
+            [p.events[0].command_id for p in batch],
+            [p.expected_seq for p in batch],
+            [p.events[-1].seq for p in batch],
+            [e.table_id for e in events],
+            *map(list, columns),
+            self.channel if notify else None,
         )
+        return [tuple(r)[:5] for r in rows]
+
+    async def _conflict(
+        self,
+        conn: asyncpg.Connection,
+        e: asyncpg.UniqueViolationError,
+        table_id: str,
+        events: Sequence[Recorded],
+        expected_seq: int,
+    ) -> None:
+        """Raise what a unique violation of one command's append means."""
+        if e.constraint_name == "commands_table_command_key":
+            found = await conn.fetchrow(
+                f"SELECT first_seq, last_seq FROM {self._s}.commands WHERE table_id = $1 AND command_id = $2",
+                table_id,
+                events[0].command_id,
+            )
+            assert found is not None, "a committed command row is never deleted"
+            raise DuplicateCommand(
+                "command already appended", first_seq=found[0], last_seq=found[1]
+            ) from None
+        raise SeqConflict(
+            f"seq {expected_seq + 1} of {table_id} was taken by another writer"
+        ) from None
+
+    def _notify_later(self, table_id: str, last_seq: int) -> None:
+        """Tell the other nodes, soon, that ``table_id`` reaches ``last_seq`` (when a turn's
+        own NOTIFY after its commit failed).
+
+        Not inside the turn's transaction: PostgreSQL serializes the commits of every
+        transaction that notifies (one lock for the whole cluster, held through the
+        fsync), which made the turns of different tables wait for each other. The
+        notifications waiting at the same moment go out as one statement on a pooled
+        connection, off the command's path; one lost (the node dies first) is recovered
+        by the other nodes' resync.
+        """
+        if last_seq > self._notes.get(table_id, 0):
+            self._notes[table_id] = last_seq
+        if self._notifier is None or self._notifier.done():
+            self._notifier = asyncio.ensure_future(self._notify_loop())
+
+    async def _notify_loop(self) -> None:
+        while self._notes:
+            notes, self._notes = self._notes, {}
+            try:
+                async with self._conn() as conn:
+                    await conn.execute(
+                        self._sql_notify, self.channel, list(notes), list(notes.values())
+                    )
+            except Exception as e:  # noqa: BLE001 - the others' resync recovers it
+                log.warning("notify_failed", schema=self.schema, tables=len(notes), error=repr(e))
 
     async def read(
         self, table_id: str, *, after_seq: int = 0, to_seq: int | None = None
@@ -692,12 +1147,40 @@ async def _reset(conn: asyncpg.Connection) -> None:
         await conn.execute("ROLLBACK")
 
 
-def _unavailable(e: BaseException) -> StoreError:
+def _unavailable(e: BaseException | None) -> StoreError:
+    why = "not answering" if e is None else type(e).__name__
     return StoreError(
-        f"PostgreSQL is unavailable ({type(e).__name__}); a command may or may not have been "
+        f"PostgreSQL is unavailable ({why}); a command may or may not have been "
         "written: send it again with the same command id",
         code="store/unavailable",
     )
+
+
+def _drop(conn: asyncpg.Connection) -> None:
+    """Close ``conn`` at once, without a goodbye (its state is unknown)."""
+    try:
+        if not conn.is_closed():
+            conn.terminate()
+    except asyncpg.InterfaceError:  # already back in the pool, closed there
+        pass
+
+
+def _raise_refusal(table_id: str, expected_seq: int, outcome: tuple[Any, ...]) -> None:
+    """The append statement's answer when it wrote nothing, as the exception the contract names."""
+    known, last, first_seq, last_seq, written = outcome
+    if written:
+        return
+    if not known:
+        raise TableNotFound(f"no table {table_id}")
+    if first_seq is not None:
+        raise DuplicateCommand("command already appended", first_seq=first_seq, last_seq=last_seq)
+    if last != expected_seq:
+        raise SeqConflict(f"expected seq {expected_seq}, table is at {last}")
+
+
+def _event_values(e: Recorded) -> tuple[Any, ...]:
+    """One event's row, in the order of :data:`_EVENT_COLUMNS`: the one place that builds it."""
+    return (e.seq, e.type, _encode(e).decode())
 
 
 def _check_continues(table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
