@@ -550,7 +550,7 @@ function readPath(s, path) {
 
 // the seed: revealed once, at the end; then anyone with the log runs taku verify
 $("#reveal-seed").addEventListener("click", async () => {
-  if (!window.confirm("シードを公開しますか？ 公開すると誰でもログのダイスを検証できます（取り消せません）")) return;
+  if (!window.confirm("シードを公開しますか？ 公開すると誰でもログのダイスを検証できます（取り消せません）。いま配られている手札や手牌も、シードから誰にでも計算できるようになります。")) return;
   try {
     await app.conn.command(app.tableId, { type: "reveal_seed" });
     app.seedRevealed = true;
