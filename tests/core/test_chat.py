@@ -166,6 +166,24 @@ async def test_sheet_references_are_resolved_by_key_and_by_japanese_title() -> N
     assert plain.text == "{カラテ}"
 
 
+@pytest.mark.parametrize("line", ["N{カラテ}", "SN2"])
+async def test_a_ruleset_s_roll_spoken_as_a_character_is_the_character_s(line: str) -> None:
+    """nstrpg's own dice forms on a line spoken as a character are drawn as that
+    character's line (name and colour), as the generic dice are; the GM sees the
+    secret one the same way."""
+    h = await TableHarness.create("nstrpg", faces=(6, 5, 4, 1, 2))
+    a = await h.join("フジキド")
+    (created,) = await h.send(a, CreateCharacter(name="ニンジャスレイヤー", sheet={"karate": 5}))
+    cid = created.character_id
+    (roll,) = await h.chat(a, line, character_id=cid)
+    assert isinstance(roll, DiceRolled) and roll.character_id == cid
+    for who in (a, h.gm):
+        frame = _at(await h.frames(who), h.state.seq)
+        assert frame["speaker"]["character_id"] == cid and frame["speaker"]["color"], frame
+        assert frame["speaker"]["name"] == "ニンジャスレイヤー"
+    await h.assert_replay_matches()
+
+
 @pytest.mark.parametrize(
     ("ruleset", "line", "faces"),
     [

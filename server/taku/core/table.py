@@ -636,11 +636,25 @@ def _chat_command(
     if ruleset.chat is not None:
         out = ruleset.chat(text, state, ctx)
         if out is not None:
-            return list(out)
+            return [_spoken_as(e, cid) for e in out]
     parsed = chatdice.parse(text)
     if parsed is not None:
         return [_roll_event(parsed.roll(ctx.dice, character_id=cid), ctx)]
     return None
+
+
+def _spoken_as(emitted: Emitted, cid: str | None) -> Emitted:
+    """A ruleset's core ``dice_rolled`` (its dice forms: nstrpg's ``N4``) on a line spoken
+    as the character ``cid`` names that character, as the generic dice do."""
+    if cid is None:
+        return emitted
+    event = emitted.event if isinstance(emitted, Private) else emitted
+    if not isinstance(event, DiceRolled) or event.character_id is not None:
+        return emitted
+    event = msgspec.structs.replace(event, character_id=cid)
+    if isinstance(emitted, Private):
+        return Private(event=event, audience=emitted.audience, redacted=emitted.redacted)
+    return event
 
 
 def _as_secret(emitted: Emitted, ctx: Context[Any]) -> Emitted:
