@@ -11,6 +11,7 @@ from __future__ import annotations
 from taku.core.play import Affordance, Choice
 from taku.core.table import Character, TableState
 from taku_nstrpg import board as bd
+from taku_nstrpg import turn_end as te
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.abilities import ABILITIES
 from taku_nstrpg.damage import ACTIVE
@@ -118,7 +119,8 @@ def map_affordances(table: TableState, game: NsGame, ch: Character, gm: bool) ->
     sheet = sheet_of(ch.sheet)
     for name in sheet.skills:
         base = name.split(":")[0].split("：")[0]
-        if base in ABILITIES and acting:
+        # in a 手番, or the ターン終了フェイズ's abilities step (players may declare too, NS-42)
+        if base in ABILITIES and (acting or te.step(table, game) == "abilities"):
             out.append(
                 Affordance(
                     command="nstrpg.use_ability",
@@ -162,8 +164,12 @@ def gm_map_affordances(table: TableState, game: NsGame) -> list[Affordance]:
                 )
             )
     if b is not None and b.map is not None:
+        # new characters only once the atmosphere is declared (placed last, NS-42)
+        early = te.step(table, game) in ("effects", "abilities")
         chars = [
-            Choice(value=k, label=c.name) for k, c in table.characters.items() if k in game.fighters
+            Choice(value=k, label=c.name)
+            for k, c in table.characters.items()
+            if k in game.fighters and not (early and k not in b.positions)
         ]
         if chars:
             out.append(
