@@ -61,7 +61,8 @@ async def test_the_steps_go_in_the_order_of_2_9_and_out_of_order_is_refused(ns: 
     use = mp.UseAbility(character_id=me, ability="◉ツヨイ・スリケン")
     for early in (use, mp.Place(character_id=mob, at=(4, 1)), c.Wasshoi()):
         assert await t.rejected(t.gm, early) == "rule/nstrpg/turn_end_order"
-    assert await t.rejected(t.gm, use) == "rule/nstrpg/turn_end_order"
+    err = await t.h.rejected(t.gm, use)
+    assert err.code == "rule/nstrpg/turn_end_order" and "継続系の効果の処理" in str(err)
     (e,) = await t.gm_do(te.ResolveEffects())
     assert isinstance(e, te.EffectsResolved) and (e.turn, e.ended) == (1, ())
     assert (
@@ -135,9 +136,12 @@ async def test_the_entry_modifier_ends_at_the_effects_step_of_the_next_turn(ns: 
 
 
 async def test_players_may_declare_an_ability_in_the_abilities_step(ns: Make) -> None:
+    """2-9: "このフェイズで使用可能な能力を使用できる。(プレイヤーも宣言可)": a player's
+    declaration is recorded with its cooldown (NS-71); attack abilities are not offered."""
     t = await ns()
-    slayer_sheet = {"karate": 4, "neuron": 5, "wazamae": 4, "tairyoku": 8, "seishin": 3}
-    me = await t.pc("ボブ", skills=["◉ツヨイ・スリケン"], **slayer_sheet)
+    stats = {"karate": 4, "neuron": 5, "wazamae": 4, "tairyoku": 8, "seishin": 3}
+    skills = ["◉ツヨイ・スリケン", "◉カトン・ジツ:2ターン連続使用不可"]
+    me = await t.pc("ボブ", skills=skills, **stats)
     boss = await t.npc("ボス", kind="boss", karate=4, neuron=3, wazamae=3, tairyoku=8)
     await t.gm_do(mp.SetMap(text=ROOM))
     await t.gm_do(mp.Place(character_id=me, at=(2, 2)))
@@ -148,6 +152,10 @@ async def test_players_may_declare_an_ability_in_the_abilities_step(ns: Make) ->
     assert not find(offered(t, t.pl), "use_ability")  # continuing effects first
     await t.gm_do(te.ResolveEffects())
     (use,) = find(offered(t, t.pl), "use_ability", character_id=me)
-    assert use.args["ability"] == "◉ツヨイ・スリケン"
+    assert [ch.value for ch in use.choices["ability"]] == ["◉カトン・ジツ"]
+    (used,) = await t.do(mp.UseAbility(character_id=me, ability="◉カトン・ジツ"))
+    assert isinstance(used, mp.AbilityUsed) and used.turn == 1
     await t.gm_do(c.EndTurn())
     assert not find(offered(t, t.pl), "use_ability")
+    late = mp.UseAbility(character_id=me, ability="◉カトン・ジツ")
+    assert await t.rejected(t.pl, late) == "rule/nstrpg/turn_end_order"
