@@ -240,8 +240,9 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                     "一度上昇したアトモスフィアは戦闘終了まで下がらない",
                     "NSTRPG 2-17 アトモスフィア",
                 )
-            if te.step(table, acc.game) == "effects":  # step 1 first, when not yet done
-                acc.add(te.effects_due(acc.game))
+            g = acc.game  # the continuing effects first, when not yet resolved (NS-42)
+            if g.combat and g.turn > 0 and not g.turn_over and not g.effects_done:
+                acc.add(te.effects_due(g))
             due = acc.game.wasshoi_due or acc.game.dkk_this_turn >= opts.wasshoi_dkk_per_turn
             acc.add(ev.TurnEnded(turn=acc.game.turn, atmosphere=level, wasshoi_due=due))
         case c.EndCombat():

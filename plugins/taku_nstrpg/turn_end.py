@@ -114,6 +114,10 @@ def check_order(table: TableState, game: NsGame, cmd: Any) -> None:
     """Refuse ``cmd`` when it comes before (or after) its step of the ターン終了フェイズ."""
     from taku_nstrpg import commands as c
 
+    if not isinstance(
+        cmd, (ResolveEffects, mp.UseAbility, mp.Place, c.Wasshoi, c.StartTurn, c.EndCombat)
+    ):
+        return
     now = step(table, game)
     if now is None:
         return

@@ -10,6 +10,7 @@ from taku.core.table import turn
 from taku_nstrpg import commands as c
 from taku_nstrpg import mapping as mp
 from taku_nstrpg import turn_end as te
+from taku_nstrpg._render import render
 from taku_nstrpg.events import TurnEnded
 
 from .test_affordances import find, offered
@@ -133,6 +134,11 @@ async def test_the_entry_modifier_ends_at_the_effects_step_of_the_next_turn(ns: 
     assert isinstance(e, te.EffectsResolved)
     assert e.ended == ("死神のエントリーによる連続側転判定の難易度+1",)
     assert t.h.game.entry_sokuten == 0
+    line = render(e, t.h.table.state)
+    assert (
+        line
+        == "ターン2 終了フェイズ: 継続系の効果を処理（終了: 死神のエントリーによる連続側転判定の難易度+1）"
+    )
 
 
 async def test_players_may_declare_an_ability_in_the_abilities_step(ns: Make) -> None:
