@@ -120,6 +120,8 @@ def check_order(table: TableState, game: NsGame, cmd: Any) -> None:
         return
     now = step(table, game)
     if now is None:
+        if isinstance(cmd, ResolveEffects):
+            reject("turn_end_order", "継続系の効果の処理はターン終了フェイズに行う", _S)
         return
     match cmd:
         case ResolveEffects():

@@ -89,6 +89,15 @@ async def test_the_steps_go_in_the_order_of_2_9_and_out_of_order_is_refused(ns: 
     assert phase(t)[0] == "turn_begin" and not t.h.game.effects_done
 
 
+async def test_the_effects_step_is_only_in_the_turn_end_phase(ns: Make) -> None:
+    t, me, boss, _ = await combat(ns)
+    await t.gm_do(c.EndTurn())
+    await t.gm_do(c.StartTurn())
+    await t.gm_do(c.BeginTurnOf(character_id=me))  # a 手番 runs: not the ターン終了フェイズ
+    assert await t.rejected(t.gm, te.ResolveEffects()) == "rule/nstrpg/turn_end_order"
+    assert "resolve_effects" not in gm_offers(t)
+
+
 async def test_end_turn_resolves_the_effects_first_when_the_gm_skipped_the_step(
     ns: Make,
 ) -> None:
