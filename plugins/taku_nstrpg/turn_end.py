@@ -8,15 +8,18 @@ very end of the phase in a combat), each an id of :data:`STEPS`:
    effect is the 死神のエントリー's 連続側転判定 +1/+2 "次のターンの終了時まで" (2-15, NS-99):
    it ends here, in the turn after the entry. Others are the GM's (G-NS-24).
 2. ``abilities`` — abilities usable in this phase (``use_ability``; players may declare too).
-3. ``atmosphere`` — ``end_turn`` declares the atmosphere from the next turn (2-17); it is
-   the same step as 2 (no ability needs to be used), and it closes the abilities.
-4. ``placement`` — new characters placed on the map (``place``), always after the rest.
-5. ``wasshoi`` — when 3 or more 【DKK】 were gained this turn, the Wasshoi! check (and the
-   placement of 【殺】 by its entry row, ``place_entry``).
-6. the turn end is declared by starting the next turn (``start_turn``) or ending the combat.
+3. (the ``abilities`` step too) ``end_turn`` declares the atmosphere from the next turn
+   (2-17); it closes the abilities.
+4. ``placement`` — new characters (not yet on the map) placed with ``place``, only now.
+5. ``wasshoi`` — when 3 or more 【DKK】 were gained this turn, the Wasshoi! check (then
+   ``place_entry`` of 【殺】); the due step as soon as the atmosphere is declared, new
+   characters may still be placed before it (and are not refused after it).
+6. the turn end is declared by starting the next turn (``start_turn``) or ending the combat,
+   both refused while Wasshoi! is due.
 
 A command out of this order is refused as ``rule/nstrpg/turn_end_order``, naming the
-step due. Outside the ターン終了フェイズ (a 手番 running, or no combat) nothing is checked.
+step due. Outside the ターン終了フェイズ (a 手番 running, or no combat) only
+``resolve_effects`` is refused.
 """
 
 from __future__ import annotations
