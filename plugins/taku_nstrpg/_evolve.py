@@ -9,6 +9,7 @@ import msgspec
 from taku.core.events import CharacterCreated, CharacterRemoved, CharacterUpdated, Event
 from taku_nstrpg import events as ev
 from taku_nstrpg import mapping as mp
+from taku_nstrpg import turn_end as te
 from taku_nstrpg.damage import ACTIVE, DEAD, EXPLODED, REMOVED
 from taku_nstrpg.dkk import ENTRY_TABLE
 from taku_nstrpg.options import NsOptions
@@ -243,7 +244,10 @@ def _core(
                 acted=(),
                 step="",
                 turn_over=False,
+                effects_done=False,
             )
+        case te.EffectsResolved():
+            return te.evolve_effects(game, event)
         case ev.TurnEnded(turn=turn, atmosphere=atmosphere, wasshoi_due=due):
             if game.entry_sokuten and turn >= game.entry_until:
                 game = _replace(game, entry_sokuten=0)  # "次のターンの終了時まで" (NS-99)

@@ -12,6 +12,7 @@ from taku_nstrpg.map_render import render_map
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.satsubatsu import NAMU, SATSUBATSU
 from taku_nstrpg.state import STAT_NAMES
+from taku_nstrpg.turn_end import EffectsResolved
 
 __all__ = ["render"]
 
@@ -145,6 +146,9 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
             return "戦闘シーケンス開始!"
         case ev.TurnStarted(turn=t):
             return f"ターン{t} 開始: 回避ダイスをリセット"
+        case EffectsResolved(turn=t, ended=ended):
+            done = "、".join(ended)
+            return f"ターン{t} 終了フェイズ: 継続系の効果を処理{'（終了: ' + done + '）' if done else ''}"
         case ev.TurnEnded(turn=t, atmosphere=a, wasshoi_due=due):
             return f"ターン{t} 終了(アトモスフィア:{_ATM.get(a, a)}){' Wasshoi!判定の時だ' if due else ''}"
         case ev.CombatEnded(revived=revived, money=money):

@@ -423,7 +423,8 @@ def room_of(m: NsMap, p: Pos) -> set[Pos]:
     return out
 
 
-def _around(p: Pos) -> list[Pos]:
+def around(p: Pos) -> list[Pos]:
+    """The 8 squares next to ``p`` (diagonals count, G-NS-12)."""
     return [(p[0] + dx, p[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
 
 
@@ -451,14 +452,14 @@ def entry_squares(
     elif row in (2, 3):
         room = room_of(m, target)
         kinds = _DOORS if row == 2 else "W"
-        edges = {q for r in room for q in _around(r) if m.cell(q) in kinds}
-        out = sorted({q for e in edges for q in _around(e) if q in room and free(q)})
+        edges = {q for r in room for q in around(r) if m.cell(q) in kinds}
+        out = sorted({q for e in edges for q in around(e) if q in room and free(q)})
     elif row == 5:
         objs = [q for q in every if m.cell(q) in _OBJECTS]
         if not objs:
             return []
         nearest = min(objs, key=lambda q: (distance(q, target), q[1], q[0]))
-        out = [q for q in _around(nearest) if free(q)]
+        out = [q for q in around(nearest) if free(q)]
     elif row == 6:
         people = [q for q in npcs if q != target]
         out = [min(people, key=lambda q: (distance(q, target), q[1], q[0]))] if people else []

@@ -32,6 +32,7 @@ from taku_nstrpg._labels import (
     StyleId,
 )
 from taku_nstrpg.mapping import MAP_COMMANDS
+from taku_nstrpg.turn_end import ResolveEffects
 
 __all__ = [
     "COMMANDS",
@@ -592,4 +593,5 @@ COMMANDS: tuple[type[Command], ...] = (
     CreateNinjaSlayer,
     AdjustValue,
     *MAP_COMMANDS,  # the map (taku_nstrpg.mapping)
+    ResolveEffects,  # the ターン終了フェイズ's first step (taku_nstrpg.turn_end)
 )

@@ -25,6 +25,7 @@ from taku_nstrpg import dkk as dk
 from taku_nstrpg import events as ev
 from taku_nstrpg import mapping as mp
 from taku_nstrpg import satsubatsu as sb
+from taku_nstrpg import turn_end as te
 from taku_nstrpg._evolve import evolve, sheet_of
 from taku_nstrpg._labels import RollStat
 from taku_nstrpg._resolve import NARAKU, resolve_hit
@@ -169,7 +170,10 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
     """The events of ``command``; see :mod:`taku_nstrpg.commands` for each command."""
     opts = ctx.options if isinstance(ctx.options, NsOptions) else kit.options(table, NsOptions)
     acc = _Acc(table, evolve, opts, table.game or NsGame())
+    te.check_order(table, acc.game, command)  # the ターン終了フェイズ in its order (NS-42)
     match command:
+        case te.ResolveEffects():
+            acc.add(te.effects_due(acc.game))
         case c.Check():
             _check(acc, command, ctx)
         case c.OpposedCheck():
@@ -236,6 +240,9 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                     "一度上昇したアトモスフィアは戦闘終了まで下がらない",
                     "NSTRPG 2-17 アトモスフィア",
                 )
+            g = acc.game  # the continuing effects first, when not yet resolved (NS-42)
+            if g.combat and g.turn > 0 and not g.turn_over and not g.effects_done:
+                acc.add(te.effects_due(g))
             due = acc.game.wasshoi_due or acc.game.dkk_this_turn >= opts.wasshoi_dkk_per_turn
             acc.add(ev.TurnEnded(turn=acc.game.turn, atmosphere=level, wasshoi_due=due))
         case c.EndCombat():

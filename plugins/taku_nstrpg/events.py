@@ -34,6 +34,7 @@ from taku_nstrpg._labels import (
 )
 from taku_nstrpg.mapping import MAP_EVENTS
 from taku_nstrpg.state import Hit
+from taku_nstrpg.turn_end import EffectsResolved
 
 __all__ = [
     "EVENTS",
@@ -548,4 +549,5 @@ EVENTS: tuple[type[Event], ...] = (
     EntryRerolled,
     ValueAdjusted,
     *MAP_EVENTS,  # the map (taku_nstrpg.mapping)
+    EffectsResolved,  # the ターン終了フェイズ's first step (taku_nstrpg.turn_end)
 )

@@ -11,11 +11,12 @@ from __future__ import annotations
 from taku.core.play import Affordance, Choice
 from taku.core.table import Character, TableState
 from taku_nstrpg import board as bd
+from taku_nstrpg import turn_end as te
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.abilities import ABILITIES
 from taku_nstrpg.damage import ACTIVE
 from taku_nstrpg.moves import adjacent_enemy, entry_candidates, move_now, placement_due
-from taku_nstrpg.state import NsGame
+from taku_nstrpg.state import NsGame, NsSheet
 
 __all__ = ["gm_map_affordances", "map_affordances", "square_label"]
 
@@ -127,7 +128,29 @@ def map_affordances(table: TableState, game: NsGame, ch: Character, gm: bool) ->
                     group=ch.name,
                 )
             )
+    if te.step(table, game) == "abilities":  # the ターン終了フェイズ's abilities (NS-42)
+        names = [n for n in _skill_names(sheet) if not _is_shot(n)]
+        if names:
+            out.append(
+                Affordance(
+                    command="nstrpg.use_ability",
+                    label="ターン終了フェイズの能力を使う",
+                    args={"character_id": ch.id},
+                    choices={"ability": [Choice(value=n, label=n) for n in names]},
+                    group=ch.name,
+                )
+            )
     return out
+
+
+def _skill_names(sheet: NsSheet) -> list[str]:
+    return [n.split(":")[0].split("：")[0] for n in sheet.skills if n.strip()]
+
+
+def _is_shot(name: str) -> bool:
+    """A ◉ ability that is an attack (its shot is in the 攻撃フェイズ of one's own 手番)."""
+    info = ABILITIES.get(name)
+    return info is not None and bool(info.area or info.damage_d6)
 
 
 def gm_map_affordances(table: TableState, game: NsGame) -> list[Affordance]:
@@ -162,8 +185,12 @@ def gm_map_affordances(table: TableState, game: NsGame) -> list[Affordance]:
                 )
             )
     if b is not None and b.map is not None:
+        # new characters only once the atmosphere is declared (placed last, NS-42)
+        early = te.step(table, game) in ("effects", "abilities")
         chars = [
-            Choice(value=k, label=c.name) for k, c in table.characters.items() if k in game.fighters
+            Choice(value=k, label=c.name)
+            for k, c in table.characters.items()
+            if k in game.fighters and not (early and k not in b.positions)
         ]
         if chars:
             out.append(

@@ -98,6 +98,15 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
     entry_target: Annotated[
         str | None, field("標的ニンジャ", "エントリーの標的のキャラクターID")
     ] = None
+    slayer: Annotated[str | None, field("【殺】", "死神のエントリーで配置されたキャラクターID")] = (
+        None
+    )
+    sealed_windows: Annotated[
+        tuple[tuple[int, int], ...],
+        field(
+            "脱出できない窓", "エントリー3で【殺】が突き破った窓（隣接している間は脱出に使えない）"
+        ),
+    ] = ()
 
 
 class CellEdit(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -390,8 +399,14 @@ def evolve_board(board: Board | None, event: Event, phase: int = 0) -> Board | N
             if at is not None:
                 pos[cid] = at
             b = edit_board(board, positions=pos)
-            if entry:
-                b = _replace(b, entry_row=0, entry_target=None)  # 【殺】 is on the map
+            if entry and at is not None:  # 【殺】 is on the map; row 3: the windows next to him
+                m = b.map
+                windows = (
+                    tuple(q for q in bd.around(at) if m.inside(q) and m.cell(q) == "W")
+                    if m is not None and b.entry_row == 3
+                    else ()
+                )
+                b = _replace(b, entry_row=0, entry_target=None, slayer=cid, sealed_windows=windows)
             return b
         case Moved(character_id=cid, path=path, style=style):
             b = edit_board(board, positions={**(board.positions if board else {}), cid: path[-1]})

@@ -205,6 +205,8 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
                         "配置はイニシアチブの低い順（NS-33）",
                         "NSTRPG 2-3 配置時は逆イニシアチブ",
                     )
+            if at is None:
+                _window_escape(game, b, cid)
             if at is not None:
                 p = _square(b.map, at)
                 if b.map.cell(p) in "#O":
@@ -275,6 +277,22 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)
             _use_ability(acc, cid, name, instant, target, ctx)
+
+
+def _window_escape(game: NsGame, b: mp.Board, cid: str) -> None:
+    """Taking an active character off the map from a window square is an escape through it;
+    refused for the window 【殺】 broke through (entry row 3) while he is next to it (NS-99, 2-15)."""
+    at = b.positions.get(cid)
+    f = game.fighters.get(cid)
+    if at is None or at not in b.sealed_windows or f is None or f.status != ACTIVE:
+        return
+    s = b.positions.get(b.slayer) if b.slayer is not None and _alive(game, b.slayer) else None
+    if s is not None and bd.distance(s, at) <= 1:
+        reject(
+            "window_sealed",
+            f"({at[0]}, {at[1]})の窓は【殺】が隣接している間は脱出に使えない",
+            "NSTRPG 2-15 死神のエントリー決定表 出目3",
+        )
 
 
 def placement_due(table: TableState, game: NsGame) -> str | None:

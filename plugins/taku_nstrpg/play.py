@@ -23,6 +23,7 @@ from taku.core.ruleset import Viewer
 from taku.core.table import Character, TableState
 from taku_nstrpg import combat as cb
 from taku_nstrpg import dkk as dk
+from taku_nstrpg import turn_end as te
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg._resolve import NARAKU
 from taku_nstrpg.damage import ACTIVE, FAINTED
@@ -151,8 +152,11 @@ def turn(table: TableState, options: NsOptions | None = None) -> Turn | None:
     fighters = _fighters(table)
     phase, actor = _phase(table, game, fighters, options)
     label = PHASES[phase]
-    if phase == "turn_end" and game.turn_over:
+    end_step = te.step(table, game)
+    if end_step == "placement":
         label = "ターン終了（次のターン開始待ち）"
+    elif end_step is not None:  # the step of the ターン終了フェイズ due (NS-42)
+        label = f"{label}（{te.STEPS[end_step]}）"
     entries = order(table, fighters, options)
     seen: set[str] = set()
     slots = []
@@ -521,7 +525,17 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
         out.append(Affordance(command="nstrpg.end_scenario", label="シナリオを終える", group=G))
     else:
         phase, _ = _phase(table, game, fighters)
-        if game.turn == 0 or game.turn_over:
+        end_step = te.step(table, game)  # the ターン終了フェイズ's steps in order (NS-42)
+        if end_step == "effects":
+            out.append(
+                Affordance(
+                    command="nstrpg.resolve_effects",
+                    label="継続系の効果を処理する",
+                    group=G,
+                    primary=not game.pending,
+                )
+            )
+        if (game.turn == 0 or game.turn_over) and end_step != "wasshoi":
             out.append(
                 Affordance(
                     command="nstrpg.start_turn",
@@ -543,27 +557,29 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                         ]
                     },
                     group=G,
-                    primary=phase == "turn_end" and not game.pending,
+                    primary=end_step == "abilities" and not game.pending,
                 )
             )
         out.append(Affordance(command="nstrpg.end_phase", label="フェイズを終える", group=G))
-        out.append(
-            Affordance(
-                command="nstrpg.end_combat",
-                label="戦闘を終える",
-                group=G,
-                # every enemy (or every PC) defeated: the combat ends at the turn's end (NS-43, G-NS-23)
-                primary=game.turn_over and _side_out(game, fighters),
+        if end_step != "wasshoi":
+            out.append(
+                Affordance(
+                    command="nstrpg.end_combat",
+                    label="戦闘を終える",
+                    group=G,
+                    # every enemy (or every PC) defeated: the combat ends at the turn's end (NS-43, G-NS-23)
+                    primary=game.turn_over and _side_out(game, fighters),
+                )
             )
-        )
-        out.append(
-            Affordance(
-                command="nstrpg.wasshoi",
-                label="Wasshoi!判定",
-                group=G,
-                primary=game.wasshoi_due and game.acting is None,
+        if end_step not in ("effects", "abilities"):  # Wasshoi! at the very end (2-15)
+            out.append(
+                Affordance(
+                    command="nstrpg.wasshoi",
+                    label="Wasshoi!判定",
+                    group=G,
+                    primary=game.wasshoi_due and game.acting is None,
+                )
             )
-        )
     out.extend(_barrages(table, game))
     if game.pending:
         hits = [

@@ -468,6 +468,8 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
             ``attack`` (攻撃フェイズ: 集中状態 skips the move), ``attacked`` (an attack-phase
             action done), ``""`` between 手番 (2-4 … 2-7).
         turn_over: the turn's ターン終了フェイズ is done (``end_turn``); the next ``start_turn`` clears it.
+        effects_done: the ターン終了フェイズ's continuing effects are resolved this turn
+            (``resolve_effects``, or first in ``end_turn``; NS-42, :mod:`taku_nstrpg.turn_end`).
         pc_rank: the agreed order of PCs with the same イニシアチブ値 (NS-31, ``set_pc_order``).
         board: the map, positions and per-手番 movement (:class:`~taku_nstrpg.mapping.Board`);
             ``None`` without a map (the view leaves it out then).
@@ -527,6 +529,10 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     ] = ""
     turn_over: Annotated[
         bool, field("ターン終了済み", "ターン終了フェイズが済み、次のターン開始を待つ")
+    ] = False
+    effects_done: Annotated[
+        bool,
+        field("継続系の効果を処理済み", "このターン終了フェイズの継続系の効果を処理した（2-9）"),
     ] = False
     pc_rank: Annotated[
         tuple[str, ...],

@@ -29,6 +29,8 @@ VIEW_CHANGES: dict[str, set[str]] = {
     "shadowjan": {"legal_moves", "all_moves", "to_move", "step"},
     # the seed epoch of the deck's order (issue 17): new, 0 for every older table
     "yodomi": {"deck_epoch"},
+    # the ターン終了フェイズ's continuing-effects step (issue 15, NS-42): new, False in every older table
+    "nstrpg": {"effects_done"},
 }
 
 

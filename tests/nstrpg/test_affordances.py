@@ -147,6 +147,11 @@ async def test_turn_follows_initiative_and_the_phases_of_a_turn(ns: Make) -> Non
     await send(t, t.pl, find(offered(t, t.pl), "end_turn_of", character_id=me)[0])
     tr = turn(t.h.table.state, t.h.table.ruleset)
     assert tr is not None and tr.phase == "turn_end" and tr.actor is None
+    assert tr.phase_label == "ターン終了フェイズ（継続系の効果の処理）"  # its first step (NS-42)
+    (effects,) = find(offered(t, t.gm), "resolve_effects")
+    assert effects.primary and not find(offered(t, t.gm), "wasshoi")
+    await send(t, t.gm, effects)
+    assert not find(offered(t, t.gm), "resolve_effects")
     (end_turn,) = find(offered(t, t.gm), "end_turn")
     assert end_turn.primary and values(end_turn, "atmosphere") == ["normal", "hard", "ultra_hard"]
     assert not find(offered(t, t.pl), "end_turn")

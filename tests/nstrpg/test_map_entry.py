@@ -93,3 +93,30 @@ async def test_an_impossible_row_is_rerolled_once_then_the_gm_chooses(ns: Make) 
 async def test_a_possible_row_is_not_rerolled(ns: Make) -> None:
     t, _, _, _ = await entered(ns, 1)
     assert await t.rejected(t.gm, c.RerollEntry()) == "rule/nstrpg/entry_possible"
+
+
+async def test_row_3_the_window_cannot_be_used_to_escape_while_the_slayer_is_next_to_it(
+    ns: Make,
+) -> None:
+    """2-15 row 3: "【殺】コマが隣接している間、その窓は脱出用として使用できなくなる": taking a
+    character off the map from that window is refused while he stands next to it."""
+    t, me, _, slayer = await entered(ns, 3)
+    (e,) = await t.gm_do(mp.PlaceEntry(character_id=slayer, at=(1, 2)))
+    assert t.h.game.board.sealed_windows == ((0, 3),) and t.h.game.board.slayer == slayer
+    await t.gm_do(mp.Place(character_id=me, at=(0, 3), reason="窓へ"))
+    escape = mp.Place(character_id=me, at=None, reason="窓から脱出")
+    assert await t.rejected(t.gm, escape) == "rule/nstrpg/window_sealed"
+    # once he is no longer next to it, the window is an exit again
+    await t.gm_do(mp.Place(character_id=slayer, at=(4, 2), reason="移動"))
+    (out,) = await t.gm_do(escape)
+    assert out.at is None and me not in t.h.game.board.positions
+
+
+async def test_another_rows_slayer_next_to_a_window_does_not_close_it(ns: Make) -> None:
+    """Only row 3's window is closed (the one he broke through)."""
+    t, me, _, slayer = await entered(ns, 1)
+    await t.gm_do(mp.PlaceEntry(character_id=slayer, at=(5, 4)))
+    await t.gm_do(mp.Place(character_id=slayer, at=(1, 3), reason="移動"))
+    await t.gm_do(mp.Place(character_id=me, at=(0, 3), reason="窓へ"))
+    (out,) = await t.gm_do(mp.Place(character_id=me, at=None, reason="窓から脱出"))
+    assert out.at is None
