@@ -594,8 +594,9 @@ def _place_entry(acc: Any, cmd: mp.PlaceEntry, ctx: Context[Any]) -> None:
 
 def turn_due(table: TableState, game: NsGame, cid: str, ctx: Context[Any], opts: Any) -> None:
     """手番開始 in initiative order (NS-30, NS-31): during a combat turn only the next in order
-    may begin, nobody while another's 手番 runs; on a tie among enemies the GM picks which
-    enemy goes first (each time). Outside a combat turn nothing is checked."""
+    may begin, nobody while another's 手番 runs, nobody once every slot has acted (no second
+    手番 in a turn); on a tie among enemies the GM picks which enemy goes first (each time).
+    Outside a combat turn nothing is checked."""
     from taku_nstrpg.play import _next, order
 
     if not game.combat or game.turn == 0 or game.turn_over:
@@ -603,7 +604,14 @@ def turn_due(table: TableState, game: NsGame, cid: str, ctx: Context[Any], opts:
     if game.acting is not None and game.acting != cid:
         reject("not_your_turn", "別のキャラクターの手番中", "NSTRPG 2-3 イニシアチブと手番")
     nxt = _next(table, game, None, opts)
-    if nxt is None or nxt == cid:
+    if nxt is None:
+        # every slot of the order has acted: the ターン終了フェイズ, no second 手番 (NS-30)
+        reject(
+            "not_your_turn",
+            "このターンの手番はすべて終わった（ターン終了フェイズ）",
+            "NSTRPG 2-3 イニシアチブと手番",
+        )
+    if nxt == cid:
         return
     slots = order(table, None, opts)
     value = {k: max(v, 1) for k, v in reversed(slots)}  # first slot's value per character

@@ -64,6 +64,23 @@ async def test_each_turn_goes_in_order_and_the_gm_orders_tied_enemies(ns: Make) 
     assert actor(t) == a
 
 
+async def test_no_second_te_ban_once_everyone_has_acted(ns: Make) -> None:
+    """NS-30: each character's 手番 comes once a turn (in its slot); once every slot has
+    acted the turn is in its ターン終了フェイズ and nobody begins again, the GM neither."""
+    t = await ns()
+    me = await t.pc("ボブ", **sheet(3))
+    boss = await t.npc("ヤクザ", **sheet(2, "boss"))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me))
+    await t.do(c.EndTurnOf(character_id=me))
+    await t.gm_do(c.BeginTurnOf(character_id=boss))
+    await t.gm_do(c.EndTurnOf(character_id=boss))
+    assert actor(t) is None
+    assert await t.rejected(t.pl, c.BeginTurnOf(character_id=me)) == "rule/nstrpg/not_your_turn"
+    assert await t.rejected(t.gm, c.BeginTurnOf(character_id=boss)) == "rule/nstrpg/not_your_turn"
+
+
 async def test_initiative_below_one_acts_as_one_but_shows_its_value(ns: Make) -> None:
     """NS-32: a PC at イニシアチブ −1 acts with the 1s, before an enemy at 1."""
     t = await ns()
