@@ -33,7 +33,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import load  # noqa: E402 - bench/ on the path first
-from run_all import free_port  # noqa: E402
+from run_all import free_port, wait_open  # noqa: E402
 
 
 def _env(code: Path) -> dict[str, str]:
@@ -65,20 +65,7 @@ def _serve(code: Path, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env(code)
     )
-    return _wait_open(proc, port)
-
-
-def _wait_open(proc: subprocess.Popen[bytes], port: int) -> subprocess.Popen[bytes]:
-    import socket
-
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("server did not start")
+    return wait_open(proc, port)
 
 
 def _which(code: Path) -> str:

@@ -27,14 +27,9 @@ import time
 from pathlib import Path
 
 import msgspec
+from run_all import free_port, wait_open  # bench/ is the script's directory on sys.path
 
 T0 = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def p99(xs: list[float]) -> float:
@@ -134,14 +129,7 @@ def serve(db: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    for _ in range(400):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("server did not start")
+    return wait_open(proc, port, tries=400)
 
 
 def rss_mib(pid: int) -> float:

@@ -39,14 +39,22 @@ def free_port() -> int:
 
 def start(cmd: list[str], port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
+    return wait_open(proc, port)
+
+
+def wait_open(
+    proc: subprocess.Popen[bytes], port: int, tries: int = 200
+) -> subprocess.Popen[bytes]:
+    """``proc`` once it accepts connections on ``port`` (0.05 s between tries); killed
+    and SystemExit when it never does."""
+    for _ in range(tries):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return proc
         except OSError:
             time.sleep(0.05)
     proc.kill()
-    raise SystemExit(f"server did not start: {cmd}")
+    raise SystemExit(f"server did not start: {proc.args}")
 
 
 def network(seconds: float) -> None:
