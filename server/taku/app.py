@@ -574,6 +574,7 @@ class TableService:
                 stand_in=chain.public_event(rec) if sees and rec.audience is not None else None,
                 command=_command_frame(rec, knows),
                 command_salt=rec.command_salt if knows else None,
+                event_version=rec.event_version,
             )
         )
 
