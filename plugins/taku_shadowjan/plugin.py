@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taku.core.ruleset import Ruleset
 from taku.hookspecs import hookimpl
+from taku_nstrpg.dice import dice_chat
 from taku_nstrpg.templates import TEMPLATES as NS_TEMPLATES
 from taku_shadowjan._evolve import evolve
 from taku_shadowjan._render import render
@@ -72,6 +73,7 @@ RULESET = Ruleset[SjGame, SjOptions](
     sheet=SjSheet,
     state=SjGame,
     chat=chat,
+    chat_dice=dice_chat,  # its NinjaSlayer2 dice lines, read again by taku verify
     render=render,
     affordances=affordances,
     turn=turn,

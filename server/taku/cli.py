@@ -287,23 +287,31 @@ async def _verify(args: argparse.Namespace) -> int:
             return 2
     report = verify_log(lines, _registry(), heads=args.head or ())
     c = report.counts
-    # the verdict first, then what it rests on
+    # the verdict first, then what it rests on, then what was not checked and why
+    what = (
+        f"{c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
+        f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
+        + (f" to head {report.head[:16]}" if c["chained"] else "")
+    )
     if report.problems:
         print(f"NOT VERIFIED: {len(report.problems)} problem(s) in {c['events']} events")
+    elif report.unchecked:
+        # never VERIFIED while a seq went unchecked: the NOT CHECKED lines say which and why
+        print(f"PARTLY VERIFIED: {what}; not everything could be checked (NOT CHECKED below)")
     else:
         print(
-            f"VERIFIED: {c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
-            f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
-            + (f" to head {report.head[:16]}" if c["chained"] else "")
+            f"VERIFIED: {what}"
             + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
         )
     for p in report.problems:
         print(f"FAIL {p}")
     for line in report.epochs:
         print(f"  {line}")
+    for line in report.notes:
+        print(f"  note: {line}")
     for _seq, why in report.unchecked:
         print(f"NOT CHECKED {why}")
-    return 1 if report.problems else 0
+    return report.exit_code
 
 
 def _rulesets(args: argparse.Namespace) -> int:

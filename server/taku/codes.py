@@ -185,6 +185,14 @@ CATALOGUE: dict[str, Code] = {
         "a die face or shuffle is not the one the seed gives",
         "ダイスの出目かシャッフルがシードから計算したものと違います",
     ),
+    "verify/result": Code(
+        "a roll's result (total, 成功数, flag) is not what its own faces give",
+        "ダイスの結果（合計・成功数・成否）が、その出目から計算したものと違います",
+    ),
+    "verify/display": Code(
+        "a line's shown text, speaker or outcome is not what its event renders to",
+        "表示された文面・発言者・成否が、出来事から作り直したものと違います",
+    ),
     # dice
     "dice/invalid": Code("a bad dice expression", "ダイス式が正しくありません"),
     "dice/too_many_dice": Code("more than 200 dice", "ダイスが多すぎます（200個まで）"),

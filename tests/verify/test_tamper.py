@@ -239,20 +239,32 @@ async def test_the_true_logs_verify(backend: Backend, tmp_path: Path) -> None:
         assert report.counts["commands"] == len({r["command_id"] for r in rows}) - 1 > 5
         assert all("unchained" not in why for _, why in report.unchecked)
         assert [e.split(":")[0] for e in report.epochs][-1].startswith("epoch 2")
+        rcs = {}
         for who, frames in s.frames.items():
             text = "\n".join(f.decode() for f in frames)
             rep = verify_log(lines_from_export(text), REGISTRY, heads=(s.acks[0][1],))
             assert rep.ok, (who, [str(p) for p in rep.problems])
             if who is None:  # the public: hidden events are named as not checked
                 assert any("hidden events not in this log" in w for _, w in rep.unchecked)
+                assert not rep.complete and rep.verdict == "PARTLY VERIFIED"
+            if who == s.gm and ruleset == "nstrpg":
+                # the GM sees every event of nstrpg, but not a player's secret command
+                assert all(w.startswith("hidden commands") for _, w in rep.unchecked), rep.unchecked
+            path = tmp_path / f"{ruleset}-{who}.jsonl"
+            path.write_text(text, encoding="utf-8")
+            rcs[who] = await asyncio.to_thread(
+                cli.main, ["verify", str(path), "--head", s.acks[-1][1]]
+            )
         full = "\n".join(json.dumps(e, ensure_ascii=False) for e in await backend.rows(s.table_id))
         rep = verify_log(lines_from_export(full), REGISTRY)
-        assert rep.ok and not any("hidden" in w for _, w in rep.unchecked), rep.unchecked
-        path = tmp_path / f"{ruleset}.jsonl"
-        path.write_text(text, encoding="utf-8")
-        assert (
-            await asyncio.to_thread(cli.main, ["verify", str(path), "--head", s.acks[-1][1]]) == 0
+        assert rep.complete, rep.unchecked
+        path = tmp_path / f"{ruleset}-full.jsonl"
+        path.write_text(full, encoding="utf-8")
+        rcs["full"] = await asyncio.to_thread(
+            cli.main, ["verify", str(path), "--head", s.acks[-1][1]]
         )
+        # VERIFIED (0) only when every seq was checked; PARTLY VERIFIED (3) otherwise
+        assert rcs["full"] == 0 and rcs[None] == 3, rcs
 
 
 TAMPERS: dict[
@@ -370,7 +382,8 @@ async def test_a_tampered_database_is_rejected_at_its_seq(backend: Backend, name
     hit = [
         p
         for p in report.problems
-        if p.seq == seq and p.code in ("verify/differs", "verify/command", "verify/faces")
+        if p.seq == seq
+        and p.code in ("verify/differs", "verify/command", "verify/faces", "verify/result")
     ]
     assert hit or ("verify/head", s.acks[-1][0]) in _codes_at(report), [
         str(p) for p in report.problems
@@ -547,3 +560,171 @@ async def test_two_nodes_keep_one_chain(backend: Backend) -> None:
     report = await backend.verify(tid, heads=(head,))
     assert report.ok, [str(p) for p in report.problems]
     assert report.counts["chained"] == report.counts["events"] == 2 + 12 + 1
+
+
+# --------------------------------------------------------------------------- the second round
+# The gaps left after the suite above, each as a tamper that passed before its fix:
+# (a) on a public export, past a hidden event, a forged ruleset result (an nstrpg 成功数
+#     raised, faces left alone, the export's heads recomputed) was VERIFIED with exit 0;
+# (b) the display fields of an export (text, speaker, outcome) were not checked;
+# (c) --head named the head's seq, not the edited one;
+# (d) event_version was not chained; a log chained before it must still verify.
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _text(frames: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(f, ensure_ascii=False) for f in frames)
+
+
+def _verify(frames: list[dict[str, Any]], heads: tuple[str, ...] = ()) -> Report:
+    return verify_log(lines_from_export(_text(frames)), REGISTRY, heads=heads)
+
+
+def _reheaded(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a forger handing an export around does after an edit: recompute every head."""
+    lines = lines_from_export(_text(frames))
+    prev = chain.genesis(lines[0].table_id, lines[0].public["seed_hash"], 0)
+    for ln, f in zip(lines, frames, strict=True):
+        prev = chain.link(prev, ln.body())
+        f["head"] = chain.short(prev)
+    return frames
+
+
+async def _session(tmp_path: Path) -> Session:
+    return await _play(Backend("sqlite", str(tmp_path / "t.db")), "nstrpg", _nstrpg)
+
+
+def _public(s: Session) -> list[dict[str, Any]]:
+    return [json.loads(f) for f in s.frames[None]]
+
+
+async def test_a_forged_success_count_past_a_hidden_event_fails_on_a_public_export(
+    tmp_path: Path,
+) -> None:
+    """(a) The public export lacks the secret SN3; N4 comes after it. Its 成功数 raised by
+    3 (faces and result text left alone), every head recomputed: not VERIFIED, but a
+    failure at N4's seq, from reading N4 again with its own faces (nstrpg's chat_dice)."""
+    s = await _session(tmp_path)
+    public = _public(s)
+    secret = next(f for f in public if f.get("redacted"))
+    roll = next(f for f in public if f["event"].get("expression") == "N4")
+    assert roll["seq"] > secret["seq"]
+    true = roll["event"]["successes"]
+    roll["event"]["successes"] += 3
+    report = _verify(_reheaded(public))
+    assert report.verdict == "NOT VERIFIED"
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/result", roll["seq"])]
+    assert f"successes is {true + 3}, but 'N4' with these faces gives {true}" in str(
+        report.problems[0]
+    )
+    path = tmp_path / "forged.jsonl"
+    path.write_text(_text(public), encoding="utf-8")
+    assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 1
+
+
+async def test_past_a_hidden_event_the_public_export_is_never_plainly_verified(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """(a) The true public export: every command after the hidden event is decided again
+    on the public state (and matches), the hidden seq is named as not checked, and the
+    verdict is PARTLY VERIFIED with exit 3. A chat line forged past the hidden event
+    (its command left alone, heads recomputed) is named as not checked, never verified."""
+    s = await _session(tmp_path)
+    public = _public(s)
+    secret = next(f for f in public if f.get("redacted"))["seq"]
+    report = _verify(public)
+    assert report.ok and report.verdict == "PARTLY VERIFIED"
+    assert [seq for seq, _ in report.unchecked] == [secret, secret]
+    assert any("decided again on the public state" in n for n in report.notes), report.notes
+    path = tmp_path / "public.jsonl"
+    path.write_text(_text(public), encoding="utf-8")
+    capsys.readouterr()
+    assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 3
+    out = capsys.readouterr().out
+    assert out.startswith("PARTLY VERIFIED") and f"seq {secret}" in out, out
+
+    line = next(f for f in public if f["event"].get("text") == "おつかれさまでした")
+    assert line["seq"] > secret
+    line["event"]["text"] = "おつかれ"
+    report = _verify(_reheaded(public))
+    assert report.verdict != "VERIFIED"
+    assert any(
+        seq == line["seq"] and "on the public state" in why for seq, why in report.unchecked
+    ), report.unchecked
+
+
+async def test_an_edited_display_field_in_an_export_is_rejected(tmp_path: Path) -> None:
+    """(b) The text, the speaker's name and the 成功/失敗 badge of an exported line are
+    rendered again from its event: an edit of any is rejected at its seq, and the true
+    export passes (its lines rendered with the export's state)."""
+    s = await _session(tmp_path)
+    assert _verify(_public(s)).ok
+
+    public = _public(s)
+    chat = next(f for f in public if f["event"]["type"] == "chat_posted")
+    chat["text"] = chat["text"].replace("ドーモ", "ドーモドーモ")
+    report = _verify(public)
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/display", chat["seq"])]
+    assert "text is" in str(report.problems[0]) and "ドーモ、たろうです" in str(report.problems[0])
+
+    public = _public(s)
+    roll = next(f for f in public if f["event"].get("expression") == "2D6>=7")
+    roll["outcome"] = "failure" if roll.get("outcome") == "success" else "success"
+    roll["speaker"]["name"] = "じろう"
+    report = _verify(public)
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/display", roll["seq"])]
+
+
+async def test_a_held_head_names_the_first_edited_seq(tmp_path: Path) -> None:
+    """(c) A chat line edited in an export, heads left alone, checked against the last
+    head the player holds: the finding names the edited seq, not the head's."""
+    s = await _session(tmp_path)
+    public = _public(s)
+    chat = next(f for f in public if f["event"]["type"] == "chat_posted")
+    chat["event"]["text"] = "ドーモ、じろうです"
+    head_seq, head = s.acks[-1]
+    assert head_seq > chat["seq"]
+    report = _verify(public, heads=(f"{head_seq}:{head}",))
+    heads = [p for p in report.problems if p.code == "verify/head"]
+    assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
+    assert f"the chain breaks at seq {chat['seq']}" in str(heads[0])
+    assert f"at seq {head_seq}" in str(heads[0])
+
+
+async def test_event_version_is_chained(backend: Backend) -> None:
+    """(d) An event's event_version changed in the database: the chain breaks there; with
+    every hash recomputed, deciding the command again names it."""
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    target = next(r for r in rows if r["type"] == "chat_posted")
+    target["event_version"] = 2
+    await backend.rewrite(s.table_id, rows)
+    report = await backend.verify(s.table_id)
+    assert ("verify/chain", target["seq"]) in _codes_at(report)
+    assert {p.seq for p in report.problems} == {target["seq"]}
+    await backend.rewrite(s.table_id, _rechain(rows))
+    report = await backend.verify(s.table_id)
+    assert ("verify/differs", target["seq"]) in {(p.code, p.seq) for p in report.problems}
+    assert "event_version is 2 in the log, 1 when decided again" in str(report.problems[0])
+
+
+def test_a_log_chained_before_event_version_still_verifies() -> None:
+    """(d) A log written by the code before event_version was chained (chain format 1,
+    checked in): its full log is VERIFIED, its public export PARTLY VERIFIED (the secret
+    roll), both reach the head it ended at, and both say they are format 1. An edit of
+    its event_version is caught by deciding the command again."""
+    full = (FIXTURES / "chain1-nstrpg.full.jsonl").read_text("utf-8")
+    public = (FIXTURES / "chain1-nstrpg.public.jsonl").read_text("utf-8")
+    head = "15:" + json.loads(full.splitlines()[-1])["hash"][:16]
+    rep = verify_log(lines_from_export(full), REGISTRY, heads=(head,))
+    assert rep.verdict == "VERIFIED" and rep.counts["chained"] == 15, rep.problems
+    assert any("seq 1-15: chained in format 1" in n for n in rep.notes), rep.notes
+    rep = verify_log(lines_from_export(public), REGISTRY, heads=(head,))
+    assert rep.ok and rep.verdict == "PARTLY VERIFIED", rep.problems
+
+    rows = [json.loads(x) for x in full.splitlines()]
+    chat = next(r for r in rows if r["type"] == "chat_posted")
+    chat["event_version"] = 2
+    rep = verify_log(lines_from_export(_text(rows)), REGISTRY, heads=(head,))
+    assert ("verify/differs", chat["seq"]) in {(p.code, p.seq) for p in rep.problems}

@@ -184,6 +184,12 @@ class Ruleset(Generic[G, O]):
             generic dice of :mod:`taku.core.chatdice`, then to plain chat. The core
             strips a leading ``S`` (secret) before asking and, if the ruleset reads
             the rest, makes the result secret (``ctx.secret`` is then true).
+        chat_dice: ``(text, ctx) -> list[Event | Private] | None``: the ruleset's chat
+            dice that read nothing but the line and the dice (no table state), e.g.
+            nstrpg's ``N5[S]``. ``taku verify`` reads a logged ``dice_rolled`` again
+            with it on the event's own faces, so its 成功数, total and flag are checked
+            even where its command cannot be decided again (a public log past a
+            hidden event). ``None``: only the core's generic dice are read again.
         render: ``(event, table, options) -> str | None``: one readable Japanese line.
         affordances: ``(table, viewer, options) -> list[Affordance]``: what the
             viewer may do now (:mod:`taku.core.play`).
@@ -215,6 +221,7 @@ class Ruleset(Generic[G, O]):
     sheet: type[msgspec.Struct] | None = None
     state: type[Any] | None = None
     chat: Callable[[str, TableState, Context[O]], Sequence[Emitted] | None] | None = None
+    chat_dice: Callable[[str, Context[O]], Sequence[Emitted] | None] | None = None
     render: Callable[[Event, TableState, O], str | None] | None = None
     affordances: Callable[[TableState, Viewer, O], Sequence[Affordance]] | None = None
     turn: Callable[[TableState, O], Turn | None] | None = None
