@@ -5,10 +5,19 @@ the first event to the last, and to a head a player holds; every epoch's seed
 against the hash published before it; every command by deciding it again with
 its epoch's revealed seed, requiring the same events byte for byte (canonical
 JSON); every hidden event and hidden command whose content the log holds
-against the commitment everyone received; and every die face and shuffle
-(:func:`verify`, below). It reads a table from the store (the full log, as the
-GM's ``taku export --full`` has it) or from exported frames (a player's or the
-public's log), and names each seq it could not check and why.
+against the commitment everyone received; every roll's result read again from
+its own faces (:func:`_check_results`: the core's generic dice and the ruleset's
+``chat_dice``, no table state needed); every die face and shuffle (:func:`verify`,
+below); and an export's display fields rendered again (:func:`_check_display`).
+It reads a table from the store (the full log, as the GM's ``taku export --full``
+has it) or from exported frames (a player's or the public's log), and names each
+seq it could not check and why (:attr:`Report.unchecked`): the verdict
+(:attr:`Report.verdict`) is ``VERIFIED`` only when there is none.
+
+Past a hidden event whose content the log lacks (a public export), commands are
+decided again on the *public state* (the log folded without those events): a
+match is a check (:attr:`Report.notes` names those seqs), a difference is not a
+finding but an unchecked seq, since the hidden event may explain it.
 
 The face check, :func:`verify`:
 
@@ -19,9 +28,9 @@ can be recomputed (:func:`taku.core.dice.face_at`). The faces a command drew
 (``draws`` on its last event) must be covered exactly by its rolls: a die rolled
 and then hidden or replaced is caught too. The core's generic rolls
 (``dice_rolled``) are recomputed from their expression and faces, so a changed
-total or 成功/失敗 is caught as well; a ruleset's own results are checked as far
-as their faces go. Events the reader may not see (``redacted``) are skipped;
-for them only the count of faces is checked.
+total or 成功/失敗 is caught as well (:func:`verify_log` reads a ruleset's own
+dice again too, through its ``chat_dice``). Events the reader may not see
+(``redacted``) are skipped; for them only the count of faces is checked.
 """
 
 from __future__ import annotations
