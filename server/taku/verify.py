@@ -823,7 +823,8 @@ def _decide_again(
 ) -> frozenset[str]:
     """Decide every command again on the state folded from the log before it; returns
     the command ids whose events came out the same. ``states`` (when given) gets, for
-    each seq, ``(state after it, whether a hidden event this log lacks came before)``."""
+    each seq, ``(state after it, whether a hidden event this log lacks, and which may
+    have changed the state, came before)``."""
     from taku.core import table as core_table
 
     first = lines[0].public if lines[0].seq == 1 else None
@@ -856,6 +857,10 @@ def _decide_again(
     unrevealed: list[int] = []
     hidden_cmd: list[int] = []
     hidden_seen: list[int] = []  # hidden events so far whose content this log lacks
+    # whether every one of them is a secret roll or a whisper that changes no state (the
+    # core leaves the state alone for them and so does the ruleset's evolve): then the
+    # public state is the state, and a difference past them is a finding
+    neutral = True
     on_public: list[int] = []  # decided again on the public state, and matched
     undecided: list[tuple[int, str]] = []  # decided again on the public state: differs
     for group in _groups(lines):
@@ -872,7 +877,7 @@ def _decide_again(
             # event this log lacks, the command is decided on the public state (the state
             # without those events): a match is a check, a difference may be the hidden
             # event's doing and is reported as not checked, never as verified
-            into = rep if not hidden_seen else Report(counts={"commands": 0})
+            into = rep if not hidden_seen or neutral else Report(counts={"commands": 0})
             if _decide_one(
                 group,
                 rec,
@@ -900,6 +905,7 @@ def _decide_again(
         for ln in group:
             if ln.data is None:
                 hidden_seen.append(ln.seq)
+                neutral = neutral and _changes_nothing(ln.public, state, rs)
                 state = msgspec.structs.replace(
                     state, seq=ln.seq, dice_cursor=state.dice_cursor + ln.draws
                 )
@@ -914,7 +920,7 @@ def _decide_again(
                     st, seq=ln.seq, dice_cursor=st.dice_cursor + ln.draws
                 )
             if states is not None:
-                states[ln.seq] = (state, bool(hidden_seen))
+                states[ln.seq] = (state, bool(hidden_seen) and not neutral)
     if on_public:
         rep.notes.append(
             "seq "
@@ -957,6 +963,29 @@ def _decide_again(
             (unrevealed[0], "draws dice of an unrevealed epoch: seq " + _ranges(unrevealed))
         )
     return frozenset(proven)
+
+
+_NEUTRAL = ("dice_rolled", "chat_posted")
+"""The hidden events the core leaves the state alone for: a secret roll, a whisper."""
+
+
+def _changes_nothing(stand_in: Any, state: Any, rs: Any) -> bool:
+    """Whether the hidden event behind ``stand_in`` leaves the table's state alone: it
+    is a secret roll or a whisper (the core changes nothing for them), and the
+    ruleset's evolve leaves its game alone for that type too (tried on a bare event
+    of the type). Only decides whether a difference past it is a finding or not
+    checked: a wrong "nothing" makes a false alarm on a true log, never a pass."""
+    from taku.core import table as core_table
+    from taku.core.events import ChatPosted, DiceRolled
+
+    of = stand_in.get("of") if isinstance(stand_in, dict) else None
+    if of not in _NEUTRAL:
+        return False
+    sample = DiceRolled(expression="1D6", rolls=()) if of == "dice_rolled" else ChatPosted(text="")
+    try:
+        return core_table.evolve(state, sample, rs) == state
+    except Exception:  # noqa: BLE001 - a ruleset that cannot take it does something with it
+        return False
 
 
 def _server_union() -> Any:

@@ -614,7 +614,11 @@ async def test_a_forged_success_count_past_a_hidden_event_fails_on_a_public_expo
     roll["event"]["successes"] += 3
     report = _verify(_reheaded(public))
     assert report.verdict == "NOT VERIFIED"
-    assert [(p.code, p.seq) for p in report.problems] == [("verify/result", roll["seq"])]
+    # read again from its faces (no state needed), and decided again past the secret roll
+    assert {(p.code, p.seq) for p in report.problems} == {
+        ("verify/result", roll["seq"]),
+        ("verify/differs", roll["seq"]),
+    }
     assert f"successes is {true + 3}, but 'N4' with these faces gives {true}" in str(
         report.problems[0]
     )
@@ -626,10 +630,10 @@ async def test_a_forged_success_count_past_a_hidden_event_fails_on_a_public_expo
 async def test_past_a_hidden_event_the_public_export_is_never_plainly_verified(
     tmp_path: Path, capsys: Any
 ) -> None:
-    """(a) The true public export: every command after the hidden event is decided again
+    """(a) The true public export: every command after the secret roll is decided again
     on the public state (and matches), the hidden seq is named as not checked, and the
-    verdict is PARTLY VERIFIED with exit 3. A chat line forged past the hidden event
-    (its command left alone, heads recomputed) is named as not checked, never verified."""
+    verdict is PARTLY VERIFIED with exit 3. A secret roll changes no state, so a chat
+    line forged past it (its command left alone, heads recomputed) is a failure at its seq."""
     s = await _session(tmp_path)
     public = _public(s)
     secret = next(f for f in public if f.get("redacted"))["seq"]
@@ -648,10 +652,24 @@ async def test_past_a_hidden_event_the_public_export_is_never_plainly_verified(
     assert line["seq"] > secret
     line["event"]["text"] = "おつかれ"
     report = _verify(_reheaded(public))
-    assert report.verdict != "VERIFIED"
-    assert any(
-        seq == line["seq"] and "on the public state" in why for seq, why in report.unchecked
-    ), report.unchecked
+    assert ("verify/differs", line["seq"]) in _codes_at(report), [str(p) for p in report.problems]
+
+
+async def test_past_a_hidden_deal_a_difference_is_named_as_not_checked(tmp_path: Path) -> None:
+    """(a) yodomi's shuffled deck is hidden from everyone, the GM too, and changes the
+    state: past it, deciding the next deal again on the GM's state differs for a true log
+    (the pile's size is unknown). That seq is named as not checked with what differs, and
+    the verdict is PARTLY VERIFIED, never VERIFIED; the full log decides it."""
+    s = await _play(Backend("sqlite", str(tmp_path / "y.db")), "yodomi", _yodomi)
+    gm = [json.loads(f) for f in s.frames[s.gm]]
+    report = _verify(gm)
+    assert report.ok and report.verdict == "PARTLY VERIFIED", [str(p) for p in report.problems]
+    # the second deal (after the first reveal): the pile it is cut from is not known
+    last = [f for f in gm if f["command_id"] == gm[-3]["command_id"]]
+    assert len(last) == 2 and all(f.get("redacted") for f in last)
+    undecided = [(q, w) for q, w in report.unchecked if "on the public state" in w]
+    assert [q for q, _ in undecided] == [f["seq"] for f in last], report.unchecked
+    assert "deciding it again draws" in undecided[-1][1]
 
 
 async def test_an_edited_display_field_in_an_export_is_rejected(tmp_path: Path) -> None:
