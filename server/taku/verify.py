@@ -16,8 +16,10 @@ seq it could not check and why (:attr:`Report.unchecked`): the verdict
 
 Past a hidden event whose content the log lacks (a public export), commands are
 decided again on the *public state* (the log folded without those events): a
-match is a check (:attr:`Report.notes` names those seqs), a difference is not a
-finding but an unchecked seq, since the hidden event may explain it.
+match is a check (:attr:`Report.notes` names those seqs). A difference is a
+finding when every such hidden event is a secret roll or a whisper (they change
+no state: :func:`_changes_nothing`), and otherwise an unchecked seq, since the
+hidden event may explain it.
 
 The face check, :func:`verify`:
 
@@ -135,8 +137,8 @@ def _check_ruleset_roll(data: dict[str, Any], chat_dice: Any) -> str | None:
     )
     try:
         again = chat_dice(text, ctx)
-    except Exception as e:  # noqa: BLE001 - a line the ruleset could never have rolled
-        return f"cannot read {text!r} again: {e}"
+    except Exception:  # noqa: BLE001 - not a line of its reader (a command's own roll)
+        return None  # checked by deciding its command again
     if not again or len(again) != 1:
         return None  # not one of its stateless dice lines: checked by deciding the command
     ev = again[0].event if isinstance(again[0], Private) else again[0]

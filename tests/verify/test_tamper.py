@@ -197,6 +197,16 @@ async def _yodomi(send: Any, table: Any, gm: str, pl: str) -> None:
     await send(gm, RevealSeed())
 
 
+async def _chabu(send: Any, table: Any, gm: str, pl: str) -> None:
+    await send(pl, CreateCharacter(name="ケン", sheet={}))
+    await send(pl, Chat(text="CH<=50 調査"))
+    await send(pl, Chat(text="SCH<=40"))  # a secret check
+    await send(pl, Chat(text="CHD3+5 ダメージ"))
+    await send(gm, RevealSeed())
+    await send(pl, Chat(text="CH50VS40"))
+    await send(gm, RevealSeed())
+
+
 # --------------------------------------------------------------------------- tampering
 
 
@@ -230,7 +240,7 @@ def _codes_at(report: Report) -> set[tuple[str, int | None]]:
 async def test_the_true_logs_verify(backend: Backend, tmp_path: Path) -> None:
     """From the database, from the public's, the GM's and the player's jsonl exports, and
     from the full log: accepted, each saying what it could not check."""
-    for ruleset, script in (("nstrpg", _nstrpg), ("yodomi", _yodomi)):
+    for ruleset, script in (("nstrpg", _nstrpg), ("yodomi", _yodomi), ("chabu", _chabu)):
         s = await _play(backend, ruleset, script)
         report = await backend.verify(s.table_id, heads=(f"{s.acks[-1][0]}:{s.acks[-1][1]}",))
         assert report.ok, [str(p) for p in report.problems]
