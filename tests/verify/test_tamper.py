@@ -756,3 +756,32 @@ def test_a_log_chained_before_event_version_still_verifies() -> None:
     chat["event_version"] = 2
     rep = verify_log(lines_from_export(_text(rows)), REGISTRY, heads=(head,))
     assert ("verify/differs", chat["seq"]) in {(p.code, p.seq) for p in rep.problems}
+
+
+def test_a_format_1_log_goes_on_in_format_2_but_never_back() -> None:
+    """(d) An old table played on after the upgrade: its events chained in format 1, the
+    new ones in format 2 from the last old hash. That verifies; a format 1 event after a
+    format 2 one (which would leave its event_version uncovered) breaks the chain there."""
+    from taku.core.events import Recorded
+
+    rows = [
+        json.loads(x)
+        for x in (FIXTURES / "chain1-nstrpg.full.jsonl").read_text("utf-8").splitlines()
+    ]
+    recs = [msgspec.json.decode(json.dumps(r).encode(), type=Recorded) for r in rows]
+
+    def sealed(formats: list[int]) -> list[dict[str, Any]]:
+        out, prev = [], ""
+        for rec, fmt in zip(recs, formats, strict=True):
+            if not prev:
+                prev = chain.genesis(rec.table_id, json.loads(bytes(rec.data))["seed_hash"], 0)
+            prev = chain.link(prev, chain.body_of(rec, fmt))
+            out.append(json.loads(msgspec.json.encode(msgspec.structs.replace(rec, hash=prev))))
+        return out
+
+    assert sealed([1] * 15) == rows  # the fixture is format 1 throughout
+    rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2] * 5))), REGISTRY)
+    assert rep.verdict == "VERIFIED", [str(p) for p in rep.problems]
+    assert any(n.startswith("seq 1-10: chained in format 1") for n in rep.notes), rep.notes
+    rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2, 2, 1, 2, 2]))), REGISTRY)
+    assert [(p.code, p.seq) for p in rep.problems] == [("verify/chain", 13)]
