@@ -248,12 +248,10 @@ strip = mode == "neither"
 
 
 def bare(events):
-    # the envelope without the command record (what storing commands adds)
+    # the envelope without the command record (what storing commands adds); the
+    # command's fingerprint (idempotency) was stored before the chain and stays
     return [
-        msgspec.structs.replace(
-            e, command=NO_JSON, command_commitment=None, command_salt=None,
-            command_fingerprint=None,
-        )
+        msgspec.structs.replace(e, command=NO_JSON, command_commitment=None, command_salt=None)
         for e in events
     ]
 
