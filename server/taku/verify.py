@@ -880,6 +880,7 @@ def _decide_again(
             # without those events): a match is a check, a difference may be the hidden
             # event's doing and is reported as not checked, never as verified
             into = rep if not hidden_seen or neutral else Report(counts={"commands": 0})
+            drawn_unrevealed = len(unrevealed)
             if _decide_one(
                 group,
                 rec,
@@ -898,11 +899,13 @@ def _decide_again(
                     on_public.append(head.seq)
                 if all(ln.data is not None for ln in group):
                     proven.add(head.command_id)
+            elif len(unrevealed) > drawn_unrevealed:
+                pass  # draws from an epoch whose seed is not revealed: not decided
             elif into is not rep:
                 for p in into.problems:
                     undecided.append((p.seq or head.seq, p.detail))
             else:
-                rep.counts["commands"] += 1
+                rep.counts["commands"] += 1  # decided again, and what differs is reported
         # the log's own events, decided again or not, make the state for the next command
         for ln in group:
             if ln.data is None:
