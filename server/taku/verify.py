@@ -38,6 +38,7 @@ dice again too, through its ``chat_dice``). Events the reader may not see
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -1186,8 +1187,9 @@ def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: 
     the chain does not cover, against the event they show rendered again.
 
     An export renders every line with the table's state at export time (today's names
-    and colours), a client's saved frames with the state when each arrived: either
-    state's rendering is accepted. Past a hidden event this log lacks, the state is the
+    and colours), a client's saved frames with the state when each arrived (or, for a
+    catch-up, when the client joined): a rendering with any state the log went
+    through is accepted, so a line must show what some state of the table renders. Past a hidden event this log lacks, the state is the
     public one, and a difference is reported as not checked (a render may read hidden
     state); so is every line of a log whose ruleset is not installed or another version.
     """
@@ -1216,6 +1218,18 @@ def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: 
     for group in _groups(lines):
         for ln in group:
             group_end[ln.seq] = group[-1].seq
+    # a client's saved catch-up frames are rendered with the state when it joined: on
+    # a difference, every state with other names, members or colours is tried too
+    shown_by: list[Any] = []
+    for seq in sorted(states):
+        st = states[seq][0]
+        last = shown_by[-1] if shown_by else None
+        if last is None or (st.characters, st.members, st.chat) != (
+            last.characters,
+            last.members,
+            last.chat,
+        ):
+            shown_by.append(st)
     unsure: list[int] = []
     for ln in shown_lines:
         if ln.seq not in states:
@@ -1227,7 +1241,8 @@ def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: 
             continue  # verify/decode names it
         at_seq, hidden_before = states[group_end.get(ln.seq, ln.seq)]
         found: str | None = None
-        for st in (final, at_seq):
+        tried = [final, at_seq]
+        for st in itertools.chain(tried, (x for x in shown_by if x not in tried)):
             try:
                 text = render(shown, st, rs, ln.actor)
             except Exception:  # noqa: BLE001 - the server shows the type when render fails
@@ -1239,9 +1254,11 @@ def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: 
                 "outcome": outcome(shown),
             }
             got = {"text": ln.text, "speaker": ln.speaker, "outcome": ln.outcome}
-            found = _differs(got, want)
-            if found is None:
+            diff = _differs(got, want)
+            if diff is None:
+                found = None
                 break
+            found = found or diff  # what differs from today's rendering, for the report
         if found is None:
             continue
         if hidden_before:
