@@ -673,7 +673,7 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
     if format1:
         rep.notes.append(
             f"seq {_ranges(format1)}: chained in format 1 (before event_version was chained); "
-            "their event_version is checked by deciding their commands again"
+            "their event_version is checked only where their commands are decided again"
         )
     rep.head = prev or ""
     return hashes
