@@ -785,3 +785,28 @@ def test_a_format_1_log_goes_on_in_format_2_but_never_back() -> None:
     assert any(n.startswith("seq 1-10: chained in format 1") for n in rep.notes), rep.notes
     rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2, 2, 1, 2, 2]))), REGISTRY)
     assert [(p.code, p.seq) for p in rep.problems] == [("verify/chain", 13)]
+
+
+async def test_a_line_shows_a_name_the_table_had(tmp_path: Path) -> None:
+    """(b) A line spoken as a character renamed later: the export shows today's name,
+    a frame saved when it arrived the name then; both are accepted. A name the
+    character never had is rejected at that seq."""
+
+    async def script(send: Any, table: Any, gm: str, pl: str) -> None:
+        await send(pl, CreateCharacter(name="ヤモト", sheet={}))
+        cid = next(iter(table.state.characters))
+        await send(pl, Chat(text="ドーモ", character_id=cid))
+        await send(pl, UpdateCharacter(character_id=cid, name="ヤモト・コキ"))
+        await send(gm, RevealSeed())
+
+    s = await _play(Backend("sqlite", str(tmp_path / "r.db")), "nstrpg", script)
+    public = _public(s)
+    line = next(f for f in public if f["event"]["type"] == "chat_posted")
+    assert line["speaker"]["name"] == "ヤモト・コキ" and "ヤモト・コキ" in line["text"]
+    assert _verify(public).ok
+    line["speaker"]["name"] = "ヤモト"  # as it arrived, before the rename
+    line["text"] = line["text"].replace("ヤモト・コキ", "ヤモト")
+    assert _verify(public).ok, [str(p) for p in _verify(public).problems]
+    line["speaker"]["name"] = line["text"] = "ナンシー"
+    report = _verify(public)
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/display", line["seq"])]
