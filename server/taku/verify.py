@@ -755,13 +755,15 @@ def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
         rep.epochs.append(f"epoch {epoch} (after seq {last}): open, its seed is not revealed")
     else:
         rep.epochs.append(f"epoch {epoch} (seq {start}..{last}): open, its seed is not revealed")
-        rep.unchecked.append(
-            (
-                start,
-                f"epoch {epoch} (seq {start}..{last}) is open: its dice are not checked "
-                "until the GM reveals its seed",
+        drawn = [ln.seq for ln in lines if ln.seq >= start and ln.draws]
+        if drawn:  # an open epoch without a die drawn leaves nothing unchecked
+            rep.unchecked.append(
+                (
+                    drawn[0],
+                    f"epoch {epoch} (seq {start}..{last}) is open: the dice drawn at seq "
+                    f"{_ranges(drawn)} are not checked until the GM reveals its seed",
+                )
             )
-        )
     return seeds
 
 

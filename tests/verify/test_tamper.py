@@ -810,3 +810,34 @@ async def test_a_line_shows_a_name_the_table_had(tmp_path: Path) -> None:
     line["speaker"]["name"] = line["text"] = "ナンシー"
     report = _verify(public)
     assert [(p.code, p.seq) for p in report.problems] == [("verify/display", line["seq"])]
+
+
+async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
+    tmp_path: Path,
+) -> None:
+    """Chat after the last reveal draws no die: still VERIFIED. A roll after it is named
+    as not checked (its epoch's seed is not revealed), so the log is PARTLY VERIFIED."""
+
+    async def script(send: Any, table: Any, gm: str, pl: str) -> None:
+        await send(pl, Chat(text="2D6"))
+        await send(gm, RevealSeed())
+        await send(pl, Chat(text="おつかれさまでした"))
+
+    s = await _play(Backend("sqlite", str(tmp_path / "e.db")), "nstrpg", script)
+    gm = [json.loads(f) for f in s.frames[s.gm]]
+    report = _verify(gm)
+    assert report.verdict == "VERIFIED", report.unchecked
+    assert report.epochs[-1].endswith("open, its seed is not revealed")
+
+    async def rolled(send: Any, table: Any, gm: str, pl: str) -> None:
+        await script(send, table, gm, pl)
+        await send(pl, Chat(text="1D6"))
+
+    s = await _play(Backend("sqlite", str(tmp_path / "f.db")), "nstrpg", rolled)
+    gm = [json.loads(f) for f in s.frames[s.gm]]
+    report = _verify(gm)
+    last = gm[-1]["seq"]
+    assert report.ok and report.verdict == "PARTLY VERIFIED"
+    assert any(q == last and f"dice drawn at seq {last}" in w for q, w in report.unchecked), (
+        report.unchecked
+    )
