@@ -292,6 +292,7 @@ async def _verify(args: argparse.Namespace) -> int:
         f"{c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
         f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
         + (f" to head {report.head[:16]}" if c["chained"] else "")
+        + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
     )
     if report.problems:
         print(f"NOT VERIFIED: {len(report.problems)} problem(s) in {c['events']} events")
@@ -299,10 +300,7 @@ async def _verify(args: argparse.Namespace) -> int:
         # never VERIFIED while a seq went unchecked: the NOT CHECKED lines say which and why
         print(f"PARTLY VERIFIED: {what}; not everything could be checked (NOT CHECKED below)")
     else:
-        print(
-            f"VERIFIED: {what}"
-            + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
-        )
+        print(f"VERIFIED: {what}")
     for p in report.problems:
         print(f"FAIL {p}")
     for line in report.epochs:

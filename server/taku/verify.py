@@ -936,7 +936,12 @@ def _decide_again(
             + ": decided again on the public state (without the hidden events this log "
             "lacks, seq "
             + _ranges(hidden_seen)
-            + ") and matched; the GM's full log decides them on the whole state"
+            + ") and matched"
+            + (
+                "; those change no state (secret rolls, whispers), so this is the whole check"
+                if neutral
+                else "; the GM's full log decides them on the whole state"
+            )
         )
     for seq, detail in undecided:
         rep.unchecked.append(
