@@ -711,8 +711,16 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
                 )
         return
     if not any(v.startswith(h) for v in hashes.values()):
+        brk = rep.first_break
         rep.problem(
-            "verify/head", None, f"the log never reaches the head {chain.short(h)} you hold"
+            "verify/head",
+            brk,
+            f"the log never reaches the head {chain.short(h)} you hold"
+            + (
+                f": the chain breaks at seq {brk} (the first seq whose content does not give its hash)"
+                if brk is not None
+                else ""
+            ),
         )
 
 

@@ -718,6 +718,9 @@ async def test_a_held_head_names_the_first_edited_seq(tmp_path: Path) -> None:
     assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
     assert f"the chain breaks at seq {chat['seq']}" in str(heads[0])
     assert f"at seq {head_seq}" in str(heads[0])
+    report = _verify(public, heads=(head,))  # the head alone, without its seq
+    heads = [p for p in report.problems if p.code == "verify/head"]
+    assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
 
 
 async def test_event_version_is_chained(backend: Backend) -> None:
