@@ -36,6 +36,7 @@ from taku_nstrpg.moves import (
     entry_possible,
     knockback_of,
     map_adjacent,
+    require_on_map,
     turn_due,
 )
 from taku_nstrpg.options import NsOptions
@@ -716,6 +717,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if tf.status not in (ACTIVE, FAINTED):
             reject("target_gone", f"{tch.name} はもういない", S)
         adjacent = s.adjacent if s.adjacent is not None else cmd.kind == "melee"
+        require_on_map(table, game, cmd.attacker, s.target)  # a map: positions only (2-6)
         near = map_adjacent(table, game, cmd.attacker, s.target)
         if near is not None:
             adjacent = near  # on the map the squares decide (2-6), not the flag
@@ -1146,6 +1148,7 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     tch, tsheet, tf = _load(acc.table, acc.game, cmd.target)
     if tf.status != FAINTED:
         reject("not_fainted", f"{tch.name} は気絶状態ではない", S)
+    require_on_map(acc.table, acc.game, cmd.attacker, cmd.target)
     near = map_adjacent(acc.table, acc.game, cmd.attacker, cmd.target)
     if not (cmd.adjacent if near is None else near):
         # 「ニンジャは『気絶状態』の敵と隣接することで…『カイシャク』を宣言できる」(NS-87)
