@@ -572,7 +572,7 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                     or (game.turn_over and not _side_out(game, fighters)),
                 )
             )
-        elif game.acting is None:
+        elif phase == "turn_end":  # every 手番 over (NS-30): end_turn is refused before
             levels = cb.ATMOSPHERE_LEVELS[cb.ATMOSPHERE_LEVELS.index(game.atmosphere) :]
             out.append(
                 Affordance(

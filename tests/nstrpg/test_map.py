@@ -77,6 +77,7 @@ async def moved(t: Any, me: str, to: tuple[int, int]) -> int:
 
 async def new_turn(t: Any, me: str) -> None:
     await t.do(c.EndTurnOf(character_id=me))
+    await t.pass_turns()
     await t.gm_do(c.EndTurn())
     await t.gm_do(c.StartTurn())
 
