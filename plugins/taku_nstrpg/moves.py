@@ -290,7 +290,7 @@ def _window_escape(game: NsGame, b: mp.Board, cid: str) -> None:
     if s is not None and bd.distance(s, at) <= 1:
         reject(
             "window_sealed",
-            f"({at[0]}, {at[1]})の窓は【殺】が隣接している間は脱出に使えない",
+            f"{bd.square_name(at)}の窓は【殺】が隣接している間は脱出に使えない",
             "NSTRPG 2-15 死神のエントリー決定表 出目3",
         )
 
