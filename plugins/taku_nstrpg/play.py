@@ -370,15 +370,26 @@ def _character(
     attack_offered = moving = False
     if may_act:
         main = acting and game.step in ("move", "attack")
-        every = _choices(_targets(fighters, ch, sheet, fainted=True))
+        every = _targets(fighters, ch, sheet, fainted=True)
+        mine = _side(sheet)
+        # enemies and allies apart: an ally is never among the quick targets (its own,
+        # never primary affordance, labelled as such)
         offers = {
-            kind: [t for t in every if may_target(table, game, ch.id, str(t.value), kind)]
+            (kind, ally): _choices(
+                [
+                    v
+                    for v in every
+                    if (_side(v[1]) == mine) == ally
+                    and may_target(table, game, ch.id, v[0].id, kind)
+                ]
+            )
             for kind in ("melee", "shoot")
+            for ally in (False, True)
         }
-        melee_ok = bool(offers["melee"] and _weapons(sheet, "melee"))
+        melee_ok = bool(offers["melee", False] and _weapons(sheet, "melee"))
         moving = acting and can_move_now(table, game, ch.id)
         for kind, label in (("melee", "近接攻撃する"), ("shoot", "射撃する")):
-            targets = offers[kind]
+            targets = offers[kind, False]
             weapons = _weapons(sheet, kind)
             if acting:  # in one's 手番 the wielded weapon (and shuriken, unarmed), NS-39
                 held = f.equipped or sheet.equipped
@@ -408,6 +419,17 @@ def _character(
                                 group=ch.name,
                             )
                         )
+            friends = offers[kind, True]
+            if friends and weapons:
+                out.append(
+                    Affordance(
+                        command="nstrpg.attack",
+                        label=f"味方に{label}",
+                        args={"attacker": ch.id, "kind": kind},
+                        choices={"target": friends, "weapon": weapons},
+                        group=ch.name,
+                    )
+                )
         if sheet.ninja:
             victims = _choices(
                 [

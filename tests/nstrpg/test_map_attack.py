@@ -199,3 +199,21 @@ async def test_off_the_map_no_te_ban_and_no_flagged_adjacency(ns: Make) -> None:
     out = await t.do(at_away)
     assert of(out, ev.AttackRolled)
     t.assert_dice_used()
+
+
+async def test_allies_are_not_among_the_quick_targets(ns: Make) -> None:
+    """An adjacent ally may still be attacked, but only through its own affordance
+    (「味方に近接攻撃する」, never primary): the attack offered first names enemies only."""
+    t, ids = await board(ns, pc1=(1, 1), pc2=(2, 1), boss=(1, 2))
+    me, friend, boss = ids["pc1"], ids["pc2"], ids["boss"]
+    assert targets(t, me, "melee") == [boss]
+    state = t.h.table.state
+    offers = [
+        a
+        for a in affordances(state, state.viewer(t.pl), t.h.table.ruleset)
+        if a.command == "nstrpg.attack" and a.args.get("attacker") == me
+    ]
+    (mate,) = [a for a in offers if a.label.startswith("味方に")]
+    assert mate.label == "味方に近接攻撃する" and not mate.primary
+    assert [ch.value for ch in mate.choices["target"]] == [friend]
+    assert all(friend not in [ch.value for ch in a.choices["target"]] for a in offers if a != mate)
