@@ -176,11 +176,11 @@ const instances = new Map(); // "live" | "replay" -> the panel of that view
 
 // The map panel of a state (nstrpg tables), or null: ctx is main.js's panel context
 // ({live, me, send, name}); `info` the ruleset's entry of list_rulesets (its schema).
+let combatShown = false; // the live view has shown this combat (the page was brought to the map)
+
 export function mapPanel(st, ctx, { affordances = [], turn = null, info = null } = {}) {
   const hasTurn = Boolean(turn && Array.isArray(turn.order) && turn.order.length);
-  // a combat on: on a narrow screen the map (and the moves) come above the chat (style.css)
-  if (ctx.live) document.body.classList.toggle("map-first", Boolean(st && st.ruleset === "nstrpg" && hasTurn));
-  if (!st || st.ruleset !== "nstrpg") return null;
+  if (!st || st.ruleset !== "nstrpg") { if (ctx.live) combatShown = false; return null; }
   const board = boardOf(st);
   const isGm = Boolean(ctx.live && ctx.me && ctx.me.role === "gm" && ctx.send);
   if (!board && !isGm && !hasTurn) return null;
@@ -188,6 +188,14 @@ export function mapPanel(st, ctx, { affordances = [], turn = null, info = null }
   if (!instances.has(which)) instances.set(which, newPanel(which));
   const panel = instances.get(which);
   panel.update(st, ctx, { board, affordances: ctx.live ? affordances : [], turn, info, isGm });
+  if (ctx.live) {
+    // a combat on, on a narrow screen (the map below the chat): the page scrolls to the map
+    // once (a scroll, not a layout shift; the chat stays a scroll up)
+    if (hasTurn && !combatShown && window.matchMedia("(max-width: 760px)").matches) {
+      requestAnimationFrame(() => { if (panel.root.isConnected) panel.root.scrollIntoView({ block: "start" }); });
+    }
+    combatShown = hasTurn;
+  }
   return panel.root;
 }
 
