@@ -187,7 +187,8 @@ async def test_a_reinforcement_created_at_turn_end_acts_from_the_next_turn(ns: M
     assert await t.rejected(t.gm, c.BeginTurnOf(character_id=new)) == (
         "rule/nstrpg/joined_this_turn"
     )
-    for early in (mp.Place(character_id=new, at=(4, 1)), c.Wasshoi()):
+    use = mp.UseAbility(character_id=me, ability="◉ツヨイ・スリケン")
+    for early in (mp.Place(character_id=new, at=(4, 1)), c.Wasshoi(), use):
         assert await t.rejected(t.gm, early) == "rule/nstrpg/turn_end_order"
     await t.gm_do(c.EndTurn())
     await t.gm_do(mp.Place(character_id=new, at=(4, 1), reason="増援"))
