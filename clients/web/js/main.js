@@ -373,6 +373,7 @@ function panelCtx(s, live) {
     live,
     me: s.you,
     turn: live ? app.turn : null,
+    info: rulesetInfo(), // the ruleset's schemas (titles of state keys on the cards)
     affordances: live ? app.affordances : [],
     name: (cid) => (s.characters[cid] || {}).name || memberName(cid),
     memberName,
