@@ -389,6 +389,7 @@ class TimerCancelled(Event, frozen=True, kw_only=True, tag="timer_cancelled"):
     meta = msgspec.Meta(title="タイマーが止められた")
 
     timer_id: Annotated[str, msgspec.Meta(title="タイマー")]
+    label: Annotated[str, msgspec.Meta(title="名前")] = ""
 
 
 class TimerExpired(Event, frozen=True, kw_only=True, tag="timer_expired"):

@@ -558,7 +558,7 @@ def decide(
                 raise InvalidCommand(
                     f"no armed timer {tid!r}", code="timer/unknown_timer", timer_id=tid[:64]
                 )
-            return [TimerCancelled(timer_id=tid)]
+            return [TimerCancelled(timer_id=tid, label=state.timers[tid].label)]
         case RevealSeed():
             if ctx.seed is None:
                 raise InvalidCommand("this table has no seed to reveal", code="command/no_seed")
