@@ -155,4 +155,3 @@ def _duration(seconds: int) -> str:
 
 def _utc(when: Any) -> str:
     return when.strftime("%H:%M:%S UTC")
-
