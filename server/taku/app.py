@@ -530,7 +530,7 @@ class TableService:
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None
-        if not self.state.timers:
+        if not self.state.timers or not self.hub.timers:
             return
         first = min(t.deadline for t in self.state.timers.values())
         delay_s = (first - self.hub.clock()).total_seconds()
@@ -1383,7 +1383,9 @@ class Hub:
         registry: the installed rulesets.
         dice: makes each command's dice source; the server's default draws from
             the table's secret seed (:class:`~taku.core.dice.SeededDice`).
-        clock: UTC ``datetime`` for event times.
+        clock: UTC ``datetime`` for event times and timer deadlines.
+        timers: arm the loaded tables' timers (False: a read-only tool, which must
+            never append an expiry).
     """
 
     def __init__(
@@ -1395,6 +1397,7 @@ class Hub:
         clock: Callable[[], dt.datetime] = _utcnow,
         snapshot_every: int = 250,
         idle_unload_s: float | None = 600.0,
+        timers: bool = True,
     ) -> None:
         from taku.core.commands import CORE_COMMANDS
         from taku.core.events import CORE_EVENTS
@@ -1413,6 +1416,9 @@ class Hub:
         self._loading: dict[str, asyncio.Future[TableService]] = {}
         self.snapshot_every = max(0, snapshot_every)
         """Events between two snapshots of a table (0: no snapshots)."""
+        self.timers = timers
+        """Whether loaded tables arm their timers (expire them at their deadlines); the
+        read-only tools (``taku replay``, ``taku export``) load tables without."""
         self.idle_unload_s = idle_unload_s
         """A table with no subscriber and no use for this long is unloaded (None: never)."""
         self.unloaded = 0
@@ -1463,7 +1469,7 @@ class Hub:
             and not table._in_flight
             and not table._queue
             and not table.lock.locked()
-            and not table.state.timers  # an armed timer keeps its table loaded, and armed
+            and not (self.timers and table.state.timers)  # an armed timer keeps its table loaded
         )
 
     async def unload_idle(self) -> int:
@@ -1500,6 +1506,8 @@ class Hub:
         arms it: a deadline that passed while no server ran expires at once. Called
         when the server starts (:meth:`taku.net.TakuServer.start`); returns how many
         tables were loaded. A table that fails to load is logged and skipped."""
+        if not self.timers:
+            return 0
         n = 0
         for table_id in await self.store.timer_tables():
             try:

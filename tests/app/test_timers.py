@@ -6,6 +6,7 @@ due, so nothing sleeps.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from pathlib import Path
 
@@ -128,3 +129,33 @@ async def test_rearmed_on_load_and_kept_loaded(tmp_path: Path) -> None:
     assert report.counts["commands"] >= 4
     await hub.close()
     await store.close()
+
+
+async def test_an_overdue_timer_fires_by_itself_on_load_but_not_for_read_only_tools() -> None:
+    """Loading a table whose deadline passed arms its alarm, which expires it without
+    anyone asking; a hub of a read-only tool (``timers=False``: replay, export) loads the
+    same table and appends nothing."""
+    store, clock = MemoryEventStore(), Clock()
+    hub = Hub(store, load_registry(), clock=clock)
+    created = await hub.create_table(ruleset="generic", name="t")
+    table = await hub.table(created.table_id)
+    await table.execute(created.member_id, SetTimer(duration_s=5), command_id="s1")
+    await hub.close()
+    clock.advance(10)
+
+    reader = Hub(store, load_registry(), clock=clock, timers=False)
+    assert await reader.arm_timers() == 0
+    await reader.table(created.table_id)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert "timer_expired" not in await _types(store, created.table_id)
+    await reader.close()
+
+    server = Hub(store, load_registry(), clock=clock)
+    assert await server.arm_timers() == 1
+    for _ in range(200):
+        if "timer_expired" in await _types(store, created.table_id):
+            break
+        await asyncio.sleep(0.005)
+    assert (await _types(store, created.table_id)).count("timer_expired") == 1
+    await server.close()

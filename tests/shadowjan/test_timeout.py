@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 
-from taku.core.commands import SetTimer
+from taku.app import Hub
+from taku.core.commands import CreateCharacter, RevealSeed, SetTimer
 from taku.core.events import TimerExpired
+from taku.plugins import load_registry
+from taku.store import MemoryEventStore
+from taku.verify import lines_from_records, verify_log
 from taku_shadowjan import commands as C
 from taku_shadowjan import events as ev
+from taku_shadowjan.decider import waiting_for
 
-from .conftest import Game, make_game
+from .conftest import Game, make_game, ninja
 
 T0 = dt.datetime(2026, 12, 1, 15, 0, tzinfo=dt.UTC)
 
@@ -90,3 +95,39 @@ async def test_the_option_off_or_another_turn_only_logs_the_expiry() -> None:
     now = _clocked(g)
     assert [type(e) for e in await _expire(g, now, ken)] == [TimerExpired]
     assert g.waiting() == (john, "action")
+
+
+async def test_a_passed_turn_verifies_with_the_seed() -> None:
+    """On the table's own seeded dice, an expiry that passes a turn (and whatever the
+    turn's end rolls) is decided again by ``taku verify`` with the same events: the
+    deadline from the logged time, on_timer's events from the ruleset."""
+
+    for _ in range(10):  # the deal is random here: a table whose dealer has an action
+        now = [T0]
+        store = MemoryEventStore()
+        hub = Hub(store, load_registry(), clock=lambda: now[0])
+        created = await hub.create_table(ruleset="shadowjan", options={"timeout_pass": True})
+        table = await hub.table(created.table_id)
+        gm = created.member_id
+        for i, name in enumerate(("ジョン", "ケン")):
+            first, _, _ = await table.execute(
+                gm, CreateCharacter(name=name, sheet=ninja()), command_id=f"cc{i}"
+            )
+            cid = f"c{first}"
+            await table.execute(gm, C.Sit(character_id=cid), command_id=f"sit{i}")
+        await table.execute(gm, C.Start(), command_id="start")
+        who, step = waiting_for(table.state.game)
+        if step == "action":
+            break
+        await hub.close()
+    assert step == "action"
+    await table.execute(gm, SetTimer(duration_s=30, character_id=who), command_id="t")
+    now[0] += dt.timedelta(seconds=30)
+    assert await hub.fire_due_timers() == 1
+    await table.execute(gm, RevealSeed(), command_id="reveal")
+    recs = await store.read(created.table_id)
+    assert "shadowjan.turn_passed" in [r.type for r in recs]
+    report = verify_log(lines_from_records(recs), registry=load_registry())
+    assert report.ok, report.problems
+    assert not report.unchecked, report.unchecked
+    await hub.close()
