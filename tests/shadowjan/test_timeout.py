@@ -102,8 +102,8 @@ async def test_a_passed_turn_verifies_with_the_seed() -> None:
     turn's end rolls) is decided again by ``taku verify`` with the same events: the
     deadline from the logged time, on_timer's events from the ruleset."""
 
+    now = [T0]
     for _ in range(10):  # the deal is random here: a table whose dealer has an action
-        now = [T0]
         store = MemoryEventStore()
         hub = Hub(store, load_registry(), clock=lambda: now[0])
         created = await hub.create_table(ruleset="shadowjan", options={"timeout_pass": True})
