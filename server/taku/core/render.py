@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any, Literal
 
@@ -153,5 +154,5 @@ def _duration(seconds: int) -> str:
     return "".join(parts) or "0秒"
 
 
-def _utc(when: Any) -> str:
+def _utc(when: dt.datetime) -> str:
     return when.strftime("%H:%M:%S UTC")
