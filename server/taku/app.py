@@ -1386,6 +1386,9 @@ class Hub:
         clock: UTC ``datetime`` for event times and timer deadlines.
         timers: arm the loaded tables' timers (False: a read-only tool, which must
             never append an expiry).
+        timer_rescan_s: on a shared store (several nodes), how often :meth:`arm_timers`
+            looks again for tables with armed timers this node does not hold (None: only
+            at start).
     """
 
     def __init__(
@@ -1398,6 +1401,7 @@ class Hub:
         snapshot_every: int = 250,
         idle_unload_s: float | None = 600.0,
         timers: bool = True,
+        timer_rescan_s: float | None = 30.0,
     ) -> None:
         from taku.core.commands import CORE_COMMANDS
         from taku.core.events import CORE_EVENTS
@@ -1425,8 +1429,16 @@ class Hub:
         """Tables unloaded for being idle (since the hub started)."""
         self._sweeper: asyncio.Task[None] | None = None
         self._codecs: dict[str, _Codecs] = {}
+        self.timer_rescan_s = timer_rescan_s
+        """On a shared store, how often the node looks for armed timers it does not hold (s)."""
+        self._timer_watch: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
+        if self._timer_watch is not None:
+            self._timer_watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer_watch
+            self._timer_watch = None
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -1508,16 +1520,38 @@ class Hub:
         tables were loaded. A table that fails to load is logged and skipped."""
         if not self.timers:
             return 0
+        n = await self._load_timer_tables()
+        if n:
+            log.info("timers_armed", tables=n)
+        if self.store.shared and self.timer_rescan_s and self._timer_watch is None:
+            self._timer_watch = asyncio.create_task(self._rescan(), name="taku-timer-rescan")
+        return n
+
+    async def _load_timer_tables(self) -> int:
         n = 0
         for table_id in await self.store.timer_tables():
+            if table_id in self._tables:
+                continue
             try:
                 await self.table(table_id)
                 n += 1
             except Exception:
                 log.exception("timer_table_unloadable", table_id=table_id)
-        if n:
-            log.info("timers_armed", tables=n)
         return n
+
+    async def _rescan(self) -> None:
+        """A shared store: every ``timer_rescan_s``, load the tables with an armed timer
+        that this node does not hold (one set on another node, which may have died), so
+        every node is armed for every timer."""
+        assert self.timer_rescan_s
+        while True:
+            await asyncio.sleep(self.timer_rescan_s)
+            try:
+                n = await self._load_timer_tables()
+                if n:
+                    log.info("timers_armed", tables=n)
+            except Exception as e:  # noqa: BLE001 - the database away: the next round tries again
+                log.warning("timer_rescan_failed", error=repr(e))
 
     async def fire_due_timers(self) -> int:
         """:meth:`TableService.fire_due` on every loaded table (tests with a fake clock

@@ -4,7 +4,8 @@ many nodes hold the table armed (issue #20, item 3).
 - two hubs in one process on the same schema, a fake clock, both firing at once:
   exactly one ``timer_expired``; the other's attempt is refused and ignored;
 - two real ``taku serve`` nodes, the table open on both, a 1 s timer: both clients see
-  the one expiry; a node started afterwards on the same schema arms nothing again.
+  the one expiry; a node started afterwards on the same schema arms nothing again;
+- a node that never held the table expires a timer set on a node that died since.
 """
 
 from __future__ import annotations
@@ -115,3 +116,35 @@ async def test_two_nodes_one_expiry(start_nodes, client) -> None:  # type: ignor
     await late.expect({"type": "join", "table_id": tid, "token": created["gm_token"]}, "joined")
     log = await late.expect({"type": "get_log", "table_id": tid, "limit": 500}, "log")
     assert [e["event"]["type"] for e in log["events"]].count("timer_expired") == 1
+
+
+async def test_a_node_that_never_held_the_table_arms_its_timer(pg_url: str) -> None:
+    """Node A sets a timer and dies before its deadline; node B, running all along but
+    never asked for the table, finds the timer on its next look (``timer_rescan_s``)
+    and expires it once."""
+    now = [T0]
+    a_store, b_store = PostgresEventStore(pg_url), PostgresEventStore(pg_url)
+    await a_store.open()
+    await b_store.open()
+    a = Hub(a_store, load_registry(), clock=lambda: now[0])
+    b = Hub(b_store, load_registry(), clock=lambda: now[0], timer_rescan_s=0.05)
+    try:
+        assert await b.arm_timers() == 0  # B starts: nothing to arm yet
+        created = await a.create_table(ruleset="generic", name="分散タイマー")
+        tid = created.table_id
+        table = await a.table(tid)
+        await table.execute(created.member_id, SetTimer(duration_s=60), command_id="s1")
+        await a.close()  # A is gone, its timer still armed in the log
+        for _ in range(400):
+            if b.loaded(tid) is not None:
+                break
+            await asyncio.sleep(0.01)
+        held = b.loaded(tid)
+        assert held is not None and held.state.timers
+        now[0] = T0 + dt.timedelta(seconds=60)
+        assert await b.fire_due_timers() == 1
+        assert [r.type for r in await b_store.read(tid)].count("timer_expired") == 1
+    finally:
+        await b.close()
+        await a_store.close()
+        await b_store.close()
