@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._axe import assert_accessible
 from .test_web import create_table, join_as, wait_seq
 
 
@@ -27,6 +28,8 @@ async def test_a_timer_counts_down_on_every_page_and_expires_once(
     shown = await pl.inner_text(".timers-panel time.countdown")
     assert shown in ("残り 10:00", "残り 9:59", "残り 9:58"), shown
     assert await pl.locator(".timers-panel button").count() == 0  # only the GM stops timers
+    await gm.wait_for_selector(".timers-panel button[data-action=cancel-timer]")
+    await assert_accessible(gm, "a table with a timer (the GM's page)")
     await gm.click(".timers-panel button[data-action=cancel-timer]")
     await wait_seq(pl, 5)
     assert "タイマー「休憩」を止めました" in await pl.inner_text("#log li[data-seq='5']")
