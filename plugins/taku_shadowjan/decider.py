@@ -14,7 +14,7 @@ from typing import Any, cast
 import msgspec
 
 from taku.core import kit
-from taku.core.events import TimerExpired
+from taku.core.events import TimerCancelled, TimerExpired
 from taku.core.play import Affordance, Choice
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
@@ -81,8 +81,17 @@ def decide(table: TableState, command: Any, ctx: Context[SjOptions]) -> list[Emi
     return _to_move(acc, table)
 
 
+TURN_TIMER = "持ち時間"
+"""The label of the timers the ``turn_seconds`` option sets."""
+
+
 def _to_move(acc: Acc, table: TableState) -> list[Emitted]:
-    """``acc``'s events, then (outside the lobby and the end) the ``shadowjan.to_move``."""
+    """``acc``'s events, then (outside the lobby and the end) the ``shadowjan.to_move``;
+    with ``turn_seconds``, the last move's timer stopped and one set for this move."""
+    if acc.opts.turn_seconds and acc.game.phase != LOBBY:
+        for t in table.timers.values():
+            if t.label == TURN_TIMER:
+                acc.add(TimerCancelled(timer_id=t.id, label=t.label))
     if acc.game.phase not in (LOBBY, ENDED):
         # tell every client whose move it is now and what is legal (the server drives the game)
         who, step = waiting_for(acc.game)
@@ -90,6 +99,8 @@ def _to_move(acc: Acc, table: TableState) -> list[Emitted]:
         # outside the lobby and the end, the step is a move's (not "sit" or "ended")
         move = cast(Step, step)
         acc.add(ev.ToMove(character_id=who, step=move, moves=tuple(_moves(now, acc.opts))))
+        if acc.opts.turn_seconds:
+            acc.add(kit.timer(acc.ctx, acc.opts.turn_seconds, label=TURN_TIMER, character_id=who))
     return list(acc.out)
 
 

@@ -7,7 +7,7 @@ import datetime as dt
 
 from taku.app import Hub
 from taku.core.commands import CreateCharacter, RevealSeed, SetTimer
-from taku.core.events import TimerExpired
+from taku.core.events import TimerCancelled, TimerExpired
 from taku.plugins import load_registry
 from taku.store import MemoryEventStore
 from taku.verify import lines_from_records, verify_log
@@ -98,15 +98,18 @@ async def test_the_option_off_or_another_turn_only_logs_the_expiry() -> None:
 
 
 async def test_a_passed_turn_verifies_with_the_seed() -> None:
-    """On the table's own seeded dice, an expiry that passes a turn (and whatever the
-    turn's end rolls) is decided again by ``taku verify`` with the same events: the
-    deadline from the logged time, on_timer's events from the ruleset."""
+    """On the table's own seeded dice, with ``turn_seconds`` (the ruleset's own timers),
+    an expiry that passes a turn (and whatever the turn's end rolls) is decided again by
+    ``taku verify`` with the same events: the deadlines from the logged times, on_timer's
+    events from the ruleset."""
 
     now = [T0]
     for _ in range(10):  # the deal is random here: a table whose dealer has an action
         store = MemoryEventStore()
         hub = Hub(store, load_registry(), clock=lambda: now[0])
-        created = await hub.create_table(ruleset="shadowjan", options={"timeout_pass": True})
+        created = await hub.create_table(
+            ruleset="shadowjan", options={"timeout_pass": True, "turn_seconds": 30}
+        )
         table = await hub.table(created.table_id)
         gm = created.member_id
         for i, name in enumerate(("ジョン", "ケン")):
@@ -121,13 +124,37 @@ async def test_a_passed_turn_verifies_with_the_seed() -> None:
             break
         await hub.close()
     assert step == "action"
-    await table.execute(gm, SetTimer(duration_s=30, character_id=who), command_id="t")
+    assert [t.character_id for t in table.state.timers.values()] == [who]
     now[0] += dt.timedelta(seconds=30)
     assert await hub.fire_due_timers() == 1
     await table.execute(gm, RevealSeed(), command_id="reveal")
     recs = await store.read(created.table_id)
-    assert "shadowjan.turn_passed" in [r.type for r in recs]
+    types = [r.type for r in recs]
+    assert "shadowjan.turn_passed" in types and types.count("timer_set") == 2
     report = verify_log(lines_from_records(recs), registry=load_registry())
     assert report.ok, report.problems
     assert not report.unchecked, report.unchecked
     await hub.close()
+
+
+async def test_turn_seconds_times_every_move_and_passes_an_absent_player() -> None:
+    """``turn_seconds`` 60: the ruleset sets the timer itself. ジョン's move gets one at
+    the start; when he plays, it is stopped and スティファニー's is set; she is away, so
+    at its deadline her turn is passed and ケン's timer is set."""
+    g = await make_game(options={"turn_seconds": 60, "timeout_pass": True})
+    john, steph, ken, _ = g.cids
+    now = _clocked(g)
+    (t,) = g.h.state.timers.values()
+    assert (t.character_id, t.label, t.duration_s) == (john, "持ち時間", 60)
+    g.h.roll(1, 1, 1, 1)  # a failed ニューロン: no メンツ, nobody has declared
+    events = await g.send(john, C.Neuron(character_id=john))
+    assert [e.timer_id for e in events if isinstance(e, TimerCancelled)] == [t.id]
+    (t2,) = g.h.state.timers.values()
+    assert t2.character_id == steph
+    assert t2.deadline == now[0] + dt.timedelta(seconds=60)
+    now[0] += dt.timedelta(seconds=60)
+    assert await g.h.hub.fire_due_timers() == 1
+    assert g.waiting() == (ken, "action")
+    (t3,) = g.h.state.timers.values()
+    assert t3.character_id == ken and t3.id != t2.id
+    await g.h.assert_replay_matches()
