@@ -319,9 +319,9 @@ class RulesetContract:
             if rs.on_timer is not None and rng.random() < self.expiries:
                 # a timer runs out (the GM's, or one the ruleset set): its on_timer reaction
                 if not t.table.state.timers:
-                    cmd = SetTimer(duration_s=60, label="検査")
-                    commands.append(cmd)
-                    await t.send(t.gm, cmd)
+                    timer = SetTimer(duration_s=60, label="検査")
+                    commands.append(timer)
+                    await t.send(t.gm, timer)
                 before = t.table.state.seq
                 assert await t.expire(60) >= 1, f"seed {seed} step {step}: no timer expired"
                 expired = [
