@@ -9,7 +9,7 @@ from taku_nstrpg.templates import TEMPLATES as NS_TEMPLATES
 from taku_shadowjan._evolve import evolve
 from taku_shadowjan._render import render
 from taku_shadowjan.commands import COMMANDS
-from taku_shadowjan.decider import decide
+from taku_shadowjan.decider import decide, on_timer
 from taku_shadowjan.dice import chat
 from taku_shadowjan.events import EVENTS
 from taku_shadowjan.options import SjOptions
@@ -56,6 +56,9 @@ ERRORS: dict[str, str] = {
     "too_many_attacks": "攻撃回数が多すぎる",
     "single_target": "複数の対象に割り振れない",
     "no_evasion_dice": "回避ダイスが足りない",
+    "timeout_pass_off": "時間切れで手番を飛ばすオプションがオフ（時間切れは記録だけ）",
+    "nothing_to_pass": "飛ばせる手番がない（宣言やイクサの途中は待つ）",
+    "not_their_turn": "タイマーのキャラクターの手番ではない",
 }
 """Every ``rule/shadowjan/<reason>`` the ruleset raises, with its meaning."""
 
@@ -80,6 +83,7 @@ RULESET = Ruleset[SjGame, SjOptions](
     summary="ニンジャスレイヤーTRPGの判定と攻撃で打つ麻雀。配牌からテンホー・チーホー戦、リーチ棒、振り込み、ロン回避判定、流局、ニンジャ殺すべし、最終順位までサーバーが進める",
     errors=ERRORS,
     sheet_templates=NS_TEMPLATES,
+    on_timer=on_timer,
 )
 
 

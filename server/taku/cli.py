@@ -217,7 +217,7 @@ async def _replay(args: argparse.Namespace) -> int:
         raise SystemExit(f"taku: no database {args.db!r}")
     store = open_store(args.db)
     await store.open()
-    hub = Hub(store, _registry(), idle_unload_s=None)
+    hub = Hub(store, _registry(), idle_unload_s=None, timers=False)  # read only
     try:
         if await store.get_table(args.table) is None:
             raise SystemExit(f"taku: no table {args.table!r} in {args.db}")
@@ -246,7 +246,7 @@ async def _export(args: argparse.Namespace) -> int:
 
     store = _open_store(args.db)
     await store.open()
-    hub = Hub(store, _registry())
+    hub = Hub(store, _registry(), timers=False)  # read only: never an expiry
     try:
         try:
             table = await hub.table(args.table)

@@ -140,6 +140,22 @@ CATALOGUE: dict[str, Code] = {
         "シードはもう公開されています",
     ),
     "command/no_effect": Code("the command would change nothing", "この操作では何も変わりません"),
+    # timers
+    "timer/invalid_duration": Code(
+        "a timer lasts 1 to 86,400 seconds", "タイマーの長さは1秒から86400秒までです"
+    ),
+    "timer/no_clock": Code(
+        "a timer decided without the command's time (outside the server and verify)",
+        "時刻のないところではタイマーを設定できません",
+    ),
+    "timer/unknown_timer": Code(
+        "no armed timer with that `timer_id` (it expired, was cancelled, or never existed)",
+        "動いているタイマー「{timer_id}」はありません",
+    ),
+    "timer/not_due": Code(
+        "the server's expiry of a timer before its deadline (never sent by clients)",
+        "タイマー「{timer_id}」はまだ期限前です",
+    ),
     # taku verify's findings (docs/verify.md): each names the seq and what differs
     "verify/empty": Code("the log has no events", "ログに出来事がありません"),
     "verify/missing": Code(

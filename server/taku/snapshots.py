@@ -17,7 +17,7 @@ import msgspec
 
 from taku.core import chat as chat_core
 from taku.core.events import TableSettings
-from taku.core.table import Character, Member, TableState
+from taku.core.table import Character, Member, TableState, Timer
 from taku.store.base import Snapshot
 
 __all__ = ["SNAPSHOT_FORMAT", "decode_state", "encode_state", "make_snapshot", "snapshot_version"]
@@ -46,6 +46,8 @@ class _Saved(msgspec.Struct, kw_only=True):
     epoch: int = 0
     epochs: bool = False
     seed_open: bool = True
+    timers: dict[str, Timer] = {}
+    """Added with timers: every older snapshot is of a table without timers (the default)."""
 
 
 # every field of the state but the options Struct (rebuilt from ``options``): a field

@@ -1017,6 +1017,17 @@ def _server_union() -> Any:
     return Union[tuple(SERVER_COMMANDS)]  # noqa: UP007
 
 
+def _line_time(text: str) -> Any:
+    """A line's ``time`` (RFC 3339) as the ``datetime`` the command was decided at (a
+    timer's deadline derives from it); ``None`` when it does not read."""
+    import datetime as dt
+
+    try:
+        return msgspec.json.decode(msgspec.json.encode(text), type=dt.datetime)
+    except msgspec.ValidationError:
+        return None
+
+
 def _decide_one(
     group, rec, state, rs, seeds, decoder, commands, server, encode, rep, *, stale_to
 ) -> bool:
@@ -1061,11 +1072,12 @@ def _decide_one(
         next_seq=state.seq + 1,
         seed=seed,
         next_seed_hash=next_hash,
+        now=_line_time(head.time),
     )
     start = dice.cursor
     try:
         emitted = (
-            core_table.decide_server(state, cmd, ctx)
+            core_table.decide_server(state, cmd, ctx, rs)
             if is_server
             else core_table.decide(state, cmd, ctx, rs)
         )

@@ -25,6 +25,7 @@ Who may send each command is declared on the command class
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Generic, TypeVar
@@ -96,6 +97,10 @@ class Context(Generic[O]):
             ``character_id``), already checked to be the actor's; ``None`` otherwise.
         secret: the chat line had the ``S`` prefix (the core strips it and makes
             whatever the ruleset returns secret: roller and GM only).
+        now: the UTC time the command's events are recorded with (their envelope's
+            ``time``, in the hash chain), so a deadline derived from it is decided again
+            the same by ``taku verify``; the only time a decider may read (timers:
+            :func:`taku.core.kit.timer`). ``None`` outside the server and verify.
     """
 
     actor: str | None
@@ -107,6 +112,7 @@ class Context(Generic[O]):
     next_seed_hash: str = ""
     character_id: str | None = None
     secret: bool = False
+    now: dt.datetime | None = None
     _ids: int = field(default=0, repr=False)
 
     @property
@@ -206,6 +212,13 @@ class Ruleset(Generic[G, O]):
             upcast on read, before decoding (:mod:`taku.core.upcast`).
         sheet_templates: characters to start from (:class:`SheetTemplate`), offered to
             clients by ``list_rulesets`` (the web client's sheet form).
+        on_timer: ``(table, expired, ctx) -> list[Event | Private]``: what the game does
+            when a timer expires (``expired`` is the
+            :class:`~taku.core.events.TimerExpired` event, ``table`` the state with the
+            timer already gone, ``ctx.actor`` ``None``: the server acts). Its events
+            follow ``timer_expired`` in the same command, decided and logged like a
+            command's (``ctx.dice`` may roll). A rejection (``Rejected``) means "nothing
+            to do": the timer expires alone. ``None``: expiries change nothing in the game.
     """
 
     id: str
@@ -232,6 +245,7 @@ class Ruleset(Generic[G, O]):
         default_factory=dict
     )
     sheet_templates: tuple[SheetTemplate, ...] = ()
+    on_timer: Callable[[TableState, Any, Context[O]], Sequence[Emitted]] | None = None
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""
