@@ -14,7 +14,7 @@ from taku_yodomi.events import ALL_EVENTS
 from taku_yodomi.options import YodomiOptions, YodomiSheet
 from taku_yodomi.state import Game
 from taku_yodomi.templates import TEMPLATES
-from taku_yodomi.view import view
+from taku_yodomi.view import hides_command, view
 
 __all__ = ["RULESET", "taku_ruleset"]
 
@@ -39,6 +39,7 @@ RULESET: Ruleset[Game, YodomiOptions] = Ruleset(
     hidden_paths=(("deck",), ("hands",), ("discards",)),
     errors=ERRORS,
     sheet_templates=TEMPLATES,
+    hides_command=hides_command,
 )
 
 

@@ -48,3 +48,30 @@ def view(table: TableState, viewer: Viewer, options: YodomiOptions) -> Any:
         hands[cid] = shown
     data["hands"] = hands
     return data
+
+
+def _faces(data: Any) -> set[str]:
+    """Every card code written anywhere in ``data`` (builtins: dicts, lists, strings)."""
+    from taku_yodomi._cards import is_card
+
+    if isinstance(data, str):
+        return {data} if is_card(data) else set()
+    if isinstance(data, dict):
+        return {f for v in data.values() for f in _faces(v)}
+    if isinstance(data, list | tuple):
+        return {f for v in data for f in _faces(v)}
+    return set()
+
+
+def hides_command(command: Any, emitted: Any) -> bool:
+    """Whether ``command`` names cards (from a hand, face down) that its public events do
+    not show face up: a check that could take no cards (a fumble, YD-25), a cut or a cost
+    paid in cards. Its record is then for its sender only
+    (:attr:`taku.core.ruleset.Ruleset.hides_command`)."""
+    from taku.core.events import Private
+
+    named = _faces(msgspec.to_builtins(command))
+    if not named:
+        return False
+    shown = _faces([msgspec.to_builtins(e) for e in emitted if not isinstance(e, Private)])
+    return not named <= shown

@@ -1095,7 +1095,11 @@ class TableService:
         seq = state.seq
         allowed = self.hub.core_events + self.ruleset.events
         out: list[Recorded] = []
-        hidden = any(isinstance(item, Private) for item in emitted)
+        hidden = any(isinstance(item, Private) for item in emitted) or (
+            decided is not None
+            and self.ruleset.hides_command is not None
+            and self.ruleset.hides_command(decided, emitted)
+        )
         for i, item in enumerate(emitted):
             audience: tuple[str, ...] | None = None
             redacted = NO_JSON

@@ -300,3 +300,28 @@ def test_gm_override_of_the_deck_reveals_nothing() -> None:
         assert frame["event"]["value"] == 3
 
     asyncio.run(run())
+
+
+def test_cards_named_by_a_check_that_takes_none_stay_hidden() -> None:
+    """A fumbled D99 (YD-25: no cards on a fumble) names cards of the NPC's hidden hand:
+    the command record of its frame is a commitment for the players, in clear for the GM who sent it."""
+
+    async def run() -> None:
+        h = await TableHarness.create("yodomi", shuffles=[list(range(54))])
+        player = await h.join("P")
+        (npc,) = await h.send(h.gm, CreateCharacter(name="NPC", sheet={"pp": 50}))
+        await h.send(h.gm, C.DealCards(character_id=npc.character_id, count=2))
+        hand = list(h.game.hands[npc.character_id])
+        h.roll(10, 10)
+        (ev,) = await h.send(
+            h.gm,
+            C.RollCheck(character_id=npc.character_id, kind="d99", value=30, cards=hand),
+        )
+        assert ev.check.fumble and ev.check.cards == ()
+        (mine,) = await h.frames(player, after_seq=h.state.seq - 1)
+        assert not faces_in(mine) & set(hand), mine
+        assert set(mine["command"]) == {"commitment"}
+        (gms,) = await h.frames(h.gm, after_seq=h.state.seq - 1)
+        assert gms["command"]["decided"]["cards"] == hand
+
+    asyncio.run(run())

@@ -219,6 +219,12 @@ class Ruleset(Generic[G, O]):
             follow ``timer_expired`` in the same command, decided and logged like a
             command's (``ctx.dice`` may roll). A rejection (``Rejected``) means "nothing
             to do": the timer expires alone. ``None``: expiries change nothing in the game.
+        hides_command: ``(command, emitted) -> bool``: whether a decided command's
+            arguments tell something its public events do not show (cards named from a
+            hidden hand that the command did not play face up). Such a command's record
+            is then, like one with a hidden event, in clear for its sender only and a
+            commitment for everyone else (the log and ``taku verify --full`` keep it).
+            ``None``: only a command with a hidden event (``Private``) is hidden.
     """
 
     id: str
@@ -246,6 +252,7 @@ class Ruleset(Generic[G, O]):
     )
     sheet_templates: tuple[SheetTemplate, ...] = ()
     on_timer: Callable[[TableState, Any, Context[O]], Sequence[Emitted]] | None = None
+    hides_command: Callable[[Any, Sequence[Emitted]], bool] | None = None
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""
