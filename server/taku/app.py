@@ -42,10 +42,10 @@ import msgspec
 import structlog
 
 from taku import metrics
-from taku.core import chain
+from taku.core import chain, undo
 from taku.core import chat as chat_core
 from taku.core import table as core_table
-from taku.core.commands import Command, fingerprint
+from taku.core.commands import Command, Redo, Undo, fingerprint
 from taku.core.dice import DiceSource, SeededDice, epoch_seed, seed_hash
 from taku.core.events import (
     CORE_EVENTS,
@@ -53,9 +53,12 @@ from taku.core.events import (
     ChatPosted,
     DiceRolled,
     Event,
+    ForkOrigin,
     Private,
     Recorded,
     Redacted,
+    TableCreated,
+    TableForked,
     TableSettings,
     tag_of,
 )
@@ -84,6 +87,7 @@ from taku.store.base import EventStore, TableRecord, TokenRecord
 __all__ = [
     "CreatedTable",
     "DiceFactory",
+    "ForkedTable",
     "Hub",
     "Joined",
     "Reply",
@@ -177,6 +181,18 @@ class CreatedTable:
     gm_token: str
     player_token: str
     spectator_token: str
+
+
+@dataclass(frozen=True)
+class ForkedTable:
+    """A forked table: its :class:`CreatedTable`, where it comes from, and a new token
+    for each member carried from the source (``member id -> token``)."""
+
+    created: CreatedTable
+    source_table: str
+    source_seq: int
+    source_head: str
+    member_tokens: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -634,6 +650,8 @@ class TableService:
                 :func:`~taku.core.commands.fingerprint`); nothing written.
             TakuError: the rejection of ``decide`` (nothing written).
         """
+        if isinstance(command, Undo | Redo):
+            return await self._undo(actor, command, command_id, expected_seq)
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
@@ -664,6 +682,9 @@ class TableService:
         the command's events went to the subscribers and inside ``hub.publishing``,
         so a connection's event and ack can leave in one write.
         """
+        if isinstance(command, Undo | Redo):  # decided on the table's log, read first
+            self._answer_later(reply, self._undo(actor, command, command_id, expected_seq))
+            return
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
@@ -699,6 +720,40 @@ class TableService:
                 reply(exc if exc is not None else t.result())
 
         task.add_done_callback(answered)
+
+    async def _undo(
+        self, actor: str, command: Undo | Redo, command_id: str, expected_seq: int | None
+    ) -> tuple[int, int, bool]:
+        """:meth:`execute` for ``undo``/``redo``: read the log up to the published seq,
+        then decide on that very state (:func:`taku.core.undo.decide`); when commands
+        came in between, read again."""
+        fp = fingerprint(command)
+        for _attempt in range(MAX_CONFLICT_RETRIES):
+            at = self.state.seq
+            if command_id in self.acks or command_id in self._in_flight:
+                entries: list[undo.Entry] = []
+                resolved: Undo | Redo = command  # a repeat: answered before any decide
+            else:
+                recs = await self.hub.store.read(self.table_id, to_seq=at)
+                entries = undo.entries_of(recs, self.reader.event)
+                if self.state.seq != at or self._decided.seq != at:
+                    await asyncio.sleep(0.002)  # appends in flight: read again after them
+                    continue
+                resolved = undo.resolve(self.state, command, entries)
+
+            decider = functools.partial(_decide_undo, self.ruleset, at, resolved, entries)
+            try:
+                return await self.commit(
+                    decider,
+                    actor=actor,
+                    command_id=command_id,
+                    expected_seq=expected_seq,
+                    fingerprint=fp,
+                    decided=resolved,
+                )
+            except _Moved:
+                await asyncio.sleep(0.002)
+        raise SeqConflict("too many concurrent writers on this table; try again")
 
     async def commit(
         self,
@@ -847,6 +902,7 @@ class TableService:
             next_seq=state.seq + 1,
             seed=seed,
             next_seed_hash=next_hash,
+            id_offset=state.id_offset,
         )
         start = dice.cursor
         emitted = decider(state, ctx)
@@ -1244,6 +1300,23 @@ def _knows_command(rec: Recorded, member_id: str | None) -> bool:
     return rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
 
 
+class _Moved(Exception):
+    """An undo decided on a state its log read did not reach: read again."""
+
+
+def _decide_undo(
+    ruleset: Ruleset,
+    at: int,
+    command: Undo | Redo,
+    entries: Sequence[undo.Entry],
+    state: TableState,
+    ctx: Context,
+) -> list[Emitted]:
+    if state.seq != at:
+        raise _Moved
+    return undo.decide(state, command, ctx, ruleset, entries)
+
+
 def _check_command_id(command_id: str) -> None:
     if not command_id or len(command_id) > 128:
         raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
@@ -1516,6 +1589,119 @@ class Hub:
             )
         log.info("table_created", table_id=table_id, ruleset=rs.id)
         return CreatedTable(table_id, gm_id, tokens["gm"], tokens["player"], tokens["spectator"])
+
+    async def fork_table(
+        self, source_id: str, member_id: str | None, *, at_seq: int | None = None, name: str = ""
+    ) -> ForkedTable:
+        """A new table whose state is ``source_id``'s right after ``at_seq`` (default: now).
+
+        Its events: ``table_created`` (``forked_from``: the source, the seq and the
+        source's chain head there), ``table_forked`` (the source's state; its members
+        carried, absent) and the forker's ``member_joined`` as a GM. It has a new seed
+        and new tokens: one for each carried member (their links to join again as
+        themselves) besides the usual invites.
+
+        Raises:
+            TableNotFound: no source table.
+            Forbidden: ``fork/forbidden``, the sender is not the source's GM and its
+                settings do not let members fork.
+            InvalidCommand: ``fork/bad_seq``.
+        """
+        from taku.errors import Forbidden
+
+        source = await self.table(source_id)
+        now_state = source.state
+        role = now_state.role_of(member_id)
+        if member_id not in now_state.members or (
+            role != Role.GM and not now_state.settings.fork_by_members
+        ):
+            raise Forbidden(
+                "only the GM forks this table", code="fork/forbidden", reason="GMだけが分岐できます"
+            )
+        seq = now_state.seq if at_seq is None else at_seq
+        if not 1 <= seq <= now_state.seq:
+            raise InvalidCommand(f"no seq {seq} on {source_id}", code="fork/bad_seq", seq=seq)
+        past = await source.past_state(seq)
+        assert member_id is not None
+        rs = source.ruleset
+        table_id = "t" + secrets.token_hex(6)
+        seed = secrets.token_bytes(32)
+        first_hash = seed_hash(epoch_seed(seed, 0))
+        forker = now_state.members[member_id]
+        events: list[Event] = [
+            TableCreated(
+                name=core_table._name(name or f"{past.name}（分岐）"[:64]),
+                ruleset=rs.id,
+                ruleset_version=rs.version,
+                options=dict(past.options),
+                seed_hash=first_hash,
+                settings=past.settings,
+                epochs=True,
+                forked_from=ForkOrigin(table_id=source_id, seq=seq, head=past.head),
+            ),
+            TableForked(
+                source_table=source_id,
+                source_seq=seq,
+                source_head=past.head,
+                state=undo.fork_state(past, member_id),
+                id_offset=past.seq + past.id_offset,
+            ),
+            core_table.join_event(member_id, forker.name, Role.GM),
+        ]
+        now = self.clock()
+        command_id = "fork-" + table_id
+        recs = [
+            Recorded(
+                table_id=table_id,
+                seq=i + 1,
+                type=tag_of(type(e)),
+                data=msgspec.Raw(encode(e)),
+                actor=None if i == 0 else member_id,
+                time=now,
+                command_id=command_id,
+                event_version=type(e).version,
+            )
+            for i, e in enumerate(events)
+        ]
+        recs = chain.seal(recs, chain.genesis(table_id, first_hash))
+        record = TableRecord(
+            table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
+        )
+        await self.store.create_table(record, recs, command_id)
+        tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
+        await self.store.add_token(
+            TokenRecord(
+                token_hash=hash_token(tokens["gm"]),
+                table_id=table_id,
+                role=Role.GM,
+                member_id=member_id,
+            )
+        )
+        for r in ("player", "spectator"):
+            await self.store.add_token(
+                TokenRecord(token_hash=hash_token(tokens[r]), table_id=table_id, role=r)
+            )
+        members: dict[str, str] = {}
+        for mid, m in past.members.items():
+            if mid == member_id:
+                continue
+            members[mid] = secrets.token_urlsafe(24)
+            await self.store.add_token(
+                TokenRecord(
+                    token_hash=hash_token(members[mid]),
+                    table_id=table_id,
+                    role=m.role,
+                    member_id=mid,
+                )
+            )
+        log.info("table_forked", table_id=table_id, source=source_id, seq=seq)
+        return ForkedTable(
+            CreatedTable(table_id, member_id, tokens["gm"], tokens["player"], tokens["spectator"]),
+            source_id,
+            seq,
+            past.head,
+            members,
+        )
 
     async def join(self, table_id: str, token: str, name: str = "") -> Joined:
         """Join with an invite token (a new member) or a member token (the same member).

@@ -7,7 +7,8 @@ pushed by a subscription carry no ``re``.
 
 Client to server: ``hello``, ``list_rulesets``, ``create_table``, ``join``,
 ``subscribe``, ``unsubscribe``, ``command``, ``chat``, ``get_state``, ``get_log``,
-``export_log``. Server to client: ``welcome``, ``rulesets``, ``created``, ``joined``,
+``export_log``, ``fork_table``. Server to client: ``welcome``, ``rulesets``, ``created``,
+``forked``, ``joined``,
 ``subscribed``, ``ack``, ``error``, ``event``, ``state``, ``log``, ``exported``.
 
 See docs/protocol.md for a commented transcript; docs/schema/ holds the JSON
@@ -43,6 +44,8 @@ __all__ = [
     "EventMsg",
     "ExportLog",
     "Exported",
+    "ForkTable",
+    "Forked",
     "GetLog",
     "GetState",
     "Hello",
@@ -176,6 +179,16 @@ class ExportLog(ClientMessage, frozen=True, kw_only=True, tag="export_log"):
     format: Literal["html", "text", "jsonl"] = "html"
 
 
+class ForkTable(ClientMessage, frozen=True, kw_only=True, tag="fork_table"):
+    """A new table from this one's state right after ``at_seq`` (default: now), with a
+    new seed and new tokens (answer: ``forked``). The source's GM may fork it; its
+    other members too when its settings allow (``settings.fork_by_members``)."""
+
+    table_id: str
+    at_seq: Seq | None = None
+    name: str = ""
+
+
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Hello,
     ListRulesets,
@@ -188,6 +201,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     GetState,
     GetLog,
     ExportLog,
+    ForkTable,
 )
 
 
@@ -247,6 +261,23 @@ class Created(ServerMessage, frozen=True, kw_only=True, tag="created"):
     gm_token: str
     player_token: str
     spectator_token: str
+
+
+class Forked(ServerMessage, frozen=True, kw_only=True, tag="forked"):
+    """A forked table (``fork_table``): like ``created`` (``member_id`` is the forker,
+    its GM, with ``gm_token``), where it comes from, and ``member_tokens``: a new
+    token for each other member carried from the source (``member id -> token``; the
+    GM hands them out as links). Tokens are shown once."""
+
+    table_id: str
+    member_id: str
+    gm_token: str
+    player_token: str
+    spectator_token: str
+    source_table: str
+    source_seq: int
+    source_head: str = ""
+    member_tokens: dict[str, str] = {}
 
 
 class Joined(ServerMessage, frozen=True, kw_only=True, tag="joined"):
@@ -378,6 +409,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     RulesetsMsg,
     Created,
+    Forked,
     Joined,
     Subscribed,
     Ack,

@@ -22,7 +22,7 @@ from taku.store.base import Snapshot
 
 __all__ = ["SNAPSHOT_FORMAT", "decode_state", "encode_state", "make_snapshot", "snapshot_version"]
 
-SNAPSHOT_FORMAT = 2
+SNAPSHOT_FORMAT = 3
 """Raised whenever :class:`~taku.core.table.TableState`'s fields change meaning."""
 
 
@@ -46,6 +46,8 @@ class _Saved(msgspec.Struct, kw_only=True):
     epoch: int = 0
     epochs: bool = False
     seed_open: bool = True
+    undone: tuple[str, ...] = ()
+    id_offset: int = 0
 
 
 # every field of the state but the options Struct (rebuilt from ``options``): a field

@@ -691,6 +691,7 @@ def _decide_again(
     stale: list[int] = []
     unrevealed: list[int] = []
     hidden_cmd: list[int] = []
+    entries: list[Any] = []  # the log so far, for undo and redo (taku.core.undo)
     for group in _groups(lines):
         head = group[0]
         checkable = unknown_from is None and all(ln.data is not None for ln in group)
@@ -714,6 +715,7 @@ def _decide_again(
                     encode,
                     rep,
                     stale_to=unrevealed,
+                    entries=entries,
                 ):
                     proven.add(head.command_id)
         elif unknown_from is None and not checkable:
@@ -729,6 +731,7 @@ def _decide_again(
                 continue
             st = core_table.evolve(state, ev, rs)
             state = msgspec.structs.replace(st, seq=ln.seq, dice_cursor=st.dice_cursor + ln.draws)
+            entries.append(_undo_entry(group, ln, ev))
     if unknown_from is not None:
         rep.unchecked.append(
             (
@@ -771,8 +774,30 @@ def _server_union() -> Any:
     return Union[tuple(SERVER_COMMANDS)]  # noqa: UP007
 
 
+def _undo_entry(group: Sequence[Line], ln: Line, event: Any) -> Any:
+    """``ln`` as :mod:`taku.core.undo` reads the log (the type of its command from the
+    command recorded on its group's first line)."""
+    from taku.core.undo import Entry
+
+    rec = group[0].command
+    decided = rec.get("decided") if isinstance(rec, dict) else None
+    command = str(decided.get("type", "")) if isinstance(decided, dict) else ""
+    return Entry(ln.seq, ln.command_id, ln.actor, command, event)
+
+
+def _decide_command(state: Any, cmd: Any, ctx: Any, rs: Any, entries: Any) -> Any:
+    """A member's command decided again: ``undo``/``redo`` on the log before it."""
+    from taku.core import table as core_table
+    from taku.core import undo
+    from taku.core.commands import Redo, Undo
+
+    if isinstance(cmd, Undo | Redo):
+        return undo.decide(state, cmd, ctx, rs, entries)
+    return core_table.decide(state, cmd, ctx, rs)
+
+
 def _decide_one(
-    group, rec, state, rs, seeds, decoder, commands, server, encode, rep, *, stale_to
+    group, rec, state, rs, seeds, decoder, commands, server, encode, rep, *, stale_to, entries=()
 ) -> bool:
     from taku.core import table as core_table
     from taku.core.dice import SeededDice
@@ -815,13 +840,14 @@ def _decide_one(
         next_seq=state.seq + 1,
         seed=seed,
         next_seed_hash=next_hash,
+        id_offset=state.id_offset,
     )
     start = dice.cursor
     try:
         emitted = (
             core_table.decide_server(state, cmd, ctx)
             if is_server
-            else core_table.decide(state, cmd, ctx, rs)
+            else _decide_command(state, cmd, ctx, rs, entries)
         )
     except _Unrevealed:
         stale_to.append(seq)

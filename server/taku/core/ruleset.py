@@ -107,6 +107,8 @@ class Context(Generic[O]):
     next_seed_hash: str = ""
     character_id: str | None = None
     secret: bool = False
+    id_offset: int = 0
+    """Added to ``next_seq`` in :meth:`new_id`: a forked table's ``TableState.id_offset``."""
     _ids: int = field(default=0, repr=False)
 
     @property
@@ -114,11 +116,11 @@ class Context(Generic[O]):
         return self.role == Role.GM
 
     def new_id(self, prefix: str) -> str:
-        """A table-unique id: ``<prefix><next_seq>``, then ``…-2``, ``…-3`` within one command."""
+        """A table-unique id: ``<prefix><next_seq>``, then ``…-2``, ``…-3`` within one command
+        (in a forked table ``next_seq + id_offset``, past every id of its source)."""
         self._ids += 1
-        return (
-            f"{prefix}{self.next_seq}" if self._ids == 1 else f"{prefix}{self.next_seq}-{self._ids}"
-        )
+        n = self.next_seq + self.id_offset
+        return f"{prefix}{n}" if self._ids == 1 else f"{prefix}{n}-{self._ids}"
 
     def controls(self, table: TableState, character_id: str) -> bool:
         """Whether the actor owns ``character_id`` or is a GM (for rules that depend on it,
@@ -200,6 +202,12 @@ class Ruleset(Generic[G, O]):
             upcast on read, before decoding (:mod:`taku.core.upcast`).
         sheet_templates: characters to start from (:class:`SheetTemplate`), offered to
             clients by ``list_rulesets`` (the web client's sheet form).
+        depends: ``(earlier: Step, later: Step, options) -> bool | None``: whether the
+            ``later`` command depends on the ``earlier`` one, so that ``earlier`` may
+            not be undone (or redone) without ``force``
+            (:class:`taku.core.undo.Step`: each command's events, the states before and
+            after it and the parts of the state it changed); ``None`` (or no hook)
+            leaves it to the core's default, :func:`taku.core.undo.default_depends`.
     """
 
     id: str
@@ -225,6 +233,7 @@ class Ruleset(Generic[G, O]):
         default_factory=dict
     )
     sheet_templates: tuple[SheetTemplate, ...] = ()
+    depends: Callable[[Any, Any, O], bool | None] | None = None
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""

@@ -46,6 +46,8 @@ from taku.core.events import (
     CharacterUpdated,
     ChatPaletteSet,
     ChatPosted,
+    CommandRedone,
+    CommandUndone,
     DiceRolled,
     Event,
     GMOverridden,
@@ -58,6 +60,7 @@ from taku.core.events import (
     RoleChanged,
     SeedRevealed,
     TableCreated,
+    TableForked,
     TableSettings,
 )
 from taku.core.play import Affordance, Choice, Turn
@@ -143,6 +146,10 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     epoch: int = 0
     epochs: bool = False
     seed_open: bool = True
+    undone: tuple[str, ...] = ()
+    """Command ids undone now (``undone`` events not followed by a ``redone``), in order."""
+    id_offset: int = 0
+    """A forked table's offset for new ids (``table_forked.id_offset``; 0 otherwise)."""
 
     def role_of(self, member_id: str | None) -> str:
         m = self.members.get(member_id) if member_id else None
@@ -831,6 +838,10 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
                 epoch=state.epoch + 1,
                 dice_cursor=0,
             )
+        case CommandUndone() | CommandRedone() | TableForked():
+            from taku.core import undo
+
+            return undo.evolve(state, event, ruleset)
         case _:
             return state
 
