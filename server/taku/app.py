@@ -739,7 +739,13 @@ class TableService:
                 if self.state.seq != at or self._decided.seq != at:
                     await asyncio.sleep(0.002)  # appends in flight: read again after them
                     continue
-                resolved = undo.resolve(self.state, command, entries)
+                state = self.state
+                resolved = undo.resolve(
+                    state,
+                    command,
+                    entries,
+                    Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE),
+                )
 
             decider = functools.partial(_decide_undo, self.ruleset, at, resolved, entries)
             try:
@@ -1298,6 +1304,21 @@ def _knows_command(rec: Recorded, member_id: str | None) -> bool:
     """Whether ``member_id`` gets ``rec``'s command in clear: a hidden command's
     arguments (a whisper's text, cards given from a hand …) are for its sender only."""
     return rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
+
+
+class _NoDice:
+    """Resolving an undo's target rolls nothing."""
+
+    cursor = 0
+
+    def roll(self, n: int, sides: int) -> Any:
+        raise AssertionError("no dice here")
+
+    def shuffle(self, size: int) -> Any:
+        raise AssertionError("no dice here")
+
+
+_NO_DICE: Any = _NoDice()
 
 
 class _Moved(Exception):

@@ -60,6 +60,7 @@ __all__ = [
     "default_depends",
     "evolve",
     "replay",
+    "check_sender",
     "resolve",
     "restore_parts",
     "touched",
@@ -249,13 +250,47 @@ def _acted_since(entries: Sequence[Entry], seq: int) -> bool:
     )
 
 
-def resolve(state: TableState, command: Undo | Redo, entries: Sequence[Entry]) -> Undo | Redo:
+def check_sender(state: TableState, command: Undo | Redo, ctx: Context[Any]) -> None:
+    """What :func:`decide` checks of the sender before anything else: a present member,
+    the command's permit (players and GMs), the table's ``player_undo`` setting for a
+    player, and ``force`` only by a GM with a reason.
+
+    Raises:
+        Forbidden: ``command/forbidden``.
+        InvalidCommand: ``undo/players_not_allowed``, ``undo/reason_required``.
+    """
+    from taku.core.table import check_permit
+
+    if ctx.actor is None or ctx.actor not in state.members or not state.members[ctx.actor].present:
+        raise Forbidden("join the table first", reason="先に卓に参加してください")
+    check_permit(state, command, ctx)
+    tag = "undo" if isinstance(command, Undo) else "redo"
+    if not ctx.is_gm and not state.settings.player_undo:
+        raise InvalidCommand(
+            f"{tag}: the table lets only the GM undo", code="undo/players_not_allowed"
+        )
+    if command.force and not ctx.is_gm:
+        raise Forbidden(
+            f"{tag}: only a GM forces",
+            command=tag,
+            role=ctx.role,
+            reason="強制できるのはGMだけです",
+        )
+    if command.force and not command.reason.strip():
+        raise InvalidCommand("a forced undo needs a reason", code="undo/reason_required")
+
+
+def resolve(
+    state: TableState, command: Undo | Redo, entries: Sequence[Entry], ctx: Context[Any]
+) -> Undo | Redo:
     """``command`` with its target made explicit (the table's last undoable command for
     an ``undo``, the last undone one for a ``redo``), as it is logged and decided again.
 
     Raises:
-        InvalidCommand: ``undo/nothing`` when there is no such command.
+        Forbidden, InvalidCommand: :func:`check_sender`'s refusals first; then
+            ``undo/nothing`` when there is no such command.
     """
+    check_sender(state, command, ctx)
     if command.command_id is not None:
         return command
     if isinstance(command, Redo):
@@ -291,37 +326,16 @@ def decide(
     ``state.seq`` is ``entries`` (every event, decoded in full). Pure.
 
     Raises:
-        Forbidden: ``command/forbidden`` (a spectator; a player when the table does not
-            allow players' undo; ``force`` by a player).
-        InvalidCommand: ``undo/nothing``, ``undo/unknown_command``,
+        Forbidden: ``command/forbidden`` (a spectator; ``force`` by a player).
+        InvalidCommand: ``undo/players_not_allowed`` (a player, on a table whose
+            ``settings.player_undo`` is off), ``undo/nothing``, ``undo/unknown_command``,
             ``undo/not_undoable``, ``undo/already_undone``, ``undo/not_undone``,
             ``undo/not_last`` (a player's undo after someone acted),
             ``undo/depends`` (params ``seq``, ``command``: the first later command
             that depends on it), ``undo/reason_required`` (``force`` without a reason).
     """
-    from taku.core.table import check_permit
-
-    if ctx.actor is None or ctx.actor not in state.members or not state.members[ctx.actor].present:
-        raise Forbidden("join the table first", reason="先に卓に参加してください")
-    check_permit(state, command, ctx)
-    tag = "undo" if isinstance(command, Undo) else "redo"
-    if not ctx.is_gm and not state.settings.player_undo:
-        raise Forbidden(
-            f"{tag}: the table lets only the GM undo",
-            command=tag,
-            role=ctx.role,
-            reason="この卓で取り消し・やり直しができるのはGMだけです",
-        )
-    if command.force and not ctx.is_gm:
-        raise Forbidden(
-            f"{tag}: only a GM forces",
-            command=tag,
-            role=ctx.role,
-            reason="強制できるのはGMだけです",
-        )
-    if command.force and not command.reason.strip():
-        raise InvalidCommand("a forced undo needs a reason", code="undo/reason_required")
-    command = resolve(state, command, entries)
+    check_sender(state, command, ctx)
+    command = resolve(state, command, entries, ctx)
     target = command.command_id
     assert target is not None
     groups = {g[0].command_id: g for g in _groups(entries)}
