@@ -180,6 +180,10 @@ CATALOGUE: dict[str, Code] = {
         "分岐する番号がこの卓にありません",
     ),
     # taku verify's findings (docs/verify.md): each names the seq and what differs
+    "verify/fork": Code(
+        "a forked table's prefix does not check out against its source's log (`--fork-source`)",
+        "分岐元のログと分岐した卓の始まりが一致しません",
+    ),
     "verify/empty": Code("the log has no events", "ログに出来事がありません"),
     "verify/missing": Code(
         "seqs are missing (a truncation or a removed event)", "ログの一部が欠けています"

@@ -953,3 +953,74 @@ def _check_faces_by_epoch(
             )
         rep.counts["rolls"] += counts["rolls"]
         rep.counts["faces"] += counts["faces"]
+
+
+def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep: Report) -> None:
+    """A forked table's prefix, through its source's log: the source verifies and reaches
+    the head ``table_created.forked_from`` names at its seq, and the fork's
+    ``table_forked`` carries exactly the source's state there (folded from the source's
+    log). Findings go into ``rep`` (``verify/fork``; the source's own, named so).
+    """
+    from taku.core import table as core_table
+    from taku.core import undo
+
+    lines = sorted(lines, key=lambda x: x.seq)
+    first = lines[0].public if lines and lines[0].seq == 1 else None
+    origin = first.get("forked_from") if isinstance(first, dict) else None
+    if not isinstance(origin, dict):
+        rep.problem("verify/fork", 1, "the log is not a fork (no table_created.forked_from)")
+        return
+    seq, head = int(origin.get("seq", 0)), str(origin.get("head", ""))
+    src = verify_log(source, registry, heads=(f"{seq}:{head}",) if head else ())
+    for p in src.problems:
+        rep.problems.append(
+            Finding(p.code, p.seq, f"the source {origin.get('table_id')}: {p.detail}")
+        )
+    for at, why in src.unchecked:
+        rep.unchecked.append((at, f"the source: {why}"))
+    source = sorted(source, key=lambda x: x.seq)
+    if not source or source[0].table_id != origin.get("table_id"):
+        rep.problem("verify/fork", 1, f"the source log is not table {origin.get('table_id')}")
+        return
+    forked = next(
+        (ln for ln in lines if isinstance(ln.data, dict) and ln.data.get("type") == "table_forked"),
+        None,
+    )
+    joined = next((ln for ln in lines[2:3] if isinstance(ln.data, dict)), None)
+    if forked is None or registry is None:
+        rep.unchecked.append(
+            (None, "the fork's carried state is not checked (no table_forked or no rulesets)")
+        )
+        return
+    rs = registry.get(first["ruleset"])
+    decoder = core_table.event_decoder(rs)
+    encode = msgspec.json.Encoder().encode
+    state = core_table.TableState(table_id=source[0].table_id)
+    for ln in source:
+        if ln.seq > seq:
+            break
+        if ln.data is None:
+            rep.unchecked.append(
+                (
+                    ln.seq,
+                    "the source's hidden events are not in its log: the carried state is not checked (the GM's full log is)",
+                )
+            )
+            return
+        st = core_table.evolve(state, decoder.decode(encode(ln.data)), rs)
+        state = msgspec.structs.replace(st, seq=ln.seq)
+    if state.seq != seq:
+        rep.problem("verify/fork", forked.seq, f"the source log ends before seq {seq}")
+        return
+    forker = joined.data.get("member_id") if joined is not None and joined.data else None
+    expected = undo.fork_state(state, forker)
+    got = forked.data.get("state", {})
+    if chain.canonical(got) != chain.canonical(msgspec.json.decode(encode(expected))):
+        rep.problem(
+            "verify/fork",
+            forked.seq,
+            _differs(got, msgspec.json.decode(encode(expected)))
+            or "the carried state is not the source's at that seq",
+        )
+    else:
+        rep.counts["fork_prefix"] = seq

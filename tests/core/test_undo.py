@@ -34,7 +34,7 @@ from taku.errors import TakuError
 from taku.plugins import load_registry
 from taku.store.memory import MemoryEventStore
 from taku.testing.harness import TableHarness
-from taku.verify import lines_from_records, verify_log
+from taku.verify import check_fork, lines_from_records, verify_log
 
 REGISTRY = load_registry()
 PARTS = ("members", "characters", "game", "chat")
@@ -299,8 +299,19 @@ async def test_a_fork_starts_from_the_source_state_and_then_diverges() -> None:
     assert "元のキャラ" not in [c.name for c in fork.state.characters.values()]
     # the fork's own log verifies; with the source's, its prefix too
     await fork.execute(h.gm, RevealSeed(), command_id="s1")
-    rep = verify_log(lines_from_records(await h.hub.store.read(fork.table_id)), REGISTRY)
+    lines = lines_from_records(await h.hub.store.read(fork.table_id))
+    rep = verify_log(lines, REGISTRY)
     assert rep.ok, [str(p) for p in rep.problems]
+    source = lines_from_records(await h.hub.store.read(h.table.table_id))
+    check_fork(lines, source, REGISTRY, rep)
+    assert rep.ok and rep.counts["fork_prefix"] == at, [str(p) for p in rep.problems]
+    # a source log changed before the fork's seq is caught
+    i = next(i for i, ln in enumerate(source) if ln.data.get("type") == "character_created")
+    bad = {**source[i].data, "name": "別人"}
+    source[i] = dataclasses.replace(source[i], data=bad, public=bad)
+    rep = verify_log(lines, REGISTRY)
+    check_fork(lines, source, REGISTRY, rep)
+    assert {p.code for p in rep.problems} >= {"verify/chain", "verify/fork"}
 
 
 async def test_only_the_gm_forks_unless_the_table_allows_members() -> None:
