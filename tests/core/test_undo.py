@@ -334,3 +334,21 @@ async def test_only_the_gm_forks_unless_the_table_allows_members() -> None:
     fork = await hub.table(f.created.table_id)
     assert fork.state.members[p2].role == "gm"
     await hub.close()
+
+
+async def test_exports_strike_through_the_undone_commands() -> None:
+    h = await TableHarness.create("generic")
+    await h.send(h.gm, Chat(text="まちがい"))
+    await h.send(h.gm, Chat(text="のこる"))
+    await h.send(h.gm, Undo(command_id="h1", reason="誤爆"))
+    page = await h.table.export("html")
+    struck = [ln for ln in page.splitlines() if "まちがい" in ln]
+    assert len(struck) == 1 and "undone" in struck[0] and "<del" in struck[0]
+    assert "<del" not in next(ln for ln in page.splitlines() if "のこる" in ln)
+    assert "#3 の操作を取り消しました：誤爆" in page
+    text = await h.table.export("text")
+    line = next(ln for ln in text.splitlines() if "\u0336" in ln)
+    assert line.endswith("（取り消し）") and line.startswith("[3]")
+    assert "のこる（取り消し）" not in text
+    await h.send(h.gm, Redo())
+    assert "<del" not in await h.table.export("html")

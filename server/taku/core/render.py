@@ -13,6 +13,8 @@ from taku.core.events import (
     CharacterUpdated,
     ChatPaletteSet,
     ChatPosted,
+    CommandRedone,
+    CommandUndone,
     DiceRolled,
     Event,
     GMOverridden,
@@ -23,6 +25,7 @@ from taku.core.events import (
     RoleChanged,
     SeedRevealed,
     TableCreated,
+    TableForked,
 )
 from taku.core.ruleset import Ruleset
 from taku.core.table import TableState
@@ -128,5 +131,12 @@ def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: s
             return f"GM変更: {where} {_shown(previous)} → {_shown(value)}{because}"
         case SeedRevealed(seed=seed):
             return f"ダイスのシードが公開されました: {seed}（taku verify で検証できます）"
+        case CommandUndone(seq=seq, reason=reason, forced=forced):
+            how = "（強制）" if forced else ""
+            return f"{who} が #{seq} の操作を取り消しました{how}{'：' + reason if reason else ''}"
+        case CommandRedone(seq=seq, reason=reason):
+            return f"{who} が #{seq} の操作をやり直しました{'：' + reason if reason else ''}"
+        case TableForked(source_table=src, source_seq=seq):
+            return f"卓 {src} の #{seq} から分岐しました"
         case _:
             return f"{who}: {type(event).__struct_config__.tag}"
