@@ -894,7 +894,9 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     seed (once revealed), epoch, head (the chain's short form at seq), members,
     characters, game, you, chat`` (``chat``: ``{channels, palettes}``,
     :func:`taku.core.chat.view`), and ``unfit_overrides`` (the seqs of stored GM
-    overrides that no longer fit) when there are any.
+    overrides that no longer fit) when there are any; ``undone`` (the command ids
+    undone now) when there are any, ``player_undo`` and ``fork_by_members`` when the
+    table's settings turn them on.
     """
     out = {
         "table_id": state.table_id,
@@ -915,6 +917,12 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     }
     if state.unfit_overrides:
         out["unfit_overrides"] = list(state.unfit_overrides)
+    if state.undone:  # commands undone now (taku.core.undo): clients strike their lines through
+        out["undone"] = list(state.undone)
+    if state.settings.player_undo:
+        out["player_undo"] = True
+    if state.settings.fork_by_members:
+        out["fork_by_members"] = True
     return out
 
 
