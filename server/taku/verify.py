@@ -992,6 +992,7 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
             (None, "the fork's carried state is not checked (no table_forked or no rulesets)")
         )
         return
+    assert isinstance(first, dict)
     rs = registry.get(first["ruleset"])
     decoder = core_table.event_decoder(rs)
     encode = msgspec.json.Encoder().encode
@@ -1014,7 +1015,7 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
         return
     forker = joined.data.get("member_id") if joined is not None and joined.data else None
     expected = undo.fork_state(state, forker)
-    got = forked.data.get("state", {})
+    got = forked.data.get("state", {}) if isinstance(forked.data, dict) else {}
     if chain.canonical(got) != chain.canonical(msgspec.json.decode(encode(expected))):
         rep.problem(
             "verify/fork",

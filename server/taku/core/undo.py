@@ -397,7 +397,7 @@ def decide(
                     )
     if isinstance(command, Undo):
         after, _ = replay(state.table_id, entries, ruleset, new_undone)
-    fields = dict(
+    fields: dict[str, Any] = dict(
         command_id=target,
         seq=head.seq,
         command=head.command,
