@@ -54,6 +54,7 @@ from taku.core.events import (
     DiceRolled,
     Event,
     ForkOrigin,
+    HistorySettings,
     Private,
     Recorded,
     Redacted,
@@ -1554,6 +1555,7 @@ class Hub:
         options: dict[str, Any] | None = None,
         gm_name: str = "GM",
         settings: TableSettings | None = None,
+        history: HistorySettings | None = None,
     ) -> CreatedTable:
         """A new table with its GM. Returns the GM's token and the two invite tokens.
 
@@ -1574,6 +1576,7 @@ class Hub:
             gm_id=gm_id,
             gm_name=gm_name,
             settings=settings,
+            history=history,
         )
         now = self.clock()
         command_id = "create-" + table_id
@@ -1634,7 +1637,7 @@ class Hub:
         now_state = source.state
         role = now_state.role_of(member_id)
         if member_id not in now_state.members or (
-            role != Role.GM and not now_state.settings.fork_by_members
+            role != Role.GM and not now_state.history.fork_by_members
         ):
             raise Forbidden(
                 "only the GM forks this table", code="fork/forbidden", reason="GMだけが分岐できます"
@@ -1657,6 +1660,7 @@ class Hub:
                 options=dict(past.options),
                 seed_hash=first_hash,
                 settings=past.settings,
+                history=past.history,
                 epochs=True,
                 forked_from=ForkOrigin(table_id=source_id, seq=seq, head=past.head),
             ),

@@ -142,7 +142,7 @@ CATALOGUE: dict[str, Code] = {
     "command/no_effect": Code("the command would change nothing", "この操作では何も変わりません"),
     # undo and redo (taku.core.undo)
     "undo/players_not_allowed": Code(
-        "the table lets only the GM undo and redo (its `settings.player_undo` is off)",
+        "the table lets only the GM undo and redo (its `history.player_undo` is off)",
         "この卓で取り消し・やり直しができるのはGMだけです",
     ),
     "undo/nothing": Code("nothing to undo (or redo)", "取り消し（やり直し）できる操作がありません"),

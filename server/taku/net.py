@@ -439,7 +439,12 @@ class _Connection:
                         "too many new tables on this server right now; try again in a minute"
                     )
                 c = await hub.create_table(
-                    ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings
+                    ruleset=rs,
+                    name=name,
+                    options=options,
+                    gm_name=gm_name,
+                    settings=settings,
+                    history=msg.history,
                 )
                 self.members[c.table_id] = c.member_id
                 await self.send(

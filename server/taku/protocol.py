@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 from taku.core.commands import Chat
-from taku.core.events import TableSettings, tag_of
+from taku.core.events import HistorySettings, TableSettings, tag_of
 from taku.core.play import Affordance, Turn
 from taku.core.ruleset import SheetTemplate
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType, japanese_detail
@@ -102,6 +102,7 @@ class CreateTable(ClientMessage, frozen=True, kw_only=True, tag="create_table"):
     options: dict[str, Any] = {}
     gm_name: str = "GM"
     settings: TableSettings = TableSettings()
+    history: HistorySettings = HistorySettings()
 
 
 class Join(ClientMessage, frozen=True, kw_only=True, tag="join"):
@@ -182,7 +183,7 @@ class ExportLog(ClientMessage, frozen=True, kw_only=True, tag="export_log"):
 class ForkTable(ClientMessage, frozen=True, kw_only=True, tag="fork_table"):
     """A new table from this one's state right after ``at_seq`` (default: now), with a
     new seed and new tokens (answer: ``forked``). The source's GM may fork it; its
-    other members too when its settings allow (``settings.fork_by_members``)."""
+    other members too when its settings allow (``history.fork_by_members``)."""
 
     table_id: str
     at_seq: Seq | None = None

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from taku.core import chat as chat_core
-from taku.core.events import TableSettings
+from taku.core.events import HistorySettings, TableSettings
 from taku.core.table import Character, Member, TableState
 from taku.store.base import Snapshot
 
@@ -47,6 +47,7 @@ class _Saved(msgspec.Struct, kw_only=True):
     epochs: bool = False
     seed_open: bool = True
     undone: tuple[str, ...] = ()
+    history: HistorySettings = HistorySettings()
     id_offset: int = 0
 
 

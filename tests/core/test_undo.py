@@ -28,7 +28,7 @@ from taku.core.commands import (
     Undo,
     UpdateCharacter,
 )
-from taku.core.events import TableSettings
+from taku.core.events import HistorySettings
 from taku.core.table import TableState, fold
 from taku.errors import TakuError
 from taku.plugins import load_registry
@@ -201,7 +201,7 @@ async def test_refusals_have_stable_codes_and_write_nothing() -> None:
 async def test_a_player_undoes_their_own_last_command_while_nobody_acted_since() -> None:
     store = MemoryEventStore()
     hub = Hub(store, REGISTRY)
-    c = await hub.create_table(ruleset="generic", settings=TableSettings(player_undo=True))
+    c = await hub.create_table(ruleset="generic", history=HistorySettings(player_undo=True))
     t = await hub.table(c.table_id)
     pl = (await hub.join(c.table_id, c.player_token, "たろう")).member_id
     other = (await hub.join(c.table_id, c.player_token, "じろう")).member_id
@@ -328,7 +328,7 @@ async def test_only_the_gm_forks_unless_the_table_allows_members() -> None:
     except TakuError as e:
         assert e.code == "fork/bad_seq"
     hub = Hub(MemoryEventStore(), REGISTRY)
-    c = await hub.create_table(ruleset="generic", settings=TableSettings(fork_by_members=True))
+    c = await hub.create_table(ruleset="generic", history=HistorySettings(fork_by_members=True))
     p2 = (await hub.join(c.table_id, c.player_token, "じろう")).member_id
     f = await hub.fork_table(c.table_id, p2)
     fork = await hub.table(f.created.table_id)

@@ -326,7 +326,7 @@ class Undo(Command, frozen=True, kw_only=True, tag="undo"):
     """Undo a command (:mod:`taku.core.undo`): the table's last one by default, an
     earlier one when no later command depends on it, or any one with ``force`` (GM,
     with a reason). A player may undo their own last command when the table allows it
-    (``settings.player_undo``) and nobody has acted since."""
+    (``history.player_undo``) and nobody has acted since."""
 
     meta = msgspec.Meta(
         title="取り消す", description="操作を取り消す（指定しなければ卓の直前の操作）"

@@ -34,6 +34,7 @@ __all__ = [
     "ForkOrigin",
     "Event",
     "GMOverridden",
+    "HistorySettings",
     "MemberJoined",
     "MemberLeft",
     "MemberRenamed",
@@ -181,6 +182,18 @@ class TableSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
             description="観戦者が観戦チャンネルで発言できる（ダイスは振れない）",
         ),
     ] = False
+
+
+class HistorySettings(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """Who may undo and fork (``create_table.history``; ``table_created.history``, left
+    out of the event when both are off, so logs written before it read the same)."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="取り消しと分岐", description="取り消し・やり直しと、卓の分岐をだれができるか"
+    )
+
     player_undo: Annotated[
         bool,
         msgspec.Meta(
@@ -231,6 +244,7 @@ class TableCreated(Event, frozen=True, kw_only=True, tag="table_created"):
         ),
     ] = False
     forked_from: Annotated[ForkOrigin | None, msgspec.Meta(title="分岐元")] = None
+    history: Annotated[HistorySettings, msgspec.Meta(title="取り消しと分岐")] = HistorySettings()
 
 
 class MemberJoined(Event, frozen=True, kw_only=True, tag="member_joined"):

@@ -51,6 +51,7 @@ from taku.core.events import (
     DiceRolled,
     Event,
     GMOverridden,
+    HistorySettings,
     MemberJoined,
     MemberLeft,
     MemberRenamed,
@@ -148,6 +149,8 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     seed_open: bool = True
     undone: tuple[str, ...] = ()
     """Command ids undone now (``undone`` events not followed by a ``redone``), in order."""
+    history: HistorySettings = HistorySettings()
+    """Who may undo and fork (``table_created.history``)."""
     id_offset: int = 0
     """A forked table's offset for new ids (``table_forked.id_offset``; 0 otherwise)."""
 
@@ -192,6 +195,7 @@ def creation_events(
     gm_name: str,
     settings: TableSettings | None = None,
     epochs: bool = True,
+    history: HistorySettings | None = None,
 ) -> list[Event]:
     """The first events of a table: ``table_created`` and the GM's ``member_joined``.
 
@@ -211,6 +215,7 @@ def creation_events(
             seed_hash=seed_hash,
             settings=settings or TableSettings(),
             epochs=epochs,
+            history=history or HistorySettings(),
         ),
         MemberJoined(member_id=gm_id, name=_name(gm_name or "GM"), role=Role.GM),
     ]
@@ -782,6 +787,7 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
                 options=event.options,
                 seed_hash=event.seed_hash,
                 settings=event.settings,
+                history=event.history,
                 epochs=event.epochs,
                 rules=rules,
                 game=ruleset.initial_state(rules),
@@ -919,9 +925,9 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         out["unfit_overrides"] = list(state.unfit_overrides)
     if state.undone:  # commands undone now (taku.core.undo): clients strike their lines through
         out["undone"] = list(state.undone)
-    if state.settings.player_undo:
+    if state.history.player_undo:
         out["player_undo"] = True
-    if state.settings.fork_by_members:
+    if state.history.fork_by_members:
         out["fork_by_members"] = True
     return out
 

@@ -265,7 +265,7 @@ def check_sender(state: TableState, command: Undo | Redo, ctx: Context[Any]) -> 
         raise Forbidden("join the table first", reason="先に卓に参加してください")
     check_permit(state, command, ctx)
     tag = "undo" if isinstance(command, Undo) else "redo"
-    if not ctx.is_gm and not state.settings.player_undo:
+    if not ctx.is_gm and not state.history.player_undo:
         raise InvalidCommand(
             f"{tag}: the table lets only the GM undo", code="undo/players_not_allowed"
         )
@@ -328,7 +328,7 @@ def decide(
     Raises:
         Forbidden: ``command/forbidden`` (a spectator; ``force`` by a player).
         InvalidCommand: ``undo/players_not_allowed`` (a player, on a table whose
-            ``settings.player_undo`` is off), ``undo/nothing``, ``undo/unknown_command``,
+            ``history.player_undo`` is off), ``undo/nothing``, ``undo/unknown_command``,
             ``undo/not_undoable``, ``undo/already_undone``, ``undo/not_undone``,
             ``undo/not_last`` (a player's undo after someone acted),
             ``undo/depends`` (params ``seq``, ``command``: the first later command
