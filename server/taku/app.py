@@ -730,6 +730,9 @@ class TableService:
         came in between, read again."""
         fp = fingerprint(command)
         for _attempt in range(MAX_CONFLICT_RETRIES):
+            if self.hub.store.shared:  # what other nodes appended, before reading the log
+                async with self.lock:
+                    await self._catch_up_locked()
             at = self.state.seq
             if command_id in self.acks or command_id in self._in_flight:
                 entries: list[undo.Entry] = []
