@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from tests.store.test_postgres import PostgresSetup
 
 from taku.app import Hub
 from taku.core.commands import CreateCharacter, Redo, Undo
 from taku.plugins import load_registry
 from taku.store.postgres import PostgresEventStore
-from tests.store.test_postgres import PostgresSetup
 
 pytestmark = pytest.mark.postgres
 
