@@ -738,20 +738,13 @@ class TableService:
                 entries: list[undo.Entry] = []
                 resolved: Undo | Redo = command  # a repeat: answered before any decide
             else:
-                recs = await self.hub.store.read(self.table_id, to_seq=at)
-                entries = undo.entries_of(recs, self.reader.event)
-                if self.state.seq != at or self._decided.seq != at:
+                got = await self._undo_log(actor, command, at)
+                if got is None or self.state.seq != at or self._decided.seq != at:
                     await asyncio.sleep(0.002)  # appends in flight: read again after them
                     continue
-                state = self.state
-                resolved = undo.resolve(
-                    state,
-                    command,
-                    entries,
-                    Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE),
-                )
+                resolved, entries, base = got
 
-            decider = functools.partial(_decide_undo, self.ruleset, at, resolved, entries)
+            decider = functools.partial(_decide_undo, self.ruleset, at, resolved, entries, base)
             try:
                 return await self.commit(
                     decider,
@@ -764,6 +757,49 @@ class TableService:
             except _Moved:
                 await asyncio.sleep(0.002)
         raise SeqConflict("too many concurrent writers on this table; try again")
+
+    async def _undo_log(
+        self, actor: str, command: Undo | Redo, at: int
+    ) -> tuple[Undo | Redo, list[undo.Entry], TableState | None] | None:
+        """The command with its target explicit, and the log an undo is decided on: the
+        part from the target's first event on with the state before it (a past state,
+        from the nearest snapshot), read backwards a page at a time until the target is
+        in it; the whole log when an undo in that part names an earlier command. None
+        when the table moved on meanwhile."""
+        store = self.hub.store
+        state = self.state
+        ctx = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
+        undo.check_sender(state, command, ctx)
+        recs: list[Recorded] = []
+        start = at
+        while True:
+            end, start = start, max(0, start - CATCH_UP_PAGE)
+            recs = [*await store.read(self.table_id, after_seq=start, to_seq=end), *recs]
+            if self.state.seq != at:
+                return None
+            entries = undo.entries_of(recs, self.reader.event)
+            try:
+                resolved = undo.resolve(state, command, entries, ctx)
+            except InvalidCommand:
+                if start == 0:
+                    raise
+                continue  # the target may be further back
+            assert resolved.command_id is not None
+            first = undo.target_seq(entries, resolved.command_id)
+            if first is None or first == start + 1:
+                if start == 0:
+                    break  # not on the table: decide says so
+                continue  # not here, or the page may begin inside its events
+            window = [e for e in entries if e.seq >= first]
+            if not undo.window_ok(window, first):
+                break
+            base = await self.past_state(first - 1)
+            if self.state.seq != at:
+                return None
+            return resolved, window, base
+        everything = await store.read(self.table_id, to_seq=at)
+        entries = undo.entries_of(everything, self.reader.event)
+        return undo.resolve(state, command, entries, ctx), entries, None
 
     async def commit(
         self,
@@ -1334,12 +1370,13 @@ def _decide_undo(
     at: int,
     command: Undo | Redo,
     entries: Sequence[undo.Entry],
+    base: TableState | None,
     state: TableState,
     ctx: Context,
 ) -> list[Emitted]:
     if state.seq != at:
         raise _Moved
-    return undo.decide(state, command, ctx, ruleset, entries)
+    return undo.decide(state, command, ctx, ruleset, entries, base)
 
 
 def _check_command_id(command_id: str) -> None:

@@ -352,3 +352,26 @@ async def test_exports_strike_through_the_undone_commands() -> None:
     assert "のこる（取り消し）" not in text
     await h.send(h.gm, Redo())
     assert "<del" not in await h.table.export("html")
+
+
+async def test_an_undo_far_back_on_a_long_table_reads_back_to_it_and_verifies() -> None:
+    """The log is read backwards a page at a time until the target, and folded from a
+    snapshot before it; deciding the undo again on the whole log gives the same event."""
+    store = MemoryEventStore()
+    hub = Hub(store, REGISTRY, snapshot_every=100)
+    c = await hub.create_table(ruleset="generic")
+    t = await hub.table(c.table_id)
+    gm = c.member_id
+    await t.execute(gm, CreateCharacter(name="アヤ"), command_id="early")
+    for i in range(510):  # past one page of the log (500 events)
+        await t.execute(gm, Chat(text=f"{i}"), command_id=f"chat{i}")
+    await t.execute(gm, Undo(command_id="early"), command_id="u1")
+    assert t.state.characters == {}
+    await t.execute(gm, Undo(), command_id="u2")  # the default: the last chat line
+    assert t.state.undone == ("early", "chat509")
+    await t.execute(gm, Redo(command_id="early"), command_id="u3")
+    assert [ch.name for ch in t.state.characters.values()] == ["アヤ"]
+    await t.execute(gm, RevealSeed(), command_id="s1")
+    rep = verify_log(lines_from_records(await store.read(c.table_id)), REGISTRY)
+    assert rep.ok, [str(p) for p in rep.problems]
+    await hub.close()

@@ -63,7 +63,9 @@ __all__ = [
     "check_sender",
     "resolve",
     "restore_parts",
+    "target_seq",
     "touched",
+    "window_ok",
 ]
 
 PARTS = ("members", "characters", "game", "chat")
@@ -158,14 +160,21 @@ def _groups(entries: Iterable[Entry]) -> list[list[Entry]]:
 
 
 def replay(
-    table_id: str, entries: Sequence[Entry], ruleset: Ruleset[Any, Any], undone: Iterable[str]
+    table_id: str,
+    entries: Sequence[Entry],
+    ruleset: Ruleset[Any, Any],
+    undone: Iterable[str],
+    base: TableState | None = None,
 ) -> tuple[TableState, list[Step]]:
     """The fold of the effective log of ``entries`` with ``undone`` commands left out,
-    and the steps (commands) it is made of. Pure."""
+    and the steps (commands) it is made of. Pure.
+
+    ``entries`` is the whole log, or its part after ``base``: the effective state at
+    the seq before the part's first entry (see :func:`decide`)."""
     from taku.core import table as core_table
 
     skip = frozenset(undone)
-    state = core_table.TableState(table_id=table_id)
+    state = base if base is not None else core_table.TableState(table_id=table_id)
     steps: list[Step] = []
     for group in _groups(entries):
         first = group[0]
@@ -321,9 +330,15 @@ def decide(
     ctx: Context[Any],
     ruleset: Ruleset[Any, Any],
     entries: Sequence[Entry],
+    base: TableState | None = None,
 ) -> list[Emitted]:
     """The ``undone`` (or ``redone``) event of ``command`` at ``state``, whose log up to
     ``state.seq`` is ``entries`` (every event, decoded in full). Pure.
+
+    ``entries`` may instead be the log from the target command's first event on, with
+    ``base`` the table's state right before it, provided no ``undone``/``redone`` in
+    that part names an earlier command (:func:`window_ok`): the effective log before
+    the target is then what ``base`` folded (the application reads only that much).
 
     Raises:
         Forbidden: ``command/forbidden`` (a spectator; ``force`` by a player).
@@ -378,7 +393,7 @@ def decide(
         )
     # the effective log with the target in it: what later commands may depend on
     with_it = new_undone if isinstance(command, Redo) else undone
-    after, steps = replay(state.table_id, entries, ruleset, with_it)
+    after, steps = replay(state.table_id, entries, ruleset, with_it, base)
     if not command.force:
         mine = next((s for s in steps if s.command_id == target), None)
         if mine is not None:
@@ -396,7 +411,7 @@ def decide(
                         command=later.command,
                     )
     if isinstance(command, Undo):
-        after, _ = replay(state.table_id, entries, ruleset, new_undone)
+        after, _ = replay(state.table_id, entries, ruleset, new_undone, base)
     fields: dict[str, Any] = dict(
         command_id=target,
         seq=head.seq,
@@ -410,6 +425,21 @@ def decide(
         # the restored game holds hidden state (a deck's order, hands): nobody sees it
         return [Private(event=event, audience=(), redacted=cls(**fields))]
     return [event]
+
+
+def window_ok(entries: Sequence[Entry], first_seq: int) -> bool:
+    """Whether ``entries`` (the log from ``first_seq`` on) may be decided on with the
+    state before ``first_seq`` as the base: no ``undone``/``redone`` in it names a
+    command before ``first_seq``."""
+    return not any(
+        isinstance(e.event, CommandUndone | CommandRedone) and e.event.seq < first_seq
+        for e in entries
+    )
+
+
+def target_seq(entries: Sequence[Entry], command_id: str) -> int | None:
+    """The first seq of ``command_id``'s events in ``entries`` (``None``: not there)."""
+    return next((e.seq for e in entries if e.command_id == command_id), None)
 
 
 def entries_of(recs: Iterable[Any], read: Any) -> list[Entry]:
