@@ -768,7 +768,7 @@ class TableService:
         when the table moved on meanwhile."""
         store = self.hub.store
         state = self.state
-        ctx = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
+        ctx: Context[Any] = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
         undo.check_sender(state, command, ctx)
         recs: list[Recorded] = []
         start = at
