@@ -770,14 +770,14 @@ class TableService:
         state = self.state
         ctx: Context[Any] = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
         undo.check_sender(state, command, ctx)
-        recs: list[Recorded] = []
+        entries: list[undo.Entry] = []
         start = at
         while True:
             end, start = start, max(0, start - CATCH_UP_PAGE)
-            recs = [*await store.read(self.table_id, after_seq=start, to_seq=end), *recs]
+            page = await store.read(self.table_id, after_seq=start, to_seq=end)
             if self.state.seq != at:
                 return None
-            entries = undo.entries_of(recs, self.reader.event)
+            entries = undo.prepend(undo.entries_of(page, self.reader.event), entries)
             try:
                 resolved = undo.resolve(state, command, entries, ctx)
             except InvalidCommand:

@@ -30,6 +30,8 @@ answers; otherwise :func:`default_depends`.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -58,6 +60,7 @@ __all__ = [
     "Step",
     "decide",
     "default_depends",
+    "prepend",
     "evolve",
     "replay",
     "check_sender",
@@ -90,7 +93,7 @@ class Entry:
     event: Event
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Step:
     """One command of the effective log, for the ``depends`` hook.
 
@@ -102,7 +105,8 @@ class Step:
         events: its events, in order.
         before: the effective state before it.
         after: the effective state after it.
-        touched: the parts of the state it changed (:func:`touched`).
+        touched: the parts of the state it changed (:func:`touched`; computed when
+            first asked for).
     """
 
     command_id: str
@@ -112,21 +116,24 @@ class Step:
     events: tuple[Event, ...]
     before: TableState
     after: TableState
-    touched: frozenset[tuple[str, ...]]
+
+    @functools.cached_property
+    def touched(self) -> frozenset[tuple[str, ...]]:
+        return touched(self.before, self.after)
 
 
 def touched(before: TableState, after: TableState) -> frozenset[tuple[str, ...]]:
     """The parts of the state that differ: ``("members", id)``, ``("characters", id)``,
     ``("chat",)`` and ``("game",)`` (the ruleset's state as one part)."""
     out: set[tuple[str, ...]] = set()
-    for part in ("members", "characters"):
+    for part in ("members", "characters"):  # identity first: most commands change neither
         a, b = getattr(before, part), getattr(after, part)
         if a is b:
             continue
         out.update((part, k) for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-    if before.chat != after.chat:
+    if before.chat is not after.chat and before.chat != after.chat:
         out.add(("chat",))
-    if before.game != after.game:
+    if before.game is not after.game and before.game != after.game:
         out.add(("game",))
     return frozenset(out)
 
@@ -193,7 +200,6 @@ def replay(
                 events=tuple(e.event for e in group),
                 before=before,
                 after=state,
-                touched=touched(before, state),
             )
         )
     return state, steps
@@ -456,6 +462,18 @@ def entries_of(recs: Iterable[Any], read: Any) -> list[Entry]:
             command = ""
         out.append(Entry(rec.seq, rec.command_id, rec.actor, command, read(rec)))
     return out
+
+
+def prepend(page: list[Entry], later: list[Entry]) -> list[Entry]:
+    """``page`` (an earlier part of the log) followed by ``later``: a command whose events
+    began in ``page`` gets its type on the events ``later`` holds too."""
+    if page and later and later[0].command_id == page[-1].command_id:
+        known = page[-1].command
+        n = 0
+        while n < len(later) and later[n].command_id == page[-1].command_id:
+            n += 1
+        later = [dataclasses.replace(e, command=known) for e in later[:n]] + later[n:]
+    return page + later
 
 
 def fork_state(source: TableState, forker: str | None) -> dict[str, Any]:
