@@ -1728,6 +1728,18 @@ class Hub:
             )
             for i, e in enumerate(events)
         ]
+        if undo.hides_game(rs):
+            # the source's game may hold hidden state (a deck, hands): for nobody
+            forked = recs[1]
+            salt = secrets.token_hex(16)
+            stand_in = msgspec.structs.replace(events[1], state={})  # type: ignore[type-var]
+            recs[1] = msgspec.structs.replace(
+                forked,
+                audience=(),
+                redacted=msgspec.Raw(encode(stand_in)),
+                salt=salt,
+                commitment=chain.commitment(salt, forked.data),
+            )
         recs = chain.seal(recs, chain.genesis(table_id, first_hash))
         record = TableRecord(
             table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed

@@ -27,6 +27,9 @@ async def test_the_karate_punch_undone_brings_the_yakuza_back_and_redo_fells_it(
     assert undone.command == "nstrpg.attack"  # type: ignore[attr-defined]
     assert t.f(y) == before  # タイリョク 1 again, on the board
     assert t.h.state.dice_cursor == cursor  # the four faces stay drawn
+    # nstrpg has a view of its own: the restored game goes to nobody, the undo to all
+    frame = (await t.h.frames(t.pl, after_seq=t.h.state.seq - 1))[0]
+    assert frame["event"]["type"] == "undone" and "restore" not in frame["event"]
     await t.gm_do(Redo())
     assert t.f(y).tairyoku == 0
     t.assert_dice_used()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from taku.core.commands import Redo, Undo
 from taku_yodomi import commands as C
 
@@ -42,3 +44,22 @@ async def test_the_first_deal_undone_leaves_its_shuffle_drawn(new_table: Any, or
     assert yd.game.deck == before and not yd.game.hands.get(yd.a)
     assert h.state.dice_cursor == cursor
     await h.assert_replay_matches()
+
+
+async def test_a_fork_carries_the_deck_and_hands_without_showing_them(
+    new_table: Any, order: Any
+) -> None:
+    yd = await new_table(shuffles=[order("♦10", "♠9", "♥3")])
+    h = yd.h
+    await h.send(h.gm, C.DealCards(character_id=yd.a, count=2))
+    f = await h.hub.fork_table(h.table.table_id, h.gm)
+    fork = await h.hub.table(f.created.table_id)
+    assert fork.state.game == h.state.game  # the same deck order and hands
+    await h.hub.join(fork.table_id, f.member_tokens[yd.pa])
+    frames = [msgspec.json.decode(x) for x in await fork.log_frames(yd.pa, 0, 10)]
+    forked = frames[1]
+    assert forked["redacted"] and forked["event"].get("state") in (None, {})
+    assert "♥3" not in msgspec.json.encode(frames).decode()
+    # the GM's own deal goes on from the carried deck
+    await fork.execute(h.gm, C.DealCards(character_id=yd.b, count=1), command_id="f1")
+    assert fork.state.game.hands[yd.b] == ["♥3"]

@@ -416,9 +416,10 @@ class CommandUndone(Event, frozen=True, kw_only=True, tag="undone"):
 
     ``restore`` is the compensation: the parts of the state (``members``,
     ``characters``, ``game``, ``chat``, as JSON) that the undo changed, each whole;
-    a part left out is unchanged. When the ruleset has hidden state
-    (``Ruleset.hidden_paths``) the event is hidden from everyone and the public
-    receives it without ``restore``."""
+    a part left out is unchanged. When it restores ``game`` and the ruleset's game is
+    not everyone's to see whole (``hidden_paths``, or a ``view`` of its own:
+    :func:`taku.core.undo.hides_game`) the event is hidden from everyone and the
+    public receives it without ``restore``."""
 
     meta = msgspec.Meta(title="操作が取り消された")
 
@@ -450,7 +451,9 @@ class CommandRedone(Event, frozen=True, kw_only=True, tag="redone"):
 class TableForked(Event, frozen=True, kw_only=True, tag="table_forked"):
     """The second event of a forked table: the source's state at the fork's seq
     (``members``, ``characters``, ``game``, ``chat`` as JSON; the source's members
-    are carried, absent until they join again with their new links). ``id_offset``
+    are carried, absent until they join again with their new links; hidden from
+    everyone, the public receiving it without ``state``, when the ruleset's game is not
+    everyone's to see whole). ``id_offset``
     is added to the seq in ids made from now on (:meth:`Context.new_id
     <taku.core.ruleset.Context.new_id>`), so they never meet the source's."""
 

@@ -62,6 +62,7 @@ __all__ = [
     "default_depends",
     "prepend",
     "evolve",
+    "hides_game",
     "replay",
     "check_sender",
     "resolve",
@@ -427,10 +428,20 @@ def decide(
     )
     cls = CommandUndone if isinstance(command, Undo) else CommandRedone
     event = cls(**fields, restore=restore_parts(state, after))
-    if ruleset.hidden_paths and event.restore:
-        # the restored game holds hidden state (a deck's order, hands): nobody sees it
+    if "game" in event.restore and hides_game(ruleset):
+        # the restored game may hold hidden state (a deck's order, hands): nobody sees it
         return [Private(event=event, audience=(), redacted=cls(**fields))]
     return [event]
+
+
+def hides_game(ruleset: Ruleset[Any, Any]) -> bool:
+    """Whether ``ruleset``'s game state is not everyone's to see whole: it declares
+    ``hidden_paths`` or has a ``view`` of its own. An event carrying that state (an
+    ``undone`` restoring ``game``, a fork's ``table_forked``) is then hidden from
+    everyone, and the public receives it without the state."""
+    from taku.core.ruleset import _whole
+
+    return bool(ruleset.hidden_paths) or ruleset.view is not _whole
 
 
 def window_ok(entries: Sequence[Entry], first_seq: int) -> bool:
