@@ -1732,7 +1732,7 @@ class Hub:
             # the source's game may hold hidden state (a deck, hands): for nobody
             forked = recs[1]
             salt = secrets.token_hex(16)
-            stand_in = msgspec.structs.replace(events[1], state={})  # type: ignore[type-var]
+            stand_in = msgspec.structs.replace(events[1], state={})
             recs[1] = msgspec.structs.replace(
                 forked,
                 audience=(),
