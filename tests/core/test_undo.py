@@ -375,3 +375,35 @@ async def test_an_undo_far_back_on_a_long_table_reads_back_to_it_and_verifies() 
     rep = verify_log(lines_from_records(await store.read(c.table_id)), REGISTRY)
     assert rep.ok, [str(p) for p in rep.problems]
     await hub.close()
+
+
+def test_taku_verify_fork_source_checks_the_prefix(tmp_path: Any, capsys: Any) -> None:
+    from taku.cli import main
+    from taku.store import open_store
+
+    db = tmp_path / "t.db"
+
+    async def make() -> tuple[str, str]:
+        store = open_store(str(db))
+        await store.open()
+        hub = Hub(store, REGISTRY)
+        c = await hub.create_table(ruleset="generic")
+        t = await hub.table(c.table_id)
+        await t.execute(c.member_id, CreateCharacter(name="アヤ"), command_id="c1")
+        await t.execute(c.member_id, Undo(), command_id="u1")
+        f = await hub.fork_table(c.table_id, c.member_id, at_seq=3)
+        await hub.close()
+        await store.close()
+        return c.table_id, f.created.table_id
+
+    source, fork = asyncio.run(make())
+    assert main(["verify", "--db", str(db), fork, "--fork-source", source]) == 0
+    out = capsys.readouterr().out
+    assert "VERIFIED" in out and "its source's at seq 3" in out
+    # the fork's own log against another table as its source fails
+    other = asyncio.run(make())[0]
+    assert main(["verify", "--db", str(db), fork, "--fork-source", other]) == 1
+    assert (
+        "FAIL" in (out := capsys.readouterr().out)
+        and "分岐元のログと分岐した卓の始まりが一致しません" in out
+    )
