@@ -42,7 +42,7 @@ import msgspec
 import structlog
 
 from taku import metrics
-from taku.core import chain, undo
+from taku.core import chain
 from taku.core import chat as chat_core
 from taku.core import table as core_table
 from taku.core.commands import Command, Redo, Undo, fingerprint
@@ -53,13 +53,10 @@ from taku.core.events import (
     ChatPosted,
     DiceRolled,
     Event,
-    ForkOrigin,
     HistorySettings,
     Private,
     Recorded,
     Redacted,
-    TableCreated,
-    TableForked,
     TableSettings,
     tag_of,
 )
@@ -725,81 +722,10 @@ class TableService:
     async def _undo(
         self, actor: str, command: Undo | Redo, command_id: str, expected_seq: int | None
     ) -> tuple[int, int, bool]:
-        """:meth:`execute` for ``undo``/``redo``: read the log up to the published seq,
-        then decide on that very state (:func:`taku.core.undo.decide`); when commands
-        came in between, read again."""
-        fp = fingerprint(command)
-        for _attempt in range(MAX_CONFLICT_RETRIES):
-            if self.hub.store.shared:  # what other nodes appended, before reading the log
-                async with self.lock:
-                    await self._catch_up_locked()
-            at = self.state.seq
-            if command_id in self.acks or command_id in self._in_flight:
-                entries: list[undo.Entry] = []
-                resolved: Undo | Redo = command  # a repeat: answered before any decide
-            else:
-                got = await self._undo_log(actor, command, at)
-                if got is None or self.state.seq != at or self._decided.seq != at:
-                    await asyncio.sleep(0.002)  # appends in flight: read again after them
-                    continue
-                resolved, entries, base = got
+        """:meth:`execute` for ``undo``/``redo`` (:func:`taku.history.execute_undo`)."""
+        from taku.history import execute_undo
 
-            decider = functools.partial(_decide_undo, self.ruleset, at, resolved, entries, base)
-            try:
-                return await self.commit(
-                    decider,
-                    actor=actor,
-                    command_id=command_id,
-                    expected_seq=expected_seq,
-                    fingerprint=fp,
-                    decided=resolved,
-                )
-            except _Moved:
-                await asyncio.sleep(0.002)
-        raise SeqConflict("too many concurrent writers on this table; try again")
-
-    async def _undo_log(
-        self, actor: str, command: Undo | Redo, at: int
-    ) -> tuple[Undo | Redo, list[undo.Entry], TableState | None] | None:
-        """The command with its target explicit, and the log an undo is decided on: the
-        part from the target's first event on with the state before it (a past state,
-        from the nearest snapshot), read backwards a page at a time until the target is
-        in it; the whole log when an undo in that part names an earlier command. None
-        when the table moved on meanwhile."""
-        store = self.hub.store
-        state = self.state
-        ctx: Context[Any] = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
-        undo.check_sender(state, command, ctx)
-        entries: list[undo.Entry] = []
-        start = at
-        while True:
-            end, start = start, max(0, start - CATCH_UP_PAGE)
-            page = await store.read(self.table_id, after_seq=start, to_seq=end)
-            if self.state.seq != at:
-                return None
-            entries = undo.prepend(undo.entries_of(page, self.reader.event), entries)
-            try:
-                resolved = undo.resolve(state, command, entries, ctx)
-            except InvalidCommand:
-                if start == 0:
-                    raise
-                continue  # the target may be further back
-            assert resolved.command_id is not None
-            first = undo.target_seq(entries, resolved.command_id)
-            if first is None or first == start + 1:
-                if start == 0:
-                    break  # not on the table: decide says so
-                continue  # not here, or the page may begin inside its events
-            window = [e for e in entries if e.seq >= first]
-            if not undo.window_ok(window, first):
-                break
-            base = await self.past_state(first - 1)
-            if self.state.seq != at:
-                return None
-            return resolved, window, base
-        everything = await store.read(self.table_id, to_seq=at)
-        entries = undo.entries_of(everything, self.reader.event)
-        return undo.resolve(state, command, entries, ctx), entries, None
+        return await execute_undo(self, actor, command, command_id, expected_seq)
 
     async def commit(
         self,
@@ -1346,39 +1272,6 @@ def _knows_command(rec: Recorded, member_id: str | None) -> bool:
     return rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
 
 
-class _NoDice:
-    """Resolving an undo's target rolls nothing."""
-
-    cursor = 0
-
-    def roll(self, n: int, sides: int) -> Any:
-        raise AssertionError("no dice here")
-
-    def shuffle(self, size: int) -> Any:
-        raise AssertionError("no dice here")
-
-
-_NO_DICE: Any = _NoDice()
-
-
-class _Moved(Exception):
-    """An undo decided on a state its log read did not reach: read again."""
-
-
-def _decide_undo(
-    ruleset: Ruleset,
-    at: int,
-    command: Undo | Redo,
-    entries: Sequence[undo.Entry],
-    base: TableState | None,
-    state: TableState,
-    ctx: Context,
-) -> list[Emitted]:
-    if state.seq != at:
-        raise _Moved
-    return undo.decide(state, command, ctx, ruleset, entries, base)
-
-
 def _check_command_id(command_id: str) -> None:
     if not command_id or len(command_id) > 128:
         raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
@@ -1657,128 +1550,10 @@ class Hub:
     async def fork_table(
         self, source_id: str, member_id: str | None, *, at_seq: int | None = None, name: str = ""
     ) -> ForkedTable:
-        """A new table whose state is ``source_id``'s right after ``at_seq`` (default: now).
+        """A new table from ``source_id``'s state right after ``at_seq`` (:func:`taku.history.fork_table`)."""
+        from taku.history import fork_table
 
-        Its events: ``table_created`` (``forked_from``: the source, the seq and the
-        source's chain head there), ``table_forked`` (the source's state; its members
-        carried, absent) and the forker's ``member_joined`` as a GM. It has a new seed
-        and new tokens: one for each carried member (their links to join again as
-        themselves) besides the usual invites.
-
-        Raises:
-            TableNotFound: no source table.
-            Forbidden: ``fork/forbidden``, the sender is not the source's GM and its
-                settings do not let members fork.
-            InvalidCommand: ``fork/bad_seq``.
-        """
-        from taku.errors import Forbidden
-
-        source = await self.table(source_id)
-        now_state = source.state
-        role = now_state.role_of(member_id)
-        if member_id not in now_state.members or (
-            role != Role.GM and not now_state.history.fork_by_members
-        ):
-            raise Forbidden(
-                "only the GM forks this table", code="fork/forbidden", reason="GMだけが分岐できます"
-            )
-        seq = now_state.seq if at_seq is None else at_seq
-        if not 1 <= seq <= now_state.seq:
-            raise InvalidCommand(f"no seq {seq} on {source_id}", code="fork/bad_seq", seq=seq)
-        past = await source.past_state(seq)
-        assert member_id is not None
-        rs = source.ruleset
-        table_id = "t" + secrets.token_hex(6)
-        seed = secrets.token_bytes(32)
-        first_hash = seed_hash(epoch_seed(seed, 0))
-        forker = now_state.members[member_id]
-        events: list[Event] = [
-            TableCreated(
-                name=core_table._name(name or f"{past.name}（分岐）"[:64]),
-                ruleset=rs.id,
-                ruleset_version=rs.version,
-                options=dict(past.options),
-                seed_hash=first_hash,
-                settings=past.settings,
-                history=past.history,
-                epochs=True,
-                forked_from=ForkOrigin(table_id=source_id, seq=seq, head=past.head),
-            ),
-            TableForked(
-                source_table=source_id,
-                source_seq=seq,
-                source_head=past.head,
-                state=undo.fork_state(past, member_id),
-                id_offset=past.seq + past.id_offset,
-            ),
-            core_table.join_event(member_id, forker.name, Role.GM),
-        ]
-        now = self.clock()
-        command_id = "fork-" + table_id
-        recs = [
-            Recorded(
-                table_id=table_id,
-                seq=i + 1,
-                type=tag_of(type(e)),
-                data=msgspec.Raw(encode(e)),
-                actor=None if i == 0 else member_id,
-                time=now,
-                command_id=command_id,
-                event_version=type(e).version,
-            )
-            for i, e in enumerate(events)
-        ]
-        if undo.hides_game(rs):
-            # the source's game may hold hidden state (a deck, hands): for nobody
-            forked = recs[1]
-            salt = secrets.token_hex(16)
-            stand_in = msgspec.structs.replace(events[1], state={})
-            recs[1] = msgspec.structs.replace(
-                forked,
-                audience=(),
-                redacted=msgspec.Raw(encode(stand_in)),
-                salt=salt,
-                commitment=chain.commitment(salt, forked.data),
-            )
-        recs = chain.seal(recs, chain.genesis(table_id, first_hash))
-        record = TableRecord(
-            table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
-        )
-        await self.store.create_table(record, recs, command_id)
-        tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
-        await self.store.add_token(
-            TokenRecord(
-                token_hash=hash_token(tokens["gm"]),
-                table_id=table_id,
-                role=Role.GM,
-                member_id=member_id,
-            )
-        )
-        for r in ("player", "spectator"):
-            await self.store.add_token(
-                TokenRecord(token_hash=hash_token(tokens[r]), table_id=table_id, role=r)
-            )
-        members: dict[str, str] = {}
-        for mid, m in past.members.items():
-            if mid == member_id:
-                continue
-            members[mid] = secrets.token_urlsafe(24)
-            await self.store.add_token(
-                TokenRecord(
-                    token_hash=hash_token(members[mid]),
-                    table_id=table_id,
-                    role=m.role,
-                    member_id=mid,
-                )
-            )
-        log.info("table_forked", table_id=table_id, source=source_id, seq=seq)
-        return ForkedTable(
-            CreatedTable(table_id, member_id, tokens["gm"], tokens["player"], tokens["spectator"]),
-            source_id,
-            seq,
-            past.head,
-            members,
-        )
+        return await fork_table(self, source_id, member_id, at_seq=at_seq, name=name)
 
     async def join(self, table_id: str, token: str, name: str = "") -> Joined:
         """Join with an invite token (a new member) or a member token (the same member).
