@@ -217,7 +217,7 @@ async def fork_table(
             source_seq=seq,
             source_head=past.head,
             state=undo.fork_state(past, member_id),
-            id_offset=past.seq + past.id_offset,
+            id_offset=now_state.seq + now_state.id_offset,  # past every id the source made
         ),
         core_table.join_event(member_id, forker.name, Role.GM),
     ]
