@@ -63,3 +63,12 @@ async def test_a_fork_carries_the_deck_and_hands_without_showing_them(
     # the GM's own deal goes on from the carried deck
     await fork.execute(h.gm, C.DealCards(character_id=yd.b, count=1), command_id="f1")
     assert fork.state.game.hands[yd.b] == ["♥3"]
+    # the hidden carried state is committed to and chained: the GM's full log verifies
+    from taku.plugins import load_registry
+    from taku.verify import check_fork, lines_from_records, verify_log
+
+    reg = load_registry()
+    lines = lines_from_records(await h.hub.store.read(fork.table_id))
+    rep = verify_log(lines, reg)
+    check_fork(lines, lines_from_records(await h.hub.store.read(h.table.table_id)), reg, rep)
+    assert rep.ok and rep.counts["fork_prefix"] == f.source_seq, [str(p) for p in rep.problems]
