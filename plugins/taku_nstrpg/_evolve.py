@@ -109,7 +109,10 @@ def _core(
     match event:
         case CharacterCreated(character_id=cid, sheet=sheet):
             f: Fighter | None = fighter_from_sheet(sheet_of(sheet), opts.quick_dice_base)
-            return _replace(game, fighters={**game.fighters, cid: f})
+            game = _replace(game, fighters={**game.fighters, cid: f})
+            if game.combat and game.turn > 0:  # a 増援 acts from the next turn (2-2)
+                game = _replace(game, joined=(*game.joined, cid))
+            return game
         case CharacterUpdated(character_id=cid, sheet=sheet):
             if "dkk" in sheet and isinstance(sheet["dkk"], int):
                 return _f(game, cid, dkk=sheet["dkk"])
@@ -245,6 +248,7 @@ def _core(
                 step="",
                 turn_over=False,
                 effects_done=False,
+                joined=(),
             )
         case te.EffectsResolved():
             return te.evolve_effects(game, event)
@@ -287,6 +291,7 @@ def _core(
                 acted=(),
                 step="",
                 turn_over=False,
+                joined=(),
             )
         case ev.ScenarioStarted():
             fighters = {}

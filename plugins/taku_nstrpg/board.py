@@ -37,6 +37,7 @@ import msgspec
 from taku.core.commands import field
 
 __all__ = [
+    "square_name",
     "CELLS",
     "MAX_MOVE",
     "MAX_SIDE",
@@ -141,6 +142,12 @@ def parse_map(text: str, name: str = "") -> NsMap:
                 raise ValueError(f"{y + 1}行{x + 1}列の「{ch}」はマスの記号ではありません")
     rows = tuple(ln.ljust(width, ".") for ln in lines)
     return NsMap(name=name[:100], width=width, height=len(rows), rows=rows)
+
+
+def square_name(p: Pos) -> str:
+    """A square as people read it, 1-based as the map shows it: ``(0, 1)`` -> ``1列2行``
+    (列 = x + 1 from the left, 行 = y + 1 from the top; the data stays 0-based)."""
+    return f"{p[0] + 1}列{p[1] + 1}行"
 
 
 def distance(a: Pos, b: Pos) -> int:

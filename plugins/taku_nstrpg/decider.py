@@ -36,6 +36,7 @@ from taku_nstrpg.moves import (
     entry_possible,
     knockback_of,
     map_adjacent,
+    require_on_map,
     turn_due,
 )
 from taku_nstrpg.options import NsOptions
@@ -171,6 +172,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
     opts = ctx.options if isinstance(ctx.options, NsOptions) else kit.options(table, NsOptions)
     acc = _Acc(table, evolve, opts, table.game or NsGame())
     te.check_order(table, acc.game, command)  # the ターン終了フェイズ in its order (NS-42)
+    _pending_first(acc, command)
     match command:
         case te.ResolveEffects():
             acc.add(te.effects_due(acc.game))
@@ -221,6 +223,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 reject("in_combat", "既に戦闘中", "NSTRPG 2-2 シーケンスとターン")
             acc.add(ev.CombatStarted())
         case c.StartTurn():
+            _turn_closed(acc, opts, "次のターンを始める")
             evasion = {
                 k: evasion_per_turn(sheet_of(table.characters[k].sheet), f)
                 for k, f in acc.game.fighters.items()
@@ -240,6 +243,7 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                     "一度上昇したアトモスフィアは戦闘終了まで下がらない",
                     "NSTRPG 2-17 アトモスフィア",
                 )
+            _turn_closed(acc, opts, "ターン終了を宣言する")
             g = acc.game  # the continuing effects first, when not yet resolved (NS-42)
             if g.combat and g.turn > 0 and not g.turn_over and not g.effects_done:
                 acc.add(te.effects_due(g))
@@ -395,6 +399,67 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             )
     _knockbacks(acc, ctx, opts)
     return acc.out
+
+
+_MOVES_ON = (c.BeginTurnOf, c.EndTurnOf, c.EndPhase, c.StartTurn, c.EndTurn, c.EndCombat)
+
+
+def _pending_first(acc: _Acc, command: Any) -> None:
+    """A hit waits for its target's evasion only within its phase (2-11: the target dodges
+    it once or takes it at once; まとめて全弾回避 gathers one phase's damage): in a combat,
+    a command that ends the phase, the 手番, the turn or the combat is refused while a hit
+    is pending (``hits_pending``); ``evade`` (0 dice takes it) or the GM's ``override_hit``
+    resolves it first."""
+    g = acc.game
+    if not g.combat or not g.pending or not isinstance(command, _MOVES_ON):
+        return
+    names = acc.table.characters
+    waiting = "、".join(
+        f"{names[h.target].name if h.target in names else h.target}への"
+        f"{names[h.attacker].name if h.attacker in names else '環境'}の攻撃"
+        for h in g.pending.values()
+    )
+    reject(
+        "hits_pending",
+        f"回避待ちの攻撃がある（{waiting}）：先に回避するかダメージを受ける",
+        "NSTRPG 2-11 回避判定",
+        hits=sorted(g.pending),
+    )
+
+
+def _turn_closed(acc: _Acc, opts: NsOptions, what: str) -> None:
+    """``start_turn`` / ``end_turn`` only between turns (2-2, 2-9): refused while a 手番 runs
+    or is still due this turn (``turn_open``), ``start_turn`` also before ``end_turn`` has
+    closed the ターン終了フェイズ, ``end_turn`` twice (``turn_end_order``)."""
+    from taku_nstrpg.play import _next
+
+    g = acc.game
+    S = "NSTRPG 2-2 シーケンスとターン"
+    if not g.combat:
+        reject("not_in_combat", "戦闘中ではない", S)
+    if g.turn == 0:
+        if what.startswith("ターン終了"):
+            reject("turn_end_order", "まだターンが始まっていない（ターン1を始める）", S)
+        return
+    if g.acting is not None:
+        who = acc.table.characters[g.acting].name if g.acting in acc.table.characters else g.acting
+        reject("turn_open", f"{who}の手番中なので{what}ことはできない（先に手番を終える）", S)
+    if g.turn_over:
+        if what.startswith("ターン終了"):
+            reject(
+                "turn_end_order", f"ターン{g.turn}の終了は宣言済み", "NSTRPG 2-9 ターン終了フェイズ"
+            )
+        return
+    nxt = _next(acc.table, g, None, opts)
+    if nxt is not None:
+        who = acc.table.characters[nxt].name
+        reject("turn_open", f"まだ手番が残っている（次は{who}）ので{what}ことはできない", S)
+    if what.startswith("次の"):
+        reject(
+            "turn_open",
+            f"ターン{g.turn}の終了フェイズの途中：先にターン終了を宣言する",
+            "NSTRPG 2-9 ターン終了フェイズ",
+        )
 
 
 def _knockbacks(acc: _Acc, ctx: Context, opts: NsOptions) -> None:
@@ -716,6 +781,7 @@ def _attack(acc: _Acc, cmd: c.Attack, ctx: Context, opts: NsOptions) -> None:
         if tf.status not in (ACTIVE, FAINTED):
             reject("target_gone", f"{tch.name} はもういない", S)
         adjacent = s.adjacent if s.adjacent is not None else cmd.kind == "melee"
+        require_on_map(table, game, cmd.attacker, s.target)  # a map: positions only (2-6)
         near = map_adjacent(table, game, cmd.attacker, s.target)
         if near is not None:
             adjacent = near  # on the map the squares decide (2-6), not the flag
@@ -1146,6 +1212,7 @@ def _kaishaku(acc: _Acc, cmd: c.Kaishaku, ctx: Context, opts: NsOptions) -> None
     tch, tsheet, tf = _load(acc.table, acc.game, cmd.target)
     if tf.status != FAINTED:
         reject("not_fainted", f"{tch.name} は気絶状態ではない", S)
+    require_on_map(acc.table, acc.game, cmd.attacker, cmd.target)
     near = map_adjacent(acc.table, acc.game, cmd.attacker, cmd.target)
     if not (cmd.adjacent if near is None else near):
         # 「ニンジャは『気絶状態』の敵と隣接することで…『カイシャク』を宣言できる」(NS-87)

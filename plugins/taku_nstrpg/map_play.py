@@ -24,7 +24,8 @@ _STYLE_LABEL = {"normal": "移動する", "sokuten": "連続側転移動する",
 
 
 def square_label(p: bd.Pos) -> str:
-    return f"({p[0]}, {p[1]})"
+    """A square's choice label, 1-based as the map shows it (``2列3行``)."""
+    return bd.square_name(p)
 
 
 def _free_squares(game: NsGame) -> list[bd.Pos]:

@@ -6,12 +6,13 @@ from collections.abc import Callable
 
 from taku.core.events import Event
 from taku_nstrpg import mapping as mp
+from taku_nstrpg.board import square_name
 
 __all__ = ["render_map"]
 
 
 def _sq(p: tuple[int, int] | None) -> str:
-    return "マップの外" if p is None else f"({p[0]}, {p[1]})"
+    return "マップの外" if p is None else square_name(p)  # 1-based, as the map labels
 
 
 def _why(reason: str) -> str:

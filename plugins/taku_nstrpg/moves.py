@@ -24,7 +24,7 @@ from taku_nstrpg.damage import ACTIVE
 from taku_nstrpg.dkk import d3
 from taku_nstrpg.state import NsGame, NsSheet, current, fighter_from_sheet
 
-__all__ = ["decide_map", "enemies_of", "move_now", "on_map", "side"]
+__all__ = ["decide_map", "enemies_of", "move_now", "off_map", "on_map", "require_on_map", "side"]
 
 reject = kit.rejecter("nstrpg")
 
@@ -290,7 +290,7 @@ def _window_escape(game: NsGame, b: mp.Board, cid: str) -> None:
     if s is not None and bd.distance(s, at) <= 1:
         reject(
             "window_sealed",
-            f"({at[0]}, {at[1]})の窓は【殺】が隣接している間は脱出に使えない",
+            f"{bd.square_name(at)}の窓は【殺】が隣接している間は脱出に使えない",
             "NSTRPG 2-15 死神のエントリー決定表 出目3",
         )
 
@@ -391,6 +391,7 @@ def _signature_shot(
                 "NSTRPG 2-15 ニンジャスレイヤーの特殊スキル",
             )
         kit.character(table, target)
+        require_on_map(table, game, cid, target)
         near = map_adjacent(table, game, cid, target)
         if near:
             reject("adjacent_target", "隣接している敵は射撃のターゲットに選べない", S)
@@ -462,6 +463,28 @@ def on_map(table: TableState, game: NsGame, a: str, t: str) -> bd.Pos | None:
     return b.positions[t]
 
 
+def off_map(table: TableState, game: NsGame, *ids: str) -> str | None:
+    """The first of ``ids`` not on the table's map (``None``: all on it, or no map)."""
+    b = game.board
+    if b is None or b.map is None:
+        return None
+    return next((k for k in ids if k not in b.positions), None)
+
+
+def require_on_map(table: TableState, game: NsGame, *ids: str) -> None:
+    """On a table with a map, adjacency, sight and range come from positions only (2-6):
+    an attack from or at a character off the map is refused (``not_placed``), whatever
+    ``adjacent`` flag the command carries."""
+    k = off_map(table, game, *ids)
+    if k is not None:
+        name = table.characters[k].name if k in table.characters else k
+        reject(
+            "not_placed",
+            f"{name}はマップ上にいない（マップのある卓では隣接・視線・射程は位置で決まる）",
+            "NSTRPG 2-6 視線と射程の調べ方",
+        )
+
+
 def map_adjacent(table: TableState, game: NsGame, a: str, t: str) -> bool | None:
     """Whether ``t`` is adjacent to ``a`` on the map (2-6); ``None`` when the map cannot say."""
     p = on_map(table, game, a, t)
@@ -511,6 +534,8 @@ def knockback_of(table: TableState, game: NsGame, event: Any) -> mp.KnockedBack 
 def may_target(table: TableState, game: NsGame, a: str, t: str, kind: str) -> bool:
     """Whether the map allows ``a`` to attack ``t`` with ``kind`` (``melee``: adjacent;
     ``shoot``: not adjacent, in line of sight); ``True`` when the map cannot say."""
+    if off_map(table, game, a, t) is not None:
+        return False  # a map decides by positions: nobody off it is reachable (2-6)
     near = map_adjacent(table, game, a, t)
     if near is None:
         return True
@@ -597,10 +622,23 @@ def turn_due(table: TableState, game: NsGame, cid: str, ctx: Context[Any], opts:
     may begin, nobody while another's 手番 runs, nobody once every slot has acted (no second
     手番 in a turn); on a tie among enemies the GM picks which enemy goes first (each time).
     Outside a combat turn nothing is checked."""
-    from taku_nstrpg.play import _next, order
+    from taku_nstrpg.play import _next, order, sits_out
 
     if not game.combat or game.turn == 0 or game.turn_over:
         return
+    out = sits_out(game, cid)
+    if out == "joined":
+        reject(
+            "joined_this_turn",
+            "このターンに加わったキャラクターは次のターンから行動する",
+            "NSTRPG 2-2 シーケンスとターン",
+        )
+    if out == "not_placed":
+        reject(
+            "not_placed",
+            "マップ上にいないキャラクターには手番がない（先に配置する）",
+            "NSTRPG 2-3 イニシアチブと手番",
+        )
     if game.acting is not None and game.acting != cid:
         reject("not_your_turn", "別のキャラクターの手番中", "NSTRPG 2-3 イニシアチブと手番")
     nxt = _next(table, game, None, opts)

@@ -29,11 +29,11 @@ from taku_nstrpg._resolve import NARAKU
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.decider import _group_ok, _usable_weapons
 from taku_nstrpg.map_play import gm_map_affordances, map_affordances
-from taku_nstrpg.moves import can_move_now, map_adjacent, may_target, placement_due
+from taku_nstrpg.moves import can_move_now, map_adjacent, may_target, off_map, placement_due
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import STAT_NAMES, Fighter, Hit, NsGame, NsSheet, initiative
 
-__all__ = ["PHASES", "affordances", "duel_now", "order", "turn"]
+__all__ = ["PHASES", "SITS_OUT", "affordances", "duel_now", "order", "sits_out", "turn"]
 
 PHASES: dict[str, str] = {
     "combat_start": "戦闘開始（ターン開始前）",
@@ -115,16 +115,38 @@ def _slots_done(game: NsGame, slots: list[tuple[str, int]]) -> list[bool]:
     return out
 
 
+SITS_OUT: dict[str, str] = {
+    "joined": "次のターンから",
+    "not_placed": "マップ外",
+}
+"""Why a fighter has no 手番 this turn -> the note shown in the order."""
+
+
+def sits_out(game: NsGame, cid: str) -> str | None:
+    """Why ``cid`` has no 手番 now (an id of :data:`SITS_OUT`), ``None`` when it has one.
+
+    ``joined``: created during this combat turn, a 増援 acts from the next turn (2-2);
+    ``not_placed``: the table has a map and ``cid`` is not on it (no 手番 until placed).
+    """
+    if cid in game.joined:
+        return "joined"
+    b = game.board
+    if b is not None and b.map is not None and cid not in b.positions:
+        return "not_placed"
+    return None
+
+
 def _next(
     table: TableState,
     game: NsGame,
     fighters: Fighters | None = None,
     options: NsOptions | None = None,
 ) -> str | None:
-    """The first in order who is able to act and has not ended that 手番 this turn."""
+    """The first in order who is able to act, has a 手番 this turn (:func:`sits_out`) and
+    has not ended that 手番 this turn."""
     slots = order(table, fighters, options)
     for (cid, _), done in zip(slots, _slots_done(game, slots), strict=True):
-        if game.fighters[cid].status == ACTIVE and not done:
+        if game.fighters[cid].status == ACTIVE and not done and sits_out(game, cid) is None:
             return cid
     return None
 
@@ -161,12 +183,16 @@ def turn(table: TableState, options: NsOptions | None = None) -> Turn | None:
     seen: set[str] = set()
     slots = []
     for (cid, value), done in zip(entries, _slots_done(game, entries), strict=True):
+        out = sits_out(game, cid) if game.turn > 0 else None
         slots.append(
             TurnSlot(
                 id=cid,
-                label=table.characters[cid].name + ("（2回目の手番）" if cid in seen else ""),
+                label=table.characters[cid].name
+                + ("（2回目の手番）" if cid in seen else "")
+                + (f"（{SITS_OUT[out]}）" if out else ""),
                 value=value,
                 done=done
+                or out is not None
                 or game.fighters[cid].status != ACTIVE
                 or (game.turn_over and game.turn > 0),
             )
@@ -344,15 +370,26 @@ def _character(
     attack_offered = moving = False
     if may_act:
         main = acting and game.step in ("move", "attack")
-        every = _choices(_targets(fighters, ch, sheet, fainted=True))
+        every = _targets(fighters, ch, sheet, fainted=True)
+        mine = _side(sheet)
+        # enemies and allies apart: an ally is never among the quick targets (its own,
+        # never primary affordance, labelled as such)
         offers = {
-            kind: [t for t in every if may_target(table, game, ch.id, str(t.value), kind)]
+            (kind, ally): _choices(
+                [
+                    v
+                    for v in every
+                    if (_side(v[1]) == mine) == ally
+                    and may_target(table, game, ch.id, v[0].id, kind)
+                ]
+            )
             for kind in ("melee", "shoot")
+            for ally in (False, True)
         }
-        melee_ok = bool(offers["melee"] and _weapons(sheet, "melee"))
+        melee_ok = bool(offers["melee", False] and _weapons(sheet, "melee"))
         moving = acting and can_move_now(table, game, ch.id)
         for kind, label in (("melee", "近接攻撃する"), ("shoot", "射撃する")):
-            targets = offers[kind]
+            targets = offers[kind, False]
             weapons = _weapons(sheet, kind)
             if acting:  # in one's 手番 the wielded weapon (and shuriken, unarmed), NS-39
                 held = f.equipped or sheet.equipped
@@ -382,12 +419,24 @@ def _character(
                                 group=ch.name,
                             )
                         )
+            friends = offers[kind, True]
+            if friends and weapons:
+                out.append(
+                    Affordance(
+                        command="nstrpg.attack",
+                        label=f"味方に{label}",
+                        args={"attacker": ch.id, "kind": kind},
+                        choices={"target": friends, "weapon": weapons},
+                        group=ch.name,
+                    )
+                )
         if sheet.ninja:
             victims = _choices(
                 [
                     v
                     for v in _targets(fighters, ch, sheet, fainted=False)
                     if NARAKU not in v[1].skills
+                    and off_map(table, game, ch.id, v[0].id) is None
                     and map_adjacent(table, game, ch.id, v[0].id) is not False
                 ]
             )
@@ -545,7 +594,7 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                     or (game.turn_over and not _side_out(game, fighters)),
                 )
             )
-        elif game.acting is None:
+        elif phase == "turn_end":  # every 手番 over (NS-30): end_turn is refused before
             levels = cb.ATMOSPHERE_LEVELS[cb.ATMOSPHERE_LEVELS.index(game.atmosphere) :]
             out.append(
                 Affordance(

@@ -8,7 +8,7 @@ from taku_nstrpg._evolve import evolve
 from taku_nstrpg._render import render
 from taku_nstrpg.commands import COMMANDS
 from taku_nstrpg.decider import decide
-from taku_nstrpg.dice import chat
+from taku_nstrpg.dice import chat, dice_chat
 from taku_nstrpg.errors import ERRORS
 from taku_nstrpg.events import EVENTS
 from taku_nstrpg.options import NsOptions
@@ -38,6 +38,7 @@ RULESET: Ruleset[NsGame, NsOptions] = Ruleset(
     sheet=NsSheet,
     state=NsGame,
     chat=chat,
+    chat_dice=dice_chat,
     render=render,
     affordances=affordances,
     turn=turn,

@@ -471,6 +471,8 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         effects_done: the ターン終了フェイズ's continuing effects are resolved this turn
             (``resolve_effects``, or first in ``end_turn``; NS-42, :mod:`taku_nstrpg.turn_end`).
         pc_rank: the agreed order of PCs with the same イニシアチブ値 (NS-31, ``set_pc_order``).
+        joined: characters created during this combat turn (増援): they have no 手番 until
+            the next ``start_turn`` (2-2: placed in the ターン終了フェイズ, act from the next turn).
         board: the map, positions and per-手番 movement (:class:`~taku_nstrpg.mapping.Board`);
             ``None`` without a map (the view leaves it out then).
     """
@@ -537,6 +539,10 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
     pc_rank: Annotated[
         tuple[str, ...],
         field("同値のPCの順番", "イニシアチブ値が同じPCの行動順（キャラクターID、NS-31）"),
+    ] = ()
+    joined: Annotated[
+        tuple[str, ...],
+        field("次のターンから行動する者", "このターン中に加わったキャラクターID（増援、2-2）"),
     ] = ()
     board: Annotated[
         Board | None,

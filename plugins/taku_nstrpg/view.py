@@ -21,6 +21,7 @@ _NOT_SHOWN = (
     "step",
     "turn_over",
     "secret_rolls",
+    "joined",
 )  # turn bookkeeping (see ``turn``), and who may see a secret check
 
 
@@ -43,7 +44,7 @@ def derived(table: TableState, cid: str) -> dict[str, Any]:
 def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) -> dict[str, Any]:
     """The game state as builtins, with ``derived`` values per character (nothing is hidden).
 
-    The 手番 bookkeeping (``acted``, ``step``, ``turn_over``) is left out: the state
+    The 手番 bookkeeping (``acted``, ``step``, ``turn_over``, ``joined``) is left out: the state
     message's ``turn`` presents it (:func:`taku_nstrpg.play.turn`), and the view stays
     what earlier versions showed.
     """

@@ -125,6 +125,9 @@ def render(event: Event, table: TableState, options: Any = None) -> str | None:
             return f"{n(event.character_id)} 振り込み判定{bonus}({difficulty_name(event.difficulty)}) {_f(event.roll.faces)} {res}"
         case ev.TurnEnded():
             return f"{n(event.character_id)} の手番終了"
+        case ev.TurnPassed():
+            what = "ツモ判定" if event.step == "tsumo" else "行動"
+            return f"時間切れ: {n(event.character_id)} の手番を飛ばす（{what}なし）"
         case ev.BattleStarted():
             b = event.battle
             who = "・".join(n(c) for c in (b.defenders or b.fighters))

@@ -14,6 +14,7 @@ from typing import Any, cast
 import msgspec
 
 from taku.core import kit
+from taku.core.events import TimerCancelled, TimerExpired
 from taku.core.play import Affordance, Choice
 from taku.core.ruleset import Context, Emitted
 from taku.core.table import TableState
@@ -39,7 +40,7 @@ from taku_shadowjan.state import (
     Step,
 )
 
-__all__ = ["decide", "moves", "waiting_for"]
+__all__ = ["decide", "moves", "on_timer", "waiting_for"]
 
 MAX_PLAYERS = 4
 
@@ -77,6 +78,20 @@ def decide(table: TableState, command: Any, ctx: Context[SjOptions]) -> list[Emi
             raise InvalidCommand(
                 f"unknown command {type(command).__name__}", code="command/unknown_command"
             )
+    return _to_move(acc, table)
+
+
+TURN_TIMER = "持ち時間"
+"""The label of the timers the ``turn_seconds`` option sets."""
+
+
+def _to_move(acc: Acc, table: TableState) -> list[Emitted]:
+    """``acc``'s events, then (outside the lobby and the end) the ``shadowjan.to_move``;
+    with ``turn_seconds``, the last move's timer stopped and one set for this move."""
+    if acc.opts.turn_seconds and acc.game.phase != LOBBY:
+        for t in table.timers.values():
+            if t.label == TURN_TIMER:
+                acc.add(TimerCancelled(timer_id=t.id, label=t.label))
     if acc.game.phase not in (LOBBY, ENDED):
         # tell every client whose move it is now and what is legal (the server drives the game)
         who, step = waiting_for(acc.game)
@@ -84,7 +99,45 @@ def decide(table: TableState, command: Any, ctx: Context[SjOptions]) -> list[Emi
         # outside the lobby and the end, the step is a move's (not "sit" or "ended")
         move = cast(Step, step)
         acc.add(ev.ToMove(character_id=who, step=move, moves=tuple(_moves(now, acc.opts))))
+        if acc.opts.turn_seconds:
+            acc.add(kit.timer(acc.ctx, acc.opts.turn_seconds, label=TURN_TIMER, character_id=who))
     return list(acc.out)
+
+
+def on_timer(table: TableState, expired: TimerExpired, ctx: Context[SjOptions]) -> list[Emitted]:
+    """A timer ran out (the ruleset's ``on_timer``): with the ``timeout_pass`` option, the
+    turn the table waits for is passed (``shadowjan.turn_passed``): no action, or no
+    ツモ判定 for a declared player; a テンホー・チーホー not declared lapses as on any
+    first action (SJ-08, G-SJ-06); then the 手番終了 (振り込み判定 SJ-20, 流局 SJ-27, the
+    next turn) as after any action. Only a turn is passed: a リーチ/ダマテン宣言 or a fight
+    waits on.
+
+    Raises:
+        Rejected: (the expiry then changes nothing) ``timeout_pass_off``,
+            ``nothing_to_pass`` (not at a turn), ``not_their_turn`` (the timer names
+            another character).
+    """
+    acc = Acc(
+        table,
+        ctx,
+        ctx.options if isinstance(ctx.options, SjOptions) else kit.options(table, SjOptions),
+    )
+    if not acc.opts.timeout_pass:
+        reject(
+            "timeout_pass_off", "時間切れで手番を飛ばすオプションがオフ", section("(オプション外)")
+        )
+    g = acc.game
+    who, step = waiting_for(g) if g.phase not in (LOBBY, ENDED) else ("", "")
+    if step not in ("action", "tsumo"):
+        reject("nothing_to_pass", "飛ばせる手番がない", section("◆手番の処理"))
+    if expired.character_id is not None and expired.character_id != who:
+        reject("not_their_turn", "タイマーのキャラクターの手番ではない", section("◆手番の処理"))
+    if acc.p(who).tenho_ok:
+        # SJ-08, G-SJ-06: no テンホー・チーホー declared: the メンツ becomes 2
+        acc.add(ev.TenhoDeclared(character_id=who, declared=False, mentsu=2))
+    acc.add(ev.TurnPassed(character_id=who, step="tsumo" if step == "tsumo" else "action"))
+    flow.turn_end(acc)
+    return _to_move(acc, table)
 
 
 # --------------------------------------------------------------------------- whose move

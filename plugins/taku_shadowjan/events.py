@@ -257,6 +257,22 @@ class TurnEnded(Event, frozen=True, kw_only=True, tag="shadowjan.turn_ended"):
     character_id: Annotated[str, field("キャラクター", "手番を終えたキャラクター")]
 
 
+class TurnPassed(Event, frozen=True, kw_only=True, tag="shadowjan.turn_passed"):
+    """The GM's timer ran out on a turn and the table's ``timeout_pass`` option passes it:
+    the turn ends with no action (as a failed カラテ or ニューロン would, SJ-17; for a
+    declared player, no ツモ判定), then its 手番終了 as usual (振り込み判定, 流局)."""
+
+    meta = msgspec.Meta(
+        title="時間切れで手番を飛ばした", description="タイマーが切れ、行動なしで手番を終えた"
+    )
+
+    character_id: Annotated[str, field("キャラクター", "手番を飛ばされたキャラクター")]
+    step: Annotated[
+        Literal["action", "tsumo"],
+        field("手順", "action（手番の行動）/ tsumo（ツモ判定）: 飛ばされたもの"),
+    ]
+
+
 class BattleStarted(Event, frozen=True, kw_only=True, tag="shadowjan.battle_started"):
     """A fight begins (SJ-09, SJ-14, SJ-22, SJ-33, SJ-29)."""
 
@@ -481,6 +497,7 @@ EVENTS = (
     TsumoRolled,
     FurikomiRolled,
     TurnEnded,
+    TurnPassed,
     BattleStarted,
     AttackRolled,
     EvasionRolled,

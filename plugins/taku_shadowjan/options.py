@@ -34,6 +34,14 @@ class SjOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         chombo_multiplied: チョンボ payments also take the 流局 factor (G-SJ-11: no).
         max_draws: the most consecutive 流局 before the hand counts anyway (G-SJ-10; 0 = no cap).
         tiebreak_ikusa: a tie for first is fought out (SJ-33); off: the tied players share first place.
+        turn_seconds: a time limit on every move the table waits for: each command that
+            leaves the table waiting on someone sets a timer of this many seconds for them
+            (and stops the last one); 0 = none. With ``timeout_pass``, a turn nobody
+            plays is passed when it runs out.
+        timeout_pass: when a GM's timer (``set_timer``) runs out during a turn — the
+            character's own turn, if the timer names one — the turn is passed: it ends
+            with no action (no ツモ判定 for a declared player), then its 手番終了 as usual.
+            Off: an expiry only logs 時間切れ. Not in the rulebook (online play).
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -81,3 +89,19 @@ class SjOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     tiebreak_ikusa: Annotated[
         bool, field("同着1位のイクサ", "同着1位はイクサで決着（オフ: 同着のまま）")
     ] = True
+    turn_seconds: Annotated[
+        int,
+        field(
+            "持ち時間（秒）",
+            "待っている手ごとにこの秒数のタイマーを置く（0: なし）。時間切れの扱いは「時間切れで手番を飛ばす」",
+            ge=0,
+            le=86400,
+        ),
+    ] = 0
+    timeout_pass: Annotated[
+        bool,
+        field(
+            "時間切れで手番を飛ばす",
+            "タイマーが切れたら、待っている手番を行動なしで終える（振り込み判定と流局はそのまま）",
+        ),
+    ] = False

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from taku.core.ruleset import Ruleset
 from taku.hookspecs import hookimpl
+from taku_nstrpg.dice import dice_chat
 from taku_nstrpg.templates import TEMPLATES as NS_TEMPLATES
 from taku_shadowjan._evolve import evolve
 from taku_shadowjan._render import render
 from taku_shadowjan.commands import COMMANDS
-from taku_shadowjan.decider import decide
+from taku_shadowjan.decider import decide, on_timer
 from taku_shadowjan.dice import chat
 from taku_shadowjan.events import EVENTS
 from taku_shadowjan.options import SjOptions
@@ -55,6 +56,9 @@ ERRORS: dict[str, str] = {
     "too_many_attacks": "攻撃回数が多すぎる",
     "single_target": "複数の対象に割り振れない",
     "no_evasion_dice": "回避ダイスが足りない",
+    "timeout_pass_off": "時間切れで手番を飛ばすオプションがオフ（時間切れは記録だけ）",
+    "nothing_to_pass": "飛ばせる手番がない（宣言やイクサの途中は待つ）",
+    "not_their_turn": "タイマーのキャラクターの手番ではない",
 }
 """Every ``rule/shadowjan/<reason>`` the ruleset raises, with its meaning."""
 
@@ -72,12 +76,14 @@ RULESET = Ruleset[SjGame, SjOptions](
     sheet=SjSheet,
     state=SjGame,
     chat=chat,
+    chat_dice=dice_chat,  # its NinjaSlayer2 dice lines, read again by taku verify
     render=render,
     affordances=affordances,
     turn=turn,
     summary="ニンジャスレイヤーTRPGの判定と攻撃で打つ麻雀。配牌からテンホー・チーホー戦、リーチ棒、振り込み、ロン回避判定、流局、ニンジャ殺すべし、最終順位までサーバーが進める",
     errors=ERRORS,
     sheet_templates=NS_TEMPLATES,
+    on_timer=on_timer,
 )
 
 

@@ -301,6 +301,10 @@ class TableService:
         self.last_used = time.monotonic()
         """When the table was last asked for (:meth:`Hub.table`, :meth:`Hub.loaded`), s."""
         self._seeds: dict[tuple[int, bool], tuple[bytes, str]] = {}
+        self._alarm: asyncio.TimerHandle | None = None
+        """The wake-up for the earliest armed timer's deadline (:meth:`_arm`)."""
+        self._alarm_for: Any = None
+        """The ``state.timers`` the alarm was set for (re-armed when they change)."""
 
     # ------------------------------------------------------------ folding
 
@@ -354,6 +358,8 @@ class TableService:
         every = self.hub.snapshot_every
         if every and recs and recs[-1].seq // every > (recs[0].seq - 1) // every:
             self._keep_snapshot(state)
+        if state.timers is not self._alarm_for:
+            self._arm()
 
     def _remember(self, rec: Recorded) -> None:
         """Note ``rec``'s command id for repeats; only the last :data:`ACKS_KEPT` stay."""
@@ -485,6 +491,7 @@ class TableService:
         base = await self._snapshot_at_most(None) if self.hub.snapshot_every else None
         state = await self._fold_on(base or TableState(table_id=self.table_id), None, remember=True)
         self.state = self._decided = state
+        self._arm()
         if state.unfit_overrides:
             log.warning(
                 "overrides_unfit",
@@ -528,7 +535,82 @@ class TableService:
             await self.hub.store.read(self.table_id, after_seq=self.state.seq, to_seq=to_seq)
         )
 
+    # ------------------------------------------------------------ timers
+
+    def _arm(self) -> None:
+        """Wake up at the earliest armed timer's deadline (by the hub's clock); none armed,
+        no wake-up. Called whenever the published timers change (a load, an event)."""
+        self._alarm_for = self.state.timers
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
+        if not self.state.timers or not self.hub.timers:
+            return
+        first = min(t.deadline for t in self.state.timers.values())
+        delay_s = (first - self.hub.clock()).total_seconds()
+        # at most an hour at a time: a long timer re-reads the clock on the way
+        self._alarm = asyncio.get_running_loop().call_later(
+            min(max(delay_s, 0.0), 3600.0), self._ring
+        )
+
+    def _ring(self) -> None:
+        self._alarm = None
+        task = asyncio.ensure_future(self.fire_due())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def fire_due(self) -> int:
+        """Append ``timer_expired`` (and the ruleset's ``on_timer`` events) for every armed
+        timer whose deadline has passed by the hub's clock; returns how many this
+        process appended. Each expiry is the server command ``@expire_timer`` with the
+        command id ``timer-<timer_id>``: a second expiry of the same timer (another
+        node's, or this one's after a restart) is refused by the store's command ids or
+        decided on a state where the timer is gone, and ignored."""
+        fired = 0
+        now = self.hub.clock()
+        for timer in sorted(self.state.timers.values(), key=lambda t: t.deadline):
+            if timer.deadline > now:
+                continue
+            expire = core_table.ExpireTimer(timer_id=timer.id)
+            try:
+                _, _, again = await self.commit(
+                    functools.partial(self._decide_expiry, expire),
+                    actor=None,
+                    command_id="timer-" + timer.id,
+                    decided=expire,
+                )
+            except (InvalidCommand, SeqConflict, DuplicateCommand) as e:
+                # another node expired it first (or it was cancelled meanwhile)
+                log.info(
+                    "timer_not_expired_here", table_id=self.table_id, timer_id=timer.id, code=e.code
+                )
+                continue
+            except Exception:
+                log.exception("timer_expiry_failed", table_id=self.table_id, timer_id=timer.id)
+                self._retry_alarm()
+                continue
+            if not again:
+                fired += 1
+                log.info("timer_expired", table_id=self.table_id, timer_id=timer.id)
+        if self._alarm is None and self.state.timers:
+            self._arm()
+        return fired
+
+    def _decide_expiry(
+        self, expire: core_table.ExpireTimer, state: TableState, ctx: Context
+    ) -> list[Emitted]:
+        return core_table.decide_server(state, expire, ctx, self.ruleset)
+
+    def _retry_alarm(self) -> None:
+        """A failed expiry (the store down): try again in a second."""
+        if self._alarm is not None:
+            self._alarm.cancel()
+        self._alarm = asyncio.get_running_loop().call_later(1.0, self._ring)
+
     async def stop(self) -> None:
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
         if self._pump is not None:
@@ -588,6 +670,7 @@ class TableService:
                 stand_in=chain.public_event(rec) if sees and rec.audience is not None else None,
                 command=_command_frame(rec, knows),
                 command_salt=rec.command_salt if knows else None,
+                event_version=rec.event_version,
             )
         )
 
@@ -866,6 +949,7 @@ class TableService:
             )
         seed, next_hash = self._epoch(state)
         dice = self.hub.dice(self.table_id, seed, state.dice_cursor)
+        now = self.hub.clock()
         ctx = Context(
             actor=actor,
             role=state.role_of(actor),
@@ -875,6 +959,7 @@ class TableService:
             seed=seed,
             next_seed_hash=next_hash,
             id_offset=state.id_offset,
+            now=now,
         )
         start = dice.cursor
         emitted = decider(state, ctx)
@@ -887,7 +972,7 @@ class TableService:
                 code="command/seed_revealed",
             )
         recs = self._records(
-            emitted, actor, command_id, state, dice.cursor - start, fingerprint, decided
+            emitted, actor, command_id, state, dice.cursor - start, fingerprint, decided, now
         )
         return recs, [e.event if isinstance(e, Private) else e for e in emitted]
 
@@ -1029,10 +1114,12 @@ class TableService:
         draws: int,
         fingerprint: str | None = None,
         decided: msgspec.Struct | None = None,
+        now: dt.datetime | None = None,
     ) -> list[Recorded]:
-        """The records of one command decided at ``state``: hidden events with their
-        commitments, the command on the first, all chained from ``state.head``."""
-        now = self.hub.clock()
+        """The records of one command decided at ``state`` (at ``now``, the command's
+        ``ctx.now``): hidden events with their commitments, the command on the first,
+        all chained from ``state.head``."""
+        now = now or self.hub.clock()
         seq = state.seq
         allowed = self.hub.core_events + self.ruleset.events
         out: list[Recorded] = []
@@ -1325,7 +1412,12 @@ class Hub:
         registry: the installed rulesets.
         dice: makes each command's dice source; the server's default draws from
             the table's secret seed (:class:`~taku.core.dice.SeededDice`).
-        clock: UTC ``datetime`` for event times.
+        clock: UTC ``datetime`` for event times and timer deadlines.
+        timers: arm the loaded tables' timers (False: a read-only tool, which must
+            never append an expiry).
+        timer_rescan_s: on a shared store (several nodes), how often :meth:`arm_timers`
+            looks again for tables with armed timers this node does not hold (None: only
+            at start).
     """
 
     def __init__(
@@ -1337,6 +1429,8 @@ class Hub:
         clock: Callable[[], dt.datetime] = _utcnow,
         snapshot_every: int = 250,
         idle_unload_s: float | None = 600.0,
+        timers: bool = True,
+        timer_rescan_s: float | None = 30.0,
     ) -> None:
         from taku.core.commands import CORE_COMMANDS
         from taku.core.events import CORE_EVENTS
@@ -1355,14 +1449,25 @@ class Hub:
         self._loading: dict[str, asyncio.Future[TableService]] = {}
         self.snapshot_every = max(0, snapshot_every)
         """Events between two snapshots of a table (0: no snapshots)."""
+        self.timers = timers
+        """Whether loaded tables arm their timers (expire them at their deadlines); the
+        read-only tools (``taku replay``, ``taku export``) load tables without."""
         self.idle_unload_s = idle_unload_s
         """A table with no subscriber and no use for this long is unloaded (None: never)."""
         self.unloaded = 0
         """Tables unloaded for being idle (since the hub started)."""
         self._sweeper: asyncio.Task[None] | None = None
         self._codecs: dict[str, _Codecs] = {}
+        self.timer_rescan_s = timer_rescan_s
+        """On a shared store, how often the node looks for armed timers it does not hold (s)."""
+        self._timer_watch: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
+        if self._timer_watch is not None:
+            self._timer_watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer_watch
+            self._timer_watch = None
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -1405,6 +1510,7 @@ class Hub:
             and not table._in_flight
             and not table._queue
             and not table.lock.locked()
+            and not (self.timers and table.state.timers)  # an armed timer keeps its table loaded
         )
 
     async def unload_idle(self) -> int:
@@ -1435,6 +1541,51 @@ class Hub:
             self.unloaded += len(gone)
             log.info("tables_unloaded", count=len(gone), loaded=len(self._tables))
         return len(gone)
+
+    async def arm_timers(self) -> int:
+        """Load every table whose log has an armed timer (``store.timer_tables``), which
+        arms it: a deadline that passed while no server ran expires at once. Called
+        when the server starts (:meth:`taku.net.TakuServer.start`); returns how many
+        tables were loaded. A table that fails to load is logged and skipped."""
+        if not self.timers:
+            return 0
+        n = await self._load_timer_tables()
+        if n:
+            log.info("timers_armed", tables=n)
+        if self.store.shared and self.timer_rescan_s and self._timer_watch is None:
+            self._timer_watch = asyncio.create_task(self._rescan(), name="taku-timer-rescan")
+        return n
+
+    async def _load_timer_tables(self) -> int:
+        n = 0
+        for table_id in await self.store.timer_tables():
+            if table_id in self._tables:
+                continue
+            try:
+                await self.table(table_id)
+                n += 1
+            except Exception:
+                log.exception("timer_table_unloadable", table_id=table_id)
+        return n
+
+    async def _rescan(self) -> None:
+        """A shared store: every ``timer_rescan_s``, load the tables with an armed timer
+        that this node does not hold (one set on another node, which may have died), so
+        every node is armed for every timer."""
+        assert self.timer_rescan_s
+        while True:
+            await asyncio.sleep(self.timer_rescan_s)
+            try:
+                n = await self._load_timer_tables()
+                if n:
+                    log.info("timers_armed", tables=n)
+            except Exception as e:  # noqa: BLE001 - the database away: the next round tries again
+                log.warning("timer_rescan_failed", error=repr(e))
+
+    async def fire_due_timers(self) -> int:
+        """:meth:`TableService.fire_due` on every loaded table (tests with a fake clock
+        call it after moving the clock on); returns how many timers expired."""
+        return sum([await t.fire_due() for t in list(self._tables.values())])
 
     async def _sweep(self) -> None:
         """Unload idle tables now and then, for as long as the hub runs."""

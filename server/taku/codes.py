@@ -150,7 +150,7 @@ CATALOGUE: dict[str, Code] = {
         "no command with that id on the table", "操作「{command_id}」はこの卓にありません"
     ),
     "undo/not_undoable": Code(
-        "that kind of command cannot be undone (undo, redo, reveal_seed, set_role, leave, the server's joins)",
+        "that kind of command cannot be undone (undo, redo, reveal_seed, set_role, leave, set_timer, cancel_timer, the server's own)",
         "この種類の操作は取り消せません",
     ),
     "undo/already_undone": Code(
@@ -178,6 +178,22 @@ CATALOGUE: dict[str, Code] = {
     "fork/bad_seq": Code(
         "the seq to fork at is not on the source table (1 to its seq)",
         "分岐する番号がこの卓にありません",
+    ),
+    # timers
+    "timer/invalid_duration": Code(
+        "a timer lasts 1 to 86,400 seconds", "タイマーの長さは1秒から86400秒までです"
+    ),
+    "timer/no_clock": Code(
+        "a timer decided without the command's time (outside the server and verify)",
+        "時刻のないところではタイマーを設定できません",
+    ),
+    "timer/unknown_timer": Code(
+        "no armed timer with that `timer_id` (it expired, was cancelled, or never existed)",
+        "動いているタイマー「{timer_id}」はありません",
+    ),
+    "timer/not_due": Code(
+        "the server's expiry of a timer before its deadline (never sent by clients)",
+        "タイマー「{timer_id}」はまだ期限前です",
     ),
     # taku verify's findings (docs/verify.md): each names the seq and what differs
     "verify/fork": Code(
@@ -227,6 +243,14 @@ CATALOGUE: dict[str, Code] = {
     "verify/faces": Code(
         "a die face or shuffle is not the one the seed gives",
         "ダイスの出目かシャッフルがシードから計算したものと違います",
+    ),
+    "verify/result": Code(
+        "a roll's result (total, 成功数, flag) is not what its own faces give",
+        "ダイスの結果（合計・成功数・成否）が、その出目から計算したものと違います",
+    ),
+    "verify/display": Code(
+        "a line's shown text, speaker or outcome is not what its event renders to",
+        "表示された文面・発言者・成否が、出来事から作り直したものと違います",
     ),
     # dice
     "dice/invalid": Code("a bad dice expression", "ダイス式が正しくありません"),

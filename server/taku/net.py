@@ -828,6 +828,7 @@ class TakuServer:
         log.info("server_started", host=cfg.host, port=self.port)
         if not (self.web_dir / "index.html").is_file():
             log.warning("no_web_client", web_dir=str(self.web_dir), error="no index.html there")
+        await self.hub.arm_timers()  # the tables with armed timers, loaded and armed again
         return self.port
 
     @property

@@ -351,8 +351,9 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     event); who sees the event in full gets its ``salt`` too. ``command`` is the
     command as decided, on its first event (for a command with hidden events, a
     ``{"commitment": …}`` except for its sender, who gets it with
-    ``command_salt``). Everything the chain covers is in the frame, so a saved
-    log of frames (``taku export --format jsonl``) can be verified.
+    ``command_salt``). ``event_version`` is the stored event's shape version
+    (absent for 1; the chain covers it). Everything the chain covers is in the
+    frame, so a saved log of frames (``taku export --format jsonl``) can be verified.
     """
 
     table_id: str
@@ -373,6 +374,7 @@ class EventMsg(ServerMessage, frozen=True, kw_only=True, tag="event"):
     stand_in: Any = None
     command: Any = None
     command_salt: str | None = None
+    event_version: int = 1
 
 
 class StateMsg(ServerMessage, frozen=True, kw_only=True, tag="state"):

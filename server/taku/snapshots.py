@@ -17,12 +17,12 @@ import msgspec
 
 from taku.core import chat as chat_core
 from taku.core.events import HistorySettings, TableSettings
-from taku.core.table import Character, Member, TableState
+from taku.core.table import Character, Member, TableState, Timer
 from taku.store.base import Snapshot
 
 __all__ = ["SNAPSHOT_FORMAT", "decode_state", "encode_state", "make_snapshot", "snapshot_version"]
 
-SNAPSHOT_FORMAT = 3
+SNAPSHOT_FORMAT = 2
 """Raised whenever :class:`~taku.core.table.TableState`'s fields change meaning."""
 
 
@@ -47,8 +47,12 @@ class _Saved(msgspec.Struct, kw_only=True):
     epochs: bool = False
     seed_open: bool = True
     undone: tuple[str, ...] = ()
+    """Added with undo (and ``history``, ``id_offset`` with forks): every older snapshot
+    is of a table without them (the defaults)."""
     history: HistorySettings = HistorySettings()
     id_offset: int = 0
+    timers: dict[str, Timer] = {}
+    """Added with timers: every older snapshot is of a table without timers (the default)."""
 
 
 # every field of the state but the options Struct (rebuilt from ``options``): a field

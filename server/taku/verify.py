@@ -5,10 +5,21 @@ the first event to the last, and to a head a player holds; every epoch's seed
 against the hash published before it; every command by deciding it again with
 its epoch's revealed seed, requiring the same events byte for byte (canonical
 JSON); every hidden event and hidden command whose content the log holds
-against the commitment everyone received; and every die face and shuffle
-(:func:`verify`, below). It reads a table from the store (the full log, as the
-GM's ``taku export --full`` has it) or from exported frames (a player's or the
-public's log), and names each seq it could not check and why.
+against the commitment everyone received; every roll's result read again from
+its own faces (:func:`_check_results`: the core's generic dice and the ruleset's
+``chat_dice``, no table state needed); every die face and shuffle (:func:`verify`,
+below); and an export's display fields rendered again (:func:`_check_display`).
+It reads a table from the store (the full log, as the GM's ``taku export --full``
+has it) or from exported frames (a player's or the public's log), and names each
+seq it could not check and why (:attr:`Report.unchecked`): the verdict
+(:attr:`Report.verdict`) is ``VERIFIED`` only when there is none.
+
+Past a hidden event whose content the log lacks (a public export), commands are
+decided again on the *public state* (the log folded without those events): a
+match is a check (:attr:`Report.notes` names those seqs). A difference is a
+finding when every such hidden event is a secret roll or a whisper (they change
+no state: :func:`_changes_nothing`), and otherwise an unchecked seq, since the
+hidden event may explain it.
 
 The face check, :func:`verify`:
 
@@ -19,14 +30,15 @@ can be recomputed (:func:`taku.core.dice.face_at`). The faces a command drew
 (``draws`` on its last event) must be covered exactly by its rolls: a die rolled
 and then hidden or replaced is caught too. The core's generic rolls
 (``dice_rolled``) are recomputed from their expression and faces, so a changed
-total or 成功/失敗 is caught as well; a ruleset's own results are checked as far
-as their faces go. Events the reader may not see (``redacted``) are skipped;
-for them only the count of faces is checked.
+total or 成功/失敗 is caught as well (:func:`verify_log` reads a ruleset's own
+dice again too, through its ``chat_dice``). Events the reader may not see
+(``redacted``) are skipped; for them only the count of faces is checked.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -77,8 +89,10 @@ def _rolls(node: Any) -> Iterator[dict[str, Any]]:
             yield from _rolls(v)
 
 
-def _check_generic_roll(data: dict[str, Any]) -> str | None:
-    """A core ``dice_rolled`` event must say what its expression gives with its own faces."""
+def _check_generic_roll(data: dict[str, Any], chat_dice: Any = None) -> str | None:
+    """A core ``dice_rolled`` event must say what its expression gives with its own faces
+    (the core's generic dice, or ``chat_dice``: the ruleset's stateless dice reader,
+    :attr:`taku.core.ruleset.Ruleset.chat_dice`)."""
     from taku.core import chatdice
     from taku.core.dice import ScriptedDice
 
@@ -87,7 +101,8 @@ def _check_generic_roll(data: dict[str, Any]) -> str | None:
     except Exception as e:  # noqa: BLE001 - an expression the server could never have rolled
         return f"cannot recompute {data.get('expression')!r}: {e}"
     if parsed is None:
-        return None  # a ruleset's own dice command (e.g. nstrpg's N5[S]): its faces are checked, not its reading
+        # a ruleset's own dice command (e.g. nstrpg's N5[S]): read again by its chat_dice, if any
+        return _check_ruleset_roll(data, chat_dice) if chat_dice is not None else None
     try:
         faces = [f for r in data.get("rolls", ()) for f in r["faces"]]
         dice = ScriptedDice(faces)
@@ -99,6 +114,48 @@ def _check_generic_roll(data: dict[str, Any]) -> str | None:
     for field in ("total", "successes", "success", "result"):
         if data.get(field) != getattr(again, field):
             return f"{field} is {data.get(field)!r}, but {data['expression']!r} with these faces gives {getattr(again, field)!r}"
+    return None
+
+
+_RESULT_FIELDS = ("total", "successes", "success", "result", "outcome")
+
+
+def _check_ruleset_roll(data: dict[str, Any], chat_dice: Any) -> str | None:
+    """Read a ruleset's ``dice_rolled`` line again with its own faces: the result fields
+    (:data:`_RESULT_FIELDS`) must be what the ruleset gives. Needs no table state, so it
+    holds on a public export past a hidden event too."""
+    from taku.core.dice import ScriptedDice
+    from taku.core.events import Private
+    from taku.core.ruleset import Context
+
+    faces = [f for r in data.get("rolls", ()) for f in r.get("faces", ())]
+    text = str(data.get("expression", ""))
+    if data.get("comment"):
+        text += " " + str(data["comment"])
+    dice = ScriptedDice(faces)
+    ctx: Context[Any] = Context(
+        actor=None, role="player", dice=dice, secret=bool(data.get("secret"))
+    )
+    try:
+        again = chat_dice(text, ctx)
+    except Exception:  # noqa: BLE001 - not a line of its reader (a command's own roll)
+        return None  # checked by deciding its command again
+    if not again or len(again) != 1:
+        return None  # not one of its stateless dice lines: checked by deciding the command
+    ev = again[0].event if isinstance(again[0], Private) else again[0]
+    got = msgspec.to_builtins(ev)
+    if dice.remaining:
+        return f"{data.get('expression')!r} does not use all of its faces"
+    if [list(r.get("faces", ())) for r in got.get("rolls", ())] != [
+        list(r.get("faces", ())) for r in data.get("rolls", ())
+    ]:
+        return f"{data.get('expression')!r} rolls other dice than the log shows"
+    for field in _RESULT_FIELDS:
+        if data.get(field) != got.get(field):
+            return (
+                f"{field} is {data.get(field)!r}, but {data['expression']!r} with these faces "
+                f"gives {got.get(field)!r}"
+            )
     return None
 
 
@@ -129,7 +186,10 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
 
 
 def _faces(
-    entries: list[LogEntry], seed: bytes, proven: frozenset[str] = frozenset()
+    entries: list[LogEntry],
+    seed: bytes,
+    proven: frozenset[str] = frozenset(),
+    results: bool = True,
 ) -> tuple[list[str], dict[str, int]]:
     """Every roll and shuffle of ``entries`` (one epoch, its faces from 0) against ``seed``.
 
@@ -162,7 +222,7 @@ def _faces(
                 hidden = True
                 counts["skipped"] += 1
                 continue
-            if e.data.get("type") == "dice_rolled":
+            if results and e.data.get("type") == "dice_rolled":
                 wrong = _check_generic_roll(e.data)
                 if wrong:
                     problems.append(f"seq {e.seq}: {wrong}")
@@ -249,6 +309,12 @@ class Line:
     audience: list[str] | None = None
     full: bool = False
     """From the store: ``audience`` and the redacted stand-in are known too."""
+    event_version: int = 1
+    text: str | None = None
+    """The display fields of an exported frame (``text`` ``None`` from the store and in
+    frames without a text): checked by rendering the event again (:func:`_check_display`)."""
+    speaker: Any = None
+    outcome: Any = None
 
     @property
     def hidden(self) -> bool:
@@ -259,7 +325,7 @@ class Line:
             return {"commitment": self.command_commitment}
         return self.command
 
-    def body(self) -> dict[str, Any]:
+    def body(self, fmt: int = chain.FORMAT) -> dict[str, Any]:
         return chain.body(
             table_id=self.table_id,
             seq=self.seq,
@@ -270,6 +336,8 @@ class Line:
             event=self.public,
             commitment=self.commitment,
             command=self.public_command(),
+            event_version=self.event_version,
+            fmt=fmt,
         )
 
 
@@ -298,10 +366,33 @@ class Report:
     """The chain hash through the last event (full hex), as recomputed."""
     epochs: list[str] = _field(default_factory=list)
     """One line per epoch: revealed and checked, or open."""
+    notes: list[str] = _field(default_factory=list)
+    """What was checked in a weaker way than the rest, and how (not a gap)."""
+    first_break: int | None = None
+    """The first seq whose recorded hash its content does not give (or that is missing)."""
 
     @property
     def ok(self) -> bool:
+        """No problem found (something may still be unchecked: see :attr:`verdict`)."""
         return not self.problems
+
+    @property
+    def complete(self) -> bool:
+        """No problem and nothing left unchecked: every seq was checked."""
+        return not self.problems and not self.unchecked
+
+    @property
+    def verdict(self) -> str:
+        """``VERIFIED`` (every seq checked, no problem), ``PARTLY VERIFIED`` (no problem
+        in what was checked, but :attr:`unchecked` is not empty) or ``NOT VERIFIED``."""
+        if self.problems:
+            return "NOT VERIFIED"
+        return "PARTLY VERIFIED" if self.unchecked else "VERIFIED"
+
+    @property
+    def exit_code(self) -> int:
+        """``taku verify``'s exit status: 0 verified, 1 not verified, 3 partly verified."""
+        return {"VERIFIED": 0, "NOT VERIFIED": 1, "PARTLY VERIFIED": 3}[self.verdict]
 
     def problem(self, code: str, seq: int | None, detail: str) -> None:
         self.problems.append(Finding(code, seq, detail))
@@ -334,6 +425,7 @@ def lines_from_records(recs: Iterable[Recorded]) -> list[Line]:
                 head=r.hash,
                 audience=list(r.audience) if r.audience is not None else None,
                 full=True,
+                event_version=r.event_version,
             )
         )
     return out
@@ -368,6 +460,12 @@ def _line_from_frame(d: dict[str, Any]) -> Line:
         command_commitment=command_commitment,
         command_salt=command_salt,
         head=d.get("head") or None,
+        event_version=int(d.get("event_version", 1)),
+        # a frame with a ``text`` shows a rendered line (absent speaker/outcome: none shown);
+        # one without (a hand-made log of events) claims nothing to be shown
+        text=d.get("text"),
+        speaker=d.get("speaker"),
+        outcome=d.get("outcome"),
     )
 
 
@@ -462,12 +560,46 @@ def verify_log(
         _check_head(h, hashes, rep)
     seeds = _check_epochs(lines, rep)
     _check_commitments(lines, rep)
-    proven = _decide_again(lines, seeds, registry, rep)
+    rs = _ruleset_of(lines, registry)
+    _check_results(lines, rs, rep)
+    states: dict[int, Any] | None = {} if any(ln.text is not None for ln in lines) else None
+    proven = _decide_again(lines, seeds, registry, rep, states)
     _check_faces_by_epoch(lines, seeds, rep, proven)
+    if states is not None:
+        _check_display(lines, rs, states, rep)
     return rep
 
 
+def _ruleset_of(lines: Sequence[Line], registry: Any) -> Any:
+    """The table's ruleset from its ``table_created``, or ``None`` (not there, not installed)."""
+    first = lines[0].public if lines[0].seq == 1 else None
+    if registry is None or not isinstance(first, dict) or first.get("type") != "table_created":
+        return None
+    try:
+        return registry.get(first["ruleset"])
+    except Exception:  # noqa: BLE001 - an unknown ruleset is a reason, given by _decide_again
+        return None
+
+
+def _check_results(lines: Sequence[Line], rs: Any, rep: Report) -> None:
+    """Every ``dice_rolled`` whose content this log holds, read again from its own faces
+    (the core's generic dice; a ruleset's through its ``chat_dice``), in every epoch,
+    revealed or not: a changed total, 成功数 or flag is caught even where the command
+    cannot be decided again. Whether the faces are the seed's is :func:`_faces`'s."""
+    chat_dice = getattr(rs, "chat_dice", None)
+    for ln in lines:
+        data = ln.data
+        if not isinstance(data, dict) or data.get("type") != "dice_rolled":
+            continue
+        wrong = _check_generic_roll(data, chat_dice)
+        if wrong:
+            rep.problem("verify/result", ln.seq, wrong)
+        rep.counts["results"] = rep.counts.get("results", 0) + 1
+
+
 def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
+    """Recompute the chain; returns each chained seq's recomputed hash. Records in
+    ``rep.first_break`` the first seq whose recorded hash its content does not give."""
     hashes: dict[int, str] = {}
     first = lines[0].public if lines[0].seq == 1 else {}
     seed_hash = first.get("seed_hash", "") if isinstance(first, dict) else ""
@@ -475,6 +607,8 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
     expected = 1
     prev: str | None = None
     unchained: list[int] = []
+    format1: list[int] = []
+    fmt = 1  # the format may go from 1 to 2 once, never back
     broken: int | None = None
     for ln in lines:
         if ln.seq != expected:
@@ -483,19 +617,31 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
                 expected,
                 f"seq {expected}..{ln.seq - 1} missing: the log jumps from seq {expected - 1} to {ln.seq}",
             )
+            rep.first_break = rep.first_break or expected
         if ln.table_id != table_id:
             rep.problem("verify/chain", ln.seq, f"table {ln.table_id!r}, not {table_id!r}")
         expected = ln.seq + 1
         if ln.head is None:
             if prev is not None:
                 rep.problem("verify/chain", ln.seq, "no hash where the chain should go on")
+                rep.first_break = rep.first_break or ln.seq
             unchained.append(ln.seq)
             continue
         if prev is None:
             prev = chain.genesis(table_id, seed_hash, ln.seq - 1)
-        h = chain.link(prev, ln.body())
+        claimed = ln.head.lower()
+        ok = len(claimed) >= chain.SHORT
+        h = chain.link(prev, ln.body(chain.FORMAT))
+        if ok and h.startswith(claimed):
+            fmt = chain.FORMAT
+        elif fmt == 1:
+            old = chain.link(prev, ln.body(1))
+            if ok and old.startswith(claimed):
+                format1.append(ln.seq)
+            if format1:
+                h = old  # still in a format 1 part: its hash (or what differs) is format 1's
         hashes[ln.seq] = h
-        if not h.startswith(ln.head.lower()) or len(ln.head) < chain.SHORT:
+        if not (ok and h.startswith(claimed)):
             if broken is None:
                 rep.problem(
                     "verify/chain",
@@ -503,8 +649,9 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
                     f"its hash is {chain.short(ln.head)}, but its content gives {chain.short(h)}: "
                     "it was changed (or an event before it removed) after it was written",
                 )
+            rep.first_break = rep.first_break or ln.seq
             if len(ln.head) == 64:
-                h = ln.head.lower()  # go on from the stored hash: each later break is its own
+                h = claimed  # go on from the stored hash: each later break is its own
             else:
                 broken = broken or ln.seq  # a short head: every later one differs too
         rep.counts["chained"] += 1
@@ -522,6 +669,11 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
                 unchained[0],
                 f"seq {unchained[0]}..{unchained[-1]} unchained: written before taku kept the hash chain",
             )
+        )
+    if format1:
+        rep.notes.append(
+            f"seq {_ranges(format1)}: chained in format 1 (before event_version was chained); "
+            "their event_version is checked only where their commands are decided again"
         )
     rep.head = prev or ""
     return hashes
@@ -541,15 +693,34 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
                 f"the log does not reach the head {chain.short(h)} you hold: it has no chained seq {seq}",
             )
         elif not have.startswith(h):
-            rep.problem(
-                "verify/head",
-                seq,
-                f"you hold head {chain.short(h)} at seq {seq}, the log has {chain.short(have)} there",
-            )
+            brk = rep.first_break
+            if brk is not None and brk <= seq:
+                # the chain breaks before the head: the edit is there, not at the head
+                rep.problem(
+                    "verify/head",
+                    brk,
+                    f"the chain breaks at seq {brk} (the first seq whose content does not give "
+                    f"its hash), so the log does not reach head {chain.short(h)} you hold at seq {seq}",
+                )
+            else:
+                rep.problem(
+                    "verify/head",
+                    seq,
+                    f"you hold head {chain.short(h)} at seq {seq}, the log has {chain.short(have)} "
+                    f"there: an event at or before seq {seq} differs from the one you were sent",
+                )
         return
     if not any(v.startswith(h) for v in hashes.values()):
+        brk = rep.first_break
         rep.problem(
-            "verify/head", None, f"the log never reaches the head {chain.short(h)} you hold"
+            "verify/head",
+            brk,
+            f"the log never reaches the head {chain.short(h)} you hold"
+            + (
+                f": the chain breaks at seq {brk} (the first seq whose content does not give its hash)"
+                if brk is not None
+                else ""
+            ),
         )
 
 
@@ -592,13 +763,15 @@ def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
         rep.epochs.append(f"epoch {epoch} (after seq {last}): open, its seed is not revealed")
     else:
         rep.epochs.append(f"epoch {epoch} (seq {start}..{last}): open, its seed is not revealed")
-        rep.unchecked.append(
-            (
-                start,
-                f"epoch {epoch} (seq {start}..{last}) is open: its dice are not checked "
-                "until the GM reveals its seed",
+        drawn = [ln.seq for ln in lines if ln.seq >= start and ln.draws]
+        if drawn:  # an open epoch without a die drawn leaves nothing unchecked
+            rep.unchecked.append(
+                (
+                    drawn[0],
+                    f"epoch {epoch} (seq {start}..{last}) is open: the dice drawn at seq "
+                    f"{_ranges(drawn)} are not checked until the GM reveals its seed",
+                )
             )
-        )
     return seeds
 
 
@@ -655,10 +828,16 @@ def _groups(lines: Sequence[Line]) -> list[list[Line]]:
 
 
 def _decide_again(
-    lines: Sequence[Line], seeds: dict[int, bytes], registry: Any, rep: Report
+    lines: Sequence[Line],
+    seeds: dict[int, bytes],
+    registry: Any,
+    rep: Report,
+    states: dict[int, Any] | None = None,
 ) -> frozenset[str]:
     """Decide every command again on the state folded from the log before it; returns
-    the command ids whose events came out the same."""
+    the command ids whose events came out the same. ``states`` (when given) gets, for
+    each seq, ``(state after it, whether a hidden event this log lacks, and which may
+    have changed the state, came before)``."""
     from taku.core import table as core_table
 
     first = lines[0].public if lines[0].seq == 1 else None
@@ -685,58 +864,105 @@ def _decide_again(
     server = msgspec.json.Decoder(_server_union())
     encode = msgspec.json.Encoder().encode
     state = core_table.TableState(table_id=lines[0].table_id)
-    unknown_from: int | None = None
     proven: set[str] = set()
     not_recorded: list[int] = []
     stale: list[int] = []
     unrevealed: list[int] = []
     hidden_cmd: list[int] = []
+    hidden_seen: list[int] = []  # hidden events so far whose content this log lacks
+    # whether every one of them is a secret roll or a whisper that changes no state (the
+    # core leaves the state alone for them and so does the ruleset's evolve): then the
+    # public state is the state, and a difference past them is a finding
+    neutral = True
+    on_public: list[int] = []  # decided again on the public state, and matched
+    undecided: list[tuple[int, str]] = []  # decided again on the public state: differs
     entries: list[Any] = []  # the log so far, for undo and redo (taku.core.undo)
     for group in _groups(lines):
         head = group[0]
-        checkable = unknown_from is None and all(ln.data is not None for ln in group)
-        if checkable and head.seq > 1:
-            rec = head.command
-            if rec is None:
-                (hidden_cmd if head.command_commitment else not_recorded).append(head.seq)
-            elif rec.get("version") != rs.version:
-                stale.append(head.seq)
-            else:
+        rec = head.command
+        if head.seq == 1:
+            pass  # table_created: the server's, checked by the chain and the seed hash
+        elif rec is None:
+            (hidden_cmd if head.command_commitment else not_recorded).append(head.seq)
+        elif rec.get("version") != rs.version:
+            stale.append(head.seq)
+        else:
+            # with every event before it known, a difference is a finding; past a hidden
+            # event this log lacks, the command is decided on the public state (the state
+            # without those events): a match is a check, a difference may be the hidden
+            # event's doing and is reported as not checked, never as verified
+            into = rep if not hidden_seen or neutral else Report(counts={"commands": 0})
+            if hidden_seen and _is_undo(rec):
+                # an undo reads the events this log lacks (and their commands)
+                into = Report(counts={"commands": 0})
+            drawn_unrevealed = len(unrevealed)
+            if _decide_one(
+                group,
+                rec,
+                state,
+                rs,
+                seeds,
+                decoder,
+                commands,
+                server,
+                encode,
+                into,
+                stale_to=unrevealed,
+                entries=entries,
+            ):
                 rep.counts["commands"] += 1
-                if _decide_one(
-                    group,
-                    rec,
-                    state,
-                    rs,
-                    seeds,
-                    decoder,
-                    commands,
-                    server,
-                    encode,
-                    rep,
-                    stale_to=unrevealed,
-                    entries=entries,
-                ):
+                if hidden_seen:
+                    on_public.append(head.seq)
+                if all(ln.data is not None for ln in group):
                     proven.add(head.command_id)
-        elif unknown_from is None and not checkable:
-            unknown_from = head.seq
+            elif len(unrevealed) > drawn_unrevealed:
+                pass  # draws from an epoch whose seed is not revealed: not decided
+            elif into is not rep:
+                for p in into.problems:
+                    undecided.append((p.seq or head.seq, p.detail))
+            else:
+                rep.counts["commands"] += 1  # decided again, and what differs is reported
         # the log's own events, decided again or not, make the state for the next command
         for ln in group:
             if ln.data is None:
-                continue
-            try:
-                ev = decoder.decode(encode(ln.data))
-            except msgspec.ValidationError as e:
-                rep.problem("verify/decode", ln.seq, f"not an event of {rs.id}: {e}")
-                continue
-            st = core_table.evolve(state, ev, rs)
-            state = msgspec.structs.replace(st, seq=ln.seq, dice_cursor=st.dice_cursor + ln.draws)
-            entries.append(_undo_entry(group, ln, ev))
-    if unknown_from is not None:
+                hidden_seen.append(ln.seq)
+                neutral = neutral and _changes_nothing(ln.public, state, rs)
+                state = msgspec.structs.replace(
+                    state, seq=ln.seq, dice_cursor=state.dice_cursor + ln.draws
+                )
+            else:
+                try:
+                    ev = decoder.decode(encode(ln.data))
+                except msgspec.ValidationError as e:
+                    rep.problem("verify/decode", ln.seq, f"not an event of {rs.id}: {e}")
+                    continue
+                st = core_table.evolve(state, ev, rs)
+                state = msgspec.structs.replace(
+                    st, seq=ln.seq, dice_cursor=st.dice_cursor + ln.draws
+                )
+                entries.append(_undo_entry(group, ln, ev))
+            if states is not None:
+                states[ln.seq] = (state, bool(hidden_seen) and not neutral)
+    if on_public:
+        rep.notes.append(
+            "seq "
+            + _ranges(on_public)
+            + ": decided again on the public state (without the hidden events this log "
+            "lacks, seq "
+            + _ranges(hidden_seen)
+            + ") and matched"
+            + (
+                "; those change no state (secret rolls, whispers), so this is the whole check"
+                if neutral
+                else "; the GM's full log decides them on the whole state"
+            )
+        )
+    for seq, detail in undecided:
         rep.unchecked.append(
             (
-                unknown_from,
-                f"seq {unknown_from} on: not decided again, the log does not hold the hidden event there (the GM's full log does)",
+                seq,
+                f"seq {seq}: not decided again: on the public state (without the hidden "
+                f"events before it) it gives something else ({detail}); the GM's full log decides",
             )
         )
     if not_recorded:
@@ -766,12 +992,27 @@ def _decide_again(
     return frozenset(proven)
 
 
-def _server_union() -> Any:
-    from typing import Union
+_NEUTRAL = ("dice_rolled", "chat_posted")
+"""The hidden events the core leaves the state alone for: a secret roll, a whisper."""
 
-    from taku.core.table import SERVER_COMMANDS
 
-    return Union[tuple(SERVER_COMMANDS)]  # noqa: UP007
+def _changes_nothing(stand_in: Any, state: Any, rs: Any) -> bool:
+    """Whether the hidden event behind ``stand_in`` leaves the table's state alone: it
+    is a secret roll or a whisper (the core changes nothing for them), and the
+    ruleset's evolve leaves its game alone for that type too (tried on a bare event
+    of the type). Only decides whether a difference past it is a finding or not
+    checked: a wrong "nothing" makes a false alarm on a true log, never a pass."""
+    from taku.core import table as core_table
+    from taku.core.events import ChatPosted, DiceRolled
+
+    of = stand_in.get("of") if isinstance(stand_in, dict) else None
+    if of not in _NEUTRAL:
+        return False
+    sample = DiceRolled(expression="1D6", rolls=()) if of == "dice_rolled" else ChatPosted(text="")
+    try:
+        return core_table.evolve(state, sample, rs) == state
+    except Exception:  # noqa: BLE001 - a ruleset that cannot take it does something with it
+        return False
 
 
 def _undo_entry(group: Sequence[Line], ln: Line, event: Any) -> Any:
@@ -785,6 +1026,11 @@ def _undo_entry(group: Sequence[Line], ln: Line, event: Any) -> Any:
     return Entry(ln.seq, ln.command_id, ln.actor, command, event)
 
 
+def _is_undo(rec: Any) -> bool:
+    decided = rec.get("decided") if isinstance(rec, dict) else None
+    return isinstance(decided, dict) and decided.get("type") in ("undo", "redo")
+
+
 def _decide_command(state: Any, cmd: Any, ctx: Any, rs: Any, entries: Any) -> Any:
     """A member's command decided again: ``undo``/``redo`` on the log before it."""
     from taku.core import table as core_table
@@ -794,6 +1040,25 @@ def _decide_command(state: Any, cmd: Any, ctx: Any, rs: Any, entries: Any) -> An
     if isinstance(cmd, Undo | Redo):
         return undo.decide(state, cmd, ctx, rs, entries)
     return core_table.decide(state, cmd, ctx, rs)
+
+
+def _server_union() -> Any:
+    from typing import Union
+
+    from taku.core.table import SERVER_COMMANDS
+
+    return Union[tuple(SERVER_COMMANDS)]  # noqa: UP007
+
+
+def _line_time(text: str) -> Any:
+    """A line's ``time`` (RFC 3339) as the ``datetime`` the command was decided at (a
+    timer's deadline derives from it); ``None`` when it does not read."""
+    import datetime as dt
+
+    try:
+        return msgspec.json.decode(msgspec.json.encode(text), type=dt.datetime)
+    except msgspec.ValidationError:
+        return None
 
 
 def _decide_one(
@@ -840,12 +1105,13 @@ def _decide_one(
         next_seq=state.seq + 1,
         seed=seed,
         next_seed_hash=next_hash,
+        now=_line_time(head.time),
         id_offset=state.id_offset,
     )
     start = dice.cursor
     try:
         emitted = (
-            core_table.decide_server(state, cmd, ctx)
+            core_table.decide_server(state, cmd, ctx, rs)
             if is_server
             else _decide_command(state, cmd, ctx, rs, entries)
         )
@@ -876,7 +1142,29 @@ def _decide_one(
             red = item.redacted or Redacted(of=tag_of(type(event)))
         else:
             event = item
+        if ln.data is None:
+            # hidden, its content not in this log: its stand-in is what can be compared
+            if audience is None:
+                rep.problem(
+                    "verify/differs", ln.seq, "hidden in the log but public when decided again"
+                )
+            elif chain.canonical(ln.public) != chain.canonical(msgspec.json.decode(encode(red))):
+                rep.problem(
+                    "verify/differs",
+                    ln.seq,
+                    "the stand-in the public received "
+                    + (_differs(ln.public, msgspec.json.decode(encode(red))) or "differs"),
+                )
+            continue
         again = msgspec.json.decode(encode(event))
+        if ln.event_version != type(event).version:
+            rep.problem(
+                "verify/differs",
+                ln.seq,
+                f"event_version is {ln.event_version} in the log, "
+                f"{type(event).version} when decided again",
+            )
+            continue
         if chain.canonical(ln.data) != chain.canonical(again):
             rep.problem("verify/differs", ln.seq, _differs(ln.data, again) or "the event differs")
             continue
@@ -940,7 +1228,7 @@ def _check_faces_by_epoch(
             )
             for ln in ls
         ]
-        problems, counts = _faces(entries, seed, proven)
+        problems, counts = _faces(entries, seed, proven, results=False)
         for p in problems:
             seq = None
             if p.startswith("seq "):
@@ -953,6 +1241,103 @@ def _check_faces_by_epoch(
             )
         rep.counts["rolls"] += counts["rolls"]
         rep.counts["faces"] += counts["faces"]
+
+
+def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: Report) -> None:
+    """The display fields of exported frames (``text``, ``speaker``, ``outcome``), which
+    the chain does not cover, against the event they show rendered again.
+
+    An export renders every line with the table's state at export time (today's names
+    and colours), a client's saved frames with the state when each arrived (or, for a
+    catch-up, when the client joined): a rendering with any state the log went
+    through is accepted, so a line must show what some state of the table renders. Past a hidden event this log lacks, the state is the
+    public one, and a difference is reported as not checked (a render may read hidden
+    state); so is every line of a log whose ruleset is not installed or another version.
+    """
+    from taku.app import speaker_of
+    from taku.core import table as core_table
+    from taku.core.render import outcome, render
+
+    shown_lines = [ln for ln in lines if ln.text is not None]
+    if not shown_lines:
+        return
+    first = lines[0].public if lines[0].seq == 1 else None
+    version = first.get("ruleset_version") if isinstance(first, dict) else None
+    if rs is None or not states or (version is not None and version != rs.version):
+        rep.unchecked.append(
+            (
+                shown_lines[0].seq,
+                "the shown text, speaker and outcome of the lines are not checked: "
+                "the table's ruleset (in the version that logged them) is not installed",
+            )
+        )
+        return
+    decoder = core_table.event_decoder(rs)
+    encode = msgspec.json.Encoder().encode
+    final, _ = states[max(states)]
+    group_end: dict[int, int] = {}
+    for group in _groups(lines):
+        for ln in group:
+            group_end[ln.seq] = group[-1].seq
+    # a client's saved catch-up frames are rendered with the state when it joined: on
+    # a difference, every state with other names, members or colours is tried too
+    shown_by: list[Any] = []
+    for seq in sorted(states):
+        st = states[seq][0]
+        last = shown_by[-1] if shown_by else None
+        if last is None or (st.characters, st.members, st.chat) != (
+            last.characters,
+            last.members,
+            last.chat,
+        ):
+            shown_by.append(st)
+    unsure: list[int] = []
+    for ln in shown_lines:
+        if ln.seq not in states:
+            continue  # not folded (not an event of the ruleset): reported already
+        shown_json = ln.data if ln.data is not None else ln.public
+        try:
+            shown = decoder.decode(encode(shown_json))
+        except msgspec.ValidationError:
+            continue  # verify/decode names it
+        at_seq, hidden_before = states[group_end.get(ln.seq, ln.seq)]
+        found: str | None = None
+        tried = [final, at_seq]
+        for st in itertools.chain(tried, (x for x in shown_by if x not in tried)):
+            try:
+                text = render(shown, st, rs, ln.actor)
+            except Exception:  # noqa: BLE001 - the server shows the type when render fails
+                text = str(shown_json.get("type", "")) if isinstance(shown_json, dict) else ""
+            sp = speaker_of(st, shown, ln.actor)
+            want = {
+                "text": text,
+                "speaker": msgspec.to_builtins(sp) if sp is not None else None,
+                "outcome": outcome(shown),
+            }
+            got = {"text": ln.text, "speaker": ln.speaker, "outcome": ln.outcome}
+            diff = _differs(got, want)
+            if diff is None:
+                found = None
+                break
+            found = found or diff  # what differs from today's rendering, for the report
+        if found is None:
+            continue
+        if hidden_before:
+            unsure.append(ln.seq)
+        else:
+            rep.problem(
+                "verify/display",
+                ln.seq,
+                found.replace("when decided again", "when its event is rendered again"),
+            )
+    if unsure:
+        rep.unchecked.append(
+            (
+                unsure[0],
+                "shown text differs from the public state's rendering after hidden events "
+                "this log lacks (the GM's full log decides): seq " + _ranges(unsure),
+            )
+        )
 
 
 def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep: Report) -> None:

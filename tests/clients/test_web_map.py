@@ -365,3 +365,94 @@ async def test_placement_of_a_sudden_combat_by_clicks(
     await pl.wait_for_function(
         f"(window.taku.state.game.board.positions['{ids['ニンジャスレイヤー']}'] || []).join() === '2,3'"
     )
+
+
+async def test_on_a_phone_the_map_comes_first_and_reads_like_the_log(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """The reviewer's client findings, on a 390×844 phone with a combat on: the page is
+    brought to the map (below the chat) once; the grid's tab stop is the acting character's square (not the wall at
+    1列1行); the log names squares 1-based as the map does; the cards show the state
+    schema's Japanese titles, no raw ``board.*`` key; an ally is no quick target."""
+    t = await setup(scripted_server, open_page, width=390)
+    pl, me = t["pl"], t["ids"]["ニンジャスレイヤー"]
+    token = await t["gm"].evaluate(
+        f"JSON.parse(localStorage.getItem('taku:{t['table_id']}')).token"
+    )
+    await t["gm"].close()  # only the player's page is looked at (axe checks it at the end)
+    async with await TakuClient.connect(scripted_server.ws_url) as g:
+        await g.join(t["table_id"], token)
+        await g.command(
+            t["table_id"],
+            {"type": "create_character", "name": "ヤモト", "sheet": {**PC, "kind": "pc"}},
+        )
+        chars = (await g.get_state(t["table_id"])).state["characters"]
+        ally = next(c["id"] for c in chars.values() if c["name"] == "ヤモト")
+        ack = await g.command(
+            t["table_id"], {"type": "nstrpg.place", "character_id": ally, "at": [2, 3]}
+        )
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    # the combat on: the page was brought to the map (at the top of the screen, the log above)
+    await pl.wait_for_function(
+        "Math.abs(document.querySelector(\"[data-testid='map-live']\").getBoundingClientRect().top) < 2"
+    )
+    assert await pl.evaluate("window.scrollY") > 300
+    stop = pl.locator("[data-testid='map-live'] .sq[tabindex='0']")
+    assert (await stop.get_attribute("data-x"), await stop.get_attribute("data-y")) == ("1", "1")
+    assert (await stop.get_attribute("aria-label")).startswith("2列2行 床 ニンジャスレイヤー")
+    log = await pl.inner_text("#log")
+    assert "ニンジャスレイヤーを2列2行に配置した" in log and "(1, 1)" not in log
+    card = await pl.inner_text(f".card[data-character='{me}']")
+    assert "マップ › 手番の数" in card and "board." not in card
+    # the ally on (2,3), in the open: no sight line, no attack button, not chosen by a click
+    assert await pl.locator(f".map-sight button[data-target='{ally}']").count() == 0
+    assert await pl.locator(f"line.sight[data-target='{ally}']").count() == 0
+    await pl.click(sq(2, 3))
+    assert "攻撃の相手" not in await pl.inner_text("[data-testid='map-live'] .map-note")
+    assert await pl.locator("[data-testid='map-live'] .map-attack button").count() == 0
+
+
+async def test_outside_a_turn_an_ally_is_no_quick_target(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """Exploration on a map (no combat): the attacks offered draw their targets' lines and
+    a click on an enemy gives a one-click attack under the map; the player's ally gets no
+    line and no button (it stays in 今できる手 as 「味方に射撃する」)."""
+    gm = await create_table(open_page, scripted_server.http_url, "nstrpg", "ネオサイタマ")
+    pl = await open_page(await gm.input_value("#invite-player"))
+    await pl.fill("#join-name", "フジキド")
+    await pl.click("#join-submit")
+    await pl.wait_for_selector("body[data-seq]")
+    table_id = await gm.evaluate("window.taku.tableId")
+    token = await gm.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    async with (
+        await TakuClient.connect(scripted_server.ws_url) as g,
+        await TakuClient.connect(scripted_server.ws_url) as p,
+    ):
+        await g.join(table_id, token)
+        await p.join(table_id, ptoken)
+        for name in ("ニンジャスレイヤー", "ヤモト"):
+            await p.command(table_id, {"type": "create_character", "name": name, "sheet": PC})
+        await g.command(table_id, {"type": "create_character", "name": "ラオモト", "sheet": ENEMY})
+        ids = {
+            c["name"]: c["id"] for c in (await g.get_state(table_id)).state["characters"].values()
+        }
+        await g.command(table_id, {"type": "nstrpg.set_map", "text": ROOM})
+        for name, at in (("ニンジャスレイヤー", [1, 1]), ("ヤモト", [1, 3]), ("ラオモト", [6, 3])):
+            ack = await g.command(
+                table_id, {"type": "nstrpg.place", "character_id": ids[name], "at": at}
+            )
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    await gm.close()  # only the player's page is looked at (axe checks it at the end)
+    me, ally, boss = ids["ニンジャスレイヤー"], ids["ヤモト"], ids["ラオモト"]
+    lines = pl.locator("[data-testid='map-live'] line.sight")
+    targets = {await x.get_attribute("data-target") for x in await lines.all()}
+    assert boss in targets and ally not in targets and me not in targets
+    await pl.click(sq(1, 3))  # the ally: not chosen as a target
+    assert await pl.locator("[data-testid='map-live'] .map-attack button").count() == 0
+    await pl.click(sq(6, 3))  # the enemy: chosen, its attacks are buttons
+    buttons = await pl.locator("[data-testid='map-live'] .map-attack button").all_inner_texts()
+    assert buttons and all(b.startswith("ラオモトに") for b in buttons)
+    moves = await pl.locator(".legal-moves button[data-command='nstrpg.attack']").all_inner_texts()
+    assert "ニンジャスレイヤー: 味方に射撃する（ヤモト・スリケン）" in moves

@@ -8,7 +8,7 @@ from taku.app import Hub
 from taku.core.commands import Chat, CreateCharacter, RevealSeed
 from taku.plugins import load_registry
 from taku.store.memory import MemoryEventStore
-from taku.verify import LogEntry, lines_from_records, verify, verify_log
+from taku.verify import LogEntry, lines_from_export, lines_from_records, verify, verify_log
 from taku_hiden.commands import (
     AwardZabuton,
     Check,
@@ -69,3 +69,8 @@ async def test_seeded_table_verifies() -> None:
     report = verify_log(lines_from_records(recs), load_registry())
     assert report.ok, [str(x) for x in report.problems]
     assert report.counts["commands"] == len({r.command_id for r in recs}) - 1
+    # the public's and the GM's exports too: what they hold checks, display fields included
+    for who in (None, created.member_id):
+        text = "\n".join(f.decode() for f in table.viewer_frames(recs, who))
+        rep = verify_log(lines_from_export(text), load_registry())
+        assert rep.ok, (who, [str(x) for x in rep.problems])

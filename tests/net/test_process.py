@@ -222,7 +222,8 @@ async def test_cli_replay_export_and_verify(serve: Serve, tmp_path: Path) -> Non
     exported = tmp_path / "log.jsonl"
     exported.write_text(jsonl, encoding="utf-8")
     code, out = await run("verify", str(exported))
-    assert code == 0 and "VERIFIED" in out and "hidden" in out, out
+    # the public export lacks the secret roll: never VERIFIED, PARTLY VERIFIED (exit 3) naming it
+    assert code == 3 and out.startswith("PARTLY VERIFIED") and "hidden" in out, out
 
     # change one face of the first roll
     lines = jsonl.splitlines()
@@ -313,3 +314,43 @@ async def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path
         await gm.close()
     finally:
         await first.kill(signal.SIGTERM)
+
+
+async def test_a_timer_expires_once_across_sigkill_and_restart(serve: Serve) -> None:
+    """A 1 s timer set, the server killed with SIGKILL before its deadline: started again
+    on the same file, it re-arms the timer from the log (nobody has the table open) and
+    appends one timer_expired; killed and started once more, it appends no second one."""
+    await serve.start()
+    gm = await Raw.connect(serve.ws_url)
+    created = await new_table(gm)
+    tid = created["table_id"]
+    ack = await gm.request(
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "t1",
+            "command": {"type": "set_timer", "duration_s": 1, "label": "手番"},
+        }
+    )
+    assert ack["type"] == "ack", ack
+    await serve.kill(signal.SIGKILL)  # well before the deadline (1 s)
+
+    await serve.start()
+    again = await Raw.connect(serve.ws_url)
+    await again.request({"type": "join", "table_id": tid, "token": created["gm_token"]})
+    await again.request({"type": "subscribe", "table_id": tid, "after_seq": ack["last_seq"] - 1})
+    set_, expired = (await again.until_seq(ack["last_seq"] + 1, timeout=15))[:2]
+    assert expired["event"]["type"] == "timer_expired" and expired["command_id"] == "timer-timer3"
+    # the deadline the log fixed before the kill, not one from the restart
+    assert expired["event"]["deadline"] == set_["event"]["deadline"]
+    await again.close()
+    await serve.kill(signal.SIGKILL)
+
+    await serve.start()
+    last = await Raw.connect(serve.ws_url)
+    await last.request({"type": "join", "table_id": tid, "token": created["gm_token"]})
+    await last.quiet(0.3)
+    log = await last.request({"type": "get_log", "table_id": tid, "limit": 100})
+    types = [e["event"]["type"] for e in log["events"]]
+    assert types.count("timer_set") == types.count("timer_expired") == 1
+    await last.close()

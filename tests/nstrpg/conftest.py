@@ -10,7 +10,7 @@ import pytest
 from taku.core.commands import Command, CreateCharacter
 from taku.core.events import Event
 from taku.testing.harness import TableHarness
-from taku_nstrpg.commands import CreateMobs
+from taku_nstrpg.commands import BeginTurnOf, CreateMobs, EndTurnOf
 from taku_nstrpg.state import Fighter, Hit
 
 
@@ -39,6 +39,18 @@ class Ns:
 
     async def do(self, cmd: Command) -> list[Event]:
         return await self.h.send(self.pl, cmd)
+
+    async def pass_turns(self) -> None:
+        """The 手番 still due this turn ended by the GM in order (NS-30: the turn ends only
+        after every 手番), so that ``end_turn`` is accepted."""
+        from taku.core.table import turn
+
+        while (tr := turn(self.h.table.state, self.h.table.ruleset)) is not None:
+            if tr.actor is None or tr.phase not in ("turn_begin", "move", "attack"):
+                return
+            if tr.phase == "turn_begin":
+                await self.gm_do(BeginTurnOf(character_id=tr.actor))
+            await self.gm_do(EndTurnOf(character_id=tr.actor))
 
     def roll(self, *faces: int) -> None:
         self.h.roll(*faces)

@@ -167,6 +167,8 @@ async def test_turn_follows_initiative_and_the_phases_of_a_turn(ns: Make) -> Non
     (end_turn,) = find(offered(t, t.gm), "end_turn") or [None]  # not before the next turn starts
     assert end_turn is None
     await send(t, t.gm, nxt)
+    assert not find(offered(t, t.gm), "end_turn")  # not while a 手番 is due (NS-30)
+    await t.pass_turns()
     (end_turn,) = find(offered(t, t.gm), "end_turn")
     assert values(end_turn, "atmosphere") == ["hard", "ultra_hard"]  # never lowered (2-17)
 

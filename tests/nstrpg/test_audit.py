@@ -94,6 +94,7 @@ async def test_knockback_collision_counts_as_melee_for_atmosphere(ns: Make) -> N
     me = await t.pc("ニンジャ", karate=4, tairyoku=5)
     await t.gm_do(StartCombat())
     await t.gm_do(StartTurn())
+    await t.pass_turns()
     await t.gm_do(EndTurn(atmosphere="hard"))
     await t.gm_do(StartTurn())
     i = one(await t.gm_do(Inflict(target=me, kind="knockback", damage=1)), ev.HitInflicted)
@@ -102,6 +103,7 @@ async def test_knockback_collision_counts_as_melee_for_atmosphere(ns: Make) -> N
         one(await t.do(Evade(defender=me, hits=[i.hit.id], dice=1)), ev.EvasionRolled).difficulty
         == HARD
     )
+    await t.pass_turns()
     await t.gm_do(EndTurn(atmosphere="ultra_hard"))
     await t.gm_do(StartTurn())
     i = one(await t.gm_do(Inflict(target=me, kind="knockback", damage=1)), ev.HitInflicted)
@@ -193,6 +195,7 @@ async def test_wasshoi_counts_fainted_ninjas_and_entry_fear(ns: Make) -> None:
         one(await t.do(Check(character_id=mild, stat="wazamae")), ev.CheckRolled).difficulty
         == NORMAL
     )  # 側転 only
+    await t.pass_turns()
     await t.gm_do(EndTurn())
     await t.gm_do(StartTurn())
     t.roll(6, 6, 1)
@@ -202,6 +205,7 @@ async def test_wasshoi_counts_fainted_ninjas_and_entry_fear(ns: Make) -> None:
         ).difficulty
         == UH
     )
+    await t.pass_turns()
     await t.gm_do(EndTurn())
     await t.gm_do(StartTurn())
     t.roll(4, 1, 1)

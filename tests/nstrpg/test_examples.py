@@ -717,8 +717,12 @@ async def test_ex37_hard_mode(ns: Make) -> None:
     me = await t.pc("ニンジャ", wazamae=4, tairyoku=9)
     boss = await t.npc("ボス", kind="boss", karate=4)
     (mob,) = await t.mobs("ヤクザ", 1, karate=1, ninja=False)
+    await t.gm_do(StartCombat())
     await t.gm_do(StartTurn())
+    await t.pass_turns()
     await t.gm_do(EndTurn(atmosphere="hard"))
+    await t.gm_do(StartTurn())
+    await t.pass_turns()
     assert await t.rejected(t.gm, EndTurn(atmosphere="normal")) == "rule/nstrpg/atmosphere_drop"
     t.roll(4, 1, 1, 1)
     a = one(await t.gm_do(Attack(attacker=boss, target=me)), ev.AttackRolled)

@@ -77,6 +77,7 @@ async def moved(t: Any, me: str, to: tuple[int, int]) -> int:
 
 async def new_turn(t: Any, me: str) -> None:
     await t.do(c.EndTurnOf(character_id=me))
+    await t.pass_turns()
     await t.gm_do(c.EndTurn())
     await t.gm_do(c.StartTurn())
 
@@ -221,3 +222,18 @@ async def test_sample_maps_load(ns: Make, sample: str) -> None:
     t = await ns()
     await t.gm_do(mp.SetMap(sample=sample))
     assert t.h.game.board.map.name
+
+
+async def test_the_log_and_the_choices_name_squares_1_based_as_the_map_does(ns: Make) -> None:
+    """The map labels its squares 1-based (列 from the left, 行 from the top); the log lines
+    and the offered squares say the same: (0-based) [1, 1] is 2列2行 (the data stays 0-based)."""
+    from taku_nstrpg._render import render
+
+    t, me, _, _ = await ex14(ns)
+    (placed,) = [e for e in await t.h.events() if isinstance(e, mp.Placed) and e.character_id == me]
+    assert render(placed, t.h.table.state) == "エミリーを2列2行に配置した（理由: 初期配置）"
+    await my_turn(t, me, sokuten=False)
+    (a,) = offered(t, t.pl, "move", character_id=me)
+    assert {ch.label for ch in a.choices["to"]} >= {"5列3行 4マス"}  # N2 = [4, 2]
+    (e,) = await t.do(mp.Move(character_id=me, to=N2))
+    assert render(e, t.h.table.state) == "エミリー 通常移動: 2列2行 → 5列3行（4マス）"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from taku.core.table import affordances
+from taku.core.table import affordances, turn
 from taku_nstrpg import commands as c
 from taku_nstrpg import events as ev
 from taku_nstrpg import mapping as mp
@@ -172,3 +172,48 @@ async def test_without_a_map_the_adjacent_flag_still_decides(ns: Make) -> None:
     t.roll(4, 1, 1, 1, 1)
     (a,) = of(await t.do(c.Attack(attacker=me, target=foe)), ev.AttackRolled)
     assert a.hits and "board" not in t.h.view(t.gm)["game"]
+
+
+async def test_off_the_map_no_te_ban_and_no_flagged_adjacency(ns: Make) -> None:
+    """On a table with a map, adjacency comes from the squares only (2-6): a character off
+    the map is nobody's melee target and attacks nobody, whatever ``adjacent`` says; and it
+    has no 手番 until placed (2-3)."""
+    t, ids = await board(ns, pc1=(1, 1), boss=(2, 1))
+    me = ids["pc1"]
+    away = await t.npc("外の敵", **{**BOSS, "neuron": 9})
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    tr = turn(t.h.table.state, t.h.table.ruleset)
+    assert tr is not None and tr.actor == me  # not 外の敵 (【ニューロン】9, off the map)
+    (slot,) = [s for s in tr.order if s.id == away]
+    assert slot.done and slot.label == "外の敵（マップ外）"
+    assert await t.rejected(t.gm, c.BeginTurnOf(character_id=away)) == "rule/nstrpg/not_placed"
+    await t.do(c.BeginTurnOf(character_id=me))
+    assert away not in targets(t, me, "melee") and away not in targets(t, me, "shoot")
+    at_away = c.Attack(attacker=me, splits=[c.Split(target=away, dice=5, adjacent=True)])
+    assert await t.rejected(t.pl, at_away) == "rule/nstrpg/not_placed"
+    from_away = c.Attack(attacker=away, splits=[c.Split(target=me, dice=1, adjacent=True)])
+    assert await t.rejected(t.gm, from_away) == "rule/nstrpg/not_placed"
+    await t.gm_do(mp.Place(character_id=away, at=(1, 2), reason="乱入"))
+    t.roll(1, 1, 1, 1, 1)  # placed and adjacent: the same melee now goes ahead (and misses)
+    out = await t.do(at_away)
+    assert of(out, ev.AttackRolled)
+    t.assert_dice_used()
+
+
+async def test_allies_are_not_among_the_quick_targets(ns: Make) -> None:
+    """An adjacent ally may still be attacked, but only through its own affordance
+    (「味方に近接攻撃する」, never primary): the attack offered first names enemies only."""
+    t, ids = await board(ns, pc1=(1, 1), pc2=(2, 1), boss=(1, 2))
+    me, friend, boss = ids["pc1"], ids["pc2"], ids["boss"]
+    assert targets(t, me, "melee") == [boss]
+    state = t.h.table.state
+    offers = [
+        a
+        for a in affordances(state, state.viewer(t.pl), t.h.table.ruleset)
+        if a.command == "nstrpg.attack" and a.args.get("attacker") == me
+    ]
+    (mate,) = [a for a in offers if a.label.startswith("味方に")]
+    assert mate.label == "味方に近接攻撃する" and not mate.primary
+    assert [ch.value for ch in mate.choices["target"]] == [friend]
+    assert all(friend not in [ch.value for ch in a.choices["target"]] for a in offers if a != mate)

@@ -445,10 +445,12 @@ async def test_ultra_hard_shuriken_and_wasshoi_due(ns: Make) -> None:
     await t.gm_do(StartCombat())
     await t.gm_do(StartTurn())
     await t.gm_do(GainDkk(character_id=me, amount=2))
+    await t.pass_turns()
     end = one_of(await t.gm_do(EndTurn(atmosphere="ultra_hard")), ev.TurnEnded)
     assert not end.wasshoi_due
     await t.gm_do(StartTurn())
     await t.gm_do(GainDkk(character_id=me, amount=3))
+    await t.pass_turns()
     assert one_of(await t.gm_do(EndTurn()), ev.TurnEnded).wasshoi_due
     t.roll(4, 1, 1, 1)
     a = one_of(await t.gm_do(Attack(attacker=boss, kind="shoot", target=me)), ev.AttackRolled)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from taku.core.table import turn
+from taku.core.table import affordances, turn
 from taku_nstrpg import commands as c
 from taku_nstrpg import mapping as mp
 
@@ -247,11 +247,12 @@ async def test_turn_start_resets_dodge_dice_to_the_maximum_first(ns: Make) -> No
     t.roll(4, 1, 1)
     (a,) = [e for e in await t.gm_do(c.Attack(attacker=foe, target=me)) if hasattr(e, "hits")]
     t.roll(4, 4, 1)
-    await t.do(c.Evade(defender=me, hits=[a.hits[0].id], dice=3))
+    await t.do(c.Evade(defender=me, hits=[a.hits[0].id], dice=3, counter=False))
     assert t.f(me).evasion_dice == 2
     await t.do(c.BeginTurnOf(character_id=me))
     await t.do(c.EndTurnOf(character_id=me))
     assert t.f(me).evasion_dice == 2
+    await t.pass_turns()
     await t.gm_do(c.EndTurn())
     (started,) = await t.gm_do(c.StartTurn())
     assert started.evasion == {me: 5, foe: 3} and t.f(me).evasion_dice == 5
@@ -265,9 +266,74 @@ async def test_the_atmosphere_rise_takes_effect_from_the_next_turn(ns: Make) -> 
     await t.gm_do(c.StartCombat())
     for _ in range(2):
         await t.gm_do(c.StartTurn())
+        await t.pass_turns()
         await t.gm_do(c.EndTurn())
     await t.gm_do(c.StartTurn())
     assert (t.h.game.turn, t.h.game.atmosphere) == (3, "normal")
+    await t.pass_turns()
     await t.gm_do(c.EndTurn(atmosphere="hard"))  # declared in turn 3's end phase
     await t.gm_do(c.StartTurn())
     assert (t.h.game.turn, t.h.game.atmosphere) == (4, "hard")
+
+
+def gm_offers(t: Any) -> set[str]:
+    state = t.h.table.state
+    return {a.command for a in affordances(state, state.viewer(t.gm), t.h.table.ruleset)}
+
+
+async def test_a_turn_starts_and_ends_only_between_turns(ns: Make) -> None:
+    """2-2, 2-9: ターン開始 → every 手番 → ターン終了フェイズ. ``start_turn`` and ``end_turn``
+    are refused while a 手番 runs or is still due; ``start_turn`` also until ``end_turn``
+    has run the turn-end steps (effects_resolved, turn_ended); ``end_turn`` once a turn."""
+    from taku_nstrpg import turn_end as te
+    from taku_nstrpg.events import TurnEnded
+
+    t = await ns()
+    me = await t.pc("ボブ", **sheet(3))
+    boss = await t.npc("ヤクザ", **sheet(2, "boss"))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me))
+    for cmd in (c.StartTurn(), c.EndTurn()):  # ボブ's 手番 runs
+        assert await t.rejected(t.gm, cmd) == "rule/nstrpg/turn_open"
+    await t.do(c.EndTurnOf(character_id=me))
+    assert "nstrpg.end_turn" not in gm_offers(t) and "nstrpg.start_turn" not in gm_offers(t)
+    for cmd in (c.StartTurn(), c.EndTurn()):  # ヤクザ's 手番 is still due
+        assert await t.rejected(t.gm, cmd) == "rule/nstrpg/turn_open"
+    await t.gm_do(c.BeginTurnOf(character_id=boss))
+    await t.gm_do(c.EndTurnOf(character_id=boss))
+    # the ターン終了フェイズ: the turn's end must be declared before the next turn
+    assert await t.rejected(t.gm, c.StartTurn()) == "rule/nstrpg/turn_open"
+    assert "nstrpg.end_turn" in gm_offers(t)
+    out = await t.gm_do(c.EndTurn())
+    assert [type(e) for e in out] == [te.EffectsResolved, TurnEnded]
+    assert await t.rejected(t.gm, c.EndTurn()) == "rule/nstrpg/turn_end_order"
+    (started,) = await t.gm_do(c.StartTurn())
+    assert started.turn == 2  # type: ignore[attr-defined]
+
+
+async def test_a_pending_hit_is_resolved_before_the_phase_moves_on(ns: Make) -> None:
+    """2-11: damage is dodged once or taken at once, a カウンターカラテ "即座に": a pending
+    hit (the counter too) does not outlive its phase: ending the 手番, the turn or the
+    combat waits until it is evaded or taken."""
+    t = await ns()
+    me = await t.pc("ボブ", **sheet(2, wazamae=5))
+    boss = await t.npc("ヤクザ", **sheet(3, "boss"))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.gm_do(c.BeginTurnOf(character_id=boss))
+    t.roll(4, 1, 1)  # カラテ3: 1 success, a hit on ボブ
+    (a,) = [e for e in await t.gm_do(c.Attack(attacker=boss, target=me)) if hasattr(e, "hits")]
+    assert await t.rejected(t.gm, c.EndTurnOf(character_id=boss)) == "rule/nstrpg/hits_pending"
+    t.roll(4, 4, 1)  # 2 successes > 1: evaded, and a カウンターカラテ on ヤクザ
+    await t.do(c.Evade(defender=me, hits=[a.hits[0].id], dice=3))
+    (counter,) = t.pending.values()
+    assert counter.kind == "counter" and counter.target == boss
+    for cmd in (c.EndTurnOf(character_id=boss), c.EndPhase(), c.EndTurn(), c.EndCombat()):
+        assert await t.rejected(t.gm, cmd) == "rule/nstrpg/hits_pending"
+    err = await t.h.rejected(t.gm, c.EndTurnOf(character_id=boss))
+    assert "ヤクザへのボブの攻撃" in str(err)
+    await t.gm_do(c.Evade(defender=boss, hits=[counter.id], dice=0))  # taken: 体力 9 → 8
+    assert not t.pending and t.f(boss).tairyoku == 8
+    await t.gm_do(c.EndTurnOf(character_id=boss))
+    t.assert_dice_used()

@@ -21,8 +21,9 @@ ROOM = "\n".join(("#########", "#.......#", "W.......D", "#.......#", "#########
 
 
 async def combat(ns: Make) -> tuple[Any, str, str, str]:
-    """A ninja PC (【DKK】10) and a boss on ROOM, a reinforcement mob not yet on the map, and
-    turn 1 played to its end (every 手番 ended): the ターン終了フェイズ is due."""
+    """A ninja PC (【DKK】10) and a boss on ROOM, a reinforcement mob not yet on the map (no
+    手番 until placed), and turn 1 played to its end (every 手番 ended): the ターン終了フェイズ
+    is due."""
     t = await ns()
     me = await t.pc("ボブ", karate=4, neuron=5, wazamae=4, dkk=10, tairyoku=8, seishin=3)
     boss = await t.npc("ボス", kind="boss", karate=4, neuron=3, wazamae=3, tairyoku=8)
@@ -32,12 +33,12 @@ async def combat(ns: Make) -> tuple[Any, str, str, str]:
     await t.gm_do(mp.Place(character_id=boss, at=(6, 2)))
     await t.gm_do(c.StartCombat())
     await t.gm_do(c.StartTurn())
-    await play_turn(t, me, boss, mob)
+    await play_turn(t, me, boss)
     return t, me, boss, mob
 
 
 async def play_turn(t: Any, *ids: str) -> None:
-    for cid in ids:  # in initiative order (2-3): 【ニューロン】5, 3, 1
+    for cid in ids:  # in initiative order (2-3): 【ニューロン】5, 3 (then 1, once placed)
         await t.gm_do(c.BeginTurnOf(character_id=cid))
         await t.gm_do(c.EndTurnOf(character_id=cid))
 
@@ -137,7 +138,7 @@ async def test_the_entry_modifier_ends_at_the_effects_step_of_the_next_turn(ns: 
     await t.gm_do(c.Wasshoi())
     assert (t.h.game.entry_sokuten, t.h.game.entry_until) == (1, 2)
     await t.gm_do(c.StartTurn())
-    await play_turn(t, me, boss, mob)
+    await play_turn(t, me, boss)
     assert t.h.game.entry_sokuten == 1  # still turn 2
     (e,) = await t.gm_do(te.ResolveEffects())
     assert isinstance(e, te.EffectsResolved)
@@ -174,3 +175,47 @@ async def test_players_may_declare_an_ability_in_the_abilities_step(ns: Make) ->
     assert not find(offered(t, t.pl), "use_ability")
     late = mp.UseAbility(character_id=me, ability="◉カトン・ジツ")
     assert await t.rejected(t.pl, late) == "rule/nstrpg/turn_end_order"
+
+
+async def test_a_reinforcement_created_at_turn_end_acts_from_the_next_turn(ns: Make) -> None:
+    """2-2 / 2-9: 増援 are placed in the ターン終了フェイズ and act from the next turn: one
+    created now does not reopen the turn (no 手番, the steps stay in order)."""
+    t, me, boss, _ = await combat(ns)
+    (new,) = await t.mobs("増援ヤクザ", 1, karate=1, neuron=9, wazamae=1, tairyoku=1)
+    assert phase(t) == ("turn_end", "ターン終了フェイズ（継続系の効果の処理）")
+    assert "begin_turn_of" not in {a.command.removeprefix("nstrpg.") for a in offered(t, t.gm)}
+    assert await t.rejected(t.gm, c.BeginTurnOf(character_id=new)) == (
+        "rule/nstrpg/joined_this_turn"
+    )
+    use = mp.UseAbility(character_id=me, ability="◉ツヨイ・スリケン")
+    for early in (mp.Place(character_id=new, at=(4, 1)), c.Wasshoi(), use):
+        assert await t.rejected(t.gm, early) == "rule/nstrpg/turn_end_order"
+    await t.gm_do(c.EndTurn())
+    await t.gm_do(mp.Place(character_id=new, at=(4, 1), reason="増援"))
+    assert phase(t)[0] == "turn_end"  # placed: still the ターン終了フェイズ
+    await t.gm_do(c.StartTurn())
+    tr = turn(t.h.table.state, t.h.table.ruleset)
+    assert tr is not None and tr.actor == new  # 【ニューロン】9 acts first in turn 2
+    await t.gm_do(c.BeginTurnOf(character_id=new))
+
+
+async def test_a_reinforcement_without_a_map_waits_for_the_next_turn_too(ns: Make) -> None:
+    """2-2 without a map: a character created mid-turn has no 手番 in this turn."""
+    t = await ns()
+    me = await t.pc("ボブ", karate=4, neuron=5, wazamae=4, tairyoku=8)
+    boss = await t.npc("ボス", kind="boss", karate=4, neuron=3, wazamae=3, tairyoku=8)
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await play_turn(t, me)
+    (new,) = await t.mobs("増援ヤクザ", 1, karate=1, neuron=9, wazamae=1, tairyoku=1)
+    tr = turn(t.h.table.state, t.h.table.ruleset)
+    assert tr is not None and tr.actor == boss
+    assert [s.label for s in tr.order if s.id == new] == ["増援ヤクザ1（次のターンから）"]
+    await play_turn(t, boss)
+    assert phase(t)[0] == "turn_end"
+    assert await t.rejected(t.gm, c.BeginTurnOf(character_id=new)) == (
+        "rule/nstrpg/joined_this_turn"
+    )
+    await t.gm_do(c.EndTurn())
+    await t.gm_do(c.StartTurn())
+    await play_turn(t, new, me, boss)

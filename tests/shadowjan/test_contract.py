@@ -28,3 +28,19 @@ class TestShadowjanContract(RulesetContract):
                     f"{len(problems)} unlabelled fields, all in taku_nstrpg's NsSheet (labelled on rs-nstrpg)"
                 )
             raise
+
+
+class TestShadowjanTimeoutContract(RulesetContract):
+    """The same random play with ``turn_seconds`` and ``timeout_pass``: the ruleset sets a
+    timer on every move and expiries pass turns (a fifth of the steps), with every
+    invariant of the kit (replay, streams, ``taku verify``) still holding."""
+
+    ruleset_id = "shadowjan"
+    sheets = [(name, ninja(jitsu=i % 2)) for i, name in enumerate(NAMES)]
+    options = {"turn_seconds": 60, "timeout_pass": True}
+    steps = 150
+    seeds = (3,)
+    expiries = 0.2
+
+    def test_schema_labels(self) -> None:
+        """Checked by :class:`TestShadowjanContract`."""

@@ -197,6 +197,16 @@ async def _yodomi(send: Any, table: Any, gm: str, pl: str) -> None:
     await send(gm, RevealSeed())
 
 
+async def _chabu(send: Any, table: Any, gm: str, pl: str) -> None:
+    await send(pl, CreateCharacter(name="ケン", sheet={}))
+    await send(pl, Chat(text="CH<=50 調査"))
+    await send(pl, Chat(text="SCH<=40"))  # a secret check
+    await send(pl, Chat(text="CHD3+5 ダメージ"))
+    await send(gm, RevealSeed())
+    await send(pl, Chat(text="CH50VS40"))
+    await send(gm, RevealSeed())
+
+
 # --------------------------------------------------------------------------- tampering
 
 
@@ -230,7 +240,7 @@ def _codes_at(report: Report) -> set[tuple[str, int | None]]:
 async def test_the_true_logs_verify(backend: Backend, tmp_path: Path) -> None:
     """From the database, from the public's, the GM's and the player's jsonl exports, and
     from the full log: accepted, each saying what it could not check."""
-    for ruleset, script in (("nstrpg", _nstrpg), ("yodomi", _yodomi)):
+    for ruleset, script in (("nstrpg", _nstrpg), ("yodomi", _yodomi), ("chabu", _chabu)):
         s = await _play(backend, ruleset, script)
         report = await backend.verify(s.table_id, heads=(f"{s.acks[-1][0]}:{s.acks[-1][1]}",))
         assert report.ok, [str(p) for p in report.problems]
@@ -239,20 +249,32 @@ async def test_the_true_logs_verify(backend: Backend, tmp_path: Path) -> None:
         assert report.counts["commands"] == len({r["command_id"] for r in rows}) - 1 > 5
         assert all("unchained" not in why for _, why in report.unchecked)
         assert [e.split(":")[0] for e in report.epochs][-1].startswith("epoch 2")
+        rcs = {}
         for who, frames in s.frames.items():
             text = "\n".join(f.decode() for f in frames)
             rep = verify_log(lines_from_export(text), REGISTRY, heads=(s.acks[0][1],))
             assert rep.ok, (who, [str(p) for p in rep.problems])
             if who is None:  # the public: hidden events are named as not checked
                 assert any("hidden events not in this log" in w for _, w in rep.unchecked)
+                assert not rep.complete and rep.verdict == "PARTLY VERIFIED"
+            if who == s.gm and ruleset == "nstrpg":
+                # the GM sees every event of nstrpg, but not a player's secret command
+                assert all(w.startswith("hidden commands") for _, w in rep.unchecked), rep.unchecked
+            path = tmp_path / f"{ruleset}-{who}.jsonl"
+            path.write_text(text, encoding="utf-8")
+            rcs[who] = await asyncio.to_thread(
+                cli.main, ["verify", str(path), "--head", s.acks[-1][1]]
+            )
         full = "\n".join(json.dumps(e, ensure_ascii=False) for e in await backend.rows(s.table_id))
         rep = verify_log(lines_from_export(full), REGISTRY)
-        assert rep.ok and not any("hidden" in w for _, w in rep.unchecked), rep.unchecked
-        path = tmp_path / f"{ruleset}.jsonl"
-        path.write_text(text, encoding="utf-8")
-        assert (
-            await asyncio.to_thread(cli.main, ["verify", str(path), "--head", s.acks[-1][1]]) == 0
+        assert rep.complete, rep.unchecked
+        path = tmp_path / f"{ruleset}-full.jsonl"
+        path.write_text(full, encoding="utf-8")
+        rcs["full"] = await asyncio.to_thread(
+            cli.main, ["verify", str(path), "--head", s.acks[-1][1]]
         )
+        # VERIFIED (0) only when every seq was checked; PARTLY VERIFIED (3) otherwise
+        assert rcs["full"] == 0 and rcs[None] == 3, rcs
 
 
 TAMPERS: dict[
@@ -370,7 +392,8 @@ async def test_a_tampered_database_is_rejected_at_its_seq(backend: Backend, name
     hit = [
         p
         for p in report.problems
-        if p.seq == seq and p.code in ("verify/differs", "verify/command", "verify/faces")
+        if p.seq == seq
+        and p.code in ("verify/differs", "verify/command", "verify/faces", "verify/result")
     ]
     assert hit or ("verify/head", s.acks[-1][0]) in _codes_at(report), [
         str(p) for p in report.problems
@@ -547,3 +570,277 @@ async def test_two_nodes_keep_one_chain(backend: Backend) -> None:
     report = await backend.verify(tid, heads=(head,))
     assert report.ok, [str(p) for p in report.problems]
     assert report.counts["chained"] == report.counts["events"] == 2 + 12 + 1
+
+
+# --------------------------------------------------------------------------- the second round
+# The gaps left after the suite above, each as a tamper that passed before its fix:
+# (a) on a public export, past a hidden event, a forged ruleset result (an nstrpg 成功数
+#     raised, faces left alone, the export's heads recomputed) was VERIFIED with exit 0;
+# (b) the display fields of an export (text, speaker, outcome) were not checked;
+# (c) --head named the head's seq, not the edited one;
+# (d) event_version was not chained; a log chained before it must still verify.
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _text(frames: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(f, ensure_ascii=False) for f in frames)
+
+
+def _verify(frames: list[dict[str, Any]], heads: tuple[str, ...] = ()) -> Report:
+    return verify_log(lines_from_export(_text(frames)), REGISTRY, heads=heads)
+
+
+def _reheaded(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a forger handing an export around does after an edit: recompute every head."""
+    lines = lines_from_export(_text(frames))
+    prev = chain.genesis(lines[0].table_id, lines[0].public["seed_hash"], 0)
+    for ln, f in zip(lines, frames, strict=True):
+        prev = chain.link(prev, ln.body())
+        f["head"] = chain.short(prev)
+    return frames
+
+
+async def _session(tmp_path: Path) -> Session:
+    return await _play(Backend("sqlite", str(tmp_path / "t.db")), "nstrpg", _nstrpg)
+
+
+def _public(s: Session) -> list[dict[str, Any]]:
+    return [json.loads(f) for f in s.frames[None]]
+
+
+async def test_a_forged_success_count_past_a_hidden_event_fails_on_a_public_export(
+    tmp_path: Path,
+) -> None:
+    """(a) The public export lacks the secret SN3; N4 comes after it. Its 成功数 raised by
+    3 (faces and result text left alone), every head recomputed: not VERIFIED, but a
+    failure at N4's seq, from reading N4 again with its own faces (nstrpg's chat_dice)."""
+    s = await _session(tmp_path)
+    public = _public(s)
+    secret = next(f for f in public if f.get("redacted"))
+    roll = next(f for f in public if f["event"].get("expression") == "N4")
+    assert roll["seq"] > secret["seq"]
+    true = roll["event"]["successes"]
+    roll["event"]["successes"] += 3
+    report = _verify(_reheaded(public))
+    assert report.verdict == "NOT VERIFIED"
+    # read again from its faces (no state needed), and decided again past the secret roll
+    assert {(p.code, p.seq) for p in report.problems} == {
+        ("verify/result", roll["seq"]),
+        ("verify/differs", roll["seq"]),
+    }
+    assert f"successes is {true + 3}, but 'N4' with these faces gives {true}" in str(
+        report.problems[0]
+    )
+    path = tmp_path / "forged.jsonl"
+    path.write_text(_text(public), encoding="utf-8")
+    assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 1
+
+
+async def test_past_a_hidden_event_the_public_export_is_never_plainly_verified(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """(a) The true public export: every command after the secret roll is decided again
+    on the public state (and matches), the hidden seq is named as not checked, and the
+    verdict is PARTLY VERIFIED with exit 3. A secret roll changes no state, so a chat
+    line forged past it (its command left alone, heads recomputed) is a failure at its seq."""
+    s = await _session(tmp_path)
+    public = _public(s)
+    secret = next(f for f in public if f.get("redacted"))["seq"]
+    report = _verify(public)
+    assert report.ok and report.verdict == "PARTLY VERIFIED"
+    assert [seq for seq, _ in report.unchecked] == [secret, secret]
+    assert any("decided again on the public state" in n for n in report.notes), report.notes
+    path = tmp_path / "public.jsonl"
+    path.write_text(_text(public), encoding="utf-8")
+    capsys.readouterr()
+    assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 3
+    out = capsys.readouterr().out
+    assert out.startswith("PARTLY VERIFIED") and f"seq {secret}" in out, out
+
+    line = next(f for f in public if f["event"].get("text") == "おつかれさまでした")
+    assert line["seq"] > secret
+    line["event"]["text"] = "おつかれ"
+    report = _verify(_reheaded(public))
+    assert ("verify/differs", line["seq"]) in _codes_at(report), [str(p) for p in report.problems]
+
+
+async def test_past_a_hidden_deal_a_difference_is_named_as_not_checked(tmp_path: Path) -> None:
+    """(a) yodomi's shuffled deck is hidden from everyone, the GM too, and changes the
+    state: past it, deciding the next deal again on the GM's state differs for a true log
+    (the pile's size is unknown). That seq is named as not checked with what differs, and
+    the verdict is PARTLY VERIFIED, never VERIFIED; the full log decides it."""
+    s = await _play(Backend("sqlite", str(tmp_path / "y.db")), "yodomi", _yodomi)
+    gm = [json.loads(f) for f in s.frames[s.gm]]
+    report = _verify(gm)
+    assert report.ok and report.verdict == "PARTLY VERIFIED", [str(p) for p in report.problems]
+    # the second deal (after the first reveal): the pile it is cut from is not known
+    last = [f for f in gm if f["command_id"] == gm[-3]["command_id"]]
+    assert len(last) == 2 and all(f.get("redacted") for f in last)
+    undecided = [(q, w) for q, w in report.unchecked if "on the public state" in w]
+    assert [q for q, _ in undecided] == [f["seq"] for f in last], report.unchecked
+    assert "deciding it again draws" in undecided[-1][1]
+
+
+async def test_an_edited_display_field_in_an_export_is_rejected(tmp_path: Path) -> None:
+    """(b) The text, the speaker's name and the 成功/失敗 badge of an exported line are
+    rendered again from its event: an edit of any is rejected at its seq, and the true
+    export passes (its lines rendered with the export's state)."""
+    s = await _session(tmp_path)
+    assert _verify(_public(s)).ok
+
+    public = _public(s)
+    chat = next(f for f in public if f["event"]["type"] == "chat_posted")
+    chat["text"] = chat["text"].replace("ドーモ", "ドーモドーモ")
+    report = _verify(public)
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/display", chat["seq"])]
+    assert "text is" in str(report.problems[0]) and "ドーモ、たろうです" in str(report.problems[0])
+
+    public = _public(s)
+    roll = next(f for f in public if f["event"].get("expression") == "2D6>=7")
+    roll["outcome"] = "failure" if roll.get("outcome") == "success" else "success"
+    roll["speaker"]["name"] = "じろう"
+    report = _verify(public)
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/display", roll["seq"])]
+
+
+async def test_a_held_head_names_the_first_edited_seq(tmp_path: Path) -> None:
+    """(c) A chat line edited in an export, heads left alone, checked against the last
+    head the player holds: the finding names the edited seq, not the head's."""
+    s = await _session(tmp_path)
+    public = _public(s)
+    chat = next(f for f in public if f["event"]["type"] == "chat_posted")
+    chat["event"]["text"] = "ドーモ、じろうです"
+    head_seq, head = s.acks[-1]
+    assert head_seq > chat["seq"]
+    report = _verify(public, heads=(f"{head_seq}:{head}",))
+    heads = [p for p in report.problems if p.code == "verify/head"]
+    assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
+    assert f"the chain breaks at seq {chat['seq']}" in str(heads[0])
+    assert f"at seq {head_seq}" in str(heads[0])
+    report = _verify(public, heads=(head,))  # the head alone, without its seq
+    heads = [p for p in report.problems if p.code == "verify/head"]
+    assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
+
+
+async def test_event_version_is_chained(backend: Backend) -> None:
+    """(d) An event's event_version changed in the database: the chain breaks there; with
+    every hash recomputed, deciding the command again names it."""
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    target = next(r for r in rows if r["type"] == "chat_posted")
+    target["event_version"] = 2
+    await backend.rewrite(s.table_id, rows)
+    report = await backend.verify(s.table_id)
+    assert ("verify/chain", target["seq"]) in _codes_at(report)
+    assert {p.seq for p in report.problems} == {target["seq"]}
+    await backend.rewrite(s.table_id, _rechain(rows))
+    report = await backend.verify(s.table_id)
+    assert ("verify/differs", target["seq"]) in {(p.code, p.seq) for p in report.problems}
+    assert "event_version is 2 in the log, 1 when decided again" in str(report.problems[0])
+
+
+def test_a_log_chained_before_event_version_still_verifies() -> None:
+    """(d) A log written by the code before event_version was chained (chain format 1,
+    checked in): its full log is VERIFIED, its public export PARTLY VERIFIED (the secret
+    roll), both reach the head it ended at, and both say they are format 1. An edit of
+    its event_version is caught by deciding the command again."""
+    full = (FIXTURES / "chain1-nstrpg.full.jsonl").read_text("utf-8")
+    public = (FIXTURES / "chain1-nstrpg.public.jsonl").read_text("utf-8")
+    head = "15:" + json.loads(full.splitlines()[-1])["hash"][:16]
+    rep = verify_log(lines_from_export(full), REGISTRY, heads=(head,))
+    assert rep.verdict == "VERIFIED" and rep.counts["chained"] == 15, rep.problems
+    assert any("seq 1-15: chained in format 1" in n for n in rep.notes), rep.notes
+    rep = verify_log(lines_from_export(public), REGISTRY, heads=(head,))
+    assert rep.ok and rep.verdict == "PARTLY VERIFIED", rep.problems
+
+    rows = [json.loads(x) for x in full.splitlines()]
+    chat = next(r for r in rows if r["type"] == "chat_posted")
+    chat["event_version"] = 2
+    rep = verify_log(lines_from_export(_text(rows)), REGISTRY, heads=(head,))
+    assert ("verify/differs", chat["seq"]) in {(p.code, p.seq) for p in rep.problems}
+
+
+def test_a_format_1_log_goes_on_in_format_2_but_never_back() -> None:
+    """(d) An old table played on after the upgrade: its events chained in format 1, the
+    new ones in format 2 from the last old hash. That verifies; a format 1 event after a
+    format 2 one (which would leave its event_version uncovered) breaks the chain there."""
+    from taku.core.events import Recorded
+
+    rows = [
+        json.loads(x)
+        for x in (FIXTURES / "chain1-nstrpg.full.jsonl").read_text("utf-8").splitlines()
+    ]
+    recs = [msgspec.json.decode(json.dumps(r).encode(), type=Recorded) for r in rows]
+
+    def sealed(formats: list[int]) -> list[dict[str, Any]]:
+        out, prev = [], ""
+        for rec, fmt in zip(recs, formats, strict=True):
+            if not prev:
+                prev = chain.genesis(rec.table_id, json.loads(bytes(rec.data))["seed_hash"], 0)
+            prev = chain.link(prev, chain.body_of(rec, fmt))
+            out.append(json.loads(msgspec.json.encode(msgspec.structs.replace(rec, hash=prev))))
+        return out
+
+    assert sealed([1] * 15) == rows  # the fixture is format 1 throughout
+    rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2] * 5))), REGISTRY)
+    assert rep.verdict == "VERIFIED", [str(p) for p in rep.problems]
+    assert any(n.startswith("seq 1-10: chained in format 1") for n in rep.notes), rep.notes
+    rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2, 2, 1, 2, 2]))), REGISTRY)
+    assert [(p.code, p.seq) for p in rep.problems] == [("verify/chain", 13)]
+
+
+async def test_a_line_shows_a_name_the_table_had(tmp_path: Path) -> None:
+    """(b) A line spoken as a character renamed later: the export shows today's name,
+    a frame saved when it arrived the name then; both are accepted. A name the
+    character never had is rejected at that seq."""
+
+    async def script(send: Any, table: Any, gm: str, pl: str) -> None:
+        await send(pl, CreateCharacter(name="ヤモト", sheet={}))
+        cid = next(iter(table.state.characters))
+        await send(pl, Chat(text="ドーモ", character_id=cid))
+        await send(pl, UpdateCharacter(character_id=cid, name="ヤモト・コキ"))
+        await send(gm, RevealSeed())
+
+    s = await _play(Backend("sqlite", str(tmp_path / "r.db")), "nstrpg", script)
+    public = _public(s)
+    line = next(f for f in public if f["event"]["type"] == "chat_posted")
+    assert line["speaker"]["name"] == "ヤモト・コキ" and "ヤモト・コキ" in line["text"]
+    assert _verify(public).ok
+    line["speaker"]["name"] = "ヤモト"  # as it arrived, before the rename
+    line["text"] = line["text"].replace("ヤモト・コキ", "ヤモト")
+    assert _verify(public).ok, [str(p) for p in _verify(public).problems]
+    line["speaker"]["name"] = line["text"] = "ナンシー"
+    report = _verify(public)
+    assert [(p.code, p.seq) for p in report.problems] == [("verify/display", line["seq"])]
+
+
+async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
+    tmp_path: Path,
+) -> None:
+    """Chat after the last reveal draws no die: still VERIFIED. A roll after it is named
+    as not checked (its epoch's seed is not revealed), so the log is PARTLY VERIFIED."""
+
+    async def script(send: Any, table: Any, gm: str, pl: str) -> None:
+        await send(pl, Chat(text="2D6"))
+        await send(gm, RevealSeed())
+        await send(pl, Chat(text="おつかれさまでした"))
+
+    s = await _play(Backend("sqlite", str(tmp_path / "e.db")), "nstrpg", script)
+    gm = [json.loads(f) for f in s.frames[s.gm]]
+    report = _verify(gm)
+    assert report.verdict == "VERIFIED", report.unchecked
+    assert report.epochs[-1].endswith("open, its seed is not revealed")
+
+    async def rolled(send: Any, table: Any, gm: str, pl: str) -> None:
+        await script(send, table, gm, pl)
+        await send(pl, Chat(text="1D6"))
+
+    s = await _play(Backend("sqlite", str(tmp_path / "f.db")), "nstrpg", rolled)
+    gm = [json.loads(f) for f in s.frames[s.gm]]
+    report = _verify(gm)
+    last = gm[-1]["seq"]
+    assert report.ok and report.verdict == "PARTLY VERIFIED"
+    assert any(q == last and f"dice drawn at seq {last}" in w for q, w in report.unchecked), (
+        report.unchecked
+    )

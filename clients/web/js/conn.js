@@ -150,7 +150,10 @@ export class Conn {
     return new Promise((resolve, reject) => this.sendPending({ msg, resolve, reject, retry }));
   }
 
-  listRulesets() { return this.request({ type: "list_rulesets" }).then((m) => m.rulesets); }
+  // the installed rulesets; the core commands' JSON Schema is kept as `coreSchema`
+  listRulesets() {
+    return this.request({ type: "list_rulesets" }).then((m) => { this.coreSchema = m.core_command_schema || {}; return m.rulesets; });
+  }
 
   async createTable(ruleset, name, gmName, options = {}) {
     const c = await this.request({ type: "create_table", ruleset, name, gm_name: gmName, options }, { retry: false });

@@ -13,6 +13,7 @@ import { chatUi } from "./chat.js";
 import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
 import { undoUi } from "./undo.js";
+import { timerPanel, timerActions } from "./timers.js";
 
 const $ = (sel) => document.querySelector(sel);
 const ROLE = { gm: "GM", player: "PL", spectator: "観戦" };
@@ -334,6 +335,8 @@ function renderState(s, root, { live }) {
         onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label })),
       moves.forms.map((f) => moveForm(f, (cmd) => sendCommand(cmd)))));
   }
+  const timers = timerPanel(s, ctx, app.conn && app.conn.coreSchema); // armed timers, counting down (timers.js)
+  if (timers) parts.push(timers);
   const special = rulesetPanel(s.ruleset, s, ctx);
   if (special) parts.push(h("section", { class: "panel ruleset-panel", "data-ruleset": s.ruleset },
     h("h2", { text: (rulesetInfo() || { name: s.ruleset }).name }), special));
@@ -377,6 +380,7 @@ function panelCtx(s, live) {
     live,
     me: s.you,
     turn: live ? app.turn : null,
+    info: rulesetInfo(), // the ruleset's schemas (titles of state keys on the cards)
     affordances: live ? app.affordances : [],
     name: (cid) => (s.characters[cid] || {}).name || memberName(cid),
     memberName,
@@ -489,6 +493,7 @@ function renderActions(s) {
       d.description ? h("p", { class: "desc", text: d.description.split("\n")[0] }) : null,
       commandForm(d, info.command_schema, fctx)));
   }
+  if (isGm) parts.push(...timerActions(app.conn.coreSchema, fctx, opened)); // set_timer (timers.js)
   clear($("#actions-body"), parts);
 }
 

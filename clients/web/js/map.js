@@ -128,21 +128,21 @@ export function mapOffers(a) {
 // enemy on the map; `offered`: an `nstrpg.attack` affordance offers it as a target now.
 // Without the table (the server cannot say), the offered targets ({sight: null}: the GM
 // decides). [{attacker, cid, sight: true | false | null, offered}]
-function sightLines(affordances, sight, controls) {
-  const offered = new Map(); // attacker -> Set(target)
+function sightLines(affordances, sight, controls, ally) {
+  const offered = new Map(); // attacker -> Set(target): enemies only, never an ally (`ally(a, b)`)
   for (const a of affordances || []) {
     if (!isObj(a) || a.command !== "nstrpg.attack") continue;
     const attacker = (a.args || {}).attacker;
     if (!attacker) continue;
     if (!offered.has(attacker)) offered.set(attacker, new Set());
-    for (const c of (a.choices || {}).target || []) offered.get(attacker).add(c.value);
+    for (const c of (a.choices || {}).target || []) if (!ally(attacker, c.value)) offered.get(attacker).add(c.value);
   }
   const out = [];
   const table = isObj(sight) ? sight : {};
   for (const [attacker, seen] of Object.entries(table)) {
     if (!isObj(seen) || !controls(attacker)) continue;
     const targets = offered.get(attacker) || new Set();
-    for (const [cid, ok] of Object.entries(seen)) out.push({ attacker, cid, sight: Boolean(ok), offered: targets.has(cid) });
+    for (const [cid, ok] of Object.entries(seen)) if (!ally(attacker, cid)) out.push({ attacker, cid, sight: Boolean(ok), offered: targets.has(cid) });
   }
   for (const [attacker, targets] of offered) {
     if (attacker in table) continue;
@@ -176,22 +176,33 @@ const instances = new Map(); // "live" | "replay" -> the panel of that view
 
 // The map panel of a state (nstrpg tables), or null: ctx is main.js's panel context
 // ({live, me, send, name}); `info` the ruleset's entry of list_rulesets (its schema).
+let combatShown = false; // the live view has shown this combat (the page was brought to the map)
+
 export function mapPanel(st, ctx, { affordances = [], turn = null, info = null } = {}) {
-  if (!st || st.ruleset !== "nstrpg") return null;
+  const hasTurn = Boolean(turn && Array.isArray(turn.order) && turn.order.length);
+  if (!st || st.ruleset !== "nstrpg") { if (ctx.live) combatShown = false; return null; }
   const board = boardOf(st);
   const isGm = Boolean(ctx.live && ctx.me && ctx.me.role === "gm" && ctx.send);
-  const hasTurn = Boolean(turn && Array.isArray(turn.order) && turn.order.length);
   if (!board && !isGm && !hasTurn) return null;
   const which = ctx.live ? "live" : "replay";
   if (!instances.has(which)) instances.set(which, newPanel(which));
   const panel = instances.get(which);
   panel.update(st, ctx, { board, affordances: ctx.live ? affordances : [], turn, info, isGm });
+  if (ctx.live) {
+    // a combat on, on a narrow screen (the map below the chat): the page scrolls to the map
+    // once (a scroll, not a layout shift; the chat stays a scroll up)
+    if (hasTurn && !combatShown && window.matchMedia("(max-width: 760px)").matches) {
+      requestAnimationFrame(() => { if (panel.root.isConnected) panel.root.scrollIntoView({ block: "start" }); });
+    }
+    combatShown = hasTurn;
+  }
   return panel.root;
 }
 
 function newPanel(which) {
   const st = {
-    focus: [0, 0], // the square holding the grid's tab stop
+    focus: null, // the square holding the grid's tab stop (null: not placed yet)
+    focusActor: null, // whose 手番 the focus was last brought to
     path: [], // the squares chosen so far (a move's steps, or a placement's one square)
     pathFor: null, // the offer the path is for ("nstrpg.move:c1:to")
     direct: false, // the path is a destination only: the server picks the way (`to`)
@@ -369,7 +380,7 @@ function newPanel(which) {
       "aria-describedby": `map-help-${which}`, "aria-readonly": st.brush ? "false" : "true",
       style: `--w:${width}`,
     });
-    st.focus = [Math.min(st.focus[0], width - 1), Math.min(st.focus[1], height - 1)];
+    st.focus = startFocus(width, height);
     for (let y = 0; y < height; y++) {
       const row = s("g", { role: "row" });
       for (let x = 0; x < width; x++) {
@@ -415,6 +426,10 @@ function newPanel(which) {
             s("text", { x: cx + U * 0.33, y: cy - U * 0.33, text: [...t.states[0]][0] })) : null));
       }
     }
+    svg.addEventListener("focusin", (e) => {
+      const g = e.target && e.target.closest ? e.target.closest(".sq") : null;
+      if (g) st.focus = [Number(g.dataset.x), Number(g.dataset.y)];
+    });
     svg.addEventListener("keydown", (e) => {
       const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
       if (dir) {
@@ -428,6 +443,20 @@ function newPanel(which) {
     const had = refocus || (document.activeElement && scroll.contains(document.activeElement));
     clear(scroll, svg);
     if (had) focusSquare(svg, st.focus);
+  }
+
+  // The grid's tab stop: where it was; at a new 手番 the acting character's square; first
+  // the viewer's character (else the first floor square), never a wall to begin on.
+  function startFocus(width, height) {
+    const actor = cur.turn && cur.turn.actor;
+    const at = (cid) => (cid && Array.isArray(cur.board.positions[cid]) ? cur.board.positions[cid] : null);
+    if (actor && actor !== st.focusActor && at(actor)) { st.focusActor = actor; return [...at(actor)]; }
+    if (st.focus) return [Math.min(st.focus[0], width - 1), Math.min(st.focus[1], height - 1)];
+    const mine = cur.tokens.find((t) => cur.controls(t.cid));
+    if (mine) return [...mine.pos];
+    const rs = rows();
+    for (let y = 0; y < rs.length; y++) for (let x = 0; x < rs[y].length; x++) if (!SOLID.includes(rs[y][x])) return [x, y];
+    return [0, 0];
   }
 
   function focusSquare(svg, p) {
@@ -517,6 +546,7 @@ function newPanel(which) {
     for (const a of cur.affordances) {
       if (!isObj(a) || a.command !== "nstrpg.attack" || !isObj(a.choices)) continue;
       if (!(a.choices.target || []).some((c) => c.value === cid) || "style" in a.choices) continue;
+      if (cur.ally((a.args || {}).attacker, cid)) continue; // no one-click shot at an ally
       const weapons = Array.isArray(a.choices.weapon) && a.choices.weapon.length ? a.choices.weapon : [null];
       for (const w of weapons) {
         const cmd = { type: a.command, ...(a.args || {}), target: cid, ...(w ? { weapon: w.value } : {}) };
@@ -610,11 +640,15 @@ function newPanel(which) {
       if (st.draft && st.draftOf !== mapText) st.draft = null; // the map changed under the draft
       if (!offer || (st.pathFor && st.pathFor !== `${offer.command}:${offer.cid}:${offer.key}`)) { st.path = []; st.direct = false; }
       const fighters = isObj(sv.game && sv.game.fighters) ? sv.game.fighters : {};
+      const controls = (cid) => isGm || (sv.characters[cid] || {}).owner === (ctx.me || {}).member_id;
+      const isPc = (cid) => (((sv.characters[cid] || {}).sheet || {}).kind || "pc") === "pc";
+      const ally = (a, b) => Boolean(a && b) && a !== b && isPc(a) === isPc(b); // NSTRPG's two sides
       cur = {
         ctx, board, offer, turn, isGm, info, affordances,
         legend: legendOf(info),
         tokens: board ? tokensOf(sv, board) : [],
-        targets: board && ctx.live ? sightLines(affordances, sv.game.board.sight, (cid) => isGm || (sv.characters[cid] || {}).owner === (ctx.me || {}).member_id) : [],
+        controls, ally,
+        targets: board && ctx.live ? sightLines(affordances, sv.game.board.sight, controls, ally) : [],
         moverIsPc: Boolean(offer && (((sv.characters[offer.cid] || {}).sheet || {}).kind || "pc") === "pc"),
         diagonal: Boolean(offer && offer.kind === "move" && board && offer.cid in board.sokuten),
         chars: Object.fromEntries(Object.entries(sv.characters).filter(([cid]) => cid in fighters)),

@@ -54,7 +54,8 @@ const YODOMI_PHASE = { preplay: "プリプレイ", scene: "シーン", scene_end
 
 export const CARD = {
   nstrpg: {
-    sections: { fighters: "戦闘中の値", derived: "算出値", last_roll: "直前の判定" },
+    // the map shows each position (1-based, as the log names squares): not on the cards
+    sections: { fighters: "戦闘中の値", derived: "算出値", last_roll: "直前の判定", "board.positions": null },
     labels: {
       tairyoku: "体力", seishin: "精神力", status: "状態", ability_damage: "能力値ダメージ", injuries: "部位損傷",
       injury_penalty: "部位損傷ペナルティ", quick_dice: "即応ダイス", emergency_dice: "緊急回避ダイス",
@@ -128,17 +129,40 @@ function cardValue(v, spec, depth = 0) {
 }
 const isEmpty = (v) => v === null || v === "" || v === false || (Array.isArray(v) && !v.length) || (isObj(v) && !Object.keys(v).length);
 
+// The titles of a path of state keys from the ruleset's state_schema (the Structs' own
+// Japanese titles), joined with " › "; null when some key has none.
+function schemaPath(info, keys) {
+  const schema = info && info.state_schema;
+  const defs = (schema && schema.$defs) || {};
+  const deref = (node) => {
+    if (!isObj(node)) return null;
+    if (typeof node.$ref === "string") return defs[node.$ref.split("/").pop()] || null;
+    for (const alt of node.anyOf || []) { const d = deref(alt); if (d) return d; }
+    return null;
+  };
+  let node = deref(schema);
+  const titles = [];
+  for (const k of keys) {
+    const p = node && isObj(node.properties) ? node.properties[k] : null;
+    if (!isObj(p) || !p.title) return null;
+    titles.push(String(p.title));
+    node = deref(p);
+  }
+  return titles.length ? titles.join(" › ") : null;
+}
+
 // The live values of a character found in the game view, as a compact list.
 export function characterExtras(s, cid, ctx) {
   const spec = CARD[s.ruleset] || {};
   const sections = spec.sections || {};
   const labels = { ...LABELS, ...(spec.labels || {}) };
   // a ruleset with its own panel shows some sections there: those are left out here
-  const found = byCharacter(s.game, cid).filter(({ path }) => !(hasPanel(s) && sections[path[1]] === null));
+  const found = byCharacter(s.game, cid).filter(({ path }) => !(hasPanel(s) && (sections[path[1]] === null || sections[path.slice(1, -1).join(".")] === null)));
   if (!found.length) return null;
   const parts = found.map(({ path, value }) => {
     const where = path.slice(1, -1).join(".");
-    const heading = sections[where] ?? labels[where] ?? where;
+    // a key the client does not name: the Japanese titles of the state schema ("board.sokuten" → "マップ › 連続側転成功")
+    const heading = sections[where] ?? labels[where] ?? schemaPath(ctx && ctx.info, path.slice(1, -1)) ?? where;
     if (isObj(value) || Array.isArray(value)) {
       const shown = cardValue(value, spec);
       if (isEmpty(shown)) return null;

@@ -17,6 +17,10 @@ commitment is ``sha256:`` over a random salt and the hidden content
 telling it, and once the GM publishes the full log (with the salts), anyone can
 check the hidden events against the commitments they received.
 
+From chain format 2 (:data:`FORMAT`) the body also holds the event's
+``event_version`` (the shape its data was written in, which decides how it is
+upcast on read); events chained before that keep the format 1 body.
+
 The body is hashed in a canonical JSON form (object keys sorted, no spaces,
 UTF-8) of its *values*, so a re-formatted export (pretty-printed, keys
 reordered) still checks, and a changed value never does.
@@ -32,6 +36,7 @@ import msgspec
 from taku.core.events import Recorded, Redacted
 
 __all__ = [
+    "FORMAT",
     "SHORT",
     "body",
     "body_of",
@@ -46,7 +51,14 @@ __all__ = [
 ]
 
 VERSION = "taku-chain/1"
-"""Names the chain's rules; part of :func:`genesis`."""
+"""Names the chain's rules; part of :func:`genesis` (unchanged by format 2, so a table
+chained before format 2 goes on from the same genesis)."""
+
+FORMAT = 2
+"""The body format new events are chained with. Format 2 adds ``event_version`` and
+``"chain": 2`` to the body; format 1 (events chained before it) has neither. A log
+may start in format 1 and go on in format 2 (an old table played on after the
+upgrade), never the other way round (:func:`taku.verify.verify_log` checks that)."""
 
 SHORT = 16
 """Hex digits of a head's short form (64 bits): what clients show and keep."""
@@ -92,10 +104,14 @@ def body(
     event: Any,
     commitment: str | None,
     command: Any,
+    event_version: int = 1,
+    fmt: int = FORMAT,
 ) -> dict[str, Any]:
     """The public body of one event (see the module doc); ``time`` as RFC 3339 text
-    (``2026-12-01T09:32:48.219381Z``), ``event`` and ``command`` as JSON (raw or parsed)."""
-    return {
+    (``2026-12-01T09:32:48.219381Z``), ``event`` and ``command`` as JSON (raw or parsed),
+    ``event_version`` the version of ``event``'s shape as stored (covered from format 2
+    on; ``fmt`` 1 gives the body of an event chained before :data:`FORMAT` 2)."""
+    out = {
         "table_id": table_id,
         "seq": seq,
         "actor": actor,
@@ -106,6 +122,10 @@ def body(
         "commitment": commitment,
         "command": _plain(command) if command is not None else None,
     }
+    if fmt >= 2:
+        out["chain"] = fmt
+        out["event_version"] = event_version
+    return out
 
 
 def link(prev: str, body_: dict[str, Any]) -> str:
@@ -148,8 +168,8 @@ def time_text(rec: Recorded) -> str:
     return msgspec.json.encode(rec.time).decode()[1:-1]
 
 
-def body_of(rec: Recorded) -> dict[str, Any]:
-    """The public body (:func:`body`) of a stored event."""
+def body_of(rec: Recorded, fmt: int = FORMAT) -> dict[str, Any]:
+    """The public body (:func:`body`, format ``fmt``) of a stored event."""
     return body(
         table_id=rec.table_id,
         seq=rec.seq,
@@ -160,6 +180,8 @@ def body_of(rec: Recorded) -> dict[str, Any]:
         event=public_event(rec),
         commitment=rec.commitment,
         command=public_command(rec),
+        event_version=rec.event_version,
+        fmt=fmt,
     )
 
 

@@ -34,6 +34,8 @@ __all__ = [
     "RollDice",
     "SetChatPalette",
     "SetRole",
+    "SetTimer",
+    "CancelTimer",
     "Text",
     "Undo",
     "Redo",
@@ -360,6 +362,38 @@ class Redo(Command, frozen=True, kw_only=True, tag="redo"):
     reason: Annotated[str, field("理由", max_length=500)] = ""
 
 
+MAX_TIMER_S = 86_400
+"""The longest timer: one day, in seconds."""
+
+
+class SetTimer(Command, frozen=True, kw_only=True, tag="set_timer"):
+    """GM only: a timer of ``duration_s`` seconds. At its deadline the server appends
+    ``timer_expired`` (once, also after a restart); a ruleset may act on it (shadowjan
+    passes the turn of ``character_id`` when the table's option says so)."""
+
+    permit = GM
+    meta = msgspec.Meta(
+        title="タイマーを設定する",
+        description="時間が来るとサーバーが「時間切れ」を記録する（手番の持ち時間など）",
+    )
+
+    duration_s: Annotated[int, field("長さ（秒）", "1秒から86400秒（1日）", ge=1, le=MAX_TIMER_S)]
+    label: Annotated[str, field("名前", "例: 手番の持ち時間", max_length=64)] = ""
+    character_id: Annotated[
+        str | None,
+        field("手番のキャラクター", "このキャラクターの手番の持ち時間（空なら誰のでもない）"),
+    ] = None
+
+
+class CancelTimer(Command, frozen=True, kw_only=True, tag="cancel_timer"):
+    """GM only: stop a timer before its deadline (it never expires)."""
+
+    permit = GM
+    meta = msgspec.Meta(title="タイマーを止める", description="期限の前にタイマーを止める")
+
+    timer_id: Annotated[str, field("タイマー", "タイマーのID（timer_set の timer_id）")]
+
+
 CORE_COMMANDS: tuple[type[Command], ...] = (
     Chat,
     RollDice,
@@ -375,6 +409,8 @@ CORE_COMMANDS: tuple[type[Command], ...] = (
     SetChatPalette,
     Undo,
     Redo,
+    SetTimer,
+    CancelTimer,
 )
 
 

@@ -46,6 +46,9 @@ __all__ = [
     "SeedRevealed",
     "TableCreated",
     "TableForked",
+    "TimerCancelled",
+    "TimerExpired",
+    "TimerSet",
     "tag_of",
 ]
 
@@ -466,6 +469,42 @@ class TableForked(Event, frozen=True, kw_only=True, tag="table_forked"):
     id_offset: Annotated[int, msgspec.Meta(title="IDのずれ")] = 0
 
 
+class TimerSet(Event, frozen=True, kw_only=True, tag="timer_set"):
+    """A timer was set (``set_timer``, or a ruleset's command): at ``deadline`` (UTC, the
+    command's time plus ``duration_s`` seconds) the server appends ``timer_expired``
+    once, unless ``timer_cancelled`` came first. ``character_id`` names whose move the
+    timer is for (a ruleset may act on it when it expires), ``None`` for none."""
+
+    meta = msgspec.Meta(title="タイマーが設定された")
+
+    timer_id: Annotated[str, msgspec.Meta(title="タイマー")]
+    deadline: Annotated[dt.datetime, msgspec.Meta(title="期限", description="UTCの日時")]
+    duration_s: Annotated[int, msgspec.Meta(title="長さ（秒）")]
+    label: Annotated[str, msgspec.Meta(title="名前")] = ""
+    character_id: Annotated[str | None, msgspec.Meta(title="手番のキャラクター")] = None
+
+
+class TimerCancelled(Event, frozen=True, kw_only=True, tag="timer_cancelled"):
+    """The GM stopped a timer before its deadline: it never expires."""
+
+    meta = msgspec.Meta(title="タイマーが止められた")
+
+    timer_id: Annotated[str, msgspec.Meta(title="タイマー")]
+    label: Annotated[str, msgspec.Meta(title="名前")] = ""
+
+
+class TimerExpired(Event, frozen=True, kw_only=True, tag="timer_expired"):
+    """A timer reached its deadline; appended by the server (``actor`` ``None``) once per
+    timer. The ruleset's ``on_timer`` events, if any, follow it in the same command."""
+
+    meta = msgspec.Meta(title="時間切れ")
+
+    timer_id: Annotated[str, msgspec.Meta(title="タイマー")]
+    deadline: Annotated[dt.datetime, msgspec.Meta(title="期限", description="UTCの日時")]
+    label: Annotated[str, msgspec.Meta(title="名前")] = ""
+    character_id: Annotated[str | None, msgspec.Meta(title="手番のキャラクター")] = None
+
+
 CORE_EVENTS: tuple[type[Event], ...] = (
     TableCreated,
     MemberJoined,
@@ -485,4 +524,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     CommandUndone,
     CommandRedone,
     TableForked,
+    TimerSet,
+    TimerCancelled,
+    TimerExpired,
 )

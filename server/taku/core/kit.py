@@ -10,16 +10,18 @@
   rendered lines.
 - :func:`secret`: an event shown only to the roller and the GM.
 - :data:`ROLLER`: in a rendered line, the member who caused the event.
+- :func:`timer`: a ``timer_set`` event for a turn's time limit (deadline from ``ctx.now``).
 
 All pure (no I/O, clock or randomness).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
-from taku.core.events import GM, Event, Private, Redacted
+from taku.core.events import GM, Event, Private, Redacted, TimerSet
 from taku.errors import InvalidCommand, Rejected
 
 if TYPE_CHECKING:
@@ -36,6 +38,7 @@ __all__ = [
     "rejecter",
     "secret",
     "speaker",
+    "timer",
 ]
 
 ROLLER = "{roller}"
@@ -157,3 +160,33 @@ def secret(event: Event, ctx: Context[Any], note: str = "シークレットダ�
     audience = (ctx.actor, GM) if ctx.actor is not None else (GM,)
     tag = type(event).__struct_config__.tag
     return Private(event=event, audience=audience, redacted=Redacted(of=str(tag), note=note))
+
+
+def timer(
+    ctx: Context[Any], duration_s: int, *, label: str = "", character_id: str | None = None
+) -> TimerSet:
+    """A ``timer_set`` event: a timer of ``duration_s`` seconds (1 to 86,400) from the
+    command's time (``ctx.now``, which ``taku verify`` reads back from the log). At the
+    deadline the server appends ``timer_expired`` and asks the ruleset's ``on_timer``.
+
+    Raises:
+        InvalidCommand: ``timer/invalid_duration``; ``timer/no_clock`` when decided
+            without a time (outside the server and verify).
+    """
+    from taku.core.commands import MAX_TIMER_S
+
+    if not 1 <= duration_s <= MAX_TIMER_S:
+        raise InvalidCommand(
+            f"a timer lasts 1 to {MAX_TIMER_S} seconds",
+            code="timer/invalid_duration",
+            duration_s=duration_s,
+        )
+    if ctx.now is None:
+        raise InvalidCommand("timers need the command's time", code="timer/no_clock")
+    return TimerSet(
+        timer_id=ctx.new_id("timer"),
+        deadline=ctx.now + dt.timedelta(seconds=duration_s),
+        duration_s=duration_s,
+        label=label,
+        character_id=character_id,
+    )

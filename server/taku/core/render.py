@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any, Literal
 
@@ -26,6 +27,9 @@ from taku.core.events import (
     SeedRevealed,
     TableCreated,
     TableForked,
+    TimerCancelled,
+    TimerExpired,
+    TimerSet,
 )
 from taku.core.ruleset import Ruleset
 from taku.core.table import TableState
@@ -138,5 +142,27 @@ def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: s
             return f"{who} が #{seq} の操作をやり直しました{'：' + reason if reason else ''}"
         case TableForked(source_table=src, source_seq=seq):
             return f"卓 {src} の #{seq} から分岐しました"
+        case TimerSet(label=label, duration_s=secs, deadline=deadline, character_id=cid):
+            name = f"「{label}」" if label else ""
+            whose = f"（{_char(state, cid)}の手番）" if cid else ""
+            return f"タイマー{name}{whose}を設定しました: {_duration(secs)}、期限 {_utc(deadline)}"
+        case TimerCancelled(label=label):
+            return f"タイマー{f'「{label}」' if label else ''}を止めました"
+        case TimerExpired(label=label, character_id=cid):
+            name = f"「{label}」" if label else ""
+            whose = f"（{_char(state, cid)}の手番）" if cid else ""
+            return f"時間切れ: タイマー{name}{whose}"
         case _:
             return f"{who}: {type(event).__struct_config__.tag}"
+
+
+def _duration(seconds: int) -> str:
+    """``90`` -> ``"1分30秒"``; ``3600`` -> ``"1時間"``."""
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    parts = [f"{h}時間" if h else "", f"{m}分" if m else "", f"{s}秒" if s else ""]
+    return "".join(parts) or "0秒"
+
+
+def _utc(when: dt.datetime) -> str:
+    return when.strftime("%H:%M:%S UTC")

@@ -25,6 +25,7 @@ Who may send each command is declared on the command class
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Generic, TypeVar
@@ -96,6 +97,10 @@ class Context(Generic[O]):
             ``character_id``), already checked to be the actor's; ``None`` otherwise.
         secret: the chat line had the ``S`` prefix (the core strips it and makes
             whatever the ruleset returns secret: roller and GM only).
+        now: the UTC time the command's events are recorded with (their envelope's
+            ``time``, in the hash chain), so a deadline derived from it is decided again
+            the same by ``taku verify``; the only time a decider may read (timers:
+            :func:`taku.core.kit.timer`). ``None`` outside the server and verify.
     """
 
     actor: str | None
@@ -109,6 +114,7 @@ class Context(Generic[O]):
     secret: bool = False
     id_offset: int = 0
     """Added to ``next_seq`` in :meth:`new_id`: a forked table's ``TableState.id_offset``."""
+    now: dt.datetime | None = None
     _ids: int = field(default=0, repr=False)
 
     @property
@@ -186,6 +192,12 @@ class Ruleset(Generic[G, O]):
             generic dice of :mod:`taku.core.chatdice`, then to plain chat. The core
             strips a leading ``S`` (secret) before asking and, if the ruleset reads
             the rest, makes the result secret (``ctx.secret`` is then true).
+        chat_dice: ``(text, ctx) -> list[Event | Private] | None``: the ruleset's chat
+            dice that read nothing but the line and the dice (no table state), e.g.
+            nstrpg's ``N5[S]``. ``taku verify`` reads a logged ``dice_rolled`` again
+            with it on the event's own faces, so its 成功数, total and flag are checked
+            even where its command cannot be decided again (a public log past a
+            hidden event). ``None``: only the core's generic dice are read again.
         render: ``(event, table, options) -> str | None``: one readable Japanese line.
         affordances: ``(table, viewer, options) -> list[Affordance]``: what the
             viewer may do now (:mod:`taku.core.play`).
@@ -208,6 +220,13 @@ class Ruleset(Generic[G, O]):
             (:class:`taku.core.undo.Step`: each command's events, the states before and
             after it and the parts of the state it changed); ``None`` (or no hook)
             leaves it to the core's default, :func:`taku.core.undo.default_depends`.
+        on_timer: ``(table, expired, ctx) -> list[Event | Private]``: what the game does
+            when a timer expires (``expired`` is the
+            :class:`~taku.core.events.TimerExpired` event, ``table`` the state with the
+            timer already gone, ``ctx.actor`` ``None``: the server acts). Its events
+            follow ``timer_expired`` in the same command, decided and logged like a
+            command's (``ctx.dice`` may roll). A rejection (``Rejected``) means "nothing
+            to do": the timer expires alone. ``None``: expiries change nothing in the game.
     """
 
     id: str
@@ -223,6 +242,7 @@ class Ruleset(Generic[G, O]):
     sheet: type[msgspec.Struct] | None = None
     state: type[Any] | None = None
     chat: Callable[[str, TableState, Context[O]], Sequence[Emitted] | None] | None = None
+    chat_dice: Callable[[str, Context[O]], Sequence[Emitted] | None] | None = None
     render: Callable[[Event, TableState, O], str | None] | None = None
     affordances: Callable[[TableState, Viewer, O], Sequence[Affordance]] | None = None
     turn: Callable[[TableState, O], Turn | None] | None = None
@@ -234,6 +254,7 @@ class Ruleset(Generic[G, O]):
     )
     sheet_templates: tuple[SheetTemplate, ...] = ()
     depends: Callable[[Any, Any, O], bool | None] | None = None
+    on_timer: Callable[[TableState, Any, Context[O]], Sequence[Emitted]] | None = None
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""

@@ -10,6 +10,7 @@ dice, GM overrides and the dice seed; everything else goes to the ruleset's
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -22,6 +23,7 @@ from taku.core import chat as chat_core
 from taku.core.commands import (
     CORE_COMMANDS,
     AddChannel,
+    CancelTimer,
     Chat,
     Command,
     CreateCharacter,
@@ -35,6 +37,7 @@ from taku.core.commands import (
     RollDice,
     SetChatPalette,
     SetRole,
+    SetTimer,
     UpdateCharacter,
 )
 from taku.core.events import (
@@ -63,10 +66,13 @@ from taku.core.events import (
     TableCreated,
     TableForked,
     TableSettings,
+    TimerCancelled,
+    TimerExpired,
+    TimerSet,
 )
 from taku.core.play import Affordance, Choice, Turn
 from taku.core.ruleset import Context, Emitted, Role, Ruleset, Viewer
-from taku.errors import Forbidden, InvalidCommand, japanese_detail
+from taku.errors import Forbidden, InvalidCommand, TakuError, japanese_detail
 
 if TYPE_CHECKING:
     from taku.core.upcast import EventReader
@@ -75,9 +81,11 @@ __all__ = [
     "SERVER_COMMANDS",
     "Admit",
     "Character",
+    "ExpireTimer",
     "Member",
     "Rejoin",
     "TableState",
+    "Timer",
     "affordances",
     "check_permit",
     "command_decoder",
@@ -110,6 +118,16 @@ class Character(msgspec.Struct, frozen=True, kw_only=True):
     sheet: dict[str, Any] = {}
 
 
+class Timer(msgspec.Struct, frozen=True, kw_only=True):
+    """An armed timer (from its ``timer_set``): ``deadline`` is UTC."""
+
+    id: str
+    deadline: dt.datetime
+    duration_s: int
+    label: str = ""
+    character_id: str | None = None
+
+
 class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """A table at one seq: the fold of its events up to ``seq``.
 
@@ -122,7 +140,8 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     ``seq`` (:mod:`taku.core.chain`; ``""`` before the chain); ``epoch`` counts the
     seeds revealed so far when the table has ``epochs`` (each reveal begins a new
     epoch whose ``seed_hash`` the reveal published); ``seed_open`` is false once a
-    table without epochs revealed its only seed (no more dice then).
+    table without epochs revealed its only seed (no more dice then). ``timers`` are
+    the armed timers by id (set, neither expired nor cancelled yet).
     """
 
     table_id: str
@@ -153,6 +172,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """Who may undo and fork (``table_created.history``)."""
     id_offset: int = 0
     """A forked table's offset for new ids (``table_forked.id_offset``; 0 otherwise)."""
+    timers: dict[str, Timer] = {}
 
     def role_of(self, member_id: str | None) -> str:
         m = self.members.get(member_id) if member_id else None
@@ -240,15 +260,33 @@ class Rejoin(msgspec.Struct, frozen=True, kw_only=True, tag="@rejoin", tag_field
     member_id: str
 
 
-SERVER_COMMANDS: tuple[type[msgspec.Struct], ...] = (Admit, Rejoin)
-"""Commands only the server decides (joins); logged like the members' commands."""
+class ExpireTimer(msgspec.Struct, frozen=True, kw_only=True, tag="@expire_timer", tag_field="type"):
+    """The server's own command at a timer's deadline (command id ``timer-<timer_id>``)."""
+
+    timer_id: str
 
 
-def decide_server(state: TableState, command: Admit | Rejoin, ctx: Context[Any]) -> list[Emitted]:
-    """The events of a server command: the joined member's ``member_joined``.
+SERVER_COMMANDS: tuple[type[msgspec.Struct], ...] = (Admit, Rejoin, ExpireTimer)
+"""Commands only the server decides (joins, timer expiries); logged like the members' commands."""
+
+
+def decide_server(
+    state: TableState,
+    command: Admit | Rejoin | ExpireTimer,
+    ctx: Context[Any],
+    ruleset: Ruleset[Any, Any] | None = None,
+) -> list[Emitted]:
+    """The events of a server command: the joined member's ``member_joined``, or a
+    timer's ``timer_expired`` followed by ``ruleset.on_timer``'s events.
 
     An :class:`Admit` takes the id ``m<seq>`` and, without a name, ``<role><seq>``.
+
+    Raises:
+        InvalidCommand: ``timer/unknown_timer`` (not armed: expired or cancelled
+            already), ``timer/not_due`` (``ctx.now`` before the deadline).
     """
+    if isinstance(command, ExpireTimer):
+        return _expire(state, command.timer_id, ctx, ruleset)
     match command:
         case Admit(name=name, role=role):
             mid = ctx.new_id("m")
@@ -257,6 +295,36 @@ def decide_server(state: TableState, command: Admit | Rejoin, ctx: Context[Any])
             member = state.members[mid]
             return [join_event(mid, member.name, member.role)]
     raise InvalidCommand(f"unknown server command {command!r}", code="command/unknown_command")
+
+
+def _expire(
+    state: TableState, timer_id: str, ctx: Context[Any], ruleset: Ruleset[Any, Any] | None
+) -> list[Emitted]:
+    timer = state.timers.get(timer_id)
+    if timer is None:
+        raise InvalidCommand(
+            f"no armed timer {timer_id!r}", code="timer/unknown_timer", timer_id=timer_id[:64]
+        )
+    if ctx.now is None or ctx.now < timer.deadline:
+        raise InvalidCommand(
+            f"timer {timer_id!r} is not due yet", code="timer/not_due", timer_id=timer_id
+        )
+    expired = TimerExpired(
+        timer_id=timer.id,
+        deadline=timer.deadline,
+        label=timer.label,
+        character_id=timer.character_id,
+    )
+    out: list[Emitted] = [expired]
+    if ruleset is not None and ruleset.on_timer is not None:
+        after = evolve(state, expired, ruleset)
+        after = msgspec.structs.replace(after, seq=state.seq + 1)
+        ctx.next_seq = state.seq + 2
+        try:
+            out.extend(ruleset.on_timer(after, expired, ctx))
+        except TakuError:
+            pass  # nothing for the game to do: the timer expires alone (decided again the same)
+    return out
 
 
 def _name(name: str) -> str:
@@ -491,6 +559,18 @@ def decide(
             if (new.color, new.palette) == (old.color, old.palette):
                 raise InvalidCommand("nothing changes", code="command/no_effect")
             return [new]
+        case SetTimer(duration_s=duration_s, label=label, character_id=cid):
+            if cid is not None and cid not in state.characters:
+                raise InvalidCommand(
+                    f"no character {cid!r}", code="command/unknown_character", character_id=cid
+                )
+            return [kit.timer(ctx, duration_s, label=label.strip(), character_id=cid)]
+        case CancelTimer(timer_id=tid):
+            if tid not in state.timers:
+                raise InvalidCommand(
+                    f"no armed timer {tid!r}", code="timer/unknown_timer", timer_id=tid[:64]
+                )
+            return [TimerCancelled(timer_id=tid, label=state.timers[tid].label)]
         case RevealSeed():
             if ctx.seed is None:
                 raise InvalidCommand("this table has no seed to reveal", code="command/no_seed")
@@ -833,6 +913,21 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
                 # a stored override that no longer fits (an older ruleset) changes nothing,
                 # and is reported (its seq: the fold sets the event's seq after evolve)
                 return replace(state, unfit_overrides=(*state.unfit_overrides, state.seq + 1))
+        case TimerSet():
+            t = Timer(
+                id=event.timer_id,
+                deadline=event.deadline,
+                duration_s=event.duration_s,
+                label=event.label,
+                character_id=event.character_id,
+            )
+            return replace(state, timers={**state.timers, t.id: t})
+        case TimerCancelled(timer_id=tid) | TimerExpired(timer_id=tid):
+            if tid not in state.timers:
+                return state
+            timers = dict(state.timers)
+            del timers[tid]
+            return replace(state, timers=timers)
         case SeedRevealed():
             if not event.next_seed_hash:
                 return replace(state, seed=event.seed, seed_open=False)
@@ -899,10 +994,12 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     Returns a JSON-ready dict: ``table_id, seq, name, ruleset, options, seed_hash,
     seed (once revealed), epoch, head (the chain's short form at seq), members,
     characters, game, you, chat`` (``chat``: ``{channels, palettes}``,
-    :func:`taku.core.chat.view`), and ``unfit_overrides`` (the seqs of stored GM
-    overrides that no longer fit) when there are any; ``undone`` (the command ids
-    undone now) when there are any, ``player_undo`` and ``fork_by_members`` when the
-    table's settings turn them on.
+    :func:`taku.core.chat.view`), ``unfit_overrides`` (the seqs of stored GM
+    overrides that no longer fit) when there are any, ``timers`` (the armed
+    timers: ``[{id, deadline (RFC 3339 UTC), duration_s, label, character_id}]``)
+    when there are any; ``undone`` (the command ids undone now) when there are any,
+    ``player_undo`` and ``fork_by_members`` when the table's ``history`` settings
+    turn them on.
     """
     out = {
         "table_id": state.table_id,
@@ -929,6 +1026,8 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         out["player_undo"] = True
     if state.history.fork_by_members:
         out["fork_by_members"] = True
+    if state.timers:
+        out["timers"] = [msgspec.to_builtins(t) for t in state.timers.values()]
     return out
 
 
@@ -974,6 +1073,21 @@ def affordances(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -
         )
     if viewer.is_gm and state.seed_open:
         out.append(Affordance(command="reveal_seed", label="シードを公開する"))
+    if viewer.is_gm:
+        out.append(Affordance(command="set_timer", label="タイマーを設定する"))
+        if state.timers:
+            out.append(
+                Affordance(
+                    command="cancel_timer",
+                    label="タイマーを止める",
+                    choices={
+                        "timer_id": [
+                            Choice(value=t.id, label=t.label or "タイマー")
+                            for t in state.timers.values()
+                        ]
+                    },
+                )
+            )
     if ruleset.affordances is not None:
         out.extend(ruleset.affordances(state, viewer, state.rules))
     return out

@@ -20,7 +20,9 @@ Definitions (the property tests check them):
 
 Which commands can be undone: every member's command except ``undo``, ``redo``,
 ``reveal_seed`` (a published seed stays published), ``set_role`` and ``leave``
-(membership is not play); never the server's own (joins, the table's creation).
+(membership is not play), ``set_timer`` and ``cancel_timer`` (real time); never the
+server's own (joins, timer expiries, the table's creation). The armed timers are not
+a part an undo restores: a move undone leaves the timers as they are.
 
 Dependence (an earlier command ``C`` and a later one ``L``, both in the effective
 log): undoing ``C`` (or redoing it) while a later ``L`` depends on it needs
@@ -75,8 +77,11 @@ __all__ = [
 PARTS = ("members", "characters", "game", "chat")
 """The parts of the state an ``undone``/``redone``/``table_forked`` event restores."""
 
-NOT_UNDOABLE = frozenset({"undo", "redo", "reveal_seed", "set_role", "leave"})
-"""Command types that cannot be undone (besides the server's own, ``@…``)."""
+NOT_UNDOABLE = frozenset(
+    {"undo", "redo", "reveal_seed", "set_role", "leave", "set_timer", "cancel_timer"}
+)
+"""Command types that cannot be undone (besides the server's own, ``@…``): a timer runs
+in real time, so the GM stops it (``cancel_timer``) rather than undoing it."""
 
 _MARKERS = ("undone", "redone")
 

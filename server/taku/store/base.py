@@ -29,7 +29,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 
 import msgspec
 
@@ -239,6 +239,18 @@ class EventStore(abc.ABC):
         """Forget the table's snapshots (every table's when ``table_id`` is None);
         returns how many were deleted. Nothing else changes."""
 
+    async def timer_tables(self) -> list[str]:
+        """Ids of the tables whose log holds more ``timer_set`` events than
+        ``timer_expired`` and ``timer_cancelled`` ones: those with a timer still armed,
+        which the server loads when it starts. This default reads every stream; the
+        stores answer it with one query."""
+        out = []
+        for table in await self.list_tables():
+            recs = await self.read(table.table_id)
+            if _armed(r.type for r in recs):
+                out.append(table.table_id)
+        return out
+
     def forget(self, table_id: str) -> None:  # noqa: B027 - optional, no cache by default
         """Drop what this process caches in memory about ``table_id`` (the application
         unloaded it); nothing stored changes. The default caches nothing."""
@@ -273,3 +285,18 @@ class EventStore(abc.ABC):
         """Tell this process's subscribers that ``table_id`` now reaches ``last_seq``."""
         for queue in self._listeners.get(table_id, ()):
             queue.put_nowait(last_seq)
+
+
+TIMER_TYPES = ("timer_set", "timer_expired", "timer_cancelled")
+"""The event types that arm and disarm a timer (:meth:`EventStore.timer_tables`)."""
+
+
+def _armed(types: Iterable[str]) -> bool:
+    """Whether a stream with events of ``types`` has a timer armed at its end."""
+    n = 0
+    for t in types:
+        if t == "timer_set":
+            n += 1
+        elif t in TIMER_TYPES:
+            n -= 1
+    return n > 0

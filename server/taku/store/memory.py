@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord, _armed
 
 __all__ = ["MemoryEventStore"]
 
@@ -40,6 +40,9 @@ class MemoryEventStore(EventStore):
 
     async def list_tables(self) -> list[TableRecord]:
         return list(self._tables.values())
+
+    async def timer_tables(self) -> list[str]:
+        return [tid for tid, recs in self._events.items() if _armed(r.type for r in recs)]
 
     async def add_token(self, token: TokenRecord) -> None:
         self._tokens[(token.table_id, token.token_hash)] = token

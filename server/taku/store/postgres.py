@@ -76,7 +76,7 @@ import structlog
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
+from taku.store.base import TIMER_TYPES, EventStore, Snapshot, TableRecord, TokenRecord
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -532,6 +532,11 @@ class PostgresEventStore(EventStore):
                     log.info("schema_upgraded", schema=self.schema, version=version)
             # snapshots are a cache beside the streams, not a schema step: made when missing
             await conn.execute(_SNAPSHOTS.format(s=s))
+            # the timer events, for timer_tables at start (a hint beside the streams, like snapshots)
+            await conn.execute(
+                f"CREATE INDEX IF NOT EXISTS events_timers ON {s}.events (table_id)"
+                " WHERE type IN ('timer_set', 'timer_expired', 'timer_cancelled')"
+            )
 
     async def schema_version(self) -> int:
         """The highest migration recorded in ``schema_version``."""
@@ -808,6 +813,17 @@ class PostgresEventStore(EventStore):
                 f"SELECT table_id, ruleset, name, created, seed FROM {self._s}.tables ORDER BY created, table_id"
             )
         return [_table(r) for r in rows]
+
+    async def timer_tables(self) -> list[str]:
+        """One query on the events' ``type`` column (a partial index holds the timer events)."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT table_id FROM {self._s}.events WHERE type = ANY($1::text[])"
+                " GROUP BY table_id HAVING count(*) FILTER (WHERE type = 'timer_set')"
+                " > count(*) FILTER (WHERE type <> 'timer_set')",
+                list(TIMER_TYPES),
+            )
+        return [r["table_id"] for r in rows]
 
     async def add_token(self, token: TokenRecord) -> None:
         async with self._conn() as conn:

@@ -27,7 +27,7 @@ import structlog
 from taku import metrics
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord, _armed
 
 __all__ = ["SQLiteEventStore"]
 
@@ -464,6 +464,20 @@ class SQLiteEventStore(EventStore):
             (),
         )
         return [_table_record(row) for row in rows]
+
+    async def timer_tables(self) -> list[str]:
+        """One pass over the events (their envelopes hold the type as ``"type":"timer_…"``;
+        a chat line's quotes are escaped, so only a timer event's envelope matches)."""
+        rows = await self._query(
+            "SELECT table_id, seq, envelope FROM events WHERE instr(envelope, ?) > 0"
+            " ORDER BY table_id, seq",
+            (b'"type":"timer_',),
+        )
+        types: dict[str, list[str]] = {}
+        for tid, _seq, envelope in rows:
+            rec = _decode_recorded(envelope)  # type: ignore[arg-type]
+            types.setdefault(str(tid), []).append(rec.type)
+        return [tid for tid, ts in types.items() if _armed(ts)]
 
     async def add_token(self, token: TokenRecord) -> None:
         def run() -> None:

@@ -41,6 +41,7 @@ The checks:
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import importlib
 import inspect
 import pkgutil
@@ -54,7 +55,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from taku.app import Hub, TableService
-from taku.core.commands import CORE_COMMANDS, Command
+from taku.core.commands import CORE_COMMANDS, Command, SetTimer
 from taku.core.play import Affordance
 from taku.core.ruleset import Role, Ruleset, Viewer
 from taku.core.table import TableState, evolve, fold, view
@@ -137,6 +138,9 @@ class RulesetContract:
         steps: how many affordance-driven commands random play sends per seed.
         seeds: the seeds of random play (the table's dice and the choices).
         closed_fields: more field names that must be enums.
+        expiries: for a ruleset with ``on_timer``, the share of random play's steps at
+            which a timer runs out (the GM's, or one the ruleset set): its reaction is
+            checked like any command's (the log, the replay, ``taku verify``).
         package: the package whose modules ``test_pure`` and ``test_errors_declared``
             read (default: the package of the ruleset's ``decide``).
     """
@@ -149,6 +153,7 @@ class RulesetContract:
     seeds: ClassVar[Sequence[int]] = (1, 2)
     closed_fields: ClassVar[frozenset[str]] = frozenset()
     package: ClassVar[str | None] = None
+    expiries: ClassVar[float] = 0.05
 
     # ------------------------------------------------------------------ set-up
 
@@ -311,6 +316,20 @@ class RulesetContract:
         actors = [t.gm, t.a, t.b]
         idle = 0
         for step in range(self.steps):
+            if rs.on_timer is not None and rng.random() < self.expiries:
+                # a timer runs out (the GM's, or one the ruleset set): its on_timer reaction
+                if not t.table.state.timers:
+                    timer = SetTimer(duration_s=60, label="検査")
+                    commands.append(timer)
+                    await t.send(t.gm, timer)
+                before = t.table.state.seq
+                assert await t.expire(60) >= 1, f"seed {seed} step {step}: no timer expired"
+                expired = [
+                    r.type for r in await t.hub.store.read(t.table.table_id, after_seq=before)
+                ]
+                assert expired[0] == "timer_expired", f"seed {seed} step {step}: {expired}"
+                live[t.table.state.seq] = msgspec.to_builtins(t.table.state)
+                continue
             who = rng.choice(actors)
             viewer = t.table.state.viewer(who)
             offered = _offered(t.table, viewer)
@@ -466,23 +485,31 @@ class _Table:
         self.gm = gm
         self.a = self.b = self.spectator = ""
         self._n = 0
+        self.ahead = [dt.timedelta(0)]
 
     @classmethod
     async def open(
         cls, registry: Registry, ruleset_id: str, options: dict[str, Any], seed: int = 0
     ) -> _Table:
         # the server's own dice: each epoch's seed, so that `taku verify` can check the log
-        hub = Hub(MemoryEventStore(), registry)
+        ahead = [dt.timedelta(0)]  # the clock runs on by hand too: timers expire at once
+        hub = Hub(MemoryEventStore(), registry, clock=lambda: dt.datetime.now(dt.UTC) + ahead[0])
         created = await hub.create_table(
             ruleset=ruleset_id, name="検査卓", options=dict(options), gm_name="GM"
         )
         t = cls(hub, await hub.table(created.table_id), created.member_id)
+        t.ahead = ahead
         t.a = (await hub.join(created.table_id, created.player_token, "プレイヤーA")).member_id
         t.b = (await hub.join(created.table_id, created.player_token, "プレイヤーB")).member_id
         t.spectator = (
             await hub.join(created.table_id, created.spectator_token, "観戦者")
         ).member_id
         return t
+
+    async def expire(self, seconds: int) -> int:
+        """Move the hub's clock on by ``seconds`` and expire every timer then due."""
+        self.ahead[0] += dt.timedelta(seconds=seconds)
+        return await self.hub.fire_due_timers()
 
     async def send(self, member: str, command: Command) -> tuple[int, int, bool]:
         self._n += 1

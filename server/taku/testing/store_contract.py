@@ -344,3 +344,39 @@ class EventStoreContract:
             assert (await again.get_snapshot(tid)).data == b"abc"  # type: ignore[union-attr, unused-ignore]
         finally:
             await again.close()
+
+    async def test_timer_tables_are_those_with_a_timer_still_armed(self, store: EventStore) -> None:
+        """``timer_tables`` names a table while its log holds more ``timer_set`` than
+        ``timer_expired`` and ``timer_cancelled``: set; set then expired (not named); set,
+        cancelled, set again; and a chat line that only quotes a timer's type (not named)."""
+
+        def timer(tid: str, seq: int, kind: str) -> Recorded:
+            data = {"type": kind, "timer_id": f"timer{seq}", "deadline": T0.isoformat()}
+            if kind == "timer_set":
+                data["duration_s"] = 60  # type: ignore[assignment]
+            return Recorded(
+                table_id=tid,
+                seq=seq,
+                type=kind,
+                data=msgspec.Raw(msgspec.json.encode(data)),
+                actor=None,
+                time=T0,
+                command_id=uuid.uuid4().hex,
+            )
+
+        assert await store.timer_tables() == []
+        armed, done, again, quoted = [await new_table(store) for _ in range(4)]
+        plans = {
+            armed: ["timer_set"],
+            done: ["timer_set", "timer_expired"],
+            again: ["timer_set", "timer_cancelled", "timer_set"],
+        }
+        for tid, kinds in plans.items():
+            for i, kind in enumerate(kinds):
+                await store.append(tid, [timer(tid, i + 2, kind)], expected_seq=i + 1)
+        line = make_events(quoted, 2)[0]
+        text = msgspec.json.encode({"type": "chat_posted", "text": '"type":"timer_set"'})
+        await store.append(
+            quoted, [msgspec.structs.replace(line, data=msgspec.Raw(text))], expected_seq=1
+        )
+        assert sorted(await store.timer_tables()) == sorted([armed, again])
