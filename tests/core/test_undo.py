@@ -407,3 +407,12 @@ def test_taku_verify_fork_source_checks_the_prefix(tmp_path: Any, capsys: Any) -
         "FAIL" in (out := capsys.readouterr().out)
         and "分岐元のログと分岐した卓の始まりが一致しません" in out
     )
+
+
+async def test_a_timer_is_stopped_not_undone() -> None:
+    from taku.core.commands import SetTimer
+
+    h = await TableHarness.create("generic")
+    await h.send(h.gm, SetTimer(duration_s=60, label="手番"))
+    assert (await h.rejected(h.gm, Undo(command_id="h1"))).code == "undo/not_undoable"
+    assert (await h.rejected(h.gm, Undo())).code == "undo/nothing"  # nothing else to undo
