@@ -48,3 +48,31 @@ async def test_a_sheet_change_an_attack_used_cannot_be_undone_without_force(ns: 
     await t.gm_do(Undo(command_id=change, force=True, reason="カラテの書き間違い"))
     assert t.h.state.characters[me].sheet["karate"] == 2
     assert t.f(y).tairyoku == 0  # a forced undo keeps the later attack's logged result
+
+
+async def test_a_public_log_with_a_hidden_undo_verifies_up_to_it() -> None:
+    """nstrpg's undo is hidden (its game has a view of its own): the public export still
+    verifies, and says what the GM's full log checks beyond it; the full log checks all."""
+    from taku.app import Hub
+    from taku.core.commands import Chat, CreateCharacter, RevealSeed
+    from taku.plugins import load_registry
+    from taku.store.memory import MemoryEventStore
+    from taku.verify import lines_from_export, lines_from_records, verify_log
+
+    reg = load_registry()
+    store = MemoryEventStore()
+    hub = Hub(store, reg)
+    c = await hub.create_table(ruleset="nstrpg")
+    t = await hub.table(c.table_id)
+    gm = c.member_id
+    await t.execute(gm, CreateCharacter(name="ニンジャ", sheet={"karate": 4}), command_id="c1")
+    await t.execute(gm, UpdateCharacter(character_id="c3", sheet={"karate": 5}), command_id="c2")
+    await t.execute(gm, Undo(), command_id="u1")
+    assert t.state.characters["c3"].sheet["karate"] == 4
+    await t.execute(gm, Chat(text="2D6"), command_id="r1")
+    await t.execute(gm, RevealSeed(), command_id="s1")
+    public = verify_log(lines_from_export(await t.export("jsonl")), reg)
+    assert public.ok, [str(p) for p in public.problems]
+    full = verify_log(lines_from_records(await store.read(c.table_id)), reg)
+    assert full.ok and not any("GM's full log" in why for _, why in full.unchecked)
+    await hub.close()
