@@ -45,7 +45,7 @@ from taku import metrics
 from taku.core import chain
 from taku.core import chat as chat_core
 from taku.core import table as core_table
-from taku.core.commands import Command, fingerprint
+from taku.core.commands import Command, Redo, Undo, fingerprint
 from taku.core.dice import DiceSource, SeededDice, epoch_seed, seed_hash
 from taku.core.events import (
     CORE_EVENTS,
@@ -53,6 +53,7 @@ from taku.core.events import (
     ChatPosted,
     DiceRolled,
     Event,
+    HistorySettings,
     Private,
     Recorded,
     Redacted,
@@ -84,6 +85,7 @@ from taku.store.base import EventStore, TableRecord, TokenRecord
 __all__ = [
     "CreatedTable",
     "DiceFactory",
+    "ForkedTable",
     "Hub",
     "Joined",
     "Reply",
@@ -177,6 +179,18 @@ class CreatedTable:
     gm_token: str
     player_token: str
     spectator_token: str
+
+
+@dataclass(frozen=True)
+class ForkedTable:
+    """A forked table: its :class:`CreatedTable`, where it comes from, and a new token
+    for each member carried from the source (``member id -> token``)."""
+
+    created: CreatedTable
+    source_table: str
+    source_seq: int
+    source_head: str
+    member_tokens: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -717,6 +731,8 @@ class TableService:
                 :func:`~taku.core.commands.fingerprint`); nothing written.
             TakuError: the rejection of ``decide`` (nothing written).
         """
+        if isinstance(command, Undo | Redo):
+            return await self._undo(actor, command, command_id, expected_seq)
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
@@ -747,6 +763,9 @@ class TableService:
         the command's events went to the subscribers and inside ``hub.publishing``,
         so a connection's event and ack can leave in one write.
         """
+        if isinstance(command, Undo | Redo):  # decided on the table's log, read first
+            self._answer_later(reply, self._undo(actor, command, command_id, expected_seq))
+            return
 
         def decider(state: TableState, ctx: Context) -> list[Emitted]:
             return core_table.decide(state, command, ctx, self.ruleset)
@@ -782,6 +801,14 @@ class TableService:
                 reply(exc if exc is not None else t.result())
 
         task.add_done_callback(answered)
+
+    async def _undo(
+        self, actor: str, command: Undo | Redo, command_id: str, expected_seq: int | None
+    ) -> tuple[int, int, bool]:
+        """:meth:`execute` for ``undo``/``redo`` (:func:`taku.history.execute_undo`)."""
+        from taku.history import execute_undo
+
+        return await execute_undo(self, actor, command, command_id, expected_seq)
 
     async def commit(
         self,
@@ -931,6 +958,7 @@ class TableService:
             next_seq=state.seq + 1,
             seed=seed,
             next_seed_hash=next_hash,
+            id_offset=state.id_offset,
             now=now,
         )
         start = dice.cursor
@@ -1615,6 +1643,7 @@ class Hub:
         options: dict[str, Any] | None = None,
         gm_name: str = "GM",
         settings: TableSettings | None = None,
+        history: HistorySettings | None = None,
     ) -> CreatedTable:
         """A new table with its GM. Returns the GM's token and the two invite tokens.
 
@@ -1635,6 +1664,7 @@ class Hub:
             gm_id=gm_id,
             gm_name=gm_name,
             settings=settings,
+            history=history,
         )
         now = self.clock()
         command_id = "create-" + table_id
@@ -1671,6 +1701,14 @@ class Hub:
             )
         log.info("table_created", table_id=table_id, ruleset=rs.id)
         return CreatedTable(table_id, gm_id, tokens["gm"], tokens["player"], tokens["spectator"])
+
+    async def fork_table(
+        self, source_id: str, member_id: str | None, *, at_seq: int | None = None, name: str = ""
+    ) -> ForkedTable:
+        """A new table from ``source_id``'s state right after ``at_seq`` (:func:`taku.history.fork_table`)."""
+        from taku.history import fork_table
+
+        return await fork_table(self, source_id, member_id, at_seq=at_seq, name=name)
 
     async def join(self, table_id: str, token: str, name: str = "") -> Joined:
         """Join with an invite token (a new member) or a member token (the same member).

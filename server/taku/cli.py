@@ -286,6 +286,8 @@ async def _verify(args: argparse.Namespace) -> int:
             print(f"taku verify: {e}", file=sys.stderr)
             return 2
     report = verify_log(lines, _registry(), heads=args.head or ())
+    if args.fork_source:
+        await _check_fork(args, lines, report)
     c = report.counts
     # the verdict first, then what it rests on, then what was not checked and why
     what = (
@@ -310,6 +312,21 @@ async def _verify(args: argparse.Namespace) -> int:
     for _seq, why in report.unchecked:
         print(f"NOT CHECKED {why}")
     return report.exit_code
+
+
+async def _check_fork(args: argparse.Namespace, lines: Any, report: Any) -> None:
+    """``--fork-source``: the fork's prefix through its source's log (a TABLE with --db, or a .jsonl)."""
+    from taku.verify import check_fork, lines_from_export, lines_from_records
+
+    src = args.fork_source
+    if args.db and not Path(src).is_file():
+        _, _, recs = await _load(args.db, src)
+        source = lines_from_records(recs)
+    else:
+        source = lines_from_export(Path(src).read_text(encoding="utf-8"))
+    check_fork(lines, source, _registry(), report)
+    if "fork_prefix" in report.counts:
+        print(f"the fork's first state is its source's at seq {report.counts['fork_prefix']}")
 
 
 def _rulesets(args: argparse.Namespace) -> int:
@@ -480,6 +497,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="[SEQ:]HASH",
         help="a head you hold (a client shows it as the table's fingerprint); the log must reach it",
+    )
+    s.add_argument(
+        "--fork-source",
+        default=None,
+        metavar="TABLE|FILE",
+        help="for a forked table: its source's log (TABLE with --db, or a .jsonl); checks the fork's prefix",
     )
     s.set_defaults(run=_verify)
 

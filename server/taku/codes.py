@@ -140,6 +140,45 @@ CATALOGUE: dict[str, Code] = {
         "シードはもう公開されています",
     ),
     "command/no_effect": Code("the command would change nothing", "この操作では何も変わりません"),
+    # undo and redo (taku.core.undo)
+    "undo/players_not_allowed": Code(
+        "the table lets only the GM undo and redo (its `history.player_undo` is off)",
+        "この卓で取り消し・やり直しができるのはGMだけです",
+    ),
+    "undo/nothing": Code("nothing to undo (or redo)", "取り消し（やり直し）できる操作がありません"),
+    "undo/unknown_command": Code(
+        "no command with that id on the table", "操作「{command_id}」はこの卓にありません"
+    ),
+    "undo/not_undoable": Code(
+        "that kind of command cannot be undone (undo, redo, reveal_seed, set_role, leave, set_timer, cancel_timer, the server's own)",
+        "この種類の操作は取り消せません",
+    ),
+    "undo/already_undone": Code(
+        "the command is undone already", "その操作はもう取り消されています"
+    ),
+    "undo/not_undone": Code(
+        "the command is not undone, so there is nothing to redo", "その操作は取り消されていません"
+    ),
+    "undo/not_last": Code(
+        "a player may undo only their own last command, while nobody has acted since",
+        "プレイヤーが取り消せるのは、自分の直前の操作（その後だれも操作していないとき）だけです",
+    ),
+    "undo/depends": Code(
+        "a later command depends on it (params `seq`, `command`); the GM may force it with a reason",
+        "{seq}番の操作がこの操作に依存しているため取り消せません（GMは理由をつけて強制できます）",
+    ),
+    "undo/reason_required": Code(
+        "a forced undo or redo needs a reason", "強制するときは理由を書いてください"
+    ),
+    # forks
+    "fork/forbidden": Code(
+        "only the source table's GM may fork it (unless its settings allow members)",
+        "この卓から分岐できるのはGMだけです",
+    ),
+    "fork/bad_seq": Code(
+        "the seq to fork at is not on the source table (1 to its seq)",
+        "分岐する番号がこの卓にありません",
+    ),
     # timers
     "timer/invalid_duration": Code(
         "a timer lasts 1 to 86,400 seconds", "タイマーの長さは1秒から86400秒までです"
@@ -157,6 +196,10 @@ CATALOGUE: dict[str, Code] = {
         "タイマー「{timer_id}」はまだ期限前です",
     ),
     # taku verify's findings (docs/verify.md): each names the seq and what differs
+    "verify/fork": Code(
+        "a forked table's prefix does not check out against its source's log (`--fork-source`)",
+        "分岐元のログと分岐した卓の始まりが一致しません",
+    ),
     "verify/empty": Code("the log has no events", "ログに出来事がありません"),
     "verify/missing": Code(
         "seqs are missing (a truncation or a removed event)", "ログの一部が欠けています"

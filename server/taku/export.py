@@ -10,7 +10,9 @@ The HTML page is one self-contained file (no script, no external resource): one
 line per event with its seq, time (UTC, labelled), speaker in the character's chat
 colour, channel label and dice faces; a tab per channel (CSS only); the table's
 seed hash (and the seed, once revealed) and last seq in the footer, so a reader can
-run ``taku verify`` on the matching JSON lines.
+run ``taku verify`` on the matching JSON lines. The lines of a command undone at the
+end of the log (``undone`` with no ``redone`` after it) are struck through, in the
+text export with combining strokes and 「（取り消し）」.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from taku.app import TableService
     from taku.core.events import Recorded
 
-__all__ = ["FORMATS", "MEDIA_TYPES", "Format", "export", "filename"]
+__all__ = ["FORMATS", "MEDIA_TYPES", "Format", "export", "filename", "undone_commands"]
 
 Format = Literal["text", "jsonl", "html"]
 FORMATS: tuple[str, ...] = ("text", "jsonl", "html")
@@ -60,13 +62,29 @@ def export(
     if fmt == "jsonl":
         return "".join(f.decode() + "\n" for f in raw)
     frames = [msgspec.json.decode(f) for f in raw]
+    undone = undone_commands(frames)
     if fmt == "text":
-        return "".join(_text_line(f) for f in frames)
-    return _html(table, frames)
+        return "".join(_text_line(f, f.get("command_id") in undone) for f in frames)
+    return _html(table, frames, undone)
 
 
-def _text_line(msg: dict[str, Any]) -> str:
+def undone_commands(frames: Sequence[dict[str, Any]]) -> frozenset[str]:
+    """The command ids undone at the end of ``frames`` (``undone`` events not followed
+    by a ``redone`` of the same command): their lines are shown struck through."""
+    out: dict[str, None] = {}
+    for f in frames:
+        ev = f.get("event") or {}
+        if ev.get("type") == "undone":
+            out[str(ev.get("command_id"))] = None
+        elif ev.get("type") == "redone":
+            out.pop(str(ev.get("command_id")), None)
+    return frozenset(out)
+
+
+def _text_line(msg: dict[str, Any], undone: bool = False) -> str:
     text = msg["text"].replace("\n", "\n    ")  # a continuation never looks like an entry
+    if undone:
+        text = "".join(c + "\u0336" for c in text) + "（取り消し）"  # struck through, in plain text
     return f"[{msg['seq']}] {msg['time'][:19].replace('T', ' ')} {text}\n"
 
 
@@ -105,10 +123,14 @@ li{padding:6px 0;border-bottom:1px solid #e4e4e4;display:flex;flex-wrap:wrap;gap
 .die{display:inline-block;min-width:1.6em;text-align:center;border:1px solid #666;border-radius:4px;margin-right:2px;font-size:13px;background:#fff}
 .oc{font-size:12px;border-radius:8px;padding:0 6px;color:#fff}
 .oc-success{background:#1e6b34}.oc-failure{background:#a61b1b}
+.undone-body{color:#666;text-decoration:line-through}
+.undone-mark{font-size:12px;border:1px solid #a61b1b;border-radius:8px;padding:0 6px;color:#a61b1b}
 """
 
 
-def _html(table: TableService, frames: list[dict[str, Any]]) -> str:
+def _html(
+    table: TableService, frames: list[dict[str, Any]], undone: frozenset[str] = frozenset()
+) -> str:
     state = table.state
     esc = html.escape
     channels = [chat_core.MAIN, *state.chat.channels[1:]]
@@ -156,13 +178,19 @@ def _html(table: TableService, frames: list[dict[str, Any]]) -> str:
         )
         oc = f.get("outcome")
         kind = "hidden" if f.get("redacted") else "sys" if not speaker else "line"
-        lines.append(
-            f'<li class="ch-{i} {kind}" data-seq="{int(f["seq"])}">'
-            f'<span class="seq">#{int(f["seq"])}</span>'
-            f'<time class="time" datetime="{esc(f["time"])}">{esc(f["time"][:19].replace("T", " "))}</time>'
-            + f'<span class="text">{text}</span>'
+        struck = f.get("command_id") in undone
+        body = (
+            f'<span class="text">{text}</span>'
             + (f'<span class="dice">{dice}</span>' if dice else "")
             + (f'<span class="oc oc-{oc}">{_OUTCOME[oc]}</span>' if oc in _OUTCOME else "")
+        )
+        if struck:
+            body = f'<del class="undone-body">{body}</del><span class="undone-mark">取り消し</span>'
+        lines.append(
+            f'<li class="ch-{i} {kind}{" undone" if struck else ""}" data-seq="{int(f["seq"])}">'
+            f'<span class="seq">#{int(f["seq"])}</span>'
+            f'<time class="time" datetime="{esc(f["time"])}">{esc(f["time"][:19].replace("T", " "))}</time>'
+            + body
             + "</li>"
         )
     ruleset = table.ruleset

@@ -59,6 +59,8 @@ from taku.protocol import (
     ErrorMsg,
     Exported,
     ExportLog,
+    Forked,
+    ForkTable,
     GetLog,
     GetState,
     Hello,
@@ -437,7 +439,12 @@ class _Connection:
                         "too many new tables on this server right now; try again in a minute"
                     )
                 c = await hub.create_table(
-                    ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings
+                    ruleset=rs,
+                    name=name,
+                    options=options,
+                    gm_name=gm_name,
+                    settings=settings,
+                    history=msg.history,
                 )
                 self.members[c.table_id] = c.member_id
                 await self.send(
@@ -448,6 +455,28 @@ class _Connection:
                         gm_token=c.gm_token,
                         player_token=c.player_token,
                         spectator_token=c.spectator_token,
+                    )
+                )
+            case ForkTable(table_id=tid, at_seq=at, name=name):
+                mid = self.member(tid)
+                if not self.server.creates.take():
+                    raise RateLimited(
+                        "too many new tables on this server right now; try again in a minute"
+                    )
+                f = await hub.fork_table(tid, mid, at_seq=at, name=name)
+                c = f.created
+                await self.send(
+                    Forked(
+                        re=msg.id,
+                        table_id=c.table_id,
+                        member_id=c.member_id,
+                        gm_token=c.gm_token,
+                        player_token=c.player_token,
+                        spectator_token=c.spectator_token,
+                        source_table=f.source_table,
+                        source_seq=f.source_seq,
+                        source_head=f.source_head,
+                        member_tokens=f.member_tokens,
                     )
                 )
             case Join(table_id=tid, token=token, name=name):

@@ -7,7 +7,8 @@ pushed by a subscription carry no ``re``.
 
 Client to server: ``hello``, ``list_rulesets``, ``create_table``, ``join``,
 ``subscribe``, ``unsubscribe``, ``command``, ``chat``, ``get_state``, ``get_log``,
-``export_log``. Server to client: ``welcome``, ``rulesets``, ``created``, ``joined``,
+``export_log``, ``fork_table``. Server to client: ``welcome``, ``rulesets``, ``created``,
+``forked``, ``joined``,
 ``subscribed``, ``ack``, ``error``, ``event``, ``state``, ``log``, ``exported``.
 
 See docs/protocol.md for a commented transcript; docs/schema/ holds the JSON
@@ -22,7 +23,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 from taku.core.commands import Chat
-from taku.core.events import TableSettings, tag_of
+from taku.core.events import HistorySettings, TableSettings, tag_of
 from taku.core.play import Affordance, Turn
 from taku.core.ruleset import SheetTemplate
 from taku.errors import InvalidFields, MalformedMessage, UnknownMessageType, japanese_detail
@@ -43,6 +44,8 @@ __all__ = [
     "EventMsg",
     "ExportLog",
     "Exported",
+    "ForkTable",
+    "Forked",
     "GetLog",
     "GetState",
     "Hello",
@@ -99,6 +102,7 @@ class CreateTable(ClientMessage, frozen=True, kw_only=True, tag="create_table"):
     options: dict[str, Any] = {}
     gm_name: str = "GM"
     settings: TableSettings = TableSettings()
+    history: HistorySettings = HistorySettings()
 
 
 class Join(ClientMessage, frozen=True, kw_only=True, tag="join"):
@@ -176,6 +180,16 @@ class ExportLog(ClientMessage, frozen=True, kw_only=True, tag="export_log"):
     format: Literal["html", "text", "jsonl"] = "html"
 
 
+class ForkTable(ClientMessage, frozen=True, kw_only=True, tag="fork_table"):
+    """A new table from this one's state right after ``at_seq`` (default: now), with a
+    new seed and new tokens (answer: ``forked``). The source's GM may fork it; its
+    other members too when its settings allow (``history.fork_by_members``)."""
+
+    table_id: str
+    at_seq: Seq | None = None
+    name: str = ""
+
+
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     Hello,
     ListRulesets,
@@ -188,6 +202,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     GetState,
     GetLog,
     ExportLog,
+    ForkTable,
 )
 
 
@@ -247,6 +262,23 @@ class Created(ServerMessage, frozen=True, kw_only=True, tag="created"):
     gm_token: str
     player_token: str
     spectator_token: str
+
+
+class Forked(ServerMessage, frozen=True, kw_only=True, tag="forked"):
+    """A forked table (``fork_table``): like ``created`` (``member_id`` is the forker,
+    its GM, with ``gm_token``), where it comes from, and ``member_tokens``: a new
+    token for each other member carried from the source (``member id -> token``; the
+    GM hands them out as links). Tokens are shown once."""
+
+    table_id: str
+    member_id: str
+    gm_token: str
+    player_token: str
+    spectator_token: str
+    source_table: str
+    source_seq: int
+    source_head: str = ""
+    member_tokens: dict[str, str] = {}
 
 
 class Joined(ServerMessage, frozen=True, kw_only=True, tag="joined"):
@@ -380,6 +412,7 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     Welcome,
     RulesetsMsg,
     Created,
+    Forked,
     Joined,
     Subscribed,
     Ack,

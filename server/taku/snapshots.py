@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from taku.core import chat as chat_core
-from taku.core.events import TableSettings
+from taku.core.events import HistorySettings, TableSettings
 from taku.core.table import Character, Member, TableState, Timer
 from taku.store.base import Snapshot
 
@@ -46,6 +46,11 @@ class _Saved(msgspec.Struct, kw_only=True):
     epoch: int = 0
     epochs: bool = False
     seed_open: bool = True
+    undone: tuple[str, ...] = ()
+    """Added with undo (and ``history``, ``id_offset`` with forks): every older snapshot
+    is of a table without them (the defaults)."""
+    history: HistorySettings = HistorySettings()
+    id_offset: int = 0
     timers: dict[str, Timer] = {}
     """Added with timers: every older snapshot is of a table without timers (the default)."""
 

@@ -876,6 +876,7 @@ def _decide_again(
     neutral = True
     on_public: list[int] = []  # decided again on the public state, and matched
     undecided: list[tuple[int, str]] = []  # decided again on the public state: differs
+    entries: list[Any] = []  # the log so far, for undo and redo (taku.core.undo)
     for group in _groups(lines):
         head = group[0]
         rec = head.command
@@ -891,6 +892,9 @@ def _decide_again(
             # without those events): a match is a check, a difference may be the hidden
             # event's doing and is reported as not checked, never as verified
             into = rep if not hidden_seen or neutral else Report(counts={"commands": 0})
+            if hidden_seen and _is_undo(rec):
+                # an undo reads the events this log lacks (and their commands)
+                into = Report(counts={"commands": 0})
             drawn_unrevealed = len(unrevealed)
             if _decide_one(
                 group,
@@ -904,6 +908,7 @@ def _decide_again(
                 encode,
                 into,
                 stale_to=unrevealed,
+                entries=entries,
             ):
                 rep.counts["commands"] += 1
                 if hidden_seen:
@@ -935,6 +940,7 @@ def _decide_again(
                 state = msgspec.structs.replace(
                     st, seq=ln.seq, dice_cursor=st.dice_cursor + ln.draws
                 )
+                entries.append(_undo_entry(group, ln, ev))
             if states is not None:
                 states[ln.seq] = (state, bool(hidden_seen) and not neutral)
     if on_public:
@@ -1009,6 +1015,33 @@ def _changes_nothing(stand_in: Any, state: Any, rs: Any) -> bool:
         return False
 
 
+def _undo_entry(group: Sequence[Line], ln: Line, event: Any) -> Any:
+    """``ln`` as :mod:`taku.core.undo` reads the log (the type of its command from the
+    command recorded on its group's first line)."""
+    from taku.core.undo import Entry
+
+    rec = group[0].command
+    decided = rec.get("decided") if isinstance(rec, dict) else None
+    command = str(decided.get("type", "")) if isinstance(decided, dict) else ""
+    return Entry(ln.seq, ln.command_id, ln.actor, command, event)
+
+
+def _is_undo(rec: Any) -> bool:
+    decided = rec.get("decided") if isinstance(rec, dict) else None
+    return isinstance(decided, dict) and decided.get("type") in ("undo", "redo")
+
+
+def _decide_command(state: Any, cmd: Any, ctx: Any, rs: Any, entries: Any) -> Any:
+    """A member's command decided again: ``undo``/``redo`` on the log before it."""
+    from taku.core import table as core_table
+    from taku.core import undo
+    from taku.core.commands import Redo, Undo
+
+    if isinstance(cmd, Undo | Redo):
+        return undo.decide(state, cmd, ctx, rs, entries)
+    return core_table.decide(state, cmd, ctx, rs)
+
+
 def _server_union() -> Any:
     from typing import Union
 
@@ -1029,7 +1062,7 @@ def _line_time(text: str) -> Any:
 
 
 def _decide_one(
-    group, rec, state, rs, seeds, decoder, commands, server, encode, rep, *, stale_to
+    group, rec, state, rs, seeds, decoder, commands, server, encode, rep, *, stale_to, entries=()
 ) -> bool:
     from taku.core import table as core_table
     from taku.core.dice import SeededDice
@@ -1073,13 +1106,14 @@ def _decide_one(
         seed=seed,
         next_seed_hash=next_hash,
         now=_line_time(head.time),
+        id_offset=state.id_offset,
     )
     start = dice.cursor
     try:
         emitted = (
             core_table.decide_server(state, cmd, ctx, rs)
             if is_server
-            else core_table.decide(state, cmd, ctx, rs)
+            else _decide_command(state, cmd, ctx, rs, entries)
         )
     except _Unrevealed:
         stale_to.append(seq)
@@ -1304,3 +1338,75 @@ def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: 
                 "this log lacks (the GM's full log decides): seq " + _ranges(unsure),
             )
         )
+
+
+def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep: Report) -> None:
+    """A forked table's prefix, through its source's log: the source verifies and reaches
+    the head ``table_created.forked_from`` names at its seq, and the fork's
+    ``table_forked`` carries exactly the source's state there (folded from the source's
+    log). Findings go into ``rep`` (``verify/fork``; the source's own, named so).
+    """
+    from taku.core import table as core_table
+    from taku.core import undo
+
+    lines = sorted(lines, key=lambda x: x.seq)
+    first = lines[0].public if lines and lines[0].seq == 1 else None
+    origin = first.get("forked_from") if isinstance(first, dict) else None
+    if not isinstance(origin, dict):
+        rep.problem("verify/fork", 1, "the log is not a fork (no table_created.forked_from)")
+        return
+    seq, head = int(origin.get("seq", 0)), str(origin.get("head", ""))
+    src = verify_log(source, registry, heads=(f"{seq}:{head}",) if head else ())
+    for p in src.problems:
+        rep.problems.append(
+            Finding(p.code, p.seq, f"the source {origin.get('table_id')}: {p.detail}")
+        )
+    for at, why in src.unchecked:
+        rep.unchecked.append((at, f"the source: {why}"))
+    source = sorted(source, key=lambda x: x.seq)
+    if not source or source[0].table_id != origin.get("table_id"):
+        rep.problem("verify/fork", 1, f"the source log is not table {origin.get('table_id')}")
+        return
+    forked = next(
+        (ln for ln in lines if isinstance(ln.data, dict) and ln.data.get("type") == "table_forked"),
+        None,
+    )
+    joined = next((ln for ln in lines[2:3] if isinstance(ln.data, dict)), None)
+    if forked is None or registry is None:
+        rep.unchecked.append(
+            (None, "the fork's carried state is not checked (no table_forked or no rulesets)")
+        )
+        return
+    assert isinstance(first, dict)
+    rs = registry.get(first["ruleset"])
+    decoder = core_table.event_decoder(rs)
+    encode = msgspec.json.Encoder().encode
+    state = core_table.TableState(table_id=source[0].table_id)
+    for ln in source:
+        if ln.seq > seq:
+            break
+        if ln.data is None:
+            rep.unchecked.append(
+                (
+                    ln.seq,
+                    "the source's hidden events are not in its log: the carried state is not checked (the GM's full log is)",
+                )
+            )
+            return
+        st = core_table.evolve(state, decoder.decode(encode(ln.data)), rs)
+        state = msgspec.structs.replace(st, seq=ln.seq)
+    if state.seq != seq:
+        rep.problem("verify/fork", forked.seq, f"the source log ends before seq {seq}")
+        return
+    forker = joined.data.get("member_id") if joined is not None and joined.data else None
+    expected = undo.fork_state(state, forker)
+    got = forked.data.get("state", {}) if isinstance(forked.data, dict) else {}
+    if chain.canonical(got) != chain.canonical(msgspec.json.decode(encode(expected))):
+        rep.problem(
+            "verify/fork",
+            forked.seq,
+            _differs(got, msgspec.json.decode(encode(expected)))
+            or "the carried state is not the source's at that seq",
+        )
+    else:
+        rep.counts["fork_prefix"] = seq

@@ -12,6 +12,7 @@ import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.
 import { chatUi } from "./chat.js";
 import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
+import { undoUi } from "./undo.js";
 import { timerPanel, timerActions } from "./timers.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -33,6 +34,8 @@ const app = {
 window.taku = app; // for debugging from the console
 // channel tabs, whispers, the チャットパレット, the log download (chat.js); toast is hoisted
 const chat = chatUi({ conn: app.conn, app, toast, errorNodes });
+// 取り消し / やり直し, undone lines struck through, 「ここから分岐」 (undo.js)
+const undo = undoUi({ conn: app.conn, app, toast, errorNodes, store });
 
 // ------------------------------------------------------------------ storage
 
@@ -201,7 +204,7 @@ async function enterTable(tableId, joined) {
   clear($("#state-panels"));
   const first = recentStart(joined.seq); // a long table: its last events first, older on demand
   await app.conn.subscribe(tableId, first);
-  olderHistory(app.conn, tableId, $("#log"), first + 1, eventItem);
+  olderHistory(app.conn, tableId, $("#log"), first + 1, (m) => undo.decorate(eventItem(m), m));
   await refreshState();
   renderInvites();
   $("#chat-input").focus();
@@ -228,7 +231,7 @@ app.conn.onEvent((msg) => {
   app.events.push(msg);
   const log = $("#log");
   const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-  log.append(chat.decorate(eventItem(msg), msg));
+  log.append(undo.decorate(chat.decorate(eventItem(msg), msg), msg));
   if (nearBottom) log.scrollTop = log.scrollHeight;
   scheduleRefresh();
 });
@@ -307,6 +310,7 @@ function renderLive() {
     myCharacters(s).map((c) => h("option", { value: c.id, text: c.name })));
   as.value = [...as.options].some((o) => o.value === prev) ? prev : "";
   chat.render(s);
+  undo.render(s);
   renderState(s, $("#state-panels"), { live: true });
   $("#gm-tools").hidden = s.you.role !== "gm";
   if (s.you.role === "gm") renderGmTools(s);
@@ -641,6 +645,8 @@ function inviteRows(prefix) {
   if (mine.player_token) rows.push([`${prefix}invite-player`, "プレイヤー招待", inviteLink(app.tableId, mine.player_token), "キャラクターを作り、チャットとダイス、自分のキャラクターの行動ができます"]);
   if (mine.spectator_token) rows.push([`${prefix}invite-spectator`, "観戦招待", inviteLink(app.tableId, mine.spectator_token), "見るだけです（発言も行動もできません）"]);
   rows.push([`${prefix}invite-self`, "GMの戻り用リンク（他人に渡さない）", inviteLink(app.tableId, mine.token), "別の端末からGMとして戻るためのリンクです"]);
+  // a forked table: each member of the source table joins again as themselves with their own link
+  for (const m of mine.member_tokens || []) rows.push([`${prefix}invite-member-${m.id}`, `${m.name}さんのリンク`, inviteLink(app.tableId, m.token), "分岐元の卓のメンバーが同じキャラクターのまま参加するためのリンクです（本人にだけ渡す）"]);
   return rows.map(([id, label, url, what]) => h("div", { class: "invite" },
     h("label", { for: id, text: label }),
     h("small", { class: "invite-what", text: what }),
@@ -696,7 +702,7 @@ async function openReplay() {
   slider.min = 1;
   slider.max = app.replay.seq;
   slider.value = app.replay.seq;
-  clear($("#replay-log"), events.map((m) => eventItem(m)));
+  clear($("#replay-log"), events.map((m) => undo.decorate(eventItem(m), m)));
   await replayTo(app.replay.seq);
   slider.focus();
 }

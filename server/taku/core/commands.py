@@ -37,6 +37,8 @@ __all__ = [
     "SetTimer",
     "CancelTimer",
     "Text",
+    "Undo",
+    "Redo",
     "UpdateCharacter",
     "field",
     "fingerprint",
@@ -322,6 +324,44 @@ class RevealSeed(Command, frozen=True, kw_only=True, tag="reveal_seed"):
     )
 
 
+class Undo(Command, frozen=True, kw_only=True, tag="undo"):
+    """Undo a command (:mod:`taku.core.undo`): the table's last one by default, an
+    earlier one when no later command depends on it, or any one with ``force`` (GM,
+    with a reason). A player may undo their own last command when the table allows it
+    (``history.player_undo``) and nobody has acted since."""
+
+    meta = msgspec.Meta(
+        title="取り消す", description="操作を取り消す（指定しなければ卓の直前の操作）"
+    )
+
+    command_id: Annotated[
+        Annotated[str, msgspec.Meta(max_length=128)] | None,
+        field("取り消す操作", "操作のID（空なら直前の操作）"),
+    ] = None
+    force: Annotated[
+        bool, field("強制", "後の操作が依存していても取り消す（GMのみ、理由が必要）")
+    ] = False
+    reason: Annotated[str, field("理由", max_length=500)] = ""
+
+
+class Redo(Command, frozen=True, kw_only=True, tag="redo"):
+    """Restore an undone command (the last undone one by default)."""
+
+    meta = msgspec.Meta(
+        title="やり直す",
+        description="取り消した操作を元に戻す（指定しなければ最後に取り消した操作）",
+    )
+
+    command_id: Annotated[
+        Annotated[str, msgspec.Meta(max_length=128)] | None,
+        field("やり直す操作", "操作のID（空なら最後に取り消した操作）"),
+    ] = None
+    force: Annotated[
+        bool, field("強制", "後の操作が依存していてもやり直す（GMのみ、理由が必要）")
+    ] = False
+    reason: Annotated[str, field("理由", max_length=500)] = ""
+
+
 MAX_TIMER_S = 86_400
 """The longest timer: one day, in seconds."""
 
@@ -367,6 +407,8 @@ CORE_COMMANDS: tuple[type[Command], ...] = (
     RevealSeed,
     AddChannel,
     SetChatPalette,
+    Undo,
+    Redo,
     SetTimer,
     CancelTimer,
 )

@@ -28,9 +28,13 @@ __all__ = [
     "ChannelAdded",
     "ChatPaletteSet",
     "ChatPosted",
+    "CommandRedone",
+    "CommandUndone",
     "DiceRolled",
+    "ForkOrigin",
     "Event",
     "GMOverridden",
+    "HistorySettings",
     "MemberJoined",
     "MemberLeft",
     "MemberRenamed",
@@ -41,6 +45,7 @@ __all__ = [
     "RoleChanged",
     "SeedRevealed",
     "TableCreated",
+    "TableForked",
     "TimerCancelled",
     "TimerExpired",
     "TimerSet",
@@ -182,10 +187,48 @@ class TableSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     ] = False
 
 
+class HistorySettings(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
+    """Who may undo and fork (``create_table.history``; ``table_created.history``, left
+    out of the event when both are off, so logs written before it read the same)."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(
+        title="取り消しと分岐", description="取り消し・やり直しと、卓の分岐をだれができるか"
+    )
+
+    player_undo: Annotated[
+        bool,
+        msgspec.Meta(
+            title="プレイヤーの取り消し",
+            description="プレイヤーが自分の直前の操作を、その後だれも操作していなければ取り消せる",
+        ),
+    ] = False
+    fork_by_members: Annotated[
+        bool,
+        msgspec.Meta(
+            title="メンバーの分岐",
+            description="GM以外のメンバーもこの卓から分岐した卓を作れる",
+        ),
+    ] = False
+
+
+class ForkOrigin(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a forked table comes from: the source table, the seq it was forked at and
+    the source's hash chain head through that seq (hex)."""
+
+    meta: ClassVar[msgspec.Meta] = msgspec.Meta(title="分岐元")
+
+    table_id: Annotated[str, msgspec.Meta(title="分岐元の卓")]
+    seq: Annotated[int, msgspec.Meta(title="分岐した番号")]
+    head: Annotated[str, msgspec.Meta(title="分岐元のハッシュ")] = ""
+
+
 class TableCreated(Event, frozen=True, kw_only=True, tag="table_created"):
     """The first event of every table. ``seed_hash`` commits to the dice seed.
 
     ``settings`` came after the first logs: an older ``table_created`` decodes with the defaults.
+    ``forked_from`` names the source of a forked table (:class:`TableForked` follows).
     """
 
     meta = msgspec.Meta(title="卓が作られた")
@@ -203,6 +246,8 @@ class TableCreated(Event, frozen=True, kw_only=True, tag="table_created"):
             description="シードを公開すると新しいシードの期が始まる（この版より前の卓はfalse）",
         ),
     ] = False
+    forked_from: Annotated[ForkOrigin | None, msgspec.Meta(title="分岐元")] = None
+    history: Annotated[HistorySettings, msgspec.Meta(title="取り消しと分岐")] = HistorySettings()
 
 
 class MemberJoined(Event, frozen=True, kw_only=True, tag="member_joined"):
@@ -368,6 +413,62 @@ class SeedRevealed(Event, frozen=True, kw_only=True, tag="seed_revealed"):
     ] = ""
 
 
+class CommandUndone(Event, frozen=True, kw_only=True, tag="undone"):
+    """A command was undone: the table's state is now the fold of its log without that
+    command's events (:mod:`taku.core.undo`). The dice it drew stay drawn.
+
+    ``restore`` is the compensation: the parts of the state (``members``,
+    ``characters``, ``game``, ``chat``, as JSON) that the undo changed, each whole;
+    a part left out is unchanged. When it restores ``game`` and the ruleset's game is
+    not everyone's to see whole (``hidden_paths``, or a ``view`` of its own:
+    :func:`taku.core.undo.hides_game`) the event is hidden from everyone and the
+    public receives it without ``restore``."""
+
+    meta = msgspec.Meta(title="操作が取り消された")
+
+    command_id: Annotated[str, msgspec.Meta(title="取り消した操作")]
+    seq: Annotated[int, msgspec.Meta(title="その操作の番号")]
+    command: Annotated[str, msgspec.Meta(title="操作の種類")] = ""
+    reason: Annotated[str, msgspec.Meta(title="理由")] = ""
+    forced: Annotated[
+        bool, msgspec.Meta(title="強制", description="後の操作が依存していてもGMが取り消した")
+    ] = False
+    restore: Annotated[dict[str, Any], msgspec.Meta(title="戻した状態")] = {}
+
+
+class CommandRedone(Event, frozen=True, kw_only=True, tag="redone"):
+    """An undone command was restored (:class:`CommandUndone`, the other way)."""
+
+    meta = msgspec.Meta(title="操作がやり直された")
+
+    command_id: Annotated[str, msgspec.Meta(title="やり直した操作")]
+    seq: Annotated[int, msgspec.Meta(title="その操作の番号")]
+    command: Annotated[str, msgspec.Meta(title="操作の種類")] = ""
+    reason: Annotated[str, msgspec.Meta(title="理由")] = ""
+    forced: Annotated[
+        bool, msgspec.Meta(title="強制", description="後の操作が依存していてもGMがやり直した")
+    ] = False
+    restore: Annotated[dict[str, Any], msgspec.Meta(title="戻した状態")] = {}
+
+
+class TableForked(Event, frozen=True, kw_only=True, tag="table_forked"):
+    """The second event of a forked table: the source's state at the fork's seq
+    (``members``, ``characters``, ``game``, ``chat`` as JSON; the source's members
+    are carried, absent until they join again with their new links; hidden from
+    everyone, the public receiving it without ``state``, when the ruleset's game is not
+    everyone's to see whole). ``id_offset``
+    is added to the seq in ids made from now on (:meth:`Context.new_id
+    <taku.core.ruleset.Context.new_id>`), so they never meet the source's."""
+
+    meta = msgspec.Meta(title="卓が分岐した")
+
+    source_table: Annotated[str, msgspec.Meta(title="分岐元の卓")]
+    source_seq: Annotated[int, msgspec.Meta(title="分岐した番号")]
+    source_head: Annotated[str, msgspec.Meta(title="分岐元のハッシュ")] = ""
+    state: Annotated[dict[str, Any], msgspec.Meta(title="分岐元の状態")] = {}
+    id_offset: Annotated[int, msgspec.Meta(title="IDのずれ")] = 0
+
+
 class TimerSet(Event, frozen=True, kw_only=True, tag="timer_set"):
     """A timer was set (``set_timer``, or a ruleset's command): at ``deadline`` (UTC, the
     command's time plus ``duration_s`` seconds) the server appends ``timer_expired``
@@ -420,6 +521,9 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     SeedRevealed,
     ChannelAdded,
     ChatPaletteSet,
+    CommandUndone,
+    CommandRedone,
+    TableForked,
     TimerSet,
     TimerCancelled,
     TimerExpired,

@@ -14,6 +14,8 @@ from taku.core.events import (
     CharacterUpdated,
     ChatPaletteSet,
     ChatPosted,
+    CommandRedone,
+    CommandUndone,
     DiceRolled,
     Event,
     GMOverridden,
@@ -24,6 +26,7 @@ from taku.core.events import (
     RoleChanged,
     SeedRevealed,
     TableCreated,
+    TableForked,
     TimerCancelled,
     TimerExpired,
     TimerSet,
@@ -132,6 +135,13 @@ def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: s
             return f"GM変更: {where} {_shown(previous)} → {_shown(value)}{because}"
         case SeedRevealed(seed=seed):
             return f"ダイスのシードが公開されました: {seed}（taku verify で検証できます）"
+        case CommandUndone(seq=seq, reason=reason, forced=forced):
+            how = "（強制）" if forced else ""
+            return f"{who} が #{seq} の操作を取り消しました{how}{'：' + reason if reason else ''}"
+        case CommandRedone(seq=seq, reason=reason):
+            return f"{who} が #{seq} の操作をやり直しました{'：' + reason if reason else ''}"
+        case TableForked(source_table=src, source_seq=seq):
+            return f"卓 {src} の #{seq} から分岐しました"
         case TimerSet(label=label, duration_s=secs, deadline=deadline, character_id=cid):
             name = f"「{label}」" if label else ""
             whose = f"（{_char(state, cid)}の手番）" if cid else ""

@@ -112,6 +112,8 @@ class Context(Generic[O]):
     next_seed_hash: str = ""
     character_id: str | None = None
     secret: bool = False
+    id_offset: int = 0
+    """Added to ``next_seq`` in :meth:`new_id`: a forked table's ``TableState.id_offset``."""
     now: dt.datetime | None = None
     _ids: int = field(default=0, repr=False)
 
@@ -120,11 +122,11 @@ class Context(Generic[O]):
         return self.role == Role.GM
 
     def new_id(self, prefix: str) -> str:
-        """A table-unique id: ``<prefix><next_seq>``, then ``…-2``, ``…-3`` within one command."""
+        """A table-unique id: ``<prefix><next_seq>``, then ``…-2``, ``…-3`` within one command
+        (in a forked table ``next_seq + id_offset``, past every id of its source)."""
         self._ids += 1
-        return (
-            f"{prefix}{self.next_seq}" if self._ids == 1 else f"{prefix}{self.next_seq}-{self._ids}"
-        )
+        n = self.next_seq + self.id_offset
+        return f"{prefix}{n}" if self._ids == 1 else f"{prefix}{n}-{self._ids}"
 
     def controls(self, table: TableState, character_id: str) -> bool:
         """Whether the actor owns ``character_id`` or is a GM (for rules that depend on it,
@@ -212,6 +214,12 @@ class Ruleset(Generic[G, O]):
             upcast on read, before decoding (:mod:`taku.core.upcast`).
         sheet_templates: characters to start from (:class:`SheetTemplate`), offered to
             clients by ``list_rulesets`` (the web client's sheet form).
+        depends: ``(earlier: Step, later: Step, options) -> bool | None``: whether the
+            ``later`` command depends on the ``earlier`` one, so that ``earlier`` may
+            not be undone (or redone) without ``force``
+            (:class:`taku.core.undo.Step`: each command's events, the states before and
+            after it and the parts of the state it changed); ``None`` (or no hook)
+            leaves it to the core's default, :func:`taku.core.undo.default_depends`.
         on_timer: ``(table, expired, ctx) -> list[Event | Private]``: what the game does
             when a timer expires (``expired`` is the
             :class:`~taku.core.events.TimerExpired` event, ``table`` the state with the
@@ -251,6 +259,7 @@ class Ruleset(Generic[G, O]):
         default_factory=dict
     )
     sheet_templates: tuple[SheetTemplate, ...] = ()
+    depends: Callable[[Any, Any, O], bool | None] | None = None
     on_timer: Callable[[TableState, Any, Context[O]], Sequence[Emitted]] | None = None
     hides_command: Callable[[Any, Sequence[Emitted]], bool] | None = None
 

@@ -49,9 +49,12 @@ from taku.core.events import (
     CharacterUpdated,
     ChatPaletteSet,
     ChatPosted,
+    CommandRedone,
+    CommandUndone,
     DiceRolled,
     Event,
     GMOverridden,
+    HistorySettings,
     MemberJoined,
     MemberLeft,
     MemberRenamed,
@@ -61,6 +64,7 @@ from taku.core.events import (
     RoleChanged,
     SeedRevealed,
     TableCreated,
+    TableForked,
     TableSettings,
     TimerCancelled,
     TimerExpired,
@@ -162,6 +166,12 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     epoch: int = 0
     epochs: bool = False
     seed_open: bool = True
+    undone: tuple[str, ...] = ()
+    """Command ids undone now (``undone`` events not followed by a ``redone``), in order."""
+    history: HistorySettings = HistorySettings()
+    """Who may undo and fork (``table_created.history``)."""
+    id_offset: int = 0
+    """A forked table's offset for new ids (``table_forked.id_offset``; 0 otherwise)."""
     timers: dict[str, Timer] = {}
 
     def role_of(self, member_id: str | None) -> str:
@@ -205,6 +215,7 @@ def creation_events(
     gm_name: str,
     settings: TableSettings | None = None,
     epochs: bool = True,
+    history: HistorySettings | None = None,
 ) -> list[Event]:
     """The first events of a table: ``table_created`` and the GM's ``member_joined``.
 
@@ -224,6 +235,7 @@ def creation_events(
             seed_hash=seed_hash,
             settings=settings or TableSettings(),
             epochs=epochs,
+            history=history or HistorySettings(),
         ),
         MemberJoined(member_id=gm_id, name=_name(gm_name or "GM"), role=Role.GM),
     ]
@@ -855,6 +867,7 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
                 options=event.options,
                 seed_hash=event.seed_hash,
                 settings=event.settings,
+                history=event.history,
                 epochs=event.epochs,
                 rules=rules,
                 game=ruleset.initial_state(rules),
@@ -926,6 +939,10 @@ def _evolve_core(state: TableState, event: Event, ruleset: Ruleset[Any, Any]) ->
                 epoch=state.epoch + 1,
                 dice_cursor=0,
             )
+        case CommandUndone() | CommandRedone() | TableForked():
+            from taku.core import undo
+
+            return undo.evolve(state, event, ruleset)
         case _:
             return state
 
@@ -978,9 +995,11 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     seed (once revealed), epoch, head (the chain's short form at seq), members,
     characters, game, you, chat`` (``chat``: ``{channels, palettes}``,
     :func:`taku.core.chat.view`), ``unfit_overrides`` (the seqs of stored GM
-    overrides that no longer fit) when there are any, and ``timers`` (the armed
+    overrides that no longer fit) when there are any, ``timers`` (the armed
     timers: ``[{id, deadline (RFC 3339 UTC), duration_s, label, character_id}]``)
-    when there are any.
+    when there are any; ``undone`` (the command ids undone now) when there are any,
+    ``player_undo`` and ``fork_by_members`` when the table's ``history`` settings
+    turn them on.
     """
     out = {
         "table_id": state.table_id,
@@ -1001,6 +1020,12 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
     }
     if state.unfit_overrides:
         out["unfit_overrides"] = list(state.unfit_overrides)
+    if state.undone:  # commands undone now (taku.core.undo): clients strike their lines through
+        out["undone"] = list(state.undone)
+    if state.history.player_undo:
+        out["player_undo"] = True
+    if state.history.fork_by_members:
+        out["fork_by_members"] = True
     if state.timers:
         out["timers"] = [msgspec.to_builtins(t) for t in state.timers.values()]
     return out

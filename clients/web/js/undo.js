@@ -1,0 +1,79 @@
+// Undo and redo (取り消し / やり直し), undone lines struck through, and 「ここから分岐」 in the replay.
+//
+// The server decides everything: the buttons send `undo` / `redo` (no target: the table's
+// last command, the last undone one) and a refusal comes back as an error with its
+// Japanese message. Which commands are undone now is the state's `undone` (command ids);
+// every log line carries its command id (`data-command`), so the lines of an undone
+// command are struck through, live and in the replay, and come back on a redo.
+
+import { h } from "./render.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+export function undoUi({ conn, app, toast, errorNodes, store }) {
+  let undone = new Set();
+
+  // One log line: remember its command, strike it through when that command is undone.
+  function decorate(li, msg) {
+    if (msg.command_id) li.dataset.command = msg.command_id;
+    mark(li);
+    return li;
+  }
+
+  function mark(li) {
+    const is = undone.has(li.dataset.command);
+    li.classList.toggle("undone", is);
+    const badge = li.querySelector(".undone-badge");
+    if (is && !badge) li.append(h("span", { class: "badge undone-badge", text: "取り消し" }));
+    if (!is && badge) badge.remove();
+  }
+
+  function markAll() {
+    for (const li of document.querySelectorAll("#log li[data-command], #replay-log li[data-command]")) mark(li);
+  }
+
+  // The buttons for this state: the GM's, or a player's when the table lets players undo.
+  function render(s) {
+    undone = new Set(s.undone || []);
+    markAll();
+    const may = s.you.role === "gm" || (s.you.role === "player" && s.player_undo === true);
+    $("#undo-bar").hidden = !may;
+    $("#redo-button").disabled = !undone.size;
+    const fork = $("#replay-fork");
+    if (fork) fork.hidden = !(s.you.role === "gm" || (s.fork_by_members === true && s.you.role !== "spectator"));
+  }
+
+  async function send(type) {
+    try {
+      await conn.command(app.tableId, { type });
+      toast(type === "undo" ? "取り消しました" : "やり直しました", "ok");
+    } catch (x) {
+      toast(errorNodes(x));
+    }
+  }
+
+  // A new table from the replay's seq: its links are kept like a created table's, then it opens.
+  async function fork(seq) {
+    const names = Object.fromEntries(Object.values(app.state.members).map((m) => [m.id, m.name]));
+    try {
+      const f = await conn.request({ type: "fork_table", table_id: app.tableId, at_seq: seq }, { retry: false });
+      conn.tokens.set(f.table_id, f.gm_token);
+      store(f.table_id, {
+        token: f.gm_token, player_token: f.player_token, spectator_token: f.spectator_token,
+        member_tokens: Object.entries(f.member_tokens || {}).map(([id, token]) => ({ id, token, name: names[id] || id })),
+        forked_from: { table_id: f.source_table, seq: f.source_seq }, fresh: true,
+      });
+      toast(`seq ${seq} から分岐した卓を作りました`, "ok");
+      $("#replay-close").click(); // back to the live view, of the new table
+      location.hash = `table=${f.table_id}`;
+    } catch (x) {
+      toast(errorNodes(x));
+    }
+  }
+
+  $("#undo-button").addEventListener("click", () => send("undo"));
+  $("#redo-button").addEventListener("click", () => send("redo"));
+  $("#replay-fork").addEventListener("click", () => app.replay && fork(app.replay.seq));
+
+  return { decorate, render };
+}

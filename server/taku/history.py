@@ -1,0 +1,289 @@
+"""Undo, redo and forks on the application service (issue #20).
+
+The pure part is :mod:`taku.core.undo`; this module reads what it needs from the
+store. :func:`execute_undo` is how a table decides ``undo``/``redo`` (it reads the log
+back to the target command, then goes through the table's usual command path), and
+:func:`fork_table` makes a new table from a past state of another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import secrets
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import structlog
+
+from taku.app import (
+    CATCH_UP_PAGE,
+    MAX_CONFLICT_RETRIES,
+    CreatedTable,
+    ForkedTable,
+    hash_token,
+)
+from taku.core import chain, undo
+from taku.core import table as core_table
+from taku.core.commands import Redo, Undo, fingerprint
+from taku.core.dice import epoch_seed, seed_hash
+from taku.core.events import Event, ForkOrigin, Recorded, TableCreated, TableForked, tag_of
+from taku.core.ruleset import Context, Emitted, Role, Ruleset
+from taku.core.table import TableState
+from taku.errors import Forbidden, InvalidCommand, SeqConflict
+from taku.protocol import encode
+from taku.store.base import TableRecord, TokenRecord
+
+if TYPE_CHECKING:
+    from taku.app import Hub, TableService
+
+__all__ = ["execute_undo", "fork_table", "undo_log"]
+
+log = structlog.get_logger("taku.history")
+
+
+async def execute_undo(
+    table: TableService,
+    actor: str,
+    command: Undo | Redo,
+    command_id: str,
+    expected_seq: int | None,
+) -> tuple[int, int, bool]:
+    """``table.execute`` for ``undo``/``redo``: read the log back to the target (see
+    :func:`undo_log`), then decide on that very state (:func:`taku.core.undo.decide`)
+    through the table's usual command path; when commands came in between, read again.
+
+    Returns and raises what :meth:`TableService.execute <taku.app.TableService.execute>` does.
+    """
+    fp = fingerprint(command)
+    for _attempt in range(MAX_CONFLICT_RETRIES):
+        if table.hub.store.shared:  # what other nodes appended, before reading the log
+            async with table.lock:
+                await table._catch_up_locked()
+        at = table.state.seq
+        if command_id in table.acks or command_id in table._in_flight:
+            entries: list[undo.Entry] = []
+            resolved: Undo | Redo = command  # a repeat: answered before any decide
+        else:
+            got = await undo_log(table, actor, command, at)
+            if got is None or table.state.seq != at or table._decided.seq != at:
+                await asyncio.sleep(0.002)  # appends in flight: read again after them
+                continue
+            resolved, entries, base = got
+
+        decider = functools.partial(_decide_undo, table.ruleset, at, resolved, entries, base)
+        try:
+            return await table.commit(
+                decider,
+                actor=actor,
+                command_id=command_id,
+                expected_seq=expected_seq,
+                fingerprint=fp,
+                decided=resolved,
+            )
+        except _Moved:
+            await asyncio.sleep(0.002)
+    raise SeqConflict("too many concurrent writers on this table; try again")
+
+
+async def undo_log(
+    table: TableService, actor: str, command: Undo | Redo, at: int
+) -> tuple[Undo | Redo, list[undo.Entry], TableState | None] | None:
+    """The command with its target explicit, and the log an undo is decided on: the
+    part from the target's first event on with the state before it (a past state,
+    from the nearest snapshot), read backwards a page at a time until the target is
+    in it; the whole log when an undo in that part names an earlier command. None
+    when the table moved on meanwhile."""
+    store = table.hub.store
+    state = table.state
+    ctx: Context[Any] = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
+    undo.check_sender(state, command, ctx)
+    entries: list[undo.Entry] = []
+    start = at
+    while True:
+        end, start = start, max(0, start - CATCH_UP_PAGE)
+        page = await store.read(table.table_id, after_seq=start, to_seq=end)
+        if table.state.seq != at:
+            return None
+        entries = undo.prepend(undo.entries_of(page, table.reader.event), entries)
+        try:
+            resolved = undo.resolve(state, command, entries, ctx)
+        except InvalidCommand:
+            if start == 0:
+                raise
+            continue  # the target may be further back
+        assert resolved.command_id is not None
+        first = undo.target_seq(entries, resolved.command_id)
+        if first is None or first == start + 1:
+            if start == 0:
+                break  # not on the table: decide says so
+            continue  # not here, or the page may begin inside its events
+        window = [e for e in entries if e.seq >= first]
+        if not undo.window_ok(window, first):
+            break
+        base = await table.past_state(first - 1)
+        if table.state.seq != at:
+            return None
+        return resolved, window, base
+    everything = await store.read(table.table_id, to_seq=at)
+    entries = undo.entries_of(everything, table.reader.event)
+    return undo.resolve(state, command, entries, ctx), entries, None
+
+
+class _NoDice:
+    """Resolving an undo's target rolls nothing."""
+
+    cursor = 0
+
+    def roll(self, n: int, sides: int) -> Any:
+        raise AssertionError("no dice here")
+
+    def shuffle(self, size: int) -> Any:
+        raise AssertionError("no dice here")
+
+
+_NO_DICE: Any = _NoDice()
+
+
+class _Moved(Exception):
+    """An undo decided on a state its log read did not reach: read again."""
+
+
+def _decide_undo(
+    ruleset: Ruleset,
+    at: int,
+    command: Undo | Redo,
+    entries: Sequence[undo.Entry],
+    base: TableState | None,
+    state: TableState,
+    ctx: Context,
+) -> list[Emitted]:
+    if state.seq != at:
+        raise _Moved
+    return undo.decide(state, command, ctx, ruleset, entries, base)
+
+
+async def fork_table(
+    hub: Hub, source_id: str, member_id: str | None, *, at_seq: int | None = None, name: str = ""
+) -> ForkedTable:
+    """A new table whose state is ``source_id``'s right after ``at_seq`` (default: now).
+
+    Its events: ``table_created`` (``forked_from``: the source, the seq and the
+    source's chain head there), ``table_forked`` (the source's state; its members
+    carried, absent) and the forker's ``member_joined`` as a GM. It has a new seed
+    and new tokens: one for each carried member (their links to join again as
+    themselves) besides the usual invites.
+
+    Raises:
+        TableNotFound: no source table.
+        Forbidden: ``fork/forbidden``, the sender is not the source's GM and its
+            settings do not let members fork.
+        InvalidCommand: ``fork/bad_seq``.
+    """
+    source = await hub.table(source_id)
+    now_state = source.state
+    role = now_state.role_of(member_id)
+    if member_id not in now_state.members or (
+        role != Role.GM and not now_state.history.fork_by_members
+    ):
+        raise Forbidden(
+            "only the GM forks this table", code="fork/forbidden", reason="GMだけが分岐できます"
+        )
+    seq = now_state.seq if at_seq is None else at_seq
+    if not 1 <= seq <= now_state.seq:
+        raise InvalidCommand(f"no seq {seq} on {source_id}", code="fork/bad_seq", seq=seq)
+    past = await source.past_state(seq)
+    assert member_id is not None
+    rs = source.ruleset
+    table_id = "t" + secrets.token_hex(6)
+    seed = secrets.token_bytes(32)
+    first_hash = seed_hash(epoch_seed(seed, 0))
+    forker = now_state.members[member_id]
+    events: list[Event] = [
+        TableCreated(
+            name=core_table._name(name or f"{past.name}（分岐）"[:64]),
+            ruleset=rs.id,
+            ruleset_version=rs.version,
+            options=dict(past.options),
+            seed_hash=first_hash,
+            settings=past.settings,
+            history=past.history,
+            epochs=True,
+            forked_from=ForkOrigin(table_id=source_id, seq=seq, head=past.head),
+        ),
+        TableForked(
+            source_table=source_id,
+            source_seq=seq,
+            source_head=past.head,
+            state=undo.fork_state(past, member_id),
+            id_offset=now_state.seq + now_state.id_offset,  # past every id the source made
+        ),
+        core_table.join_event(member_id, forker.name, Role.GM),
+    ]
+    now = hub.clock()
+    command_id = "fork-" + table_id
+    recs = [
+        Recorded(
+            table_id=table_id,
+            seq=i + 1,
+            type=tag_of(type(e)),
+            data=msgspec.Raw(encode(e)),
+            actor=None if i == 0 else member_id,
+            time=now,
+            command_id=command_id,
+            event_version=type(e).version,
+        )
+        for i, e in enumerate(events)
+    ]
+    if undo.hides_game(rs):
+        # the source's game may hold hidden state (a deck, hands): for nobody
+        forked = recs[1]
+        salt = secrets.token_hex(16)
+        stand_in = msgspec.structs.replace(events[1], state={})
+        recs[1] = msgspec.structs.replace(
+            forked,
+            audience=(),
+            redacted=msgspec.Raw(encode(stand_in)),
+            salt=salt,
+            commitment=chain.commitment(salt, forked.data),
+        )
+    recs = chain.seal(recs, chain.genesis(table_id, first_hash))
+    record = TableRecord(
+        table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
+    )
+    await hub.store.create_table(record, recs, command_id)
+    tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
+    await hub.store.add_token(
+        TokenRecord(
+            token_hash=hash_token(tokens["gm"]),
+            table_id=table_id,
+            role=Role.GM,
+            member_id=member_id,
+        )
+    )
+    for r in ("player", "spectator"):
+        await hub.store.add_token(
+            TokenRecord(token_hash=hash_token(tokens[r]), table_id=table_id, role=r)
+        )
+    members: dict[str, str] = {}
+    for mid, m in past.members.items():
+        if mid == member_id:
+            continue
+        members[mid] = secrets.token_urlsafe(24)
+        await hub.store.add_token(
+            TokenRecord(
+                token_hash=hash_token(members[mid]),
+                table_id=table_id,
+                role=m.role,
+                member_id=mid,
+            )
+        )
+    log.info("table_forked", table_id=table_id, source=source_id, seq=seq)
+    return ForkedTable(
+        CreatedTable(table_id, member_id, tokens["gm"], tokens["player"], tokens["spectator"]),
+        source_id,
+        seq,
+        past.head,
+        members,
+    )

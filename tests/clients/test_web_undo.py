@@ -1,0 +1,74 @@
+"""取り消し / やり直し and 「ここから分岐」 in the browser client (issue #20), in real Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.clients.test_web import create_table, join_as, make_character, wait_seq
+
+
+async def test_the_gm_undoes_and_redoes_and_the_player_sees_it_struck_through(
+    scripted_server: Any, open_page: Any
+) -> None:
+    gm = await create_table(open_page, scripted_server.http_url)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await wait_seq(gm, 3)
+    assert await pl.locator("#undo-bar").is_hidden()  # the table does not let players undo
+    await make_character(gm, "ヤモト・コキ", free={"karate": 5})
+    await wait_seq(gm, 4)
+    await gm.wait_for_selector("#state-panels .card:has-text('ヤモト・コキ')")
+    assert await gm.locator("#redo-button").is_disabled()
+    await gm.click("#undo-button")
+    for page in (gm, pl):
+        await wait_seq(page, 5)
+        await page.wait_for_selector("#log li[data-seq='4'].undone")
+        assert "取り消し" in await page.inner_text("#log li[data-seq='4']")
+        await page.wait_for_selector(
+            "#state-panels .card:has-text('ヤモト・コキ')", state="detached"
+        )
+    assert "#4 の操作を取り消しました" in await gm.inner_text("#log li[data-seq='5']")
+    await gm.click("#redo-button")
+    for page in (gm, pl):
+        await wait_seq(page, 6)
+        await page.wait_for_selector("#log li[data-seq='4']:not(.undone)")
+        await page.wait_for_selector("#state-panels .card:has-text('ヤモト・コキ')")
+    # the replay shows the undone line struck through too
+    await gm.click("#undo-button")
+    await wait_seq(gm, 7)
+    await gm.click("#replay-toggle")
+    await gm.wait_for_selector("#replay-log li[data-seq='4'].undone")
+
+
+async def test_the_gm_forks_from_a_past_seq_in_the_replay(
+    scripted_server: Any, open_page: Any
+) -> None:
+    gm = await create_table(open_page, scripted_server.http_url, name="本編")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await wait_seq(gm, 3)
+    await make_character(gm, "ヤモト・コキ", free={"karate": 5})
+    await wait_seq(gm, 4)
+    await gm.fill("#chat-input", "この後の発言")
+    await gm.press("#chat-input", "Enter")
+    await wait_seq(gm, 5)
+    source = await gm.evaluate("window.taku.tableId")
+    await gm.click("#replay-toggle")
+    await gm.wait_for_selector("#replay[data-seq='5']")
+    await gm.click("#replay-prev")
+    await gm.wait_for_selector("#replay[data-seq='4']")
+    await gm.click("#replay-fork")
+    # the fork opens as its GM, with its links (the player's own among them)
+    await gm.wait_for_function(f"window.taku.tableId && window.taku.tableId !== '{source}'")
+    await gm.wait_for_selector("#invite-dialog[open]")
+    member_link = await gm.input_value("#invite-dialog [id^='dlg-invite-member-']")
+    await gm.click("#invite-close")
+    await gm.wait_for_selector("#state-panels .card:has-text('ヤモト・コキ')")
+    assert "この後の発言" not in await gm.inner_text("#log")
+    assert "#4 から分岐しました" in await gm.inner_text("#log")
+    # the player comes back as themselves in the fork, with the same character
+    page = await join_as(open_page, member_link, "たろう")
+    assert "たろう" in await page.inner_text("#t-me")
+    # the two tables diverge: a line in the fork does not reach the source
+    await gm.fill("#chat-input", "分岐の世界")
+    await gm.press("#chat-input", "Enter")
+    await page.wait_for_selector("#log li:has-text('分岐の世界')")
+    assert "分岐の世界" not in await pl.inner_text("#log")
