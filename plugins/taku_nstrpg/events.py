@@ -384,7 +384,9 @@ class CombatStarted(Event, frozen=True, kw_only=True, tag="nstrpg.combat_started
 
 
 class TurnStarted(Event, frozen=True, kw_only=True, tag="nstrpg.turn_started"):
-    """ターン開始フェイズ: ``evasion`` is each fighter's 回避ダイス for the turn (NS-18, NS-41)."""
+    """ターン開始フェイズ: ``evasion`` is each fighter's 回避ダイス for the turn (NS-18, NS-41);
+    ``initiative`` each fighter's イニシアチブ値 then, which fixes the turn's 手番 order (2-3:
+    a change takes effect from the next turn; empty in logs before it was recorded)."""
 
     meta = msgspec.Meta(
         title="ターン開始", description="ターン開始フェイズ: 全員の回避ダイスが回復した（NS-41）"
@@ -393,6 +395,13 @@ class TurnStarted(Event, frozen=True, kw_only=True, tag="nstrpg.turn_started"):
     turn: Annotated[int, field("ターン", "何ターン目か", ge=1)]
     evasion: Annotated[
         dict[str, int], field("回避ダイス", "キャラクターID → このターンの回避ダイス")
+    ] = {}
+    initiative: Annotated[
+        dict[str, int],
+        field(
+            "イニシアチブ値",
+            "キャラクターID → ターン開始時のイニシアチブ値（このターンの手番順、2-3）",
+        ),
     ] = {}
 
 

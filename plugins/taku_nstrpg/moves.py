@@ -20,7 +20,7 @@ from taku_nstrpg import board as bd
 from taku_nstrpg import mapping as mp
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.abilities import ability_info
-from taku_nstrpg.damage import ACTIVE
+from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.dkk import d3
 from taku_nstrpg.state import NsGame, NsSheet, current, fighter_from_sheet
 
@@ -326,6 +326,17 @@ def _use_ability(
     game: NsGame = acc.game
     table: TableState = acc.table
     sheet = _sheet(table, cid)
+    f = game.fighters.get(cid)
+    if f is not None and f.status not in (ACTIVE, FAINTED):
+        _refuse("cannot_act")
+    if f is not None and f.status == FAINTED and not ctx.is_gm:
+        # 気絶状態: only 些細な行動 "特殊な能力を持たない限り" (NS-82): the GM decides
+        # whether an ability says otherwise and uses it for the character
+        reject(
+            "cannot_act",
+            f"{table.characters[cid].name}は気絶状態：能力はマスターの判断で使う",
+            "NSTRPG 2-12 気絶状態",
+        )
     info = ability_info(sheet, name)
     b = game.board or mp.Board()
     duel = duel_now(table, game, acc.options)
