@@ -467,6 +467,7 @@ def _character(
                         args={"attacker": ch.id, "kind": kind},
                         choices={"target": friends, "weapon": weapons},
                         group=ch.name,
+                        confirm=f"{ch.name}で味方を{'攻撃' if kind == 'melee' else '射撃'}しますか？",
                     )
                 )
         if sheet.ninja:
