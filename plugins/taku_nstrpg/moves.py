@@ -273,6 +273,15 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
                     )
             if len(set(ids)) != len(ids):
                 reject("bad_pc_order", "同じPCが2回ある", "NSTRPG 2-3 イニシアチブが同値だった場合")
+            kept = [k for k in ids if k in game.pc_rank]
+            if game.combat and kept != [k for k in game.pc_rank if k in table.characters]:
+                # 「最初に1回だけ順番を決め、それを戦闘終了まで維持する」(NS-31): in a combat
+                # the order already agreed stays; only PCs not yet in it are added
+                reject(
+                    "pc_order_kept",
+                    "決めた同値のPCの順番は戦闘終了まで変えられない（新たに同値になったPCを加えるだけ）",
+                    "NSTRPG 2-3 イニシアチブが同値だった場合",
+                )
             acc.add(mp.PcOrderSet(order=tuple(ids)))
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)

@@ -211,3 +211,24 @@ async def test_ikkiuchi_holds_for_the_turn_a_reinforcement_arrives(ns: Make) -> 
     await t.gm_do(c.EndTurn())
     await t.gm_do(c.StartTurn())
     assert names(t) == [("エミリー", 7), ("ブラックマンバ", 4), ("クローンヤクザ1", 1)]
+
+
+async def test_an_agreed_pc_order_is_kept_to_the_combat_end(ns: Make) -> None:
+    """NS-31 (2-3): 「戦闘中にイニシアチブ値の変化が起こり、仲間同士でイニシアチブ同値となった場合、
+    最初に1回だけ順番を決め、それを戦闘終了まで維持する」: in a combat the GM may add a PC
+    newly tied to the agreed order but not reorder it (``pc_order_kept``); after the combat
+    the order may be agreed anew."""
+    t = await ns()
+    kevin = await t.pc("ケビン", **sheet(4))
+    emily = await t.pc("エミリー", **sheet(4))
+    bob = await t.pc("ボブ", **sheet(4))
+    await t.gm_do(mp.SetPcOrder(order=[emily, kevin]))
+    await t.gm_do(c.StartCombat())
+    for bad in ([kevin, emily], [emily], [bob, kevin, emily]):
+        code = await t.rejected(t.gm, mp.SetPcOrder(order=bad))
+        assert code == "rule/nstrpg/pc_order_kept"
+    await t.gm_do(mp.SetPcOrder(order=[emily, bob, kevin]))  # ボブ's place settled, once
+    assert [label for label, _ in names(t)] == ["エミリー", "ボブ", "ケビン"]
+    await t.gm_do(c.EndCombat())
+    await t.gm_do(mp.SetPcOrder(order=[kevin, emily, bob]))
+    assert t.h.game.pc_rank == (kevin, emily, bob)
