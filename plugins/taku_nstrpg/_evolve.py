@@ -243,7 +243,7 @@ def _core(
             return _replace(
                 game, combat=True, turn=0, atmosphere="normal", acted=(), step="", turn_over=False
             )
-        case ev.TurnStarted(turn=turn, evasion=evasion, initiative=values):
+        case ev.TurnStarted(turn=turn, evasion=evasion, initiative=values, duel=duel):
             fighters = {
                 k: _replace(
                     f, evasion_dice=evasion.get(k, f.evasion_dice), adrenaline_evasion=False
@@ -264,6 +264,7 @@ def _core(
                 effects_done=False,
                 joined=(),
                 turn_initiative=dict(values),
+                turn_duel=duel,
             )
         case te.EffectsResolved():
             return te.evolve_effects(game, event)
@@ -308,6 +309,7 @@ def _core(
                 turn_over=False,
                 joined=(),
                 turn_initiative={},
+                turn_duel=None,
             )
         case ev.ScenarioStarted():
             fighters = {}

@@ -71,9 +71,13 @@ Fighters = list[tuple[Character, NsSheet, Fighter]]
 def duel_now(table: TableState, game: NsGame, options: NsOptions | None) -> bool:
     """一騎打ち (NS-34) is in effect: the table option is on and exactly two ninjas of
     opposite sides are present and able to act in the combat, nobody else. Present: on
-    the map when the table has one, and not a 増援 who joined this turn (:func:`sits_out`)."""
+    the map when the table has one, and not a 増援 who joined this turn (:func:`sits_out`).
+    Within a turn, what its ``start_turn`` decided (``game.turn_duel``): a fighter falling
+    or arriving mid-turn changes the 手番 from the next turn, as the order does."""
     if options is None or not options.ikkiuchi or not game.combat:
         return False
+    if game.turn > 0 and not game.turn_over and game.turn_duel is not None:
+        return game.turn_duel  # decided at the turn's start, kept for the turn (2-3)
     able = [
         (sheet, f)
         for ch, sheet, f in _fighters(table)

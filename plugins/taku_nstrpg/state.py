@@ -477,6 +477,8 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
             turn's 手番 order is built from it, so a change mid-turn (ニューロン damage …)
             reorders from the next turn (2-3); empty before a turn and in old logs (then the
             current values).
+        turn_duel: whether this turn began as a 一騎打ち (NS-34): kept for the turn, as the
+            order is; ``None`` before a turn and in old logs (then decided from the state now).
         board: the map, positions and per-手番 movement (:class:`~taku_nstrpg.mapping.Board`);
             ``None`` without a map (the view leaves it out then).
     """
@@ -555,6 +557,10 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
             "キャラクターID → ターン開始時のイニシアチブ値（このターンの手番順はこれで決まる、2-3）",
         ),
     ] = {}
+    turn_duel: Annotated[
+        bool | None,
+        field("このターンの一騎打ち", "ターン開始時に一騎打ち（NS-34）だったか（空なら記録なし）"),
+    ] = None
     board: Annotated[
         Board | None,
         field(

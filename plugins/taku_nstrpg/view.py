@@ -23,6 +23,7 @@ _NOT_SHOWN = (
     "secret_rolls",
     "joined",
     "turn_initiative",
+    "turn_duel",
 )  # turn bookkeeping (see ``turn``: its order's values), and who may see a secret check
 
 

@@ -232,3 +232,28 @@ async def test_an_agreed_pc_order_is_kept_to_the_combat_end(ns: Make) -> None:
     await t.gm_do(c.EndCombat())
     await t.gm_do(mp.SetPcOrder(order=[kevin, emily, bob]))
     assert t.h.game.pc_rank == (kevin, emily, bob)
+
+
+async def test_ikkiuchi_begins_with_the_next_turn_when_the_third_falls(ns: Make) -> None:
+    """NS-34 with 2-3 (the order of a turn is fixed at its start): エミリー (7) fells the only
+    other fighter, a mob, in turn 1 (one die, face 4, at NORMAL; a mob cannot dodge): the
+    duel's second 手番 come from turn 2 (7, 4, 3, 2), not at once in turn 1."""
+    t = await ns({"ikkiuchi": True})
+    me = await t.pc("エミリー", **sheet(7, karate=1))
+    foe = await t.npc("ブラックマンバ", **sheet(4, "boss"))
+    (mob,) = await t.mobs("クローンヤクザ", 1, **sheet(1, "mob", tairyoku=1))
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me))
+    t.roll(4)
+    await t.do(c.Attack(attacker=me, target=mob))
+    assert t.f(mob).status == "removed"
+    assert names(t) == [("エミリー", 7), ("ブラックマンバ", 4)]  # before the fix: 7, 4, 3, 2
+    await t.do(c.EndTurnOf(character_id=me))
+    await t.pass_turns()
+    assert turn(t.h.table.state, t.h.table.ruleset).phase == "turn_end"  # no second 手番
+    await t.gm_do(c.EndTurn())
+    await t.gm_do(c.StartTurn())
+    tn = turn(t.h.table.state, t.h.table.ruleset)
+    assert [(s.id, s.value) for s in tn.order] == [(me, 7), (foe, 4), (me, 3), (foe, 2)]
+    t.assert_dice_used()
