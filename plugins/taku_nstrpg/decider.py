@@ -247,8 +247,8 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             from taku_nstrpg.play import duel_now
 
             # 一騎打ち as of the new turn's start: last turn's 増援 are present now (NS-34)
-            fresh = _replace(acc.game, joined=(), turn_duel=None)
-            duel = duel_now(table, fresh, opts) if opts.ikkiuchi else None
+            starting = _replace(acc.game, joined=(), turn_duel=None)
+            duel = duel_now(table, starting, opts) if opts.ikkiuchi else None
             acc.add(
                 ev.TurnStarted(turn=acc.game.turn + 1, evasion=evasion, initiative=inits, duel=duel)
             )
