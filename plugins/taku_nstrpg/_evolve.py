@@ -58,6 +58,10 @@ def evolve(
     if isinstance(event, mp.MAP_EVENTS):
         game = game or NsGame()
         game = _replace(game, board=mp.evolve_board(game.board, event, game.phase))
+        b = game.board
+        if isinstance(event, mp.MapSet) and b is not None and game.combat and game.turn == 0:
+            # a map laid out after the combat began, with nobody on it: sudden (NS-33)
+            game = _replace(game, board=_replace(b, sudden=not b.positions))
         if isinstance(event, mp.FullMoveRolled):
             return _did_act(game, event.character_id, True)  # 全力移動 is the action (NS-52)
         if isinstance(event, mp.AbilityUsed) and event.seishin:
@@ -89,7 +93,17 @@ def _board_after(b: mp.Board, event: Event, game: NsGame) -> mp.Board:
             return _replace(b, full_move=mp._drop(b.full_move, cid))
         case ev.CombatStarted() | ev.CombatEnded():
             return _replace(
-                b, moved=(), sokuten={}, full_move={}, turns_taken={}, used={}, instant={}
+                b,
+                moved=(),
+                sokuten={},
+                full_move={},
+                turns_taken={},
+                used={},
+                instant={},
+                # nobody on the map when it begins: a sudden combat (NS-33)
+                sudden=isinstance(event, ev.CombatStarted)
+                and b.map is not None
+                and not b.positions,
             )
         case CharacterRemoved(character_id=cid):
             return _replace(b, positions=mp._drop(b.positions, cid))
@@ -229,7 +243,7 @@ def _core(
             return _replace(
                 game, combat=True, turn=0, atmosphere="normal", acted=(), step="", turn_over=False
             )
-        case ev.TurnStarted(turn=turn, evasion=evasion):
+        case ev.TurnStarted(turn=turn, evasion=evasion, initiative=values, duel=duel):
             fighters = {
                 k: _replace(
                     f, evasion_dice=evasion.get(k, f.evasion_dice), adrenaline_evasion=False
@@ -249,6 +263,8 @@ def _core(
                 turn_over=False,
                 effects_done=False,
                 joined=(),
+                turn_initiative=dict(values),
+                turn_duel=duel,
             )
         case te.EffectsResolved():
             return te.evolve_effects(game, event)
@@ -292,6 +308,8 @@ def _core(
                 step="",
                 turn_over=False,
                 joined=(),
+                turn_initiative={},
+                turn_duel=None,
             )
         case ev.ScenarioStarted():
             fighters = {}

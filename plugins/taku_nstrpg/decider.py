@@ -36,6 +36,7 @@ from taku_nstrpg.moves import (
     entry_possible,
     knockback_of,
     map_adjacent,
+    placement_due,
     require_on_map,
     turn_due,
 )
@@ -48,6 +49,7 @@ from taku_nstrpg.state import (
     current,
     evasion_per_turn,
     fighter_from_sheet,
+    initiative,
 )
 
 __all__ = ["decide", "reject"]
@@ -206,8 +208,16 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
         ):
             decide_map(acc, command, ctx)
         case c.BeginTurnOf(character_id=cid, shuchu=shuchu, equip=equip):
-            _, sheet, _f = _load(table, acc.game, cid)
+            _, sheet, bf = _load(table, acc.game, cid)
             turn_due(table, acc.game, cid, ctx, opts)
+            if bf.status == FAINTED and (shuchu or equip is not None):
+                # a 気絶 character's 手番 comes, with only 些細な行動 (NS-82)
+                reject(
+                    "cannot_act",
+                    f"{table.characters[cid].name}は気絶状態：手番は来るが些細な行動しかできない"
+                    "（集中も武器の切り替えもできない）",
+                    "NSTRPG 2-12 気絶状態",
+                )
             if equip is not None and equip not in _usable_weapons(sheet):
                 reject(
                     "weapon_not_carried", f"{equip} を持っていない", "NSTRPG 2-4 武器を切り替える"
@@ -229,7 +239,19 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
                 for k, f in acc.game.fighters.items()
                 if k in table.characters
             }
-            acc.add(ev.TurnStarted(turn=acc.game.turn + 1, evasion=evasion))
+            inits = {  # the order of this turn is fixed now (2-3)
+                k: initiative(sheet_of(table.characters[k].sheet), f)
+                for k, f in acc.game.fighters.items()
+                if k in table.characters
+            }
+            from taku_nstrpg.play import duel_now
+
+            # 一騎打ち as of the new turn's start: last turn's 増援 are present now (NS-34)
+            starting = _replace(acc.game, joined=(), turn_duel=None)
+            duel = duel_now(table, starting, opts) if opts.ikkiuchi else None
+            acc.add(
+                ev.TurnStarted(turn=acc.game.turn + 1, evasion=evasion, initiative=inits, duel=duel)
+            )
         case c.EndTurn(atmosphere=atmosphere):
             level = atmosphere or acc.game.atmosphere
             if level not in cb.ATMOSPHERE_LEVELS:
@@ -440,6 +462,15 @@ def _turn_closed(acc: _Acc, opts: NsOptions, what: str) -> None:
     if g.turn == 0:
         if what.startswith("ターン終了"):
             reject("turn_end_order", "まだターンが始まっていない（ターン1を始める）", S)
+        due = placement_due(acc.table, g) if g.board is not None and g.board.sudden else None
+        if due is not None:  # sudden combat: everyone placed first, lowest first (NS-33)
+            who = acc.table.characters[due].name if due in acc.table.characters else due
+            reject(
+                "placement_due",
+                f"まだ配置が済んでいない（次は{who}）：配置を終えてからターン1を始める",
+                "NSTRPG 2-3 配置時は逆イニシアチブ",
+                character_id=due,
+            )
         return
     if g.acting is not None:
         who = acc.table.characters[g.acting].name if g.acting in acc.table.characters else g.acting

@@ -384,7 +384,10 @@ class CombatStarted(Event, frozen=True, kw_only=True, tag="nstrpg.combat_started
 
 
 class TurnStarted(Event, frozen=True, kw_only=True, tag="nstrpg.turn_started"):
-    """ターン開始フェイズ: ``evasion`` is each fighter's 回避ダイス for the turn (NS-18, NS-41)."""
+    """ターン開始フェイズ: ``evasion`` is each fighter's 回避ダイス for the turn (NS-18, NS-41);
+    ``initiative`` each fighter's イニシアチブ値 then, which fixes the turn's 手番 order (2-3:
+    a change takes effect from the next turn; empty in logs before it was recorded); ``duel``
+    whether the turn is a 一騎打ち (NS-34), fixed for the turn too (``None`` in older logs)."""
 
     meta = msgspec.Meta(
         title="ターン開始", description="ターン開始フェイズ: 全員の回避ダイスが回復した（NS-41）"
@@ -394,6 +397,17 @@ class TurnStarted(Event, frozen=True, kw_only=True, tag="nstrpg.turn_started"):
     evasion: Annotated[
         dict[str, int], field("回避ダイス", "キャラクターID → このターンの回避ダイス")
     ] = {}
+    initiative: Annotated[
+        dict[str, int],
+        field(
+            "イニシアチブ値",
+            "キャラクターID → ターン開始時のイニシアチブ値（このターンの手番順、2-3）",
+        ),
+    ] = {}
+    duel: Annotated[
+        bool | None,
+        field("一騎打ち", "このターンは一騎打ち（各ニンジャ2手番、NS-34）か。空なら記録なし"),
+    ] = None
 
 
 class TurnEnded(Event, frozen=True, kw_only=True, tag="nstrpg.turn_ended"):

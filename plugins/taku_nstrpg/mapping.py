@@ -66,6 +66,9 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
         turns_taken: character id -> 手番 begun this combat (一騎打ち cooldowns).
         entry_row, entry_target: the 死神のエントリー決定表 row to place 【殺】 by and the
             target ninja (after a successful Wasshoi!, until ``place_entry``; 0 = none).
+        sudden: the combat began with nobody on the map (a sudden combat, 2-3): ``start_turn``
+            waits until every fighter is placed, lowest イニシアチブ first (NS-33); a
+            combat begun with positions may leave a character off the map (it enters later).
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -107,6 +110,13 @@ class Board(msgspec.Struct, frozen=True, kw_only=True):
             "脱出できない窓", "エントリー3で【殺】が突き破った窓（隣接している間は脱出に使えない）"
         ),
     ] = ()
+    sudden: Annotated[
+        bool,
+        field(
+            "突発的な戦闘",
+            "戦闘開始時にマップ上に誰もいなかった: ターン1の前に全員をイニシアチブの低い順に配置する（NS-33）",
+        ),
+    ] = False
 
 
 class CellEdit(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -20,7 +20,7 @@ from taku_nstrpg import board as bd
 from taku_nstrpg import mapping as mp
 from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.abilities import ability_info
-from taku_nstrpg.damage import ACTIVE
+from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.dkk import d3
 from taku_nstrpg.state import NsGame, NsSheet, current, fighter_from_sheet
 
@@ -273,6 +273,15 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
                     )
             if len(set(ids)) != len(ids):
                 reject("bad_pc_order", "同じPCが2回ある", "NSTRPG 2-3 イニシアチブが同値だった場合")
+            kept = [k for k in ids if k in game.pc_rank]
+            if game.combat and kept != [k for k in game.pc_rank if k in table.characters]:
+                # 「最初に1回だけ順番を決め、それを戦闘終了まで維持する」(NS-31): in a combat
+                # the order already agreed stays; only PCs not yet in it are added
+                reject(
+                    "pc_order_kept",
+                    "決めた同値のPCの順番は戦闘終了まで変えられない（新たに同値になったPCを加えるだけ）",
+                    "NSTRPG 2-3 イニシアチブが同値だった場合",
+                )
             acc.add(mp.PcOrderSet(order=tuple(ids)))
         case mp.UseAbility(character_id=cid, ability=name, instant=instant, target=target):
             kit.character(table, cid)
@@ -326,6 +335,17 @@ def _use_ability(
     game: NsGame = acc.game
     table: TableState = acc.table
     sheet = _sheet(table, cid)
+    f = game.fighters.get(cid)
+    if f is not None and f.status not in (ACTIVE, FAINTED):
+        _refuse("cannot_act")
+    if f is not None and f.status == FAINTED and not ctx.is_gm:
+        # 気絶状態: only 些細な行動 "特殊な能力を持たない限り" (NS-82): the GM decides
+        # whether an ability says otherwise and uses it for the character
+        reject(
+            "cannot_act",
+            f"{table.characters[cid].name}は気絶状態：能力はマスターの判断で使う",
+            "NSTRPG 2-12 気絶状態",
+        )
     info = ability_info(sheet, name)
     b = game.board or mp.Board()
     duel = duel_now(table, game, acc.options)

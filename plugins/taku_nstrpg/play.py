@@ -70,10 +70,19 @@ Fighters = list[tuple[Character, NsSheet, Fighter]]
 
 def duel_now(table: TableState, game: NsGame, options: NsOptions | None) -> bool:
     """一騎打ち (NS-34) is in effect: the table option is on and exactly two ninjas of
-    opposite sides are able to act in the combat, nobody else."""
+    opposite sides are present and able to act in the combat, nobody else. Present: on
+    the map when the table has one, and not a 増援 who joined this turn (:func:`sits_out`).
+    Within a turn, what its ``start_turn`` decided (``game.turn_duel``): a fighter falling
+    or arriving mid-turn changes the 手番 from the next turn, as the order does."""
     if options is None or not options.ikkiuchi or not game.combat:
         return False
-    able = [(sheet, f) for _, sheet, f in _fighters(table) if f.status == ACTIVE]
+    if game.turn > 0 and not game.turn_over and game.turn_duel is not None:
+        return game.turn_duel  # decided at the turn's start, kept for the turn (2-3)
+    able = [
+        (sheet, f)
+        for ch, sheet, f in _fighters(table)
+        if f.status == ACTIVE and sits_out(game, ch.id) is None
+    ]
     return (
         len(able) == 2
         and all(sheet.ninja for sheet, _ in able)
@@ -86,18 +95,25 @@ def order(
 ) -> list[tuple[str, int]]:
     """The 手番 order of the fighters still on the map (active or 気絶), with each イニシアチブ値 (2-3).
 
+    During a turn the values are those of its ``start_turn`` (``game.turn_initiative``):
+    "これらの変化による行動順変更は、次のターンから起こる" (2-3); between turns the current ones.
+
     In 一騎打ち (NS-34, ``options.ikkiuchi``) each ninja is listed twice: the second
     手番 at half its イニシアチブ値, rounded down (G-NS-15)."""
     fs = _fighters(table) if fighters is None else fighters
+    game: NsGame = table.game or NsGame()
+    # within a turn, the values of its start: a change reorders from the next turn (2-3)
+    fixed = game.turn_initiative if game.turn > 0 and not game.turn_over else {}
     entries = [
-        (ch.id, initiative(sheet, f), sheet.kind == "pc")
+        (ch.id, fixed.get(ch.id, initiative(sheet, f)), sheet.kind == "pc")
         for ch, sheet, f in fs
         if f.status in (ACTIVE, FAINTED)
     ]
-    game: NsGame = table.game or NsGame()
     rank = game.pc_rank
     if duel_now(table, game, options):
-        twice = entries + [(f"{cid}#2", v // 2, pc) for cid, v, pc in entries]
+        twice = entries + [  # the second 手番 of the two present (NS-34)
+            (f"{cid}#2", v // 2, pc) for cid, v, pc in entries if sits_out(game, cid) is None
+        ]
         values = {cid: v for cid, v, _ in twice}
         return [(cid.split("#")[0], values[cid]) for cid in cb.initiative_order(twice, rank)]
     values = {cid: v for cid, v, _ in entries}
@@ -142,11 +158,15 @@ def _next(
     fighters: Fighters | None = None,
     options: NsOptions | None = None,
 ) -> str | None:
-    """The first in order who is able to act, has a 手番 this turn (:func:`sits_out`) and
-    has not ended that 手番 this turn."""
+    """The first in order who is on the map (active or 気絶: a 気絶 character still gets its
+    手番, NS-82), has a 手番 this turn (:func:`sits_out`) and has not ended that 手番 this turn."""
     slots = order(table, fighters, options)
     for (cid, _), done in zip(slots, _slots_done(game, slots), strict=True):
-        if game.fighters[cid].status == ACTIVE and not done and sits_out(game, cid) is None:
+        if (
+            game.fighters[cid].status in (ACTIVE, FAINTED)
+            and not done
+            and sits_out(game, cid) is None
+        ):
             return cid
     return None
 
@@ -189,11 +209,12 @@ def turn(table: TableState, options: NsOptions | None = None) -> Turn | None:
                 id=cid,
                 label=table.characters[cid].name
                 + ("（2回目の手番）" if cid in seen else "")
-                + (f"（{SITS_OUT[out]}）" if out else ""),
+                + (f"（{SITS_OUT[out]}）" if out else "")
+                + ("（気絶）" if game.fighters[cid].status == FAINTED else ""),
                 value=value,
                 done=done
                 or out is not None
-                or game.fighters[cid].status != ACTIVE
+                or game.fighters[cid].status not in (ACTIVE, FAINTED)
                 or (game.turn_over and game.turn > 0),
             )
         )
@@ -351,6 +372,28 @@ def _character(
                     group=ch.name,
                 )
             )
+            # its 手番 still comes, with only 些細な行動: begin it and end it (NS-82)
+            if game.combat and game.turn > 0 and not game.turn_over:
+                if game.acting is None and nxt == ch.id:
+                    out.append(
+                        Affordance(
+                            command="nstrpg.begin_turn_of",
+                            label="手番を始める（気絶状態: 些細な行動のみ）",
+                            args={"character_id": ch.id},
+                            group=ch.name,
+                            primary=True,
+                        )
+                    )
+                if game.acting == ch.id:
+                    out.append(
+                        Affordance(
+                            command="nstrpg.end_turn_of",
+                            label="手番を終える",
+                            args={"character_id": ch.id},
+                            group=ch.name,
+                            primary=not game.pending,
+                        )
+                    )
         return out
     out.append(
         Affordance(
@@ -428,6 +471,7 @@ def _character(
                         args={"attacker": ch.id, "kind": kind},
                         choices={"target": friends, "weapon": weapons},
                         group=ch.name,
+                        confirm=f"{ch.name}で味方を{'攻撃' if kind == 'melee' else '射撃'}しますか？",
                     )
                 )
         if sheet.ninja:

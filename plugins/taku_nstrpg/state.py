@@ -473,6 +473,12 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         pc_rank: the agreed order of PCs with the same イニシアチブ値 (NS-31, ``set_pc_order``).
         joined: characters created during this combat turn (増援): they have no 手番 until
             the next ``start_turn`` (2-2: placed in the ターン終了フェイズ, act from the next turn).
+        turn_initiative: each fighter's イニシアチブ値 at this turn's ``start_turn``: the
+            turn's 手番 order is built from it, so a change mid-turn (ニューロン damage …)
+            reorders from the next turn (2-3); empty before a turn and in old logs (then the
+            current values).
+        turn_duel: whether this turn began as a 一騎打ち (NS-34): kept for the turn, as the
+            order is; ``None`` before a turn and in old logs (then decided from the state now).
         board: the map, positions and per-手番 movement (:class:`~taku_nstrpg.mapping.Board`);
             ``None`` without a map (the view leaves it out then).
     """
@@ -544,6 +550,17 @@ class NsGame(msgspec.Struct, frozen=True, kw_only=True):
         tuple[str, ...],
         field("次のターンから行動する者", "このターン中に加わったキャラクターID（増援、2-2）"),
     ] = ()
+    turn_initiative: Annotated[
+        dict[str, int],
+        field(
+            "このターンのイニシアチブ値",
+            "キャラクターID → ターン開始時のイニシアチブ値（このターンの手番順はこれで決まる、2-3）",
+        ),
+    ] = {}
+    turn_duel: Annotated[
+        bool | None,
+        field("このターンの一騎打ち", "ターン開始時に一騎打ち（NS-34）だったか（空なら記録なし）"),
+    ] = None
     board: Annotated[
         Board | None,
         field(

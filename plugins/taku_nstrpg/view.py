@@ -22,7 +22,9 @@ _NOT_SHOWN = (
     "turn_over",
     "secret_rolls",
     "joined",
-)  # turn bookkeeping (see ``turn``), and who may see a secret check
+    "turn_initiative",
+    "turn_duel",
+)  # turn bookkeeping (see ``turn``: its order's values), and who may see a secret check
 
 
 def derived(table: TableState, cid: str) -> dict[str, Any]:
@@ -44,7 +46,8 @@ def derived(table: TableState, cid: str) -> dict[str, Any]:
 def view(table: TableState, viewer: Viewer, options: NsOptions | None = None) -> dict[str, Any]:
     """The game state as builtins, with ``derived`` values per character (nothing is hidden).
 
-    The 手番 bookkeeping (``acted``, ``step``, ``turn_over``, ``joined``) is left out: the state
+    The 手番 bookkeeping (``acted``, ``step``, ``turn_over``, ``joined``, ``turn_initiative``)
+    is left out: the state
     message's ``turn`` presents it (:func:`taku_nstrpg.play.turn`), and the view stays
     what earlier versions showed.
     """

@@ -456,3 +456,93 @@ async def test_outside_a_turn_an_ally_is_no_quick_target(
     assert buttons and all(b.startswith("ラオモトに") for b in buttons)
     moves = await pl.locator(".legal-moves button[data-command='nstrpg.attack']").all_inner_texts()
     assert "ニンジャスレイヤー: 味方に射撃する（ヤモト・スリケン）" in moves
+
+
+async def test_attacking_an_ally_asks_first(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """The 「味方に射撃する」 button of 今できる手 carries the affordance's ``confirm``: the page
+    asks 「ニンジャスレイヤーで味方を射撃しますか？」; on いいえ nothing is sent, on はい the shot is
+    rolled (the server's ``attack_rolled`` at ヤモト with the scripted faces)."""
+    gm = await create_table(open_page, scripted_server.http_url, "nstrpg", "ネオサイタマ")
+    pl = await open_page(await gm.input_value("#invite-player"))
+    await pl.fill("#join-name", "フジキド")
+    await pl.click("#join-submit")
+    await pl.wait_for_selector("body[data-seq]")
+    table_id = await gm.evaluate("window.taku.tableId")
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    async with await TakuClient.connect(scripted_server.ws_url) as p:
+        await p.join(table_id, ptoken)
+        for name in ("ニンジャスレイヤー", "ヤモト"):
+            ack = await p.command(table_id, {"type": "create_character", "name": name, "sheet": PC})
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    await gm.close()
+    ally = (await pl.evaluate("Object.values(window.taku.state.characters)"))[1]["id"]
+    button = pl.locator(
+        ".legal-moves button[data-command='nstrpg.attack']",
+        has_text="ニンジャスレイヤー: 味方に射撃する（ヤモト・スリケン）",
+    )
+    asked: list[str] = []
+
+    async def answer(d: Any, yes: bool) -> None:
+        asked.append(d.message)
+        await (d.accept() if yes else d.dismiss())
+
+    pl.once("dialog", lambda d: answer(d, False))
+    await button.click()
+    assert asked == ["ニンジャスレイヤーで味方を射撃しますか？"]
+    assert await pl.get_attribute("body", "data-seq") == str(ack.last_seq)  # nothing sent
+    scripted_dice.extend([6, 1, 1])  # 【ワザマエ】3 at NORMAL: one success
+    pl.once("dialog", lambda d: answer(d, True))
+    await button.click()
+    await pl.wait_for_function(
+        "window.taku.events.some((e) => e.event.type === 'nstrpg.attack_rolled')"
+    )
+    rolled = await pl.evaluate(
+        "window.taku.events.filter((e) => e.event.type === 'nstrpg.attack_rolled')"
+        ".map((e) => e.event)"
+    )
+    assert len(asked) == 2 and len(rolled) == 1
+    (r,) = rolled[0]["rolls"]
+    assert r["target"] == ally and r["roll"]["faces"] == [6, 1, 1]
+
+
+async def test_attacking_an_ally_from_a_form_asks_first_too(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """With more combinations than buttons (2 allies × スリケン and 3 guns) 「味方に射撃する」 is
+    a short form; its submit asks the same question, and いいえ sends nothing."""
+    gm = await create_table(open_page, scripted_server.http_url, "nstrpg", "ネオサイタマ")
+    pl = await open_page(await gm.input_value("#invite-player"))
+    await pl.fill("#join-name", "フジキド")
+    await pl.click("#join-submit")
+    await pl.wait_for_selector("body[data-seq]")
+    table_id = await gm.evaluate("window.taku.tableId")
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{table_id}')).token")
+    guns = {**PC, "weapons": ["chakagun", "machinegun", "shotgun"]}
+    async with await TakuClient.connect(scripted_server.ws_url) as p:
+        await p.join(table_id, ptoken)
+        for name, sheet in (("ニンジャスレイヤー", guns), ("ヤモト", PC), ("ナンシー", PC)):
+            ack = await p.command(
+                table_id, {"type": "create_character", "name": name, "sheet": sheet}
+            )
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    await gm.close()
+    form = pl.locator("form.move-form", has_text="ニンジャスレイヤー: 味方に射撃する")
+    asked: list[str] = []
+
+    async def answer(d: Any, yes: bool) -> None:
+        asked.append(d.message)
+        await (d.accept() if yes else d.dismiss())
+
+    pl.once("dialog", lambda d: answer(d, False))
+    await form.locator("button[type='submit']").click()
+    assert asked == ["ニンジャスレイヤーで味方を射撃しますか？"]
+    assert await pl.get_attribute("body", "data-seq") == str(ack.last_seq)  # nothing sent
+    scripted_dice.extend([1] * 12)
+    pl.once("dialog", lambda d: answer(d, True))
+    await form.locator("button[type='submit']").click()
+    await pl.wait_for_function(
+        "window.taku.events.some((e) => e.event.type === 'nstrpg.attack_rolled')"
+    )
+    assert len(asked) == 2

@@ -215,5 +215,8 @@ async def test_allies_are_not_among_the_quick_targets(ns: Make) -> None:
     ]
     (mate,) = [a for a in offers if a.label.startswith("味方に")]
     assert mate.label == "味方に近接攻撃する" and not mate.primary
+    # a client asks before it sends it; the attacks on enemies go at once
+    assert mate.confirm == "pc1で味方を攻撃しますか？"
+    assert [a.confirm for a in offers if a is not mate] == [None] * (len(offers) - 1)
     assert [ch.value for ch in mate.choices["target"]] == [friend]
     assert all(friend not in [ch.value for ch in a.choices["target"]] for a in offers if a != mate)

@@ -7,7 +7,7 @@ import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm, structFields } from "./forms.js";
 import { sheetForm, toCcfolia } from "./sheet.js";
 import { rulesetPanel, characterExtras, numericPaths, hasPanel } from "./panels.js";
-import { planMoves, moveForm } from "./moves.js";
+import { planMoves, moveForm, confirmed } from "./moves.js";
 import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
 import { mapPanel, mapOffers } from "./map.js";
@@ -332,7 +332,7 @@ function renderState(s, root, { live }) {
     parts.push(h("section", { class: "panel legal-moves", role: "group", "aria-label": "今できる手" },
       h("h2", { text: "今できる手" }),
       moves.buttons.map((mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
-        onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label })),
+        onclick: () => confirmed(mv) && sendCommand(mv.command).catch(() => {}), text: mv.label })),
       moves.forms.map((f) => moveForm(f, (cmd) => sendCommand(cmd)))));
   }
   const timers = timerPanel(s, ctx, app.conn && app.conn.coreSchema); // armed timers, counting down (timers.js)

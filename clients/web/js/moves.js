@@ -25,7 +25,7 @@ function isList(prop, root) {
   return Array.isArray(r.anyOf) && r.anyOf.some((a) => a.type === "array");
 }
 
-// [{label, command, primary}] for the moves shown as buttons, and [{affordance, …}] as forms.
+// [{label, command, primary, group, confirm}] for the moves shown as buttons, and [{affordance, …}] as forms.
 export function planMoves(affordances, info) {
   const buttons = [];
   const forms = [];
@@ -54,10 +54,16 @@ export function planMoves(affordances, info) {
       const args = Object.fromEntries(Object.entries({ ...(a.args || {}), ...c.args }).filter(([, v]) => v !== null));
       // whose move it is, when the label does not say (two characters may both attack)
       const base = a.group && !String(a.label).includes(a.group) ? `${a.group}: ${a.label}` : a.label;
-      buttons.push({ label: c.label ? `${base}（${c.label}）` : base, command: { type: a.command, ...args }, primary: !!a.primary, group: a.group || "" });
+      buttons.push({ label: c.label ? `${base}（${c.label}）` : base, command: { type: a.command, ...args }, primary: !!a.primary, group: a.group || "",
+        confirm: typeof a.confirm === "string" ? a.confirm : "" });
     }
   }
   return { buttons, forms };
+}
+
+// An affordance with a `confirm` question (attacking an ally) is sent only after a yes.
+export function confirmed(mv) {
+  return !(typeof mv.confirm === "string" && mv.confirm) || window.confirm(mv.confirm);
 }
 
 // A short form for one affordance: a field per open argument (its choices).
@@ -88,6 +94,7 @@ export function moveForm({ a, root, def }, send) {
       if (v !== undefined) args[name] = v;
     }
     if (errors.length) { err.textContent = errors.join(" / "); return; }
+    if (!confirmed(a)) return;
     try { await send({ type: a.command, ...args }); } catch (x) { err.replaceChildren(...errorNodes(x)); }
   });
   return form;

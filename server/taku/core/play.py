@@ -56,6 +56,9 @@ class Affordance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
             distance, an amount): a client asks for these fields of the command's
             schema before sending (``["ken", "jo", "shaku"]``). An action with none is
             complete with its args and choices (a button).
+        confirm: a question in Japanese that a client asks (yes / no) before it sends
+            the command, for an action a person rarely means (attacking an ally:
+            ``"味方を攻撃しますか？"``); ``None`` (the default) sends at once.
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -74,6 +77,13 @@ class Affordance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         list[str],
         msgspec.Meta(title="入力する引数", description="選択肢のない、人が入力する引数の名前"),
     ] = []
+    confirm: Annotated[
+        str | None,
+        msgspec.Meta(
+            title="確認",
+            description="送る前にクライアントが尋ねる確認の質問（なければすぐ送る）",
+        ),
+    ] = None
 
 
 class TurnSlot(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

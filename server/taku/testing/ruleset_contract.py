@@ -545,6 +545,9 @@ def _build(table: TableService, aff: Affordance, rng: random.Random, where: str)
     fields = _required_placeholders(cls)
     fields.update(aff.args)
     names = {f.name for f in mi.type_info(cls).fields}  # type: ignore[attr-defined]
+    assert aff.confirm is None or _japanese(aff.confirm), (
+        f"{where}: {aff.command} asks {aff.confirm!r}: a confirmation is a Japanese question"
+    )
     for name in aff.fields:  # what the person types in: a field of the command, not decided
         assert name in names, f"{where}: {aff.command} asks for {name!r}, no field of the command"
         assert name not in aff.args and name not in aff.choices, (
