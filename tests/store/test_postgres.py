@@ -607,7 +607,8 @@ class TestGroupCommit(PostgresSetup):
     async def test_each_tables_order_is_kept_across_concurrent_batches(self, pg_url: str) -> None:
         """Twenty appends to each of six tables, all started at once, each expecting the one
         before it: every one is written, in the order it was started."""
-        store = PostgresEventStore(pg_url)  # two batches in flight at once
+        store = PostgresEventStore(pg_url)
+        store.max_flushes = 2  # two batches in flight at once
         await store.open()
         try:
             tids = [await new_table(store) for _ in range(6)]

@@ -422,11 +422,15 @@ class PostgresEventStore(EventStore):
         self._sql_notify = "SELECT pg_notify($1, u.t || ' ' || u.s::text) FROM unnest($2::text[], $3::bigint[]) AS u(t, s)"
         self.max_batch = 256
         """The most commands one append statement carries (each of another table)."""
-        self.max_flushes = 2
-        """How many batches may be in flight at once (each on its own connection)."""
+        self.max_flushes = 1
+        """How many batches may be in flight at once (each on its own connection). One, by
+        default: the appends that come while it runs all wait for the next, which then
+        shares one statement and one fsync among them (two in flight halved the batches and
+        doubled the fsyncs: 0.41 against 0.48 of the yardstick with 8 tables, docs/scaling.md)."""
         self._waiting: collections.deque[_Pending] = collections.deque()
         self._flushing: set[str] = set()  # tables with an append in flight
         self._flushes = 0
+        self._kick_due = False  # a _kick is scheduled (_kick_soon)
         self._writers: list[asyncpg.Connection] = []  # idle writer connections (_on_writer)
         self._notes: dict[str, int] = {}
         self._notifier: asyncio.Task[None] | None = None
@@ -921,20 +925,29 @@ class PostgresEventStore(EventStore):
         if self._cut:
             raise _unavailable(None)
         p.future = asyncio.get_running_loop().create_future()
-        if not self._flushes:  # nothing in flight: this task runs the statement itself
+        if not (self._flushes or self._waiting or self._kick_due):
+            # nothing in flight or about to go: this task runs the statement itself
             self._flushing.add(p.table_id)
             self._flushes += 1
             await self._flush([p])
         else:
             self._waiting.append(p)
-            self._kick()
+            self._kick_soon()
         return await p.future
+
+    def _kick_soon(self) -> None:
+        """:meth:`_kick` once the tasks ready now have run: the writers woken by a batch's
+        outcomes append again in the same turn of the event loop, and go out together."""
+        if not self._kick_due:
+            self._kick_due = True
+            asyncio.get_running_loop().call_soon(self._kick)
 
     def _kick(self) -> None:
         """Start batches while appends wait and fewer than ``max_flushes`` are in flight.
 
         A batch takes at most one append per table (the first waiting), none of a table
         with an append in flight: each table's appends reach the database in order."""
+        self._kick_due = False
         while self._waiting and self._flushes < self.max_flushes:
             batch: list[_Pending] = []
             tables: set[str] = set()
@@ -981,7 +994,8 @@ class PostgresEventStore(EventStore):
         finally:
             self._flushing.difference_update(p.table_id for p in batch)
             self._flushes -= 1
-            self._kick()
+            if self._waiting or len(batch) > 1:  # several writers: the woken ones go together
+                self._kick_soon()
 
     async def _on_writer(self, batch: Sequence[_Pending]) -> list[tuple[Any, ...]]:
         """The batch's statement on a writer connection: one of at most ``max_flushes``
