@@ -389,16 +389,17 @@ class PostgresEventStore(EventStore):
                 SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[])
                     WITH ORDINALITY AS c(table_id, command_id, expected, last_seq, ord)
             ), chk AS (
-                SELECT c.*, k.known IS NOT NULL AS known, coalesce(m.cur, 0) AS cur,
+                SELECT c.*, (m.cur IS NOT NULL OR k.known IS NOT NULL) AS known, coalesce(m.cur, 0) AS cur,
                        d.first_seq AS dup_first, d.last_seq AS dup_last
                 FROM c
-                LEFT JOIN LATERAL (
-                    SELECT true AS known FROM {s}.tables AS t WHERE t.table_id = c.table_id LIMIT 1
-                ) AS k ON true
                 LEFT JOIN LATERAL (
                     SELECT e.seq AS cur FROM {s}.events AS e
                     WHERE e.table_id = c.table_id ORDER BY e.seq DESC LIMIT 1
                 ) AS m ON true
+                LEFT JOIN LATERAL (  -- a table with events exists: look only when it has none
+                    SELECT true AS known FROM {s}.tables AS t
+                    WHERE m.cur IS NULL AND t.table_id = c.table_id LIMIT 1
+                ) AS k ON true
                 LEFT JOIN LATERAL (
                     SELECT d.first_seq, d.last_seq FROM {s}.commands AS d
                     WHERE d.table_id = c.table_id AND d.command_id = c.command_id LIMIT 1
