@@ -18,7 +18,11 @@ authority:
   trip and one fsync; a command refused by its checks fails alone, and when
   another node's write collides with one of them (a unique violation fails
   the whole statement) each is tried again alone (``max_batch``,
-  ``max_flushes``).
+  ``max_flushes``). One batch is in flight at a time (by default); the
+  appends made while it runs, and those of the writers its outcome wakes,
+  go out together in the next. Every check is a look-up by key (``LATERAL
+  … LIMIT 1``): the plan each session makes once never scans ``commands``
+  or ``tables``, however large they grow.
 - **Turns**: :meth:`PostgresEventStore.exclusive` makes the writers of one
   table take turns across nodes (a transaction advisory lock held from
   catch-up to the append's commit; PostgreSQL queues the waiters in order),
@@ -46,7 +50,9 @@ authority:
   resync also runs every ``resync_interval_s`` as a safety net.
 - **Schema**: created or upgraded on :meth:`open`, idempotently, under a
   transaction-scoped advisory lock so that several nodes starting at once
-  do not trip over each other. ``schema_version`` records each migration.
+  do not trip over each other. ``schema_version`` records each migration
+  (2: the ``events`` → ``tables`` foreign key dropped; the append statement
+  checks that the table exists, and a table is never deleted).
   A database whose schema is newer than this taku is refused
   (``store/schema_newer``).
 
