@@ -171,9 +171,10 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
     async def test_the_append_statement_reads_by_key_only(
         self, store: PostgresEventStore, pg_url: str
     ) -> None:
-        """The append's plan (generic, as every session plans it once) looks tables, events
-        and commands up by their keys: nothing in it scans a whole table, so an append
-        costs the same with ten commands written or ten million."""
+        """The append's plans (generic, as every session plans them once; the batch form
+        and the one-event form) look tables, events and commands up by their keys: nothing
+        in them scans a whole table, so an append costs the same with ten commands written
+        or ten million."""
         tids = [await new_table(store) for _ in range(20)]
         for t in tids[:5]:
             for seq in range(2, 12):
@@ -184,23 +185,35 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
                 "PREPARE taku_append (text[], text[], bigint[], bigint[], text[], bigint[],"
                 " text[], text[], text) AS " + store._sql_append
             )
-            plan = await conn.fetchval(
-                "EXPLAIN (FORMAT JSON) EXECUTE taku_append"
-                "('{a,b}', '{c1,c2}', '{1,1}', '{2,2}', '{a,b}', '{2,2}',"
-                " '{x,x}', '{\"{}\",\"{}\"}', NULL)"
+            await conn.execute(
+                "PREPARE taku_append_one (text, text, bigint, bigint, text, text, text) AS "
+                + store._sql_append_one
             )
+            plans = [
+                await conn.fetchval(
+                    "EXPLAIN (FORMAT JSON) EXECUTE taku_append"
+                    "('{a,b}', '{c1,c2}', '{1,1}', '{2,2}', '{a,b}', '{2,2}',"
+                    " '{x,x}', '{\"{}\",\"{}\"}', NULL)"
+                ),
+                await conn.fetchval(
+                    "EXPLAIN (FORMAT JSON) EXECUTE taku_append_one('a', 'c1', 1, 2, 'x', '{}', NULL)"
+                ),
+            ]
         finally:
             await conn.close()
-        nodes: list[dict[str, object]] = []
-        todo = [json.loads(plan)[0]["Plan"]]
-        while todo:
-            n = todo.pop()
-            nodes.append(n)
-            todo.extend(n.get("Plans", []))
-        scans = {(n["Node Type"], n.get("Relation Name")) for n in nodes if "Relation Name" in n}
-        assert scans, nodes
-        assert not [s for s in scans if s[0] == "Seq Scan"], scans
-        assert {r for _t, r in scans} >= {"tables", "events", "commands"}
+        for plan in plans:
+            nodes: list[dict[str, object]] = []
+            todo = [json.loads(plan)[0]["Plan"]]
+            while todo:
+                n = todo.pop()
+                nodes.append(n)
+                todo.extend(n.get("Plans", []))
+            scans = {
+                (n["Node Type"], n.get("Relation Name")) for n in nodes if "Relation Name" in n
+            }
+            assert scans, nodes
+            assert not [s for s in scans if s[0] == "Seq Scan"], scans
+            assert {r for _t, r in scans} >= {"tables", "events", "commands"}
 
     async def test_nodes_opening_at_once_all_succeed(self, pg_url: str) -> None:
         """Four nodes creating the schema at the same moment: none fails (advisory lock)."""

@@ -426,6 +426,46 @@ class PostgresEventStore(EventStore):
                     FROM ok WHERE ${notify}::text IS NOT NULL)
             FROM chk ORDER BY ord
         """
+        # the same statement for the commonest append, one command of one event, with plain
+        # values instead of arrays (no unnest, no join, no sort: a quarter less of the server's
+        # and the client's time): $1 table, $2 command id, $3 expected seq, then the event's
+        # columns ($4 its seq…), then the channel
+        sc = {c: f"${i + 4}" for i, (c, _t) in enumerate(_EVENT_COLUMNS)}
+        sc_values = ", ".join(
+            f"{sc[c]}::json" if c == "envelope" else f"{sc[c]}::{t}" for c, t in _EVENT_COLUMNS
+        )
+        sc_notify = len(_EVENT_COLUMNS) + 4
+        self._sql_append_one = f"""
+            WITH chk AS (
+                SELECT (m.cur IS NOT NULL OR k.known IS NOT NULL) AS known,
+                       coalesce(m.cur, 0) AS cur, d.first_seq AS dup_first, d.last_seq AS dup_last
+                FROM (SELECT 1) AS one
+                LEFT JOIN LATERAL (
+                    SELECT e.seq AS cur FROM {s}.events AS e
+                    WHERE e.table_id = $1::text ORDER BY e.seq DESC LIMIT 1
+                ) AS m ON true
+                LEFT JOIN LATERAL (
+                    SELECT true AS known FROM {s}.tables AS t
+                    WHERE m.cur IS NULL AND t.table_id = $1::text LIMIT 1
+                ) AS k ON true
+                LEFT JOIN LATERAL (
+                    SELECT d.first_seq, d.last_seq FROM {s}.commands AS d
+                    WHERE d.table_id = $1::text AND d.command_id = $2::text LIMIT 1
+                ) AS d ON true
+            ), ok AS (
+                SELECT 1 FROM chk WHERE known AND cur = $3::bigint AND dup_first IS NULL
+            ), ev AS (
+                INSERT INTO {s}.events (table_id, command_id, {ev_cols})
+                SELECT $1::text, $2::text, {sc_values} FROM ok
+            ), cmd AS (
+                INSERT INTO {s}.commands (table_id, command_id, first_seq, last_seq)
+                SELECT $1::text, $2::text, {sc["seq"]}::bigint, {sc["seq"]}::bigint FROM ok
+            )
+            SELECT known, cur, dup_first, dup_last, (known AND cur = $3::bigint AND dup_first IS NULL),
+                   (SELECT count(pg_notify(${sc_notify}::text, $1::text || ' ' || {sc["seq"]}::text))
+                    FROM ok WHERE ${sc_notify}::text IS NOT NULL)
+            FROM chk
+        """
         self._sql_notify = "SELECT pg_notify($1, u.t || ' ' || u.s::text) FROM unnest($2::text[], $3::bigint[]) AS u(t, s)"
         self.max_batch = 256
         """The most commands one append statement carries (each of another table)."""
@@ -1032,12 +1072,25 @@ class PostgresEventStore(EventStore):
     async def _append_rows(
         self, conn: asyncpg.Connection, batch: Sequence[_Pending], *, notify: bool = True
     ) -> list[tuple[Any, ...]]:
-        """Run the append statement for ``batch``; for each command ``(known, its table's last
-        seq, first and last seq of its id if written before, written)``. With ``notify`` the
-        statement NOTIFYs each table written (delivered at its commit)."""
+        """Run the append statement for ``batch`` (one command of one event: its plain-values
+        form); for each command ``(known, its table's last seq, first and last seq of its id if
+        written before, written)``. With ``notify`` the statement NOTIFYs each table written
+        (delivered at its commit)."""
+        self.batches += 1
+        if len(batch) == 1 and len(batch[0].events) == 1:
+            p = batch[0]
+            e = p.events[0]
+            row = await conn.fetchrow(
+                self._sql_append_one,
+                p.table_id,
+                e.command_id,
+                p.expected_seq,
+                *_event_values(e),
+                self.channel if notify else None,
+            )
+            return [tuple(row)[:5]]
         events = [e for p in batch for e in p.events]
         columns = list(zip(*map(_event_values, events), strict=True))
-        self.batches += 1
         rows = await conn.fetch(
             self._sql_append,
             [p.table_id for p in batch],
