@@ -5,8 +5,9 @@ its own folded copy of the tables it serves; the database is the one
 authority:
 
 - **Appends** are one statement each (one round trip, its own transaction,
-  prepared once per connection): the command's events and its ``commands``
-  row are inserted together, under the unique keys ``(table_id, seq)`` and
+  prepared once per connection; a command of one event uses its plain-values
+  form, a batch or a longer command its array form): the command's events
+  and its ``commands`` row are inserted together, under the unique keys ``(table_id, seq)`` and
   ``(table_id, command_id)``, after checks in the same statement (table
   known, at the expected seq, id not written before). Two nodes racing for
   one seq: the database lets exactly one commit; the other gets
