@@ -16,6 +16,10 @@ What it measures, ``--runs`` times (default 3), printing each figure's median:
    each, durable and NOTIFYed): one writer on one table, then ``--writers``
    tables written at once through one store, then 100 tables at once; each as a
    ratio to its raw yardstick (1 connection, 8 connections, executemany-100).
+   Each yardstick and its taku figure run in ``--blocks`` alternating blocks
+   (yardstick, taku, yardstick, …; 5 by default), so that both see the same
+   moments of a shared machine's load; each rate is its rows over the seconds
+   of all its blocks.
 2. ``B -> A``: two ``taku serve`` processes on the schema; a client on node B
    sends chat commands one after another, a client on node A is subscribed to
    the table; the time from sending on B to the event's arrival at A (through
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import signal
@@ -47,6 +52,7 @@ sys.path.insert(0, str(ROOT / "server"))
 import asyncpg  # noqa: E402
 import msgspec  # noqa: E402
 
+from taku.core.events import Recorded  # noqa: E402
 from taku.store.postgres import PostgresEventStore, drop_schema, split_url, with_schema  # noqa: E402
 from taku.testing.store_contract import make_events, new_table  # noqa: E402
 
@@ -72,49 +78,76 @@ def raw_row(table_id: str, seq: int) -> tuple[str, int, str, str, str]:
     return (table_id, seq, e.command_id, e.type, msgspec.json.encode(e).decode())
 
 
-async def bench_raw(url: str, n: int, conns: int) -> dict[str, float]:
-    """The database's own speed with rows shaped like taku's (see the module docstring)."""
-    dsn, schema = split_url(url)
-    s = f'"{schema}"'
-    settings = {"synchronous_commit": "on"}
-    first = await asyncpg.connect(dsn, server_settings=settings)
-    others = [await asyncpg.connect(dsn, server_settings=settings) for _ in range(conns - 1)]
-    try:
+class Raw:
+    """The yardstick: plain asyncpg on ``conns`` connections into ``raw_events`` (see the
+    module docstring); each method writes the next ``n`` rows and returns the seconds taken."""
+
+    def __init__(self, url: str, conns: int) -> None:
+        self.url = url
+        self.n_conns = conns
+        self.conns: list[asyncpg.Connection] = []
+        self.next: dict[str, int] = {}
+        self.batches = 0
+
+    async def open(self) -> None:
+        dsn, schema = split_url(self.url)
+        s = f'"{schema}"'
+        settings = {"synchronous_commit": "on"}
+        self.conns = [
+            await asyncpg.connect(dsn, server_settings=settings) for _ in range(self.n_conns)
+        ]
+        first = self.conns[0]
         await first.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
         await first.execute(f"DROP TABLE IF EXISTS {s}.raw_events")
         await first.execute(RAW_DDL.format(s=s))
-        sql = RAW_INSERT.format(s=s)
+        self.sql = RAW_INSERT.format(s=s)
+        self.s = s
 
-        rows = [raw_row("r1", seq) for seq in range(1, n + 1)]
+    async def close(self) -> None:
+        if self.conns:
+            await self.conns[0].execute(f"DROP TABLE IF EXISTS {self.s}.raw_events")
+        for c in self.conns:
+            await c.close()
+
+    def rows(self, stream: str, n: int) -> list[tuple[str, int, str, str, str]]:
+        first = self.next.get(stream, 1)
+        self.next[stream] = first + n
+        return [raw_row(stream, seq) for seq in range(first, first + n)]
+
+    async def one(self, n: int) -> float:
+        """``n`` single-row transactions on one connection."""
+        rows = self.rows("r1", n)
+        conn = self.conns[0]
         t0 = time.perf_counter()
         for row in rows:
-            await first.execute(sql, *row)
-        one = n / (time.perf_counter() - t0)
+            await conn.execute(self.sql, *row)
+        return time.perf_counter() - t0
 
-        per = max(n // conns, 1)
-        streams = [[raw_row(f"r8-{k}", seq) for seq in range(1, per + 1)] for k in range(conns)]
+    async def eight(self, n: int) -> float:
+        """``n`` single-row transactions over every connection at once (``n / conns`` each)."""
+        per = max(n // len(self.conns), 1)
+        streams = [self.rows(f"r8-{k}", per) for k in range(len(self.conns))]
 
         async def loop(conn: asyncpg.Connection, rows: list[tuple[Any, ...]]) -> None:
             for row in rows:
-                await conn.execute(sql, *row)
+                await conn.execute(self.sql, *row)
 
         t0 = time.perf_counter()
-        await asyncio.gather(*(loop(c, r) for c, r in zip([first, *others], streams, strict=True)))
-        eight = per * conns / (time.perf_counter() - t0)
+        await asyncio.gather(*(loop(c, r) for c, r in zip(self.conns, streams, strict=True)))
+        return time.perf_counter() - t0
 
-        batches = [
-            [raw_row(f"rm-{b}-{i}", 1) for i in range(100)] for b in range(max(n * 5 // 100, 1))
-        ]
+    async def many(self, n: int) -> float:
+        """``n`` rows as ``executemany`` of 100 rows per transaction on one connection."""
+        batches = []
+        for _ in range(max(n // 100, 1)):  # 100 streams of one row each, as 100 tables' appends
+            self.batches += 1
+            batches.append([raw_row(f"rm-{self.batches}-{i}", 1) for i in range(100)])
+        conn = self.conns[0]
         t0 = time.perf_counter()
         for batch in batches:
-            async with first.transaction():
-                await first.executemany(sql, batch)
-        many = 100 * len(batches) / (time.perf_counter() - t0)
-        await first.execute(f"DROP TABLE {s}.raw_events")
-    finally:
-        for c in [first, *others]:
-            await c.close()
-    return {"raw_one_per_s": one, "raw_eight_per_s": eight, "raw_many_per_s": many}
+            async with conn.transaction():
+                await conn.executemany(self.sql, batch)
+        return time.perf_counter() - t0
 
 
 def pct(values: list[float], p: float) -> float:
@@ -122,36 +155,57 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-async def bench_appends(url: str, n: int, writers: int) -> dict[str, float]:
+async def bench_appends(url: str, n: int, writers: int, blocks: int) -> dict[str, float]:
+    """Each taku figure against its yardstick, in ``blocks`` alternating blocks (yardstick,
+    taku, yardstick, …), so that both see the same moments of a shared machine's load;
+    a rate is the rows (appends) over the seconds of all its blocks."""
+    raw = Raw(url, 8)
+    await raw.open()
     store = PostgresEventStore(url, pool_size=max(writers, 2))
     await store.open()
+    fig: dict[str, float] = {}
     try:
         tid = await new_table(store)
-        t0 = time.perf_counter()
-        await write_n(store, tid, n)
-        one = n / (time.perf_counter() - t0)
-
         tables = [await new_table(store) for _ in range(writers)]
-        per = max(n // writers, 1)
-        t0 = time.perf_counter()
-        await asyncio.gather(*(write_n(store, t, per) for t in tables))
-        many = per * writers / (time.perf_counter() - t0)
-
         hundred = [await new_table(store) for _ in range(100)]
-        per100 = max(n * 2 // 100, 1)
-        t0 = time.perf_counter()
-        await asyncio.gather(*(write_n(store, t, per100) for t in hundred))
-        wide = per100 * 100 / (time.perf_counter() - t0)
+        next_seq = collections.Counter({t: 2 for t in [tid, *tables, *hundred]})
+
+        async def taku(ts: list[str], per: int) -> float:
+            starts = [next_seq[t] for t in ts]
+            for t in ts:
+                next_seq[t] += per
+            commands = [
+                [make_events(t, seq) for seq in range(first, first + per)]
+                for t, first in zip(ts, starts, strict=True)
+            ]
+            t0 = time.perf_counter()
+            await asyncio.gather(*(write(store, t, c) for t, c in zip(ts, commands, strict=True)))
+            return time.perf_counter() - t0
+
+        per_block = max(n // blocks, 1)
+        cases = (  # name, yardstick, its rows per block, taku's tables, appends per table per block
+            ("one", raw.one, per_block, [tid], per_block),
+            ("eight", raw.eight, per_block, tables, max(per_block // writers, 1)),
+            ("hundred", raw.many, per_block * 5, hundred, max(per_block * 2 // 100, 1)),
+        )
+        for name, yardstick, rows, ts, per in cases:
+            t_raw = t_taku = 0.0
+            for _ in range(blocks):
+                t_raw += await yardstick(rows)
+                t_taku += await taku(ts, per)
+            fig[f"raw_{name}_per_s"] = rows * blocks / t_raw
+            fig[f"{name}_per_s"] = per * len(ts) * blocks / t_taku
     finally:
         await store.close()
-    return {"one_table_per_s": one, "parallel_per_s": many, "hundred_per_s": wide}
+        await raw.close()
+    return fig
 
 
-async def write_n(store: PostgresEventStore, t: str, n: int) -> None:
-    """``n`` appends of one event to table ``t`` (made beforehand, as the raw rows are)."""
-    commands = [make_events(t, seq) for seq in range(2, n + 2)]
-    for seq, events in enumerate(commands, 2):
-        await store.append(t, events, expected_seq=seq - 1)
+async def write(store: PostgresEventStore, t: str, commands: list[list[Recorded]]) -> None:
+    """Append ``commands`` (each a list of one event, made beforehand as the raw rows are)
+    to table ``t``, one after another."""
+    for events in commands:
+        await store.append(t, events, expected_seq=events[0].seq - 1)
 
 
 def free_port() -> int:
@@ -275,6 +329,9 @@ async def main() -> None:
     p.add_argument("--appends", type=int, default=2000)
     p.add_argument("--writers", type=int, default=8)
     p.add_argument("--commands", type=int, default=500)
+    p.add_argument(
+        "--blocks", type=int, default=5, help="alternating yardstick/taku blocks per figure"
+    )
     p.add_argument("--runs", type=int, default=3, help="rounds; each figure's median is printed")
     args = p.parse_args()
     url = with_schema(args.db, "taku_bench_" + uuid.uuid4().hex[:12])
@@ -283,12 +340,11 @@ async def main() -> None:
     runs: list[dict[str, float]] = []
     try:
         for r in range(args.runs):
-            fig = await bench_raw(url, args.appends, 8)
-            fig |= await bench_appends(url, args.appends, args.writers)
+            fig = await bench_appends(url, args.appends, args.writers, args.blocks)
             fig |= await bench_delivery(url, args.commands, tmp)
-            fig["ratio_one"] = fig["one_table_per_s"] / fig["raw_one_per_s"]
-            fig["ratio_eight"] = fig["parallel_per_s"] / fig["raw_eight_per_s"]
-            fig["ratio_hundred"] = fig["hundred_per_s"] / fig["raw_many_per_s"]
+            fig["ratio_one"] = fig["one_per_s"] / fig["raw_one_per_s"]
+            fig["ratio_eight"] = fig["eight_per_s"] / fig["raw_eight_per_s"]
+            fig["ratio_hundred"] = fig["hundred_per_s"] / fig["raw_hundred_per_s"]
             fig["ratio_cross_p99"] = fig["cross_p99_ms"] / fig["local_p99_ms"]
             runs.append(fig)
             print(f"run {r + 1}: " + ", ".join(f"{k} {v:.1f}" for k, v in fig.items()), flush=True)
@@ -299,14 +355,14 @@ async def main() -> None:
     print(f"raw asyncpg, single-row transactions, 1 connection: {m['raw_one_per_s']:8.0f} /s")
     print(f"raw asyncpg, single-row transactions, 8 connections: {m['raw_eight_per_s']:7.0f} /s")
     print(
-        f"raw asyncpg, executemany of 100 rows per transaction: {m['raw_many_per_s']:6.0f} rows/s"
+        f"raw asyncpg, executemany of 100 rows per transaction: {m['raw_hundred_per_s']:6.0f} rows/s"
     )
     print(
-        f"append, one table, one writer:  {m['one_table_per_s']:8.0f} appends/s"
+        f"append, one table, one writer:  {m['one_per_s']:8.0f} appends/s"
         f"  ratio {m['ratio_one']:.2f} to raw, 1 connection"
     )
     print(
-        f"append, {args.writers} tables at once:      {m['parallel_per_s']:8.0f} appends/s"
+        f"append, {args.writers} tables at once:      {m['eight_per_s']:8.0f} appends/s"
         f"  ratio {m['ratio_eight']:.2f} to raw, 8 connections"
     )
     print(

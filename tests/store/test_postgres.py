@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import urllib.parse
 import uuid
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from taku.app import Hub
 from taku.core.commands import Chat
-from taku.errors import DuplicateCommand, InvalidCommand, SeqConflict, StoreError
+from taku.errors import DuplicateCommand, InvalidCommand, SeqConflict, StoreError, TableNotFound
 from taku.plugins import load_registry
 from taku.store import open_store
 from taku.store.postgres import (
@@ -130,6 +131,89 @@ class TestPostgresStore(PostgresSetup, EventStoreContract):
         finally:
             await conn.close()
         assert n == SCHEMA_VERSION
+
+    async def test_a_version_1_database_is_upgraded_and_keeps_its_events(
+        self, store: PostgresEventStore, pg_url: str
+    ) -> None:
+        """A database as taku schema 1 left it (the events→tables foreign key, version 1
+        recorded) opens at version 2 without the key, its events intact; an append to a
+        table that does not exist is still refused."""
+        tid = await new_table(store, 2)
+        await store.close()
+        s = f'"{store.schema}"'
+        conn = await asyncpg.connect(split_url(pg_url)[0])
+        try:
+            await conn.execute(
+                f"ALTER TABLE {s}.events ADD CONSTRAINT events_table_id_fkey"
+                f" FOREIGN KEY (table_id) REFERENCES {s}.tables (table_id)"
+            )
+            await conn.execute(f"DELETE FROM {s}.schema_version WHERE version > 1")
+            again = PostgresEventStore(pg_url)
+            await again.open()
+            try:
+                assert await again.schema_version() == 2
+                keys = await conn.fetchval(
+                    "SELECT count(*) FROM pg_constraint WHERE contype = 'f'"
+                    " AND connamespace = $1::regnamespace",
+                    store.schema,
+                )
+                assert keys == 0
+                assert [e.seq for e in await again.read(tid)] == [1, 2]
+                await again.append(tid, make_events(tid, 3), expected_seq=2)
+                with pytest.raises(TableNotFound):
+                    await again.append("t-none", make_events("t-none", 1), expected_seq=0)
+                assert await again.last_seq("t-none") == 0
+            finally:
+                await again.close()
+        finally:
+            await conn.close()
+
+    async def test_the_append_statement_reads_by_key_only(
+        self, store: PostgresEventStore, pg_url: str
+    ) -> None:
+        """The append's plans (generic, as every session plans them once; the batch form
+        and the one-event form) look tables, events and commands up by their keys: nothing
+        in them scans a whole table, so an append costs the same with ten commands written
+        or ten million."""
+        tids = [await new_table(store) for _ in range(20)]
+        for t in tids[:5]:
+            for seq in range(2, 12):
+                await store.append(t, make_events(t, seq), expected_seq=seq - 1)
+        conn = await asyncpg.connect(split_url(pg_url)[0], server_settings=store._session())
+        try:
+            await conn.execute(
+                "PREPARE taku_append (text[], text[], bigint[], bigint[], text[], bigint[],"
+                " text[], text[], text) AS " + store._sql_append
+            )
+            await conn.execute(
+                "PREPARE taku_append_one (text, text, bigint, bigint, text, text, text) AS "
+                + store._sql_append_one
+            )
+            plans = [
+                await conn.fetchval(
+                    "EXPLAIN (FORMAT JSON) EXECUTE taku_append"
+                    "('{a,b}', '{c1,c2}', '{1,1}', '{2,2}', '{a,b}', '{2,2}',"
+                    " '{x,x}', '{\"{}\",\"{}\"}', NULL)"
+                ),
+                await conn.fetchval(
+                    "EXPLAIN (FORMAT JSON) EXECUTE taku_append_one('a', 'c1', 1, 2, 'x', '{}', NULL)"
+                ),
+            ]
+        finally:
+            await conn.close()
+        for plan in plans:
+            nodes: list[dict[str, object]] = []
+            todo = [json.loads(plan)[0]["Plan"]]
+            while todo:
+                n = todo.pop()
+                nodes.append(n)
+                todo.extend(n.get("Plans", []))
+            scans = {
+                (n["Node Type"], n.get("Relation Name")) for n in nodes if "Relation Name" in n
+            }
+            assert scans, nodes
+            assert not [s for s in scans if s[0] == "Seq Scan"], scans
+            assert {r for _t, r in scans} >= {"tables", "events", "commands"}
 
     async def test_nodes_opening_at_once_all_succeed(self, pg_url: str) -> None:
         """Four nodes creating the schema at the same moment: none fails (advisory lock)."""
@@ -570,6 +654,23 @@ class TestGroupCommit(PostgresSetup):
         assert (results[3].details["first_seq"], results[3].details["last_seq"]) == (2, 2)
         assert [await store.last_seq(t) for t in tids] == [2, 3, 1, 2, 2]
 
+    async def test_writers_woken_by_a_batch_go_out_together(
+        self, store: PostgresEventStore
+    ) -> None:
+        """Eight tables written at once, ten appends each, every writer waiting for its
+        append before the next: the first goes alone, and from then on each round of the
+        eight shares one statement (eleven in all, not one per append)."""
+        tids = [await new_table(store) for _ in range(8)]
+
+        async def write(t: str) -> None:
+            for seq in range(2, 12):
+                await store.append(t, make_events(t, seq), expected_seq=seq - 1)
+
+        before = store.batches
+        await asyncio.gather(*(write(t) for t in tids))
+        assert store.batches - before == 11
+        assert [await store.last_seq(t) for t in tids] == [11] * 8
+
     async def test_a_collision_with_another_writer_fails_only_its_command(
         self, store: PostgresEventStore, pg_url: str
     ) -> None:
@@ -607,7 +708,8 @@ class TestGroupCommit(PostgresSetup):
     async def test_each_tables_order_is_kept_across_concurrent_batches(self, pg_url: str) -> None:
         """Twenty appends to each of six tables, all started at once, each expecting the one
         before it: every one is written, in the order it was started."""
-        store = PostgresEventStore(pg_url)  # two batches in flight at once
+        store = PostgresEventStore(pg_url)
+        store.max_flushes = 2  # two batches in flight at once
         await store.open()
         try:
             tids = [await new_table(store) for _ in range(6)]
