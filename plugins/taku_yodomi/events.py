@@ -232,6 +232,13 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="yodomi.check_rolled"):
     meta = msgspec.Meta(title="判定", description="2D9またはD99の判定（出目つき）")
 
     check: Annotated[Check, field("判定")]
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class CheckBoosted(Event, frozen=True, kw_only=True, tag="yodomi.check_boosted"):

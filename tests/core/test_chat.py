@@ -314,3 +314,31 @@ async def test_a_ruleset_s_roll_in_a_whisper_is_hidden_from_the_others(
     for who in (c, None):
         f = _at(await h.frames(who), seq)
         assert f.get("redacted") and f["event"]["note"] == "内緒話", who
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "line", "faces"),
+    [
+        ("yodomi", "2D9>=10 調査", (5, 6)),
+        ("chabu", "CH50", (2, 3)),
+        ("chabu", "CH50VS40", (2, 3, 4, 5)),
+        ("hiden", "HD+1>=8", (3, 4)),
+        ("hiden", "HD+1VS+2", (3, 4, 5, 6)),
+        ("nstrpg", "N4", (6, 5, 4, 3)),
+        ("shadowjan", "N2", (6, 5)),
+    ],
+)
+async def test_a_ruleset_s_roll_typed_in_a_channel_lands_there(
+    ruleset: str, line: str, faces: tuple[int, ...]
+) -> None:
+    h = await TableHarness.create(ruleset, faces=faces)
+    a = await h.join("アカネ")
+    events = await h.send(a, Chat(text=line, channel="情報"))
+    assert events and all(getattr(e, "channel", None) == "情報" for e in events), events
+    frame = (await h.frames(None))[-1]
+    assert frame["event"]["channel"] == "情報" and frame["text"].startswith("[情報] "), frame
+    # the same line in メイン leaves the field out of the stored event (old logs read the same)
+    h.roll(*faces)
+    await h.send(a, Chat(text=line))
+    assert "channel" not in (await h.frames(None))[-1]["event"]
+    await h.assert_replay_matches()

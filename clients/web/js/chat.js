@@ -15,10 +15,11 @@ export function chatUi(ctx) {
   let tab = ALL;
   const whisperTo = new Set();
 
-  // the channel a line belongs to ("" for メイン and for everything that is no chat line)
+  // the channel a line belongs to: its event's `channel` (a chat line, a dice roll, a
+  // ruleset's roll typed in a channel); "" for メイン and for everything else
   function channelOf(msg) {
     const d = msg.event || {};
-    return (d.type === "chat_posted" || d.type === "dice_rolled") && d.channel ? d.channel : "";
+    return typeof d.channel === "string" ? d.channel : "";
   }
 
   function shown(li) {
