@@ -35,6 +35,7 @@ __all__ = [
     "CardsDiscardedNotice",
     "CardsGiven",
     "CardsGivenNotice",
+    "CardsPassed",
     "CardsPlayed",
     "CharacterIntroduced",
     "CheckBoosted",
@@ -221,6 +222,17 @@ class CardsPlayed(Event, frozen=True, kw_only=True, tag="yodomi.cards_played"):
     counted: Annotated[
         Card | None, field("値で数えたカード", "自分のスートとして値で数えた一枚")
     ] = None
+
+
+class CardsPassed(Event, frozen=True, kw_only=True, tag="yodomi.cards_passed"):
+    """パス: no 流れ on the check; its result stands and 流れ can no longer be added (G-YD-06)."""
+
+    meta = msgspec.Meta(
+        title="パス（「流れ」を出さなかった）", description="判定の結果が出目のまま確定した"
+    )
+
+    character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
+    check_id: Annotated[str, field("判定", "判定のID")]
 
 
 # --------------------------------------------------------------------------- checks

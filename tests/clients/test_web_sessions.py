@@ -273,8 +273,12 @@ async def test_yodomi_card_played_from_the_hand_by_clicks(
     """yodomi: a PC made from the template, another imported from ココフォリア; the GM deals
     流れ with the generated form, the player rolls a check with its move; the hand shows the
     cards as suit and rank, the playable ones as buttons; one click and 出す play it on that
-    check. The other player and the spectator never see the hand."""
-    gm, pl, p2, sp = await table_of_four(open_page, scripted_server.http_url, "yodomi")
+    check; a second check is passed (パス: no 流れ, the result stands for everyone). The other
+    player and the spectator never see the hand. Everyone is on a phone (390×844): the hand,
+    the forms and the chat fit without scrolling sideways."""
+    gm, pl, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "yodomi", width=390, height=844
+    )
     await from_template(pl, "PCのひな形", "アキラ")
     await imported(p2, YODOMI_PIECE)
     await pl.click(".legal-moves button:has-text('スートを選ぶ（♥')")
@@ -318,4 +322,27 @@ async def test_yodomi_card_played_from_the_hand_by_clicks(
     state = await p2.evaluate("window.taku.state")
     minase = next(c for c in state["characters"].values() if c["name"] == "ミナセ")
     assert minase["sheet"]["pp"] == 35 and minase["sheet"]["abilities"] == {"体": 4, "知": 5}
+    # パス: a second check, no 流れ on it; the hand stays, the check is settled for everyone
+    scripted_dice.extend([2, 3])
+    seq = await seq_of(pl)
+    await pl.locator(".legal-moves button:has-text('行為判定')").first.click()
+    await wait_seq(pl, seq + 1)
+    kid = (await sp.evaluate("window.taku.events.at(-1).event"))["check"]["check_id"]
+    await pl.wait_for_function(  # the hand offers this new check (the state after the event)
+        "(kid) => window.taku.affordances.some("
+        "a => a.command === 'yodomi.pass_cards' && a.args.check_id === kid)",
+        arg=kid,
+    )
+    await hand.locator(f".hand-play[data-check='{kid}'] button[data-action=pass]").click()
+    await wait_seq(sp, seq + 2)
+    assert "パスしました" in await sp.inner_text(f"#log li[data-seq='{seq + 2}']")
+    await pl.wait_for_selector("[data-testid=my-hand] .hand-play", state="detached")
+    assert len((await pl.evaluate("window.taku.state.game.hands"))[cid]["cards"]) == before - 1
+    assert not [
+        a
+        for a in await pl.evaluate("window.taku.affordances || []")
+        if a["command"] in ("yodomi.play_cards", "yodomi.pass_cards")
+    ]
+    for page in (gm, pl, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p2, sp)
