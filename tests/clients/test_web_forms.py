@@ -218,3 +218,41 @@ async def test_invite_dialog_spectator_page_and_seed_reveal(
     # the invites open again from the GM tools (left open: the fixture's axe checks the dialog)
     await gm.click("#invites-open")
     await dlg.wait_for()
+
+
+async def test_gm_override_of_a_nested_value_is_a_generated_form(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """chabu: the GM overrides a character's 能力値 (a map in the sheet) with rows generated
+    from the sheet schema, filled in with the current values; no JSON box anywhere."""
+    from .test_web_sessions import from_template
+
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="chabu")
+    await from_template(gm, "PCのひな形", "ニンジャ")
+    state = await gm.evaluate("window.taku.state")
+    (ninja,) = state["characters"].values()
+    before = ninja["sheet"]["abilities"]
+    assert before and all(isinstance(v, int) for v in before.values()), before
+    await gm.click("#gm-tools > summary")
+    await gm.select_option("#ov-path", label="ニンジャ: 能力値")
+    nested = gm.locator("#ov-nested")
+    await nested.locator(".map-row").first.wait_for()
+    assert await gm.locator("#ov-value-row").is_hidden()
+    assert await gm.locator("#override-form textarea").count() == 0
+    keys = await nested.locator(".map-key").evaluate_all("(els) => els.map((e) => e.value)")
+    assert keys == list(before), keys
+    first = nested.locator(".map-row").first.locator("input[type=number]")
+    assert await first.input_value() == str(before[keys[0]])
+    await first.fill(str(before[keys[0]] + 5))
+    await gm.fill("#ov-reason", "修行")
+    seq = int(await gm.evaluate("document.body.dataset.seq"))
+    await gm.click("#ov-submit")
+    await wait_seq(gm, seq + 1)
+    assert "修行" in await gm.inner_text(f"#log li[data-seq='{seq + 1}']")
+    after = (await gm.evaluate("window.taku.state"))["characters"][ninja["id"]]["sheet"]
+    assert after["abilities"] == {**before, keys[0]: before[keys[0]] + 5}
+    # a scalar goes back to the one-line box
+    await gm.select_option("#ov-path", index=1)  # the first numeric value
+    assert await gm.locator("#ov-value-row").is_visible()
+    assert (await gm.input_value("#ov-value")).isdigit()
+    assert await nested.locator("input").count() == 0

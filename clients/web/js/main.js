@@ -10,6 +10,7 @@ import { rulesetPanel, characterExtras, numericPaths, hasPanel } from "./panels.
 import { planMoves, moveForm } from "./moves.js";
 import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
+import { overrideField } from "./override.js";
 import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
 
@@ -533,6 +534,14 @@ function renderGmTools(s) {
   if (was && ![...ov.options].some((o) => o.value === was)) {
     ov.append(h("option", { value: was, text: pathLabel(s, JSON.parse(was)) }));
   }
+  // nested sheet values (能力値, 武器 …) too: their form is generated (override.js)
+  for (const c of Object.values(s.characters)) {
+    for (const [k, v] of Object.entries(c.sheet || {})) {
+      if (v === null || typeof v !== "object") continue;
+      const key = JSON.stringify(["characters", c.id, "sheet", k]);
+      if (![...ov.options].some((o) => o.value === key)) ov.append(h("option", { value: key, text: pathLabel(s, JSON.parse(key)) }));
+    }
+  }
   ov.value = was;
   const revealed = !!s.seed || !!app.seedRevealed;
   $("#reveal-seed").hidden = revealed;
@@ -582,6 +591,16 @@ $("#override-form").addEventListener("submit", async (e) => {
   const path = JSON.parse($("#ov-path").value);
   const raw = $("#ov-value").value.trim();
   const old = readPath(app.state, path);
+  if (app.ovField) {
+    const errors = [];
+    const nested = app.ovField.read(errors);
+    if (errors.length) { toast(errors.join(" / ")); return; }
+    try {
+      await app.conn.command(app.tableId, { type: "override", path, value: nested, reason: $("#ov-reason").value.trim() });
+      toast("変更しました", "ok");
+    } catch (x) { toast(errorNodes(x)); }
+    return;
+  }
   // the value keeps the kind it had: a number stays a number, true / false a boolean
   let value = raw;
   if (typeof old === "number" || /^-?\d+(\.\d+)?$/.test(raw)) {
@@ -619,10 +638,29 @@ function fillOverride(e) {
   if (![...ov.options].some((o) => o.value === key)) ov.append(h("option", { value: key, text: pathLabel(app.state, path) }));
   ov.value = key;
   const v = readPath(app.state, path);
-  $("#ov-value").value = v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  $("#ov-value").value = v === null || v === undefined || typeof v === "object" ? "" : String(v);
   $("#gm-tools").open = true;
-  $("#ov-value").focus();
+  renderOverrideValue();
+  (app.ovField ? $("#ov-nested").querySelector("input, select, button") : $("#ov-value")).focus();
 }
+
+// the override's value: the plain box for a scalar, a generated form for a nested value
+function renderOverrideValue() {
+  const raw = $("#ov-path").value;
+  const path = raw ? JSON.parse(raw) : null;
+  app.ovField = path && app.state ? overrideField(rulesetInfo(), path, readPath(app.state, path), {
+    ctx: { characters: () => Object.values(app.state.characters), members: () => Object.values(app.state.members) },
+    titleOf: keyTitle,
+  }) : null;
+  $("#ov-value-row").hidden = Boolean(app.ovField);
+  clear($("#ov-nested"), app.ovField ? app.ovField.el : []);
+}
+$("#ov-path").addEventListener("change", () => {
+  renderOverrideValue();
+  const path = $("#ov-path").value ? JSON.parse($("#ov-path").value) : null;
+  const v = path && app.state ? readPath(app.state, path) : undefined;
+  if (!app.ovField) $("#ov-value").value = v === null || v === undefined || typeof v === "object" ? "" : String(v);
+});
 document.addEventListener("click", fillOverride);
 document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fillOverride(e); });
 
