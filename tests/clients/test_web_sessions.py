@@ -284,6 +284,7 @@ async def test_yodomi_card_played_from_the_hand_by_clicks(
     await pl.click(".legal-moves button:has-text('スートを選ぶ（♥')")
     await pl.wait_for_selector(".legal-moves button:has-text('行為判定')")
 
+    await gm.click("#actions details.cmd-all > summary")
     await gm.click("#actions details[data-command='yodomi.deal_cards'] > summary")
     deal = gm.locator("form[data-command='yodomi.deal_cards']")
     await deal.get_by_label("キャラクター", exact=False).first.select_option(label="アキラ")

@@ -319,22 +319,35 @@ function renderLive() {
 function renderState(s, root, { live }) {
   const ctx = panelCtx(s, live);
   const parts = [];
-  // the map and the turn tracker (map.js), first: one element that redraws itself in place
+  // the map and the turn tracker (map.js): one element that redraws itself in place
   const board = mapPanel(s, ctx, { affordances: live ? app.affordances : [], turn: ctx.turn, info: rulesetInfo() });
-  if (board) parts.push(board);
+  // the GM's map editor starts folded (play comes first; the GM opens it to edit)
+  const editor = board && board.querySelector(".map-editor");
+  if (editor && !editor.dataset.folded) { editor.open = false; editor.dataset.folded = "1"; }
   // the ruleset's moves now (the state message's affordances): buttons, first thing on the side (live only)
   const moves = live && s.you.role !== "spectator" ? planMoves(app.affordances.filter((a) => !(board && mapOffers(a))), rulesetInfo()) : { buttons: [], forms: [] };
   if (moves.buttons.length || moves.forms.length) {
+    const button = (mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
+      onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label });
+    const form = (f) => moveForm(f, (cmd) => sendCommand(cmd));
+    // several characters' moves (a GM's): one foldable group per character, in order
+    const groups = [...new Set([...moves.buttons.map((mv) => mv.group || ""), ...moves.forms.map((f) => f.a.group || "")])];
+    const body = groups.length > 1
+      ? groups.map((g) => h("details", { class: "move-group", open: true, "data-group": g },
+        h("summary", { text: g || "卓" }),
+        moves.buttons.filter((mv) => (mv.group || "") === g).map(button),
+        moves.forms.filter((f) => (f.a.group || "") === g).map(form)))
+      : [moves.buttons.map(button), moves.forms.map(form)];
     parts.push(h("section", { class: "panel legal-moves", role: "group", "aria-label": "今できる手" },
-      h("h2", { text: "今できる手" }),
-      moves.buttons.map((mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
-        onclick: () => sendCommand(mv.command).catch(() => {}), text: mv.label })),
-      moves.forms.map((f) => moveForm(f, (cmd) => sendCommand(cmd)))));
+      h("h2", { text: "今できる手" }), body));
   }
+  if (board) parts.push(board); // after the moves: its initiative tracker, the map, the GM's editor
   const special = rulesetPanel(s.ruleset, s, ctx);
   if (special) parts.push(h("section", { class: "panel ruleset-panel", "data-ruleset": s.ruleset },
     h("h2", { text: (rulesetInfo() || { name: s.ruleset }).name }), special));
-  parts.push(h("section", { class: "panel characters-panel" }, h("h2", { text: "キャラクター" }), characterCards(s, ctx)));
+  // a long panel folds: the characters (each card's sheet folds on its own too)
+  parts.push(h("details", { class: "panel characters-panel fold", open: true },
+    h("summary", { text: `キャラクター（${Object.keys(s.characters).length}）` }), characterCards(s, ctx)));
   parts.push(h("section", { class: "panel members-panel" }, h("h2", { text: "参加者" }),
     h("ul", { class: "members" }, Object.values(s.members).map((m) =>
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
@@ -478,13 +491,19 @@ function renderActions(s) {
   const parts = [];
   parts.push(h("details", { class: "cmd", "data-command": "create_character", open: opened.has("create_character") },
     h("summary", { text: "キャラクターを作る" }), sheetForm(sheetCtx(null))));
+  // every command of the ruleset, folded: 今できる手 has what fits now
+  const all = [];
   for (const d of defs) {
-    parts.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
+    all.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
       h("summary", { title: d.description }, d.title,
         gmOnly.has(d.tag) ? h("span", { class: "gm-only", title: "GMだけが使えるコマンド", text: "GM" }) : null,
         d.description ? h("small", { text: ` — ${d.description.split("\n")[0].slice(0, 48)}` }) : null),
       d.description ? h("p", { class: "desc", text: d.description.split("\n")[0] }) : null,
       commandForm(d, info.command_schema, fctx)));
+  }
+  if (all.length) {
+    parts.push(h("details", { class: "cmd cmd-all", "data-command": "*all", open: opened.has("*all") },
+      h("summary", { text: `ルールのコマンド（すべて: ${all.length}）` }), all));
   }
   clear($("#actions-body"), parts);
 }

@@ -120,7 +120,8 @@ export function valueTree(value, path = [], names = {}) {
       text: typeof value === "boolean" ? (value ? "✔" : "✘") : String(value),
     });
   }
-  // a list or a map is a leaf too (its path: the GM's override form for a nested value)
+  // a list of plain values or an empty one is a leaf too (its path: the GM's override
+  // form for a nested value)
   const at = path.length ? { "data-path": JSON.stringify(path) } : {};
   if (Array.isArray(value)) {
     if (!value.length) return h("span", { class: "leaf v-empty", ...at, text: "なし" });
@@ -132,16 +133,10 @@ export function valueTree(value, path = [], names = {}) {
   const keys = Object.keys(value);
   if (!keys.length) return h("span", { class: "leaf v-empty", ...at, text: "なし" });
   return h("dl", { class: "tree" },
-    keys.map((k) => {
-      const name = names[k] ? `${names[k]}` : k;
-      const nested = value[k] !== null && typeof value[k] === "object" && path.length;
-      return [
-        h("dt", { title: k }, nested
-          ? h("span", { class: "leaf v-key", "data-path": JSON.stringify([...path, k]), text: name })
-          : name),
-        h("dd", {}, valueTree(value[k], [...path, k], names)),
-      ];
-    }));
+    keys.map((k) => [
+      h("dt", { text: names[k] ? `${names[k]}` : k, title: k }),
+      h("dd", {}, valueTree(value[k], [...path, k], names)),
+    ]));
 }
 
 export function download(filename, text, type) {
