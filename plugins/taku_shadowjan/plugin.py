@@ -12,6 +12,7 @@ from taku_shadowjan.decider import decide
 from taku_shadowjan.dice import chat
 from taku_shadowjan.events import EVENTS
 from taku_shadowjan.options import SjOptions
+from taku_shadowjan.palette import palette
 from taku_shadowjan.play import affordances, turn
 from taku_shadowjan.state import SjGame, SjSheet
 from taku_shadowjan.view import view
@@ -78,6 +79,7 @@ RULESET = Ruleset[SjGame, SjOptions](
     summary="ニンジャスレイヤーTRPGの判定と攻撃で打つ麻雀。配牌からテンホー・チーホー戦、リーチ棒、振り込み、ロン回避判定、流局、ニンジャ殺すべし、最終順位までサーバーが進める",
     errors=ERRORS,
     sheet_templates=NS_TEMPLATES,
+    palette=palette,
 )
 
 

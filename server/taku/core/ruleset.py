@@ -200,6 +200,11 @@ class Ruleset(Generic[G, O]):
             upcast on read, before decoding (:mod:`taku.core.upcast`).
         sheet_templates: characters to start from (:class:`SheetTemplate`), offered to
             clients by ``list_rulesets`` (the web client's sheet form).
+        palette: the チャットパレット a character starts with, as ココフォリア's ruleset
+            palettes: lines of chat (the ruleset's own commands) with ``{カラテ}``-style
+            references to the sheet; a string, or a function of the character's sheet
+            (``dict``) giving one. Shown as ``default`` in the state's ``chat.palettes``
+            until the owner saves a palette of their own (:func:`taku.core.chat.view`).
     """
 
     id: str
@@ -225,6 +230,7 @@ class Ruleset(Generic[G, O]):
         default_factory=dict
     )
     sheet_templates: tuple[SheetTemplate, ...] = ()
+    palette: str | Callable[[dict[str, Any]], str] = ""
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""

@@ -907,7 +907,7 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         "characters": msgspec.to_builtins(state.characters),
         "game": msgspec.to_builtins(ruleset.view(state, viewer, state.rules)),
         "you": {"member_id": viewer.member_id, "role": viewer.role},
-        "chat": chat_core.view(state.chat, state.characters),
+        "chat": chat_core.view(state.chat, state.characters, ruleset.palette),
     }
     if state.unfit_overrides:
         out["unfit_overrides"] = list(state.unfit_overrides)
