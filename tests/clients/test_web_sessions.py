@@ -79,11 +79,31 @@ async def test_nstrpg_attack_the_defender_evades_with_chosen_dice(
 ) -> None:
     """nstrpg: a ninja from the template, one imported from ココフォリア, a mob from the GM's
     move; combat and turns by buttons; the mob's attack from a move form; the defender's
-    player picks how many 回避ダイス; the spectator sees it all with nothing to press."""
+    player picks how many 回避ダイス; the spectator sees it all with nothing to press.
+    Everyone is on a phone (390×844); the ninja's first roll is a line of the チャットパレット
+    the ruleset seeded from the sheet (N{カラテ} as N and the sheet's 【カラテ】)."""
     scripted_dice.extend([4] * 80)
-    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "nstrpg")
+    gm, p1, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "nstrpg", width=390, height=844
+    )
     await from_template(p1, "駆け出しのニンジャ（PC）", "ニンジャスレイヤー")
     await imported(p2, CCFOLIA_PIECE)
+    # the seeded palette: a click on its first line rolls N<カラテ> as the ninja
+    await p1.select_option("#chat-as", label="ニンジャスレイヤー")
+    line = p1.locator("#palette button.palette-line").first
+    assert (await line.inner_text()).startswith("N{カラテ} 近接攻撃判定")
+    assert await p1.locator("#palette .palette-seeded").is_visible()
+    karate = next(
+        c["sheet"]["karate"]
+        for c in (await p1.evaluate("window.taku.state"))["characters"].values()
+        if c["name"] == "ニンジャスレイヤー"
+    )
+    at = await seq_of(p1)
+    await line.click()
+    await wait_seq(sp, at + 1)
+    rolled = await sp.inner_text(f"#log li[data-seq='{at + 1}']")
+    assert "ニンジャスレイヤー" in rolled and f"({karate}B6>=4)" in rolled, rolled
+    assert await sp.locator(f"#log li[data-seq='{at + 1}'] .die").count() == karate
     await click_move(gm, "モブ敵を作る（クローンヤクザ）（1人）")
     await gm.locator("#state-panels .card:has-text('クローンヤクザ')").wait_for()
     await click_move(gm, "戦闘を始める")
@@ -121,6 +141,8 @@ async def test_nstrpg_attack_the_defender_evades_with_chosen_dice(
     state = await p1.evaluate("window.taku.state")
     assert state["game"]["fighters"][ns]["evasion_dice"] == left - 2
     assert not any(h["target"] == ns for h in state["game"]["pending"].values())
+    for page in (gm, p1, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p2, sp)
 
 
@@ -144,8 +166,11 @@ async def test_hiden_a_failed_check_rerolled_with_a_zabuton(
 ) -> None:
     """hiden: a character from the template, one imported from ココフォリア (its 座布団 and
     〈能力値〉); the GM gives a 座布団 by a button; a check from its move form fails and
-    the player rerolls it with a 座布団 (五ノ二), seen by everyone."""
-    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "hiden")
+    the player rerolls it with a 座布団 (五ノ二), seen by everyone. Everyone is on a phone
+    (390×844): nothing scrolls sideways."""
+    gm, p1, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "hiden", width=390, height=844
+    )
     await from_template(p1, "個人設定用紙のひな形", "旅の者")
     await imported(p2, HIDEN_PIECE)
     state = await p2.evaluate("window.taku.state")
@@ -166,6 +191,8 @@ async def test_hiden_a_failed_check_rerolled_with_a_zabuton(
     assert "座布団" in await sp.inner_text(f"#log li[data-seq='{before + 2}']")
     await p1.wait_for_selector(".ruleset-panel [aria-label='座布団 1枚']")
     assert await sp.locator(".legal-moves").count() == 0
+    for page in (gm, p1, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p2, sp)
 
 
