@@ -256,3 +256,32 @@ async def test_gm_override_of_a_nested_value_is_a_generated_form(
     assert await gm.locator("#ov-value-row").is_visible()
     assert (await gm.input_value("#ov-value")).isdigit()
     assert await nested.locator("input").count() == 0
+
+
+async def test_on_a_desktop_the_chat_stays_on_screen_and_play_comes_first(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """nstrpg at 1280×800 with two ninjas: the page itself does not scroll (the side column
+    scrolls inside itself), so with the side column scrolled to its end the chat log and
+    input are still on screen; 今できる手 is the first panel, the GM's map editor is folded,
+    the ruleset's full command list is one folded group."""
+    gm = await create_table(
+        open_page, scripted_server.http_url, ruleset="nstrpg", width=1280, height=800
+    )
+    await make_character(gm, "ヤモト")
+    await gm.wait_for_selector("#state-panels .card:has-text('ヤモト')")
+    await gm.click("#actions details[data-command='create_character'] > summary")  # fold it
+    await make_character(gm, "フジキド")
+    await gm.wait_for_selector("#state-panels .card:has-text('フジキド')")
+    side = gm.locator("#live-side")
+    assert await side.evaluate("(e) => e.scrollHeight > e.clientHeight")  # long enough to scroll
+    await side.evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
+    await gm.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert await gm.evaluate("document.documentElement.scrollHeight") <= 800
+    for sel in ("#chat-input", "#log"):
+        box = await gm.locator(sel).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= 800, sel
+    first = gm.locator("#state-panels > *").first
+    assert await first.get_attribute("aria-label") == "今できる手"
+    assert await gm.get_attribute("[data-testid='map-editor']", "open") is None
+    assert await gm.get_attribute("#actions details.cmd-all", "open") is None
