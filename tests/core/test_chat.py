@@ -337,6 +337,8 @@ async def test_a_ruleset_s_roll_typed_in_a_channel_lands_there(
     assert events and all(getattr(e, "channel", None) == "情報" for e in events), events
     frame = (await h.frames(None))[-1]
     assert frame["event"]["channel"] == "情報" and frame["text"].startswith("[情報] "), frame
+    # the HTML log puts it under the 情報 tab (メイン is ch-0, 情報 ch-1)
+    assert f'<li class="ch-1 line" data-seq="{frame["seq"]}">' in await h.table.export("html")
     # the same line in メイン leaves the field out of the stored event (old logs read the same)
     h.roll(*faces)
     await h.send(a, Chat(text=line))
