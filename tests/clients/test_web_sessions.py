@@ -244,12 +244,15 @@ async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
 ) -> None:
     """shadowjan: two players made with the sheet form (one imported from ココフォリア) sit and start
     by buttons; then whoever's move it is presses its expected next step (the primary move,
-    else the first) until the hand ends (和了 scored or 流局); the spectator watches."""
+    else the first) until the hand ends (和了 scored or 流局); the spectator watches.
+    Everyone is on a phone (390×844): nothing scrolls sideways."""
     import random
 
     rng = random.Random(14)  # faces 1〜6 in a fixed order (they fit every die the game rolls)
     scripted_dice.extend([rng.randint(1, 6) for _ in range(3000)])
-    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "shadowjan")
+    gm, p1, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "shadowjan", width=390, height=844
+    )
     # (the starting ninja's カタナ is beyond the basic rules' equipment: a sheet by hand)
     await make_character(p1, "アキラ", fields={"【カラテ】": 4, "【ワザマエ】": 3, "【体力】": 6})
     await p1.locator("#state-panels .card:has-text('アキラ')").wait_for()
@@ -280,6 +283,8 @@ async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
     assert await sp.locator(ended).count() == 1, await sp.inner_text("#log")
     assert await sp.locator(".legal-moves").count() == 0
     assert await sp.locator(".ruleset-panel .score").count() == 2
+    for page in (gm, p1, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p1, p2)
 
 
