@@ -17,6 +17,8 @@ from taku_yodomi.events import (
     CardsDealtNotice,
     CardsDiscarded,
     CardsDiscardedNotice,
+    CardsKept,
+    CardsKeptNotice,
     CardsPlayed,
     CheckRolled,
     DeckShuffled,
@@ -306,9 +308,18 @@ def check(
     )
     events: list[Emitted] = [CheckRolled(check=k)]
     if cards and k.cards_allowed:
-        # YD-08: on a fumble no 流れ may be added; the cards simply stay in the hand
         k, played = play_on(table, ctx, k, cards)
         events = [CheckRolled(check=k), played]
+    elif cards and cid is not None:
+        # YD-08: on a fumble no 流れ may be added; the cards simply stay in the hand, and
+        # which cards they were stays the hand's secret (the command naming them with it)
+        events.append(
+            Private(
+                event=CardsKept(character_id=cid, check_id=k.check_id, cards=tuple(cards)),
+                audience=hand_audience(table, ctx, cid),
+                redacted=CardsKeptNotice(character_id=cid, check_id=k.check_id, count=len(cards)),
+            )
+        )
     return k, events
 
 

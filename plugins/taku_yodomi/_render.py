@@ -116,6 +116,12 @@ def render(event: Event, table: TableState, options: YodomiOptions | None = None
             return f"{n(c)} は「流れ」を{k}枚捨てました（{r}）"
         case E.CardsPlayed(character_id=c, cards=cards, bonus=b):
             return f"{n(c)} は「流れ」{' '.join(cards)} を使いました（+{b}）"
+        case E.CardsKept(character_id=c, cards=cards):
+            return (
+                f"{n(c)} の「流れ」{' '.join(cards)} は手札に残りました（ファンブルには出せません）"
+            )
+        case E.CardsKeptNotice(character_id=c, count=k):
+            return f"{n(c)} の「流れ」{k}枚は手札に残りました（ファンブルには出せません）"
         case E.CardsPassed(character_id=c):
             return f"{n(c)} はパスしました（「流れ」を出さず、判定の結果が確定）"
         case E.CheckRolled(check=k):

@@ -35,6 +35,8 @@ __all__ = [
     "CardsDiscardedNotice",
     "CardsGiven",
     "CardsGivenNotice",
+    "CardsKept",
+    "CardsKeptNotice",
     "CardsPassed",
     "CardsPlayed",
     "CharacterIntroduced",
@@ -222,6 +224,28 @@ class CardsPlayed(Event, frozen=True, kw_only=True, tag="yodomi.cards_played"):
     counted: Annotated[
         Card | None, field("値で数えたカード", "自分のスートとして値で数えた一枚")
     ] = None
+
+
+class CardsKept(Event, frozen=True, kw_only=True, tag="yodomi.cards_kept"):
+    """Cards sent with a roll that fumbled: no 流れ on a fumble (YD-08), they stay in the
+    hand. Hidden like the hand (its players, and the GM by option); the others get
+    :class:`CardsKeptNotice` (so the command, which names the cards, is committed too)."""
+
+    meta = msgspec.Meta(
+        title="「流れ」は手札に残った", description="ファンブルで出せなかったカード"
+    )
+
+    character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
+    check_id: Annotated[str, field("判定", "判定のID")]
+    cards: Annotated[tuple[Card, ...], field("手札に残った「流れ」")]
+
+
+class CardsKeptNotice(Event, frozen=True, kw_only=True, tag="yodomi.cards_kept_notice"):
+    meta = msgspec.Meta(title="「流れ」は手札に残った（通知）", description="枚数だけ")
+
+    character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
+    check_id: Annotated[str, field("判定", "判定のID")]
+    count: Annotated[int, field("枚数")]
 
 
 class CardsPassed(Event, frozen=True, kw_only=True, tag="yodomi.cards_passed"):

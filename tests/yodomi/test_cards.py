@@ -243,3 +243,28 @@ async def test_pass_settles_a_check_without_cards(new_table: Any, order: Any) ->
     frame = (await yd.h.frames(yd.pb))[-1]
     assert frame["text"] == "アキラ はパスしました（「流れ」を出さず、判定の結果が確定）"
     await yd.h.assert_replay_matches()
+
+
+async def test_cards_sent_with_a_fumbled_roll_stay_secret(new_table: Any, order: Any) -> None:
+    """YD-08: a fumbled 2D9 (0-0) takes no 流れ; the cards sent with it stay in the hand, and
+    nobody but the hand's player learns which they were: not from an event, not from the
+    recorded command (the property test test_deck_integrity_property found this, seed 1020844)."""
+    import json
+
+    from taku_yodomi.events import CardsKept
+
+    yd = await new_table(shuffles=[order("♦10", "♠9")])
+    await _suit(yd, yd.a, yd.pa, "♦")
+    await _hand(yd, yd.a, "♦10", "♠9", order=order)
+    yd.h.roll(10, 10)  # d10 faces of 10 read 0: a fumble
+    rolled, kept = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=4, cards=["♦10"]))
+    assert rolled.check.fumble and rolled.check.card_bonus == 0
+    assert kept == CardsKept(character_id=yd.a, check_id=rolled.check.check_id, cards=("♦10",))
+    assert yd.game.hands[yd.a] == ["♦10", "♠9"]
+    for who in (yd.pb, yd.spec, None):
+        shown = json.dumps(await yd.h.frames(who), ensure_ascii=False)
+        assert "♦10" not in shown and "♠9" not in shown, who
+        assert "1枚は手札に残りました" in shown
+    mine = json.dumps(await yd.h.frames(yd.pa), ensure_ascii=False)
+    assert "♦10 は手札に残りました" in mine
+    await yd.h.assert_replay_matches()

@@ -74,8 +74,9 @@ async def test_2d9_fumble_is_zero_and_refuses_flow(new_table: Any, order: Any) -
     err = await yd.h.rejected(yd.pa, C.PlayCards(check_id=k.check_id, cards=["♦10"]))
     assert err.code == "rule/yodomi/fumble_no_flow"
     yd.h.roll(10, 10)
-    (ev,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=12, cards=["♦10"]))
+    ev, kept = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=12, cards=["♦10"]))
     assert ev.check.fumble and ev.check.value == 0 and ev.check.cards == ()  # the card is not spent
+    assert kept.cards == ("♦10",)  # yodomi.cards_kept, hidden like the hand
     assert yd.game.hands[yd.a] == ["♦10"]
 
 
