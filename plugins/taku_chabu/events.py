@@ -90,6 +90,13 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="chabu.check_rolled"):
     tatsujin: Annotated[bool, field("タツジン！", "1〜5: 自動成功、タツジンカウンター+1")] = False
     ukatsu: Annotated[bool, field("ウカツ！", "95〜100: 自動失敗")] = False
     declaration: Annotated[str | None, field("宣言", "解決する宣言のID")] = None
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class OpposedRound(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,6 +134,13 @@ class OpposedRolled(Event, frozen=True, kw_only=True, tag="chabu.opposed_rolled"
     winner: Annotated[
         Literal["a", "b", "draw"], field("勝者", "a（aの勝利）/ b（bの勝利）/ draw（決着つかず）")
     ]
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class DamageRolled(Event, frozen=True, kw_only=True, tag="chabu.damage_rolled"):
@@ -162,6 +176,13 @@ class DamageRolled(Event, frozen=True, kw_only=True, tag="chabu.damage_rolled"):
     total: Annotated[int, field("ダメージ")]
     hp_before: Annotated[int, field("前のHP")] = 0
     hp_after: Annotated[int, field("後のHP", "0未満にはならない")] = 0
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class AttackDeclared(Event, frozen=True, kw_only=True, tag="chabu.attack_declared"):

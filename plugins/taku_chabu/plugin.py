@@ -12,6 +12,7 @@ from taku_chabu.decider import ERRORS, decide
 from taku_chabu.dice import chat
 from taku_chabu.events import EVENTS
 from taku_chabu.options import ChabuOptions
+from taku_chabu.palette import palette
 from taku_chabu.state import ChabuSheet, ChabuState
 from taku_chabu.templates import TEMPLATES
 from taku_chabu.view import view
@@ -36,6 +37,7 @@ RULESET: Ruleset[ChabuState, ChabuOptions] = Ruleset(
     summary="1D100の判定（タツジン！／ウカツ！）、対抗判定、ラウンド進行、命中・回避・ダメージ、特技",
     errors=ERRORS,
     sheet_templates=TEMPLATES,
+    palette=palette,
 )
 
 

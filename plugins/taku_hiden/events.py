@@ -229,6 +229,13 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="hiden.check_rolled"):
         bool | None, field("行動不能", "発作の判定に失敗して行動不能になった")
     ] = None
     secret_to: Annotated[str | None, _SECRET] = None
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class OpposedRolled(Event, frozen=True, kw_only=True, tag="hiden.opposed_rolled"):
@@ -260,6 +267,13 @@ class OpposedRolled(Event, frozen=True, kw_only=True, tag="hiden.opposed_rolled"
     winner: Annotated[int, _WINNER]
     label: Annotated[str, _LABEL] = ""
     secret_to: Annotated[str | None, _SECRET] = None
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class OpposedResolved(Event, frozen=True, kw_only=True, tag="hiden.opposed_resolved"):
@@ -335,6 +349,13 @@ class CheckRerolled(Event, frozen=True, kw_only=True, tag="hiden.check_rerolled"
         bool | None, field("行動不能", "発作の判定: 振り直したあと行動不能か")
     ] = None
     secret_to: Annotated[str | None, _SECRET] = None
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class ZabutonAwarded(Event, frozen=True, kw_only=True, tag="hiden.zabuton_awarded"):

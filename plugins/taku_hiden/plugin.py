@@ -11,6 +11,7 @@ from taku_hiden.decider import decide, evolve, initial_state
 from taku_hiden.dice import chat
 from taku_hiden.events import EVENTS
 from taku_hiden.options import HidenOptions
+from taku_hiden.palette import palette
 from taku_hiden.play import affordances
 from taku_hiden.state import HidenSheet, HidenState
 from taku_hiden.templates import TEMPLATES
@@ -38,6 +39,7 @@ RULESET: Ruleset[HidenState, HidenOptions] = Ruleset(
     summary="秘伝の声 第五章 行動判定: 2D＋技能＋能力値 対 難易度＋2D、6ゾロ・1ゾロ、特徴による修正、座布団、対抗判定、跳躍・持ち上げ・視界・疲労・発作の表",
     errors=ERRORS,
     sheet_templates=TEMPLATES,
+    palette=palette,
 )
 
 

@@ -124,6 +124,13 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="nstrpg.check_rolled"):
         tuple[str, ...],
         field("見られる者", "シークレットの判定を見られるメンバー（@gm はGM全員）。空なら公開"),
     ] = ()
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class OpposedRoll(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,6 +12,7 @@ from taku_nstrpg.dice import chat, dice_chat
 from taku_nstrpg.errors import ERRORS
 from taku_nstrpg.events import EVENTS
 from taku_nstrpg.options import NsOptions
+from taku_nstrpg.palette import palette
 from taku_nstrpg.play import affordances, turn
 from taku_nstrpg.state import NsGame, NsSheet
 from taku_nstrpg.templates import TEMPLATES
@@ -45,6 +46,7 @@ RULESET: Ruleset[NsGame, NsOptions] = Ruleset(
     summary="判定（KIDS〜UHn、【】出目指定）、NinjaSlayer2互換ダイス、攻撃・回避・カウンターカラテ・サツバツ！・DKKとWasshoi!",
     errors=ERRORS,
     sheet_templates=TEMPLATES,
+    palette=palette,
 )
 
 

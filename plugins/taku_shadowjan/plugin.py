@@ -13,6 +13,7 @@ from taku_shadowjan.decider import decide, on_timer
 from taku_shadowjan.dice import chat
 from taku_shadowjan.events import EVENTS
 from taku_shadowjan.options import SjOptions
+from taku_shadowjan.palette import palette
 from taku_shadowjan.play import affordances, turn
 from taku_shadowjan.state import SjGame, SjSheet
 from taku_shadowjan.view import view
@@ -84,6 +85,7 @@ RULESET = Ruleset[SjGame, SjOptions](
     errors=ERRORS,
     sheet_templates=NS_TEMPLATES,
     on_timer=on_timer,
+    palette=palette,
 )
 
 

@@ -124,6 +124,23 @@ def evolve(
                 game = _ch(game, event.character_id, cut_done=True)
             return game
         # ---------------------------------------------------------------- checks
+        case E.CardsPassed(character_id=cid, check_id=kid):
+            last = game.last_check.get(cid)
+            if last is not None and last.check_id == kid:
+                game = replace(
+                    game, last_check={**game.last_check, cid: replace(last, cards_allowed=False)}
+                )
+            return replace(
+                game,
+                attacks={
+                    aid: (
+                        replace(a, hit=replace(a.hit, cards_allowed=False))
+                        if a.hit.check_id == kid
+                        else a
+                    )
+                    for aid, a in game.attacks.items()
+                },
+            )
         case E.CheckRolled() | E.CheckBoosted():
             k = event.check
             if k.purpose == "intuition" and k.character_id is not None:

@@ -116,6 +116,8 @@ def render(event: Event, table: TableState, options: YodomiOptions | None = None
             return f"{n(c)} は「流れ」を{k}枚捨てました（{r}）"
         case E.CardsPlayed(character_id=c, cards=cards, bonus=b):
             return f"{n(c)} は「流れ」{' '.join(cards)} を使いました（+{b}）"
+        case E.CardsPassed(character_id=c):
+            return f"{n(c)} はパスしました（「流れ」を出さず、判定の結果が確定）"
         case E.CheckRolled(check=k):
             return check_line(table, k)
         case E.CheckBoosted(check=k):

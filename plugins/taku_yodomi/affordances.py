@@ -439,6 +439,12 @@ def _play_cards(o: _Offer, cid: str, g: str) -> None:
             args={"check_id": k.check_id},
             cards=hand,
         )
+        o.add(
+            "pass_cards",
+            f"{_name(o.table, cid)}: パス（{k.label or _kind(k)}に「流れ」を出さない）",
+            group=g,
+            args={"check_id": k.check_id},
+        )
     for a in o.game.attacks.values():
         if (
             a.attacker == cid
@@ -452,6 +458,12 @@ def _play_cards(o: _Offer, cid: str, g: str) -> None:
                 group=g,
                 args={"check_id": a.hit.check_id},
                 cards=hand,
+            )
+            o.add(
+                "pass_cards",
+                f"{_name(o.table, cid)}: パス（{_name(o.table, a.target)}への命中判定に「流れ」を出さない）",
+                group=g,
+                args={"check_id": a.hit.check_id},
             )
 
 

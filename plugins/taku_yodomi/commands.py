@@ -56,6 +56,7 @@ __all__ = [
     "Mount",
     "Move",
     "NoteTopic",
+    "PassCards",
     "PlayCards",
     "Purchase",
     "ReadTrailer",
@@ -190,6 +191,23 @@ class PlayCards(Command, frozen=True, kw_only=True, tag="yodomi.play_cards"):
 
     check_id: Annotated[str, field("判定", "「流れ」を足す判定のID")]
     cards: Annotated[list[Card], field("「流れ」", "出すカード（1枚以上）", max_length=54)]
+
+
+class PassCards(Command, frozen=True, kw_only=True, tag="yodomi.pass_cards"):
+    """パス: play no 流れ on a check already rolled; its result stands as rolled and no
+    流れ can be added to it afterwards (G-YD-06: cards are played after the roll, before
+    success is decided; passing decides it). The check's character must be the sender's.
+
+    Rejected: ``rule/yodomi/unknown_check`` (no such check, or 流れ can no longer be added).
+    """
+
+    permit = PLAYER
+    meta = msgspec.Meta(
+        title="パス（「流れ」を出さない）",
+        description="振った判定に「流れ」を出さず、出目のままの結果で確定する",
+    )
+
+    check_id: Annotated[str, field("判定", "パスする判定のID")]
 
 
 class CutHand(Command, frozen=True, kw_only=True, tag="yodomi.cut_hand"):

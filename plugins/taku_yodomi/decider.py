@@ -39,6 +39,7 @@ from taku_yodomi.events import (
     ActionUsed,
     CardsGiven,
     CardsGivenNotice,
+    CardsPassed,
     CheckBoosted,
     ConditionChanged,
     ContestResolved,
@@ -79,6 +80,8 @@ def decide(table: TableState, command: Command, ctx: Context) -> list[Emitted]:
             return give_cards(table, command, ctx)
         case C.PlayCards():
             return play_cards(table, command, ctx)
+        case C.PassCards():
+            return pass_cards(table, command, ctx)
         case C.CutHand():
             return _scenes.cut_hand(table, command, ctx)
         # checks
@@ -247,6 +250,28 @@ def play_cards(table: TableState, cmd: C.PlayCards, ctx: Context) -> list[Emitte
                 )
             new, played = play_on(table, ctx, k, cmd.cards)
             return [CheckBoosted(check=new), played]
+    reject(
+        "unknown_check", "その判定はないか、もう「流れ」を足せません（最新の判定だけです）", S_FLOW
+    )
+
+
+def pass_cards(table: TableState, cmd: C.PassCards, ctx: Context) -> list[Emitted]:
+    """パス: no 流れ on a check the 流れ could still go on (the character's latest check,
+    or an attack's hit check before the defence); afterwards none can (G-YD-06)."""
+    game = game_of(table)
+    for a in game.attacks.values():
+        if a.hit.check_id == cmd.check_id and a.hit.cards_allowed and not a.hit.fumble:
+            require_controls(table, ctx, a.attacker)
+            return [CardsPassed(character_id=a.attacker, check_id=cmd.check_id)]
+    for cid, k in game.last_check.items():
+        if (
+            k.check_id == cmd.check_id
+            and k.cards_allowed
+            and not k.fumble
+            and k.purpose not in SETTLED_PURPOSES
+        ):
+            require_controls(table, ctx, cid)
+            return [CardsPassed(character_id=cid, check_id=cmd.check_id)]
     reject(
         "unknown_check", "その判定はないか、もう「流れ」を足せません（最新の判定だけです）", S_FLOW
     )

@@ -35,6 +35,7 @@ __all__ = [
     "CardsDiscardedNotice",
     "CardsGiven",
     "CardsGivenNotice",
+    "CardsPassed",
     "CardsPlayed",
     "CharacterIntroduced",
     "CheckBoosted",
@@ -223,6 +224,17 @@ class CardsPlayed(Event, frozen=True, kw_only=True, tag="yodomi.cards_played"):
     ] = None
 
 
+class CardsPassed(Event, frozen=True, kw_only=True, tag="yodomi.cards_passed"):
+    """パス: no 流れ on the check; its result stands and 流れ can no longer be added (G-YD-06)."""
+
+    meta = msgspec.Meta(
+        title="パス（「流れ」を出さなかった）", description="判定の結果が出目のまま確定した"
+    )
+
+    character_id: Annotated[str, field("キャラクター", "キャラクターのID")]
+    check_id: Annotated[str, field("判定", "判定のID")]
+
+
 # --------------------------------------------------------------------------- checks
 
 
@@ -232,6 +244,13 @@ class CheckRolled(Event, frozen=True, kw_only=True, tag="yodomi.check_rolled"):
     meta = msgspec.Meta(title="判定", description="2D9またはD99の判定（出目つき）")
 
     check: Annotated[Check, field("判定")]
+    channel: Annotated[
+        str,
+        msgspec.Meta(
+            title="チャンネル", description="チャットで振った行のチャンネル（空はメイン）"
+        ),
+    ] = ""
+    """The chat channel the line was typed in (``""``: メイン, and for a form's roll)."""
 
 
 class CheckBoosted(Event, frozen=True, kw_only=True, tag="yodomi.check_boosted"):

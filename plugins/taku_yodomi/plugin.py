@@ -12,6 +12,7 @@ from taku_yodomi.decider import decide, evolve, initial_state
 from taku_yodomi.dice import chat
 from taku_yodomi.events import ALL_EVENTS
 from taku_yodomi.options import YodomiOptions, YodomiSheet
+from taku_yodomi.palette import palette
 from taku_yodomi.state import Game
 from taku_yodomi.templates import TEMPLATES
 from taku_yodomi.view import hides_command, view
@@ -40,6 +41,7 @@ RULESET: Ruleset[Game, YodomiOptions] = Ruleset(
     errors=ERRORS,
     sheet_templates=TEMPLATES,
     hides_command=hides_command,
+    palette=palette,
 )
 
 

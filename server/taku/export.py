@@ -151,7 +151,10 @@ def _html(
     for f in frames:
         ev = f["event"]
         is_line = ev.get("type") in ("chat_posted", "dice_rolled")
-        ch = (ev.get("channel") or chat_core.MAIN) if is_line else chat_core.MAIN
+        # a chat line and a ruleset's roll typed in a channel (its ``channel`` field)
+        ch = ev.get("channel") or chat_core.MAIN
+        if not isinstance(ch, str):
+            ch = chat_core.MAIN
         i = index.get(ch, 0)
         # a line someone said or rolled names its speaker (a member's join is a system line)
         said = is_line or ev.get("type") == "redacted" or "." in str(ev.get("type", ""))

@@ -297,6 +297,7 @@ async def test_unknown_ruleset_gets_a_working_generic_panel(open_page: Any) -> N
         await gm.wait_for_selector("body[data-seq='4']")
         assert "flips" in await card.inner_text()
         # the bet form comes from the command schema: a character choice, a number, an enum
+        await gm.click("#actions details.cmd-all > summary")  # every command, folded
         await gm.click("#actions details[data-command='coin.bet'] > summary")
         form = gm.locator("form[data-command='coin.bet']")
         assert (
@@ -531,7 +532,7 @@ async def test_gm_only_command_forms_are_the_gms(scripted_server: Any, open_page
         open_page, scripted_server.http_url, ruleset="nstrpg", name="ネオサイタマ"
     )
     pl = await join_as(open_page, await gm.input_value("#invite-player"), "フジキド")
-    await pl.wait_for_selector("#actions details[data-command='nstrpg.check']")
+    await pl.wait_for_selector("#actions details[data-command='nstrpg.check']", state="attached")
     for tag in ("nstrpg.gain_dkk", "nstrpg.start_combat", "nstrpg.adjust"):
         assert await gm.locator(f"#actions details[data-command='{tag}']").count() == 1, tag
         assert await gm.locator(f"#actions details[data-command='{tag}'] .gm-only").count() == 1, (

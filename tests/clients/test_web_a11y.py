@@ -108,6 +108,7 @@ async def test_axe_finds_nothing_serious_on_any_page(
     await gm.wait_for_selector(f"body[data-seq='{seeded['last_seq']}']")
     await gm.wait_for_selector("#log li.oc-crit")
     await gm.click("#gm-tools > summary")
+    await gm.click("#actions details.cmd-all > summary")
     await gm.click("#actions details[data-command='nstrpg.check'] > summary")
     await gm.click("#state-panels details.state-panel > summary")
     await assert_accessible(gm, "a GM's table")

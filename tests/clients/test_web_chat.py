@@ -149,3 +149,22 @@ async def test_a_secret_roll_of_the_ruleset_s_own_command_reaches_the_roller_and
             li = page.locator(f"#log li[data-seq='{seq}']")
             assert "redacted" in (await li.get_attribute("class") or ""), (ruleset, seq)
             assert await li.locator(".die").count() == 0
+
+
+async def test_a_ruleset_s_roll_typed_in_the_info_tab_lands_in_info(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="yodomi")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "アカネ")
+    await wait_seq(pl, 3)
+    await pl.click("#chat-tabs button[data-tab='情報']")
+    scripted_dice.extend([5, 6])
+    await _say(pl, "2D9>=10 聞き込み")
+    line = await _line(pl, 4)
+    assert await line.is_visible() and await line.locator(".die").count() == 2
+    assert await line.locator(".channel-badge").inner_text() == "情報"
+    await gm.click("#chat-tabs button[data-tab='メイン']")
+    gm_line = await _line(gm, 4)
+    assert await gm_line.is_hidden()
+    await gm.click("#chat-tabs button[data-tab='情報']")
+    assert await gm_line.is_visible()

@@ -218,3 +218,70 @@ async def test_invite_dialog_spectator_page_and_seed_reveal(
     # the invites open again from the GM tools (left open: the fixture's axe checks the dialog)
     await gm.click("#invites-open")
     await dlg.wait_for()
+
+
+async def test_gm_override_of_a_nested_value_is_a_generated_form(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """chabu: the GM overrides a character's 能力値 (a map in the sheet) with rows generated
+    from the sheet schema, filled in with the current values; no JSON box anywhere."""
+    from .test_web_sessions import from_template
+
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="chabu")
+    await from_template(gm, "PCのひな形", "ニンジャ")
+    state = await gm.evaluate("window.taku.state")
+    (ninja,) = state["characters"].values()
+    before = ninja["sheet"]["abilities"]
+    assert before and all(isinstance(v, int) for v in before.values()), before
+    await gm.click("#gm-tools > summary")
+    await gm.select_option("#ov-path", label="ニンジャ: 能力値")
+    nested = gm.locator("#ov-nested")
+    await nested.locator(".map-row").first.wait_for()
+    assert await gm.locator("#ov-value-row").is_hidden()
+    assert await gm.locator("#override-form textarea").count() == 0
+    keys = await nested.locator(".map-key").evaluate_all("(els) => els.map((e) => e.value)")
+    assert keys == list(before), keys
+    first = nested.locator(".map-row").first.locator("input[type=number]")
+    assert await first.input_value() == str(before[keys[0]])
+    await first.fill(str(before[keys[0]] + 5))
+    await gm.fill("#ov-reason", "修行")
+    seq = int(await gm.evaluate("document.body.dataset.seq"))
+    await gm.click("#ov-submit")
+    await wait_seq(gm, seq + 1)
+    assert "修行" in await gm.inner_text(f"#log li[data-seq='{seq + 1}']")
+    after = (await gm.evaluate("window.taku.state"))["characters"][ninja["id"]]["sheet"]
+    assert after["abilities"] == {**before, keys[0]: before[keys[0]] + 5}
+    # a scalar goes back to the one-line box
+    await gm.select_option("#ov-path", index=1)  # the first numeric value
+    assert await gm.locator("#ov-value-row").is_visible()
+    assert (await gm.input_value("#ov-value")).isdigit()
+    assert await nested.locator("input").count() == 0
+
+
+async def test_on_a_desktop_the_chat_stays_on_screen_and_play_comes_first(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """nstrpg at 1280×800 with two ninjas: the page itself does not scroll (the side column
+    scrolls inside itself), so with the side column scrolled to its end the chat log and
+    input are still on screen; 今できる手 is the first panel, the GM's map editor is folded,
+    the ruleset's full command list is one folded group."""
+    gm = await create_table(
+        open_page, scripted_server.http_url, ruleset="nstrpg", width=1280, height=800
+    )
+    await make_character(gm, "ヤモト")
+    await gm.wait_for_selector("#state-panels .card:has-text('ヤモト')")
+    await gm.click("#actions details[data-command='create_character'] > summary")  # fold it
+    await make_character(gm, "フジキド")
+    await gm.wait_for_selector("#state-panels .card:has-text('フジキド')")
+    side = gm.locator("#live-side")
+    assert await side.evaluate("(e) => e.scrollHeight > e.clientHeight")  # long enough to scroll
+    await side.evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
+    await gm.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert await gm.evaluate("document.documentElement.scrollHeight") <= 800
+    for sel in ("#chat-input", "#log"):
+        box = await gm.locator(sel).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= 800, sel
+    first = gm.locator("#state-panels > *").first
+    assert await first.get_attribute("aria-label") == "今できる手"
+    assert await gm.get_attribute("[data-testid='map-editor']", "open") is None
+    assert await gm.get_attribute("#actions details.cmd-all", "open") is None

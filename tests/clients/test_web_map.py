@@ -270,8 +270,9 @@ async def test_the_gm_paints_a_wall_and_saves_it(
     t = await setup(scripted_server, open_page)
     gm, pl = t["gm"], t["pl"]
     assert await pl.locator("[data-testid='map-editor']").is_hidden()
-    # the editor opened by itself while the table had no map; it stays open
-    assert await gm.get_attribute("[data-testid='map-editor']", "open") == ""
+    # the editor is folded (play first, issue 14); the GM opens it, and it stays open
+    assert await gm.get_attribute("[data-testid='map-editor']", "open") is None
+    await gm.click("[data-testid='map-editor'] > summary")
     await gm.fill("[data-testid='map-editor'] .map-reason", "シャッターが下りた")
     # by keyboard: the brush's radio keeps the focus when the editor redraws
     await gm.focus("[data-testid='map-editor'] input[name='map-brush-live'][value='.']")
@@ -304,6 +305,7 @@ async def test_the_gm_pastes_the_text_form(
 ) -> None:
     """A GM with no map yet pastes the text form: the grid appears with its doors and window."""
     gm = await create_table(open_page, scripted_server.http_url, "nstrpg", "ネオサイタマ")
+    await gm.click("[data-testid='map-editor'] > summary")  # folded at first (issue 14)
     await gm.wait_for_selector("[data-testid='map-editor'][open]")
     await gm.fill("[data-testid='map-editor'] .map-text", "#####\n#..D.\n#W..#\n#####")
     await gm.fill("[data-testid='map-editor'] .map-name", "路地")

@@ -79,11 +79,31 @@ async def test_nstrpg_attack_the_defender_evades_with_chosen_dice(
 ) -> None:
     """nstrpg: a ninja from the template, one imported from ココフォリア, a mob from the GM's
     move; combat and turns by buttons; the mob's attack from a move form; the defender's
-    player picks how many 回避ダイス; the spectator sees it all with nothing to press."""
+    player picks how many 回避ダイス; the spectator sees it all with nothing to press.
+    Everyone is on a phone (390×844); the ninja's first roll is a line of the チャットパレット
+    the ruleset seeded from the sheet (N{カラテ} as N and the sheet's 【カラテ】)."""
     scripted_dice.extend([4] * 80)
-    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "nstrpg")
+    gm, p1, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "nstrpg", width=390, height=844
+    )
     await from_template(p1, "駆け出しのニンジャ（PC）", "ニンジャスレイヤー")
     await imported(p2, CCFOLIA_PIECE)
+    # the seeded palette: a click on its first line rolls N<カラテ> as the ninja
+    await p1.select_option("#chat-as", label="ニンジャスレイヤー")
+    line = p1.locator("#palette button.palette-line").first
+    assert (await line.inner_text()).startswith("N{カラテ} 近接攻撃判定")
+    assert await p1.locator("#palette .palette-seeded").is_visible()
+    karate = next(
+        c["sheet"]["karate"]
+        for c in (await p1.evaluate("window.taku.state"))["characters"].values()
+        if c["name"] == "ニンジャスレイヤー"
+    )
+    at = await seq_of(p1)
+    await line.click()
+    await wait_seq(sp, at + 1)
+    rolled = await sp.inner_text(f"#log li[data-seq='{at + 1}']")
+    assert "ニンジャスレイヤー" in rolled and f"({karate}B6>=4)" in rolled, rolled
+    assert await sp.locator(f"#log li[data-seq='{at + 1}'] .die").count() == karate
     await click_move(gm, "モブ敵を作る（クローンヤクザ）（1人）")
     await gm.locator("#state-panels .card:has-text('クローンヤクザ')").wait_for()
     await click_move(gm, "戦闘を始める")
@@ -121,6 +141,8 @@ async def test_nstrpg_attack_the_defender_evades_with_chosen_dice(
     state = await p1.evaluate("window.taku.state")
     assert state["game"]["fighters"][ns]["evasion_dice"] == left - 2
     assert not any(h["target"] == ns for h in state["game"]["pending"].values())
+    for page in (gm, p1, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p2, sp)
 
 
@@ -144,8 +166,11 @@ async def test_hiden_a_failed_check_rerolled_with_a_zabuton(
 ) -> None:
     """hiden: a character from the template, one imported from ココフォリア (its 座布団 and
     〈能力値〉); the GM gives a 座布団 by a button; a check from its move form fails and
-    the player rerolls it with a 座布団 (五ノ二), seen by everyone."""
-    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "hiden")
+    the player rerolls it with a 座布団 (五ノ二), seen by everyone. Everyone is on a phone
+    (390×844): nothing scrolls sideways."""
+    gm, p1, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "hiden", width=390, height=844
+    )
     await from_template(p1, "個人設定用紙のひな形", "旅の者")
     await imported(p2, HIDEN_PIECE)
     state = await p2.evaluate("window.taku.state")
@@ -166,6 +191,8 @@ async def test_hiden_a_failed_check_rerolled_with_a_zabuton(
     assert "座布団" in await sp.inner_text(f"#log li[data-seq='{before + 2}']")
     await p1.wait_for_selector(".ruleset-panel [aria-label='座布団 1枚']")
     assert await sp.locator(".legal-moves").count() == 0
+    for page in (gm, p1, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p2, sp)
 
 
@@ -217,12 +244,15 @@ async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
 ) -> None:
     """shadowjan: two players made with the sheet form (one imported from ココフォリア) sit and start
     by buttons; then whoever's move it is presses its expected next step (the primary move,
-    else the first) until the hand ends (和了 scored or 流局); the spectator watches."""
+    else the first) until the hand ends (和了 scored or 流局); the spectator watches.
+    Everyone is on a phone (390×844): nothing scrolls sideways."""
     import random
 
     rng = random.Random(14)  # faces 1〜6 in a fixed order (they fit every die the game rolls)
     scripted_dice.extend([rng.randint(1, 6) for _ in range(3000)])
-    gm, p1, p2, sp = await table_of_four(open_page, scripted_server.http_url, "shadowjan")
+    gm, p1, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "shadowjan", width=390, height=844
+    )
     # (the starting ninja's カタナ is beyond the basic rules' equipment: a sheet by hand)
     await make_character(p1, "アキラ", fields={"【カラテ】": 4, "【ワザマエ】": 3, "【体力】": 6})
     await p1.locator("#state-panels .card:has-text('アキラ')").wait_for()
@@ -253,6 +283,8 @@ async def test_shadowjan_a_hand_played_to_its_end_by_buttons(
     assert await sp.locator(ended).count() == 1, await sp.inner_text("#log")
     assert await sp.locator(".legal-moves").count() == 0
     assert await sp.locator(".ruleset-panel .score").count() == 2
+    for page in (gm, p1, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p1, p2)
 
 
@@ -273,13 +305,18 @@ async def test_yodomi_card_played_from_the_hand_by_clicks(
     """yodomi: a PC made from the template, another imported from ココフォリア; the GM deals
     流れ with the generated form, the player rolls a check with its move; the hand shows the
     cards as suit and rank, the playable ones as buttons; one click and 出す play it on that
-    check. The other player and the spectator never see the hand."""
-    gm, pl, p2, sp = await table_of_four(open_page, scripted_server.http_url, "yodomi")
+    check; a second check is passed (パス: no 流れ, the result stands for everyone). The other
+    player and the spectator never see the hand. Everyone is on a phone (390×844): the hand,
+    the forms and the chat fit without scrolling sideways."""
+    gm, pl, p2, sp = await table_of_four(
+        open_page, scripted_server.http_url, "yodomi", width=390, height=844
+    )
     await from_template(pl, "PCのひな形", "アキラ")
     await imported(p2, YODOMI_PIECE)
     await pl.click(".legal-moves button:has-text('スートを選ぶ（♥')")
     await pl.wait_for_selector(".legal-moves button:has-text('行為判定')")
 
+    await gm.click("#actions details.cmd-all > summary")
     await gm.click("#actions details[data-command='yodomi.deal_cards'] > summary")
     deal = gm.locator("form[data-command='yodomi.deal_cards']")
     await deal.get_by_label("キャラクター", exact=False).first.select_option(label="アキラ")
@@ -318,4 +355,27 @@ async def test_yodomi_card_played_from_the_hand_by_clicks(
     state = await p2.evaluate("window.taku.state")
     minase = next(c for c in state["characters"].values() if c["name"] == "ミナセ")
     assert minase["sheet"]["pp"] == 35 and minase["sheet"]["abilities"] == {"体": 4, "知": 5}
+    # パス: a second check, no 流れ on it; the hand stays, the check is settled for everyone
+    scripted_dice.extend([2, 3])
+    seq = await seq_of(pl)
+    await pl.locator(".legal-moves button:has-text('行為判定')").first.click()
+    await wait_seq(pl, seq + 1)
+    kid = (await sp.evaluate("window.taku.events.at(-1).event"))["check"]["check_id"]
+    await pl.wait_for_function(  # the hand offers this new check (the state after the event)
+        "(kid) => window.taku.affordances.some("
+        "a => a.command === 'yodomi.pass_cards' && a.args.check_id === kid)",
+        arg=kid,
+    )
+    await hand.locator(f".hand-play[data-check='{kid}'] button[data-action=pass]").click()
+    await wait_seq(sp, seq + 2)
+    assert "パスしました" in await sp.inner_text(f"#log li[data-seq='{seq + 2}']")
+    await pl.wait_for_selector("[data-testid=my-hand] .hand-play", state="detached")
+    assert len((await pl.evaluate("window.taku.state.game.hands"))[cid]["cards"]) == before - 1
+    assert not [
+        a
+        for a in await pl.evaluate("window.taku.affordances || []")
+        if a["command"] in ("yodomi.play_cards", "yodomi.pass_cards")
+    ]
+    for page in (gm, pl, p2, sp):
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     await done_with(gm, p2, sp)

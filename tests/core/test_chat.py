@@ -314,3 +314,70 @@ async def test_a_ruleset_s_roll_in_a_whisper_is_hidden_from_the_others(
     for who in (c, None):
         f = _at(await h.frames(who), seq)
         assert f.get("redacted") and f["event"]["note"] == "内緒話", who
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "line", "faces"),
+    [
+        ("yodomi", "2D9>=10 調査", (5, 6)),
+        ("chabu", "CH50", (2, 3)),
+        ("chabu", "CH50VS40", (2, 3, 4, 5)),
+        ("hiden", "HD+1>=8", (3, 4)),
+        ("hiden", "HD+1VS+2", (3, 4, 5, 6)),
+        ("nstrpg", "N4", (6, 5, 4, 3)),
+        ("shadowjan", "N2", (6, 5)),
+    ],
+)
+async def test_a_ruleset_s_roll_typed_in_a_channel_lands_there(
+    ruleset: str, line: str, faces: tuple[int, ...]
+) -> None:
+    h = await TableHarness.create(ruleset, faces=faces)
+    a = await h.join("アカネ")
+    events = await h.send(a, Chat(text=line, channel="情報"))
+    assert events and all(getattr(e, "channel", None) == "情報" for e in events), events
+    frame = (await h.frames(None))[-1]
+    assert frame["event"]["channel"] == "情報" and frame["text"].startswith("[情報] "), frame
+    # the HTML log puts it under the 情報 tab (メイン is ch-0, 情報 ch-1)
+    assert f'<li class="ch-1 line" data-seq="{frame["seq"]}">' in await h.table.export("html")
+    # the same line in メイン leaves the field out of the stored event (old logs read the same)
+    h.roll(*faces)
+    await h.send(a, Chat(text=line))
+    assert "channel" not in (await h.frames(None))[-1]["event"]
+    await h.assert_replay_matches()
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "first"),
+    [
+        ("nstrpg", "N{カラテ} 近接攻撃判定（【カラテ】）"),
+        ("shadowjan", "N{カラテ} 【カラテ】判定"),
+        ("chabu", "CH<="),
+        ("hiden", "HD"),
+        ("yodomi", "2D9+"),
+    ],
+)
+async def test_every_ruleset_seeds_a_palette_from_the_sheet_whose_lines_roll(
+    ruleset: str, first: str
+) -> None:
+    """A character with no palette of its own gets the ruleset's (``default``, from its
+    sheet, ココフォリア style); every line of it is a command of the ruleset when sent as
+    the character ({カラテ} replaced by the sheet's value); saving a palette replaces it."""
+    h = await TableHarness.create(ruleset, faces=[3] * 400)
+    a = await h.join("アカネ")
+    rs = h.table.ruleset
+    template = rs.sheet_templates[0]
+    (created,) = await h.send(a, CreateCharacter(name="アカネ丸", sheet=template.sheet))
+    cid = created.character_id
+    entry = h.view(a)["chat"]["palettes"][cid]
+    assert entry["palette"] == "" and entry["default"].startswith(first), entry
+    lines = entry["default"].splitlines()
+    assert len(lines) >= 3
+    for line in lines:
+        events = await h.send(a, Chat(text=line, character_id=cid))
+        # a command of the ruleset (a roll, a reroll, a table), not the line as plain chat
+        assert events and not (isinstance(events[0], ChatPosted) and events[0].text == line), (
+            line,
+            events,
+        )
+    await h.send(a, SetChatPalette(character_id=cid, palette="2D6 自分の"))
+    assert h.view(a)["chat"]["palettes"][cid]["palette"] == "2D6 自分の"

@@ -207,3 +207,39 @@ async def test_override_of_cards_round_trips(yd: Any) -> None:
         yd.h.gm, Override(path=["game", "chars", yd.a, "pp"], value=12, reason="GM裁定")
     )
     assert yd.game.chars[yd.a].pp == 12
+
+
+async def test_pass_settles_a_check_without_cards(new_table: Any, order: Any) -> None:
+    """パス (G-YD-06): no 流れ on the rolled check; the result stands as rolled, the hand is
+    kept, and 流れ can no longer be added to that check (its play offer is gone)."""
+    from taku.core.table import affordances
+    from taku_yodomi.events import CardsPassed
+
+    def offered() -> list[str]:
+        state = yd.h.table.state
+        return [a.command for a in affordances(state, state.viewer(yd.pa), yd.h.table.ruleset)]
+
+    yd = await new_table(shuffles=[order("♦10", "♠9")])
+    await _suit(yd, yd.a, yd.pa, "♦")
+    await _hand(yd, yd.a, "♦10", "♠9", order=order)
+    yd.h.roll(2, 3)
+    (rolled,) = await yd.h.send(yd.pa, C.RollCheck(character_id=yd.a, value=4, difficulty=20))
+    kid = rolled.check.check_id
+    assert {"yodomi.play_cards", "yodomi.pass_cards"} <= set(offered())
+    # another player cannot pass for this character
+    assert (await yd.h.rejected(yd.pb, C.PassCards(check_id=kid))).code.startswith(
+        "command/forbidden"
+    )
+    (passed,) = await yd.h.send(yd.pa, C.PassCards(check_id=kid))
+    assert passed == CardsPassed(character_id=yd.a, check_id=kid)
+    assert yd.game.last_check[yd.a].value == 9 and yd.game.last_check[yd.a].success is False
+    assert yd.game.hands[yd.a] == ["♦10", "♠9"]
+    assert not {"yodomi.play_cards", "yodomi.pass_cards"} & set(offered())
+    err = await yd.h.rejected(yd.pa, C.PlayCards(check_id=kid, cards=["♦10"]))
+    assert err.code == "rule/yodomi/flow_not_allowed"
+    assert (
+        await yd.h.rejected(yd.pa, C.PassCards(check_id=kid))
+    ).code == "rule/yodomi/unknown_check"
+    frame = (await yd.h.frames(yd.pb))[-1]
+    assert frame["text"] == "アキラ はパスしました（「流れ」を出さず、判定の結果が確定）"
+    await yd.h.assert_replay_matches()

@@ -15,10 +15,11 @@ export function chatUi(ctx) {
   let tab = ALL;
   const whisperTo = new Set();
 
-  // the channel a line belongs to ("" for メイン and for everything that is no chat line)
+  // the channel a line belongs to: its event's `channel` (a chat line, a dice roll, a
+  // ruleset's roll typed in a channel); "" for メイン and for everything else
   function channelOf(msg) {
     const d = msg.event || {};
-    return (d.type === "chat_posted" || d.type === "dice_rolled") && d.channel ? d.channel : "";
+    return typeof d.channel === "string" ? d.channel : "";
   }
 
   function shown(li) {
@@ -118,7 +119,11 @@ export function chatUi(ctx) {
     if (!canAct) return;
     const ch = cid ? s.characters[cid] : null;
     const entry = (s.chat && s.chat.palettes && s.chat.palettes[cid]) || { palette: "", color: "" };
-    const key = `${cid}\n${entry.palette}\n${entry.color}`;
+    // a character with no palette of its own starts from the ruleset's (`default`,
+    // lines from its sheet, as ココフォリア's ruleset palettes); saving makes it its own
+    const text = entry.palette || entry.default || "";
+    const seeded = !entry.palette && Boolean(entry.default);
+    const key = `${cid}\n${text}\n${entry.color}\n${seeded}`;
     if (box.dataset.key === key) return;
     box.dataset.key = key;
     const body = $("#palette-body");
@@ -126,9 +131,10 @@ export function chatUi(ctx) {
       clear(body, h("p", { class: "desc", text: "発言者にキャラクターを選ぶと、そのキャラクターのチャットパレットが使えます。" }));
       return;
     }
-    const lines = entry.palette.split("\n").map((l) => l.trim()).filter(Boolean);
+    const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
     clear(body,
       h("p", { class: "desc", text: `${ch.name} のチャットパレット（クリックかEnterで送信。{能力値} はシートの値になります）` }),
+      seeded ? h("p", { class: "desc palette-seeded", text: "ルールの既定のパレットです（シートから）。「編集」で書き換えて保存できます。" }) : null,
       lines.length
         ? h("ul", { class: "palette-lines" }, lines.map((line) => h("li", {},
           h("button", { type: "button", class: "palette-line", text: line, onclick: () => sendLine(line, cid) }))))
@@ -136,7 +142,7 @@ export function chatUi(ctx) {
       h("details", { class: "palette-edit" }, h("summary", { text: "編集" }),
         h("form", { class: "cmd-form", onsubmit: (e) => savePalette(e, cid) },
           h("label", { class: "field", for: "palette-text" }, h("span", { class: "fname", text: "チャットパレット（一行に一つ）" }),
-            h("textarea", { id: "palette-text", rows: 5 }, entry.palette)),
+            h("textarea", { id: "palette-text", rows: 5 }, text)),
           h("label", { class: "field", for: "palette-color" }, h("span", { class: "fname", text: "発言の色" }),
             h("input", { id: "palette-color", type: "color", value: entry.color || "#1c1917" })),
           h("button", { type: "submit", id: "palette-save", text: "保存" }))));

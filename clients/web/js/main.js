@@ -10,6 +10,7 @@ import { rulesetPanel, characterExtras, numericPaths, hasPanel } from "./panels.
 import { planMoves, moveForm, confirmed } from "./moves.js";
 import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
+import { overrideField } from "./override.js";
 import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
 import { undoUi } from "./undo.js";
@@ -323,24 +324,37 @@ function renderLive() {
 function renderState(s, root, { live }) {
   const ctx = panelCtx(s, live);
   const parts = [];
-  // the map and the turn tracker (map.js), first: one element that redraws itself in place
+  // the map and the turn tracker (map.js): one element that redraws itself in place
   const board = mapPanel(s, ctx, { affordances: live ? app.affordances : [], turn: ctx.turn, info: rulesetInfo() });
-  if (board) parts.push(board);
+  // the GM's map editor starts folded (play comes first; the GM opens it to edit)
+  const editor = board && board.querySelector(".map-editor");
+  if (editor && !editor.dataset.folded) { editor.open = false; editor.dataset.folded = "1"; }
   // the ruleset's moves now (the state message's affordances): buttons, first thing on the side (live only)
   const moves = live && s.you.role !== "spectator" ? planMoves(app.affordances.filter((a) => !(board && mapOffers(a))), rulesetInfo()) : { buttons: [], forms: [] };
   if (moves.buttons.length || moves.forms.length) {
+    const button = (mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
+      onclick: () => confirmed(mv) && sendCommand(mv.command).catch(() => {}), text: mv.label });
+    const form = (f) => moveForm(f, (cmd) => sendCommand(cmd));
+    // several characters' moves (a GM's): one foldable group per character, in order
+    const groups = [...new Set([...moves.buttons.map((mv) => mv.group || ""), ...moves.forms.map((f) => f.a.group || "")])];
+    const body = groups.length > 1
+      ? groups.map((g) => h("details", { class: "move-group", open: true, "data-group": g },
+        h("summary", { text: g || "卓" }),
+        moves.buttons.filter((mv) => (mv.group || "") === g).map(button),
+        moves.forms.filter((f) => (f.a.group || "") === g).map(form)))
+      : [moves.buttons.map(button), moves.forms.map(form)];
     parts.push(h("section", { class: "panel legal-moves", role: "group", "aria-label": "今できる手" },
-      h("h2", { text: "今できる手" }),
-      moves.buttons.map((mv) => h("button", { type: "button", class: mv.primary ? "move primary" : "move", "data-command": mv.command.type,
-        onclick: () => confirmed(mv) && sendCommand(mv.command).catch(() => {}), text: mv.label })),
-      moves.forms.map((f) => moveForm(f, (cmd) => sendCommand(cmd)))));
+      h("h2", { text: "今できる手" }), body));
   }
+  if (board) parts.push(board); // after the moves: its initiative tracker, the map, the GM's editor
   const timers = timerPanel(s, ctx, app.conn && app.conn.coreSchema); // armed timers, counting down (timers.js)
   if (timers) parts.push(timers);
   const special = rulesetPanel(s.ruleset, s, ctx);
   if (special) parts.push(h("section", { class: "panel ruleset-panel", "data-ruleset": s.ruleset },
     h("h2", { text: (rulesetInfo() || { name: s.ruleset }).name }), special));
-  parts.push(h("section", { class: "panel characters-panel" }, h("h2", { text: "キャラクター" }), characterCards(s, ctx)));
+  // a long panel folds: the characters (each card's sheet folds on its own too)
+  parts.push(h("details", { class: "panel characters-panel fold", open: true },
+    h("summary", { text: `キャラクター（${Object.keys(s.characters).length}）` }), characterCards(s, ctx)));
   parts.push(h("section", { class: "panel members-panel" }, h("h2", { text: "参加者" }),
     h("ul", { class: "members" }, Object.values(s.members).map((m) =>
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
@@ -485,13 +499,19 @@ function renderActions(s) {
   const parts = [];
   parts.push(h("details", { class: "cmd", "data-command": "create_character", open: opened.has("create_character") },
     h("summary", { text: "キャラクターを作る" }), sheetForm(sheetCtx(null))));
+  // every command of the ruleset, folded: 今できる手 has what fits now
+  const all = [];
   for (const d of defs) {
-    parts.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
+    all.push(h("details", { class: "cmd", "data-command": d.tag, open: opened.has(d.tag) },
       h("summary", { title: d.description }, d.title,
         gmOnly.has(d.tag) ? h("span", { class: "gm-only", title: "GMだけが使えるコマンド", text: "GM" }) : null,
         d.description ? h("small", { text: ` — ${d.description.split("\n")[0].slice(0, 48)}` }) : null),
       d.description ? h("p", { class: "desc", text: d.description.split("\n")[0] }) : null,
       commandForm(d, info.command_schema, fctx)));
+  }
+  if (all.length) {
+    parts.push(h("details", { class: "cmd cmd-all", "data-command": "*all", open: opened.has("*all") },
+      h("summary", { text: `ルールのコマンド（すべて: ${all.length}）` }), all));
   }
   if (isGm) parts.push(...timerActions(app.conn.coreSchema, fctx, opened)); // set_timer (timers.js)
   clear($("#actions-body"), parts);
@@ -542,6 +562,14 @@ function renderGmTools(s) {
   if (was && ![...ov.options].some((o) => o.value === was)) {
     ov.append(h("option", { value: was, text: pathLabel(s, JSON.parse(was)) }));
   }
+  // nested sheet values (能力値, 武器 …) too: their form is generated (override.js)
+  for (const c of Object.values(s.characters)) {
+    for (const [k, v] of Object.entries(c.sheet || {})) {
+      if (v === null || typeof v !== "object") continue;
+      const key = JSON.stringify(["characters", c.id, "sheet", k]);
+      if (![...ov.options].some((o) => o.value === key)) ov.append(h("option", { value: key, text: pathLabel(s, JSON.parse(key)) }));
+    }
+  }
   ov.value = was;
   const revealed = !!s.seed || !!app.seedRevealed;
   $("#reveal-seed").hidden = revealed;
@@ -591,6 +619,16 @@ $("#override-form").addEventListener("submit", async (e) => {
   const path = JSON.parse($("#ov-path").value);
   const raw = $("#ov-value").value.trim();
   const old = readPath(app.state, path);
+  if (app.ovField) {
+    const errors = [];
+    const nested = app.ovField.read(errors);
+    if (errors.length) { toast(errors.join(" / ")); return; }
+    try {
+      await app.conn.command(app.tableId, { type: "override", path, value: nested, reason: $("#ov-reason").value.trim() });
+      toast("変更しました", "ok");
+    } catch (x) { toast(errorNodes(x)); }
+    return;
+  }
   // the value keeps the kind it had: a number stays a number, true / false a boolean
   let value = raw;
   if (typeof old === "number" || /^-?\d+(\.\d+)?$/.test(raw)) {
@@ -628,10 +666,29 @@ function fillOverride(e) {
   if (![...ov.options].some((o) => o.value === key)) ov.append(h("option", { value: key, text: pathLabel(app.state, path) }));
   ov.value = key;
   const v = readPath(app.state, path);
-  $("#ov-value").value = v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  $("#ov-value").value = v === null || v === undefined || typeof v === "object" ? "" : String(v);
   $("#gm-tools").open = true;
-  $("#ov-value").focus();
+  renderOverrideValue();
+  (app.ovField ? $("#ov-nested").querySelector("input, select, button") : $("#ov-value")).focus();
 }
+
+// the override's value: the plain box for a scalar, a generated form for a nested value
+function renderOverrideValue() {
+  const raw = $("#ov-path").value;
+  const path = raw ? JSON.parse(raw) : null;
+  app.ovField = path && app.state ? overrideField(rulesetInfo(), path, readPath(app.state, path), {
+    ctx: { characters: () => Object.values(app.state.characters), members: () => Object.values(app.state.members) },
+    titleOf: keyTitle,
+  }) : null;
+  $("#ov-value-row").hidden = Boolean(app.ovField);
+  clear($("#ov-nested"), app.ovField ? app.ovField.el : []);
+}
+$("#ov-path").addEventListener("change", () => {
+  renderOverrideValue();
+  const path = $("#ov-path").value ? JSON.parse($("#ov-path").value) : null;
+  const v = path && app.state ? readPath(app.state, path) : undefined;
+  if (!app.ovField) $("#ov-value").value = v === null || v === undefined || typeof v === "object" ? "" : String(v);
+});
 document.addEventListener("click", fillOverride);
 document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fillOverride(e); });
 

@@ -445,7 +445,8 @@ function evadeButtons(s, ctx, pending, fighters) {
 
 // yodomi (YD-22〜): a hand drawn as cards; the cards the state message's affordances let
 // this character play on its latest check are highlighted buttons: a click picks one
-// (or more), "出す" plays them on that check; パス plays none.
+// (or more), "出す" plays them on that check; パス (yodomi.pass_cards) plays none and
+// settles the check as rolled for everyone.
 function handOf(cid, list, ctx) {
   const plays = (ctx.affordances || []).filter((a) => a.command === "yodomi.play_cards" && a.args
     && (!a.group || a.group === ctx.name(cid) || String(a.label).startsWith(`${ctx.name(cid)}:`))
@@ -471,8 +472,12 @@ function handOf(cid, list, ctx) {
   });
   return h("div", { class: "hand-of", "data-character": cid },
     h("span", { text: `${ctx.name(cid)}: ` }), h("span", { class: "cards-row" }, shown),
-    play && ctx.send ? h("div", { class: "hand-play" }, h("small", { text: play.label }), send,
-      h("button", { type: "button", "data-action": "pass", text: "パス（出さない）", onclick: (e) => { e.currentTarget.closest(".hand-play").hidden = true; } })) : null);
+    // the check's id on the node: a panel equal to the one shown is kept (main.js), and its
+    // buttons must then be for the same check
+    play && ctx.send ? h("div", { class: "hand-play", "data-check": play.args.check_id }, h("small", { text: play.label }), send,
+      h("button", { type: "button", "data-action": "pass", text: "パス（出さない）",
+        title: "この判定に「流れ」を出さず、出目のままの結果で確定します",
+        onclick: () => { ctx.send({ type: "yodomi.pass_cards", check_id: play.args.check_id }).catch(() => {}); } })) : null);
 }
 
 const SUIT_NAME = { "♠": "スペード", "♥": "ハート", "♦": "ダイヤ", "♣": "クラブ" };

@@ -120,15 +120,18 @@ export function valueTree(value, path = [], names = {}) {
       text: typeof value === "boolean" ? (value ? "✔" : "✘") : String(value),
     });
   }
+  // a list of plain values or an empty one is a leaf too (its path: the GM's override
+  // form for a nested value)
+  const at = path.length ? { "data-path": JSON.stringify(path) } : {};
   if (Array.isArray(value)) {
-    if (!value.length) return h("span", { class: "v-empty", text: "[]" });
+    if (!value.length) return h("span", { class: "leaf v-empty", ...at, text: "なし" });
     if (value.every((v) => v === null || typeof v !== "object")) {
-      return h("span", { class: "v-inline", text: value.map((v) => String(v)).join(", ") });
+      return h("span", { class: "leaf v-inline", ...at, text: value.map((v) => String(v)).join(", ") });
     }
     return h("ol", { class: "tree-list" }, value.map((v, i) => h("li", {}, valueTree(v, [...path, i], names))));
   }
   const keys = Object.keys(value);
-  if (!keys.length) return h("span", { class: "v-empty", text: "{}" });
+  if (!keys.length) return h("span", { class: "leaf v-empty", ...at, text: "なし" });
   return h("dl", { class: "tree" },
     keys.map((k) => [
       h("dt", { text: names[k] ? `${names[k]}` : k, title: k }),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -33,6 +34,7 @@ __all__ = [
     "ChatState",
     "channel_of",
     "color_of",
+    "default_palette",
     "new_channel",
     "resolve_refs",
     "sheet_titles",
@@ -187,16 +189,38 @@ def sheet_titles(sheet_type: type | None) -> dict[str, str]:
     return out
 
 
-def view(chat: ChatState, characters: dict[str, Any]) -> dict[str, Any]:
+Palette = str | Callable[[dict[str, Any]], str]
+"""A ruleset's starting チャットパレット: text, or a function of a sheet giving it."""
+
+
+def default_palette(palette: Palette, sheet: dict[str, Any]) -> str:
+    """The ruleset's starting palette for ``sheet`` (``""`` when it gives none, or when its
+    function fails on an odd sheet: a palette must never stop the state reaching anyone)."""
+    if isinstance(palette, str):
+        return palette
+    try:
+        text = palette(sheet)
+    except Exception:  # noqa: BLE001 - a ruleset's palette bug leaves the palette empty
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+def view(chat: ChatState, characters: dict[str, Any], palette: Palette = "") -> dict[str, Any]:
     """The ``chat`` part of the ``state`` message: ``{channels, palettes}``;
-    ``palettes`` maps every character id to ``{color, palette}`` (the colour filled in)."""
-    return {
-        "channels": list(chat.channels),
-        "palettes": {
-            cid: {
-                "color": color_of(chat, cid),
-                "palette": chat.profiles[cid].palette if cid in chat.profiles else "",
-            }
-            for cid in characters
-        },
-    }
+    ``palettes`` maps every character id to ``{color, palette, default?}``: the colour
+    filled in, the palette its owner saved (``""`` for none) and, when the ruleset has
+    one (:attr:`taku.core.ruleset.Ruleset.palette`), ``default``: the ruleset's starting
+    palette from the character's sheet, which a client shows (and offers to edit) while
+    ``palette`` is empty, as ココフォリア does."""
+    out: dict[str, Any] = {}
+    for cid, ch in characters.items():
+        entry: dict[str, Any] = {
+            "color": color_of(chat, cid),
+            "palette": chat.profiles[cid].palette if cid in chat.profiles else "",
+        }
+        sheet = getattr(ch, "sheet", None)
+        default = default_palette(palette, sheet if isinstance(sheet, dict) else {})
+        if default:
+            entry["default"] = default
+        out[cid] = entry
+    return {"channels": list(chat.channels), "palettes": out}

@@ -91,7 +91,11 @@ def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: s
     if ruleset.render is not None:
         line = ruleset.render(event, state, state.rules)
         if line is not None:
-            return line.replace(kit.ROLLER, _who(state, actor)) if kit.ROLLER in line else line
+            line = line.replace(kit.ROLLER, _who(state, actor)) if kit.ROLLER in line else line
+            channel = getattr(event, "channel", "")
+            if isinstance(channel, str) and channel and f"[{channel}]" not in line:
+                line = f"[{channel}] {line}"  # a ruleset's roll typed in 情報
+            return line
     who = _who(state, actor)
     match event:
         case ChatPosted(text=text, character_id=cid, channel=channel, to=to):

@@ -233,6 +233,11 @@ class Ruleset(Generic[G, O]):
             is then, like one with a hidden event, in clear for its sender only and a
             commitment for everyone else (the log and ``taku verify --full`` keep it).
             ``None``: only a command with a hidden event (``Private``) is hidden.
+        palette: the チャットパレット a character starts with, as ココフォリア's ruleset
+            palettes: lines of chat (the ruleset's own commands) with ``{カラテ}``-style
+            references to the sheet; a string, or a function of the character's sheet
+            (``dict``) giving one. Shown as ``default`` in the state's ``chat.palettes``
+            until the owner saves a palette of their own (:func:`taku.core.chat.view`).
     """
 
     id: str
@@ -262,6 +267,7 @@ class Ruleset(Generic[G, O]):
     depends: Callable[[Any, Any, O], bool | None] | None = None
     on_timer: Callable[[TableState, Any, Context[O]], Sequence[Emitted]] | None = None
     hides_command: Callable[[Any, Sequence[Emitted]], bool] | None = None
+    palette: str | Callable[[dict[str, Any]], str] = ""
 
     def touches_hidden(self, path: Sequence[str | int]) -> bool:
         """Whether an override at ``path`` (starting with ``"game"``) reads or writes hidden state."""

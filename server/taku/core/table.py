@@ -693,13 +693,20 @@ def _chat(
 
 
 def _placed(emitted: Emitted, channel: str, to: tuple[str, ...]) -> Emitted:
-    """A core chat or dice event with its channel and recipients."""
+    """A chat line's event with its channel and recipients: the core's ``chat_posted``
+    and ``dice_rolled``, and every ruleset event that declares a ``channel`` field
+    (``""`` by default, so a log written before it loads as メイン) — a ruleset's roll
+    typed in 情報 lands in 情報. ``to`` is set where the event has that field too."""
     if not channel and not to:
         return emitted
     inner = emitted.event if isinstance(emitted, Private) else emitted
-    if not isinstance(inner, ChatPosted | DiceRolled):
+    fields = type(inner).__struct_fields__
+    if "channel" not in fields:
         return emitted
-    inner = msgspec.structs.replace(inner, channel=channel, to=to)
+    changes: dict[str, Any] = {"channel": channel}
+    if "to" in fields:
+        changes["to"] = to
+    inner = msgspec.structs.replace(inner, **changes)
     if isinstance(emitted, Private):
         return Private(event=inner, audience=emitted.audience, redacted=emitted.redacted)
     return inner
@@ -1016,7 +1023,7 @@ def view(state: TableState, viewer: Viewer, ruleset: Ruleset[Any, Any]) -> dict[
         "characters": msgspec.to_builtins(state.characters),
         "game": msgspec.to_builtins(ruleset.view(state, viewer, state.rules)),
         "you": {"member_id": viewer.member_id, "role": viewer.role},
-        "chat": chat_core.view(state.chat, state.characters),
+        "chat": chat_core.view(state.chat, state.characters, ruleset.palette),
     }
     if state.unfit_overrides:
         out["unfit_overrides"] = list(state.unfit_overrides)
