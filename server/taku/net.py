@@ -429,6 +429,7 @@ class _Connection:
                         re=msg.id,
                         rulesets=[ruleset_info(r) for r in hub.registry],
                         core_command_schema=_core_command_schema(),
+                        table_settings_schema=_table_settings_schema(),
                     )
                 )
             case CreateTable(
@@ -764,6 +765,14 @@ def _core_command_schema() -> dict[str, Any]:
     from taku.schema import union_schema
 
     return union_schema("core commands", CORE_COMMANDS)
+
+
+@functools.cache
+def _table_settings_schema() -> dict[str, Any]:
+    from taku.core.events import HistorySettings, TableSettings
+    from taku.schema import type_schema
+
+    return {"settings": type_schema(TableSettings), "history": type_schema(HistorySettings)}
 
 
 class TakuServer:

@@ -247,10 +247,13 @@ class Welcome(ServerMessage, frozen=True, kw_only=True, tag="welcome"):
 
 
 class RulesetsMsg(ServerMessage, frozen=True, kw_only=True, tag="rulesets"):
-    """The installed rulesets, and the JSON Schema of the core commands every table takes."""
+    """The installed rulesets, the JSON Schema of the core commands every table takes, and
+    ``table_settings_schema``: ``{"settings": schema, "history": schema}``, the JSON Schemas
+    (Japanese titles) of ``create_table``'s ``settings`` and ``history``, for a create form."""
 
     rulesets: list[RulesetInfo]
     core_command_schema: dict[str, Any] = {}
+    table_settings_schema: dict[str, Any] = {}
 
 
 class Created(ServerMessage, frozen=True, kw_only=True, tag="created"):

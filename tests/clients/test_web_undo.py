@@ -72,3 +72,29 @@ async def test_the_gm_forks_from_a_past_seq_in_the_replay(
     await gm.press("#chat-input", "Enter")
     await page.wait_for_selector("#log li:has-text('分岐の世界')")
     assert "分岐の世界" not in await pl.inner_text("#log")
+
+
+async def test_a_table_made_with_player_undo_lets_a_player_take_back_their_own_move(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """The create form offers the core's table settings (labelled from list_rulesets'
+    table_settings_schema); with プレイヤーの取り消し on, a player undoes their own last command."""
+    gm = await open_page(scripted_server.http_url)
+    await gm.select_option("#ruleset", "generic")
+    await gm.click("#table-settings > summary")
+    box = gm.locator("#table-settings")
+    assert "観戦者の発言" in await box.inner_text()
+    await box.get_by_label("プレイヤーの取り消し").check()
+    await gm.click("#create-submit")
+    await gm.wait_for_selector("body[data-seq]")
+    await gm.click("#invite-close")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await wait_seq(pl, 3)
+    await make_character(pl, "ヤモト・コキ", free={"karate": 5})
+    await wait_seq(pl, 4)
+    await pl.click("#undo-button")
+    for page in (gm, pl):
+        await wait_seq(page, 5)
+        await page.wait_for_selector(
+            "#state-panels .card:has-text('ヤモト・コキ')", state="detached"
+        )

@@ -152,11 +152,16 @@ export class Conn {
 
   // the installed rulesets; the core commands' JSON Schema is kept as `coreSchema`
   listRulesets() {
-    return this.request({ type: "list_rulesets" }).then((m) => { this.coreSchema = m.core_command_schema || {}; return m.rulesets; });
+    return this.request({ type: "list_rulesets" }).then((m) => {
+      this.coreSchema = m.core_command_schema || {};
+      this.tableSettingsSchema = m.table_settings_schema || {}; // create_table's settings and history
+      return m.rulesets;
+    });
   }
 
-  async createTable(ruleset, name, gmName, options = {}) {
-    const c = await this.request({ type: "create_table", ruleset, name, gm_name: gmName, options }, { retry: false });
+  async createTable(ruleset, name, gmName, options = {}, extra = {}) {
+    // extra: create_table's core `settings` and `history` ({} leaves the defaults)
+    const c = await this.request({ type: "create_table", ruleset, name, gm_name: gmName, options, ...extra }, { retry: false });
     this.tokens.set(c.table_id, c.gm_token);
     return c;
   }

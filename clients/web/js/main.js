@@ -103,6 +103,7 @@ async function home() {
     $("#ruleset-summary").textContent = info.summary || "";
     renderTableOptions(info);
   };
+  renderTableSettings(app.conn.tableSettingsSchema || {});
   sel.onchange = summary;
   summary();
   const recent = Object.keys(localStorage).filter((k) => k.startsWith("taku:") && !k.endsWith(":previous")).map((k) => [k.slice(5), stored(k.slice(5))]);
@@ -122,14 +123,33 @@ function renderTableOptions(info) {
   clear(box, h("summary", { text: "卓のオプション（ハウスルール）" }), app.optionFields.el);
 }
 
+// the core's table settings (spectators' chat, who may undo and fork), from list_rulesets'
+// table_settings_schema: one folded group, whatever the ruleset
+function renderTableSettings(schemas) {
+  const box = $("#table-settings");
+  app.settingFields = {};
+  const parts = [];
+  for (const key of ["settings", "history"]) {
+    const schema = schemas[key];
+    if (!schema || !schema.$ref) continue;
+    const f = structFields(schema, schema, {});
+    app.settingFields[key] = f;
+    const def = schema.$defs[schema.$ref.split("/").pop()] || {};
+    parts.push(h("fieldset", { "data-settings": key }, h("legend", { text: def.title || key }), f.el));
+  }
+  box.hidden = !parts.length;
+  clear(box, h("summary", { text: "卓の設定（観戦者の発言・取り消し・分岐）" }), parts);
+}
+
 $("#create-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const ruleset = $("#ruleset").value;
   const errors = [];
   const options = app.optionFields ? app.optionFields.read(errors) : {};
+  const extra = Object.fromEntries(Object.entries(app.settingFields || {}).map(([k, f]) => [k, f.read(errors)]));
   if (errors.length) { toast(errors.join(" / ")); return; }
   try {
-    const c = await app.conn.createTable(ruleset, $("#table-name").value.trim(), $("#gm-name").value.trim() || "GM", options);
+    const c = await app.conn.createTable(ruleset, $("#table-name").value.trim(), $("#gm-name").value.trim() || "GM", options, extra);
     store(c.table_id, {
       token: c.gm_token, player_token: c.player_token, spectator_token: c.spectator_token,
       name: $("#table-name").value.trim(), ruleset, fresh: true,
