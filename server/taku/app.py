@@ -33,6 +33,7 @@ import gc
 import hashlib
 import itertools
 import secrets
+import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -1343,6 +1344,7 @@ class Hub:
         self._evicting: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._codecs: dict[str, _Codecs] = {}
+        _trim_heap()  # loads libc now: objects made at the first sweep would outlive it
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -1473,6 +1475,10 @@ class Hub:
             # runs the cyclic GC rarely (taku serve), so collect them now, once per sweep,
             # and hand the freed heap back to the system
             gc.collect()
+            # CPython's method cache holds the last few thousand attribute names looked
+            # up, among them strings C code made for one call (datetime's "utcoffset"):
+            # made while tables were open, they pin the tables' freed 1 MiB arenas
+            sys._clear_type_cache()
             _trim_heap()
             self.unloaded += len(gone)
             log.info("tables_unloaded", count=len(gone), loaded=len(self._tables))
