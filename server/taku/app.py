@@ -1456,10 +1456,11 @@ class Hub:
     async def _unload(self, gone: list[TableService]) -> int:
         """Unload ``gone`` (each :meth:`unloadable`), keeping a snapshot of each whose
         tail since its last one is longer than a slice; returns how many."""
+        # a table the sweep and the bound both chose is unloaded once
+        gone = [t for t in gone if self._tables.get(t.table_id) is t]
         for t in gone:
-            if self._tables.get(t.table_id) is t:
-                del self._tables[t.table_id]  # at once: the next use loads it again
-                metrics.tables_changed(-1)
+            del self._tables[t.table_id]  # at once: the next use loads it again
+            metrics.tables_changed(-1)
             known = max(t._snapshotted, default=0)
             if t.state.seq - known > FOLD_SLICE:  # else loading again folds one slice at most
                 t._keep_snapshot(t.state)
