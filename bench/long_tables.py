@@ -375,14 +375,16 @@ async def bench_neighbour(db: Path, tid: str, token: str, n: int) -> None:
         proc.wait()
 
 
-async def idle_memory_once(tables: int, idle_s: float) -> tuple[float, float, float, float]:
+async def idle_memory_once(
+    tables: int, idle_s: float, extra: tuple[str, ...] = ()
+) -> tuple[float, float, float, float]:
     """One server: (baseline, peak, after the idle time) RSS in MiB and the seconds the
     touching took. The baseline is the server after start-up and one table's warm-up
     (created, a chat line, a ``get_state``), so that code paths' one-off costs (imports,
     codecs, SQLite's statements) are in it and only the tables' own footprint is not."""
     db = Path(tempfile.mkdtemp()) / "idle.db"
     port = free_port()
-    proc = serve(db, port, "--idle-unload-s", str(idle_s))
+    proc = serve(db, port, "--idle-unload-s", str(idle_s), *extra)
     try:
         p = await Peer.open(port)
         await p.request({"type": "hello"})
@@ -412,12 +414,16 @@ async def idle_memory_once(tables: int, idle_s: float) -> tuple[float, float, fl
     return base, peak, after, touched_s
 
 
-async def bench_idle_memory(tables: int, idle_s: float, rounds: int) -> None:
+async def bench_idle_memory(
+    tables: int, idle_s: tuple[float, float], rounds: int, extra: tuple[str, ...] = ()
+) -> None:
     """Both cases of the target, each a median of ``rounds`` servers: a short idle time
     (``idle_s``: the sweeper unloads while others are still touched) and an idle time
-    longer than the touching (``--idle-all-s``: all tables loaded at once)."""
+    longer than the touching (``--idle-all-s``: all tables loaded at once, unless
+    ``--max-idle-tables`` bounds them). ``extra``: more ``taku serve`` options."""
+    print(f"(taku serve {' '.join(extra) or 'with its defaults'}; load {os.getloadavg()[0]:.1f})")
     for label, idle in (("short idle", idle_s[0]), ("all loaded at once", idle_s[1])):
-        runs = [await idle_memory_once(tables, idle) for _ in range(rounds)]
+        runs = [await idle_memory_once(tables, idle, extra) for _ in range(rounds)]
         base, peak, after, touched = (statistics.median(r[i] for r in runs) for i in range(4))
         ratios = [r[2] / r[0] - 1 for r in runs]
         print(
@@ -427,6 +433,7 @@ async def bench_idle_memory(tables: int, idle_s: float, rounds: int) -> None:
             f"{statistics.median(ratios) * 100:+.0f}% "
             f"({', '.join(f'{x * 100:+.0f}%' for x in ratios)})  [target within 20%]"
         )
+        print(f"  (load average now {os.getloadavg()[0]:.1f})")
         if label == "all loaded at once" and touched > idle:
             print("  (the touching took longer than the idle time: pass a longer --idle-all-s)")
 
@@ -439,6 +446,11 @@ async def main() -> None:
     ap.add_argument("--idle-all-s", type=float, default=150.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument(
+        "--max-idle-tables",
+        default=None,
+        help="passed to taku serve for the idle case (0: no bound; default: the server's)",
+    )
     args = ap.parse_args()
     want = set(args.only or ["catch_up", "state", "neighbour", "idle"])
     if want & {"catch_up", "state", "neighbour"}:
@@ -453,7 +465,8 @@ async def main() -> None:
         if "neighbour" in want:
             await bench_neighbour(db, tid, token, args.events)
     if "idle" in want:
-        await bench_idle_memory(args.tables, (args.idle_s, args.idle_all_s), args.rounds)
+        extra = () if args.max_idle_tables is None else ("--max-idle-tables", args.max_idle_tables)
+        await bench_idle_memory(args.tables, (args.idle_s, args.idle_all_s), args.rounds, extra)
 
 
 if __name__ == "__main__":

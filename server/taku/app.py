@@ -33,6 +33,7 @@ import gc
 import hashlib
 import itertools
 import secrets
+import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -119,6 +120,9 @@ state computed: a long fold never holds the loop (other tables keep their latenc
 
 FOLD_PAGE = 5000
 """Events read from the store at a time for a long fold."""
+
+EVICT_AFTER_S = 1.0
+"""A table beyond ``Hub.max_idle_tables`` is unloaded only once unused this long, s."""
 
 ACKS_KEPT = 1000
 """Command ids a table remembers in memory (the most recent); an older repeat is
@@ -1435,6 +1439,7 @@ class Hub:
         idle_unload_s: float | None = 600.0,
         timers: bool = True,
         timer_rescan_s: float | None = 30.0,
+        max_idle_tables: int | None = 500,
     ) -> None:
         from taku.core.commands import CORE_COMMANDS
         from taku.core.events import CORE_EVENTS
@@ -1458,13 +1463,20 @@ class Hub:
         read-only tools (``taku replay``, ``taku export``) load tables without."""
         self.idle_unload_s = idle_unload_s
         """A table with no subscriber and no use for this long is unloaded (None: never)."""
+        self.max_idle_tables = max_idle_tables
+        """At most this many tables with no subscriber stay loaded: beyond it the least
+        recently used are unloaded at once, whatever ``idle_unload_s`` (None: no bound).
+        Bounds the server's peak memory, and so what it keeps after tables go idle."""
         self.unloaded = 0
-        """Tables unloaded for being idle (since the hub started)."""
+        """Tables unloaded for being idle or beyond ``max_idle_tables`` (since the hub started)."""
+        self._evict_at = self._evict_mark()
+        self._evicting: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._codecs: dict[str, _Codecs] = {}
         self.timer_rescan_s = timer_rescan_s
         """On a shared store, how often the node looks for armed timers it does not hold (s)."""
         self._timer_watch: asyncio.Task[None] | None = None
+        _trim_heap()  # loads libc now: objects made at the first sweep would outlive it
 
     async def close(self) -> None:
         if self._timer_watch is not None:
@@ -1477,6 +1489,10 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
             self._sweeper = None
+        if self._evicting is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._evicting
+            self._evicting = None
         for t in self._tables.values():
             await t.stop()
         metrics.tables_changed(-len(self._tables))
@@ -1510,7 +1526,14 @@ class Hub:
         return (
             self.idle_unload_s is not None
             and now - table.last_used >= self.idle_unload_s
-            and not table.subscriptions
+            and self.unloadable(table)
+        )
+
+    def unloadable(self, table: TableService) -> bool:
+        """Whether ``table`` could be unloaded now, however recently used: nobody
+        subscribed, nothing in flight or waiting for it, no armed timer."""
+        return (
+            not table.subscriptions
             and not table._in_flight
             and not table._queue
             and not table.lock.locked()
@@ -1524,11 +1547,57 @@ class Hub:
         next use (:meth:`table`), with nothing lost: the events are in the store.
         """
         now = time.monotonic()
-        gone = [t for t in list(self._tables.values()) if self.idle(t, now)]
+        return await self._unload([t for t in list(self._tables.values()) if self.idle(t, now)])
+
+    def _evict_mark(self) -> int | None:
+        """The number of loaded tables at which :meth:`evict` next runs: a tenth of the
+        bound past it (or past the tables now loaded), so the scan is paid once per
+        many loads, not on each."""
+        if self.max_idle_tables is None:
+            return None
+        cap = max(0, self.max_idle_tables)
+        return max(cap, len(self._tables)) + max(cap // 10, 1)
+
+    async def evict(self) -> int:
+        """Unload the least recently used tables with no subscriber beyond
+        ``max_idle_tables`` (those that :meth:`unloadable` allows); returns how many.
+        The same unload as :meth:`unload_idle`: a snapshot first, nothing lost."""
+        if self.max_idle_tables is None:
+            return 0
+        # a table asked for in the last EVICT_AFTER_S may be in a caller's hands between
+        # two awaits (join: the table, then its token): it stays, even over the bound
+        recent = time.monotonic() - EVICT_AFTER_S
+        idle = sorted(
+            (t for t in self._tables.values() if self.unloadable(t)), key=lambda t: t.last_used
+        )
+        idle = idle[: max(0, len(idle) - max(0, self.max_idle_tables))]
+        gone = await self._unload([t for t in idle if t.last_used < recent])
+        self._evict_at = self._evict_mark()
+        return gone
+
+    def _evict_soon(self) -> None:
+        """Run :meth:`evict` in the background once the loaded tables pass the mark."""
+        if self._evict_at is None or len(self._tables) <= self._evict_at:
+            return
+        if self._evicting is not None and not self._evicting.done():
+            return
+
+        async def run() -> None:
+            try:
+                await self.evict()
+            except Exception:
+                log.exception("evict_failed")
+
+        self._evicting = asyncio.create_task(run(), name="taku-evict-idle")
+
+    async def _unload(self, gone: list[TableService]) -> int:
+        """Unload ``gone`` (each :meth:`unloadable`), keeping a snapshot of each whose
+        tail since its last one is longer than a slice; returns how many."""
+        # a table the sweep and the bound both chose is unloaded once
+        gone = [t for t in gone if self._tables.get(t.table_id) is t]
         for t in gone:
-            if self._tables.get(t.table_id) is t:
-                del self._tables[t.table_id]  # at once: the next use loads it again
-                metrics.tables_changed(-1)
+            del self._tables[t.table_id]  # at once: the next use loads it again
+            metrics.tables_changed(-1)
             known = max(t._snapshotted, default=0)
             if t.state.seq - known > FOLD_SLICE:  # else loading again folds one slice at most
                 t._keep_snapshot(t.state)
@@ -1537,10 +1606,17 @@ class Hub:
             if t.table_id not in self._tables:
                 self.store.forget(t.table_id)
         if gone:
+            # a dict never shrinks: copy the hub's once most of its tables left it
+            if len(self._tables) < len(gone):
+                self._tables = dict(self._tables)
             # an unloaded table's objects hold cycles (callbacks, its lock); the server
             # runs the cyclic GC rarely (taku serve), so collect them now, once per sweep,
             # and hand the freed heap back to the system
             gc.collect()
+            # CPython's method cache holds the last few thousand attribute names looked
+            # up, among them strings C code made for one call (datetime's "utcoffset"):
+            # made while tables were open, they pin the tables' freed 1 MiB arenas
+            sys._clear_type_cache()
             _trim_heap()
             self.unloaded += len(gone)
             log.info("tables_unloaded", count=len(gone), loaded=len(self._tables))
@@ -1627,6 +1703,7 @@ class Hub:
             self._tables[table_id] = t
             metrics.tables_changed(+1)
             fut.set_result(t)
+            self._evict_soon()
             return t
         except BaseException as e:
             fut.set_exception(e)

@@ -85,6 +85,7 @@ async def _serve(args: argparse.Namespace) -> int:
         _registry(),
         snapshot_every=args.snapshot_every,
         idle_unload_s=args.idle_unload_s or None,
+        max_idle_tables=args.max_idle_tables or None,
     )
     config = ServerConfig(
         host=args.host,
@@ -443,6 +444,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=600.0,
         metavar="SECONDS",
         help="unload a table nobody subscribes to or uses for this long (0: never); default 600",
+    )
+    s.add_argument(
+        "--max-idle-tables",
+        type=int,
+        default=500,
+        metavar="TABLES",
+        help="keep at most this many tables nobody subscribes to loaded, unloading the least "
+        "recently used beyond it (0: no bound); default 500",
     )
     s.add_argument("--log-level", default="info")
     s.add_argument("--json-logs", action="store_true", help="JSON log lines even on a terminal")
