@@ -777,6 +777,7 @@ def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
 
 def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
     hidden_unknown: list[int] = []
+    unsalted: list[int] = []  # hidden commands shown without their salt
     for ln in lines:
         if ln.hidden:
             if ln.data is None or ln.salt is None:
@@ -787,8 +788,12 @@ def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
                     ln.seq,
                     "the hidden event does not match the commitment everyone received",
                 )
-        if ln.command_commitment is not None and ln.command is not None and ln.command_salt:
-            if chain.commitment(ln.command_salt, ln.command) != ln.command_commitment:
+        if ln.command_commitment is not None and ln.command is not None:
+            if not ln.command_salt:
+                # the chain covers the commitment, not the command shown: without the salt
+                # nothing ties the two together
+                unsalted.append(ln.seq)
+            elif chain.commitment(ln.command_salt, ln.command) != ln.command_commitment:
                 rep.problem(
                     "verify/commitment",
                     ln.seq,
@@ -800,6 +805,14 @@ def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
                 hidden_unknown[0],
                 "hidden events not in this log (checked once their content is published): seq "
                 + _ranges(hidden_unknown),
+            )
+        )
+    if unsalted:
+        rep.unchecked.append(
+            (
+                unsalted[0],
+                "hidden commands without their salt (their commitment is not checked): seq "
+                + _ranges(unsalted),
             )
         )
 

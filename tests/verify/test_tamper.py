@@ -844,3 +844,24 @@ async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
     assert any(q == last and f"dice drawn at seq {last}" in w for q, w in report.unchecked), (
         report.unchecked
     )
+
+
+async def test_a_hidden_command_without_its_salt_is_not_verified(tmp_path: Path) -> None:
+    """The GM's full log with a hidden command's ``command_salt`` left out: the chain and
+    the head still hold (they cover the commitment, not the command), the command is
+    decided again, but nothing ties the command shown to the commitment everyone received.
+    Not VERIFIED: the seq is named as not checked."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    hidden = next(r for r in rows if r.get("command_salt"))
+    del hidden["command_salt"]
+    full = "\n".join(json.dumps(e, ensure_ascii=False) for e in rows)
+    head = f"{s.acks[-1][0]}:{s.acks[-1][1]}"
+    report = verify_log(lines_from_export(full), REGISTRY, heads=(head,))
+    assert report.ok, [str(p) for p in report.problems]
+    assert report.verdict == "PARTLY VERIFIED"
+    assert (
+        hidden["seq"],
+        f"hidden commands without their salt (their commitment is not checked): seq {hidden['seq']}",
+    ) in report.unchecked
