@@ -518,10 +518,15 @@ def _differs(a: Any, b: Any, path: str = "") -> str | None:
     )
 
 
-def _parse_head(head: str) -> tuple[int | None, str]:
-    seq, _, h = head.rpartition(":")
-    h = h.strip().lower()
-    return (int(seq) if seq.strip() else None), h
+def _parse_head(head: str) -> tuple[int | None, str] | None:
+    """``[SEQ:]HASH`` as a client shows it (the web client's header: ``指紋 SEQ:HEAD``, the
+    label allowed); ``None`` when it is not a head."""
+    text = head.strip().removeprefix("指紋").strip()
+    seq, _, h = text.rpartition(":")
+    seq, h = seq.strip(), h.strip().lower()
+    if (seq and not seq.isdecimal()) or any(c not in "0123456789abcdef" for c in h):
+        return None
+    return (int(seq) if seq else None), h
 
 
 class _NoDice:
@@ -680,7 +685,15 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
 
 
 def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
-    seq, h = _parse_head(head)
+    parsed = _parse_head(head)
+    if parsed is None:
+        rep.problem(
+            "verify/head",
+            None,
+            f"{head!r} is not a head: SEQ:HEAD, the hex digits after 指紋 in the client's header",
+        )
+        return
+    seq, h = parsed
     if len(h) < 8:
         rep.problem("verify/head", seq, f"{head!r} is too short to be a head")
         return

@@ -865,3 +865,24 @@ async def test_a_hidden_command_without_its_salt_is_not_verified(tmp_path: Path)
         hidden["seq"],
         f"hidden commands without their salt (their commitment is not checked): seq {hidden['seq']}",
     ) in report.unchecked
+
+
+async def test_a_held_head_as_copied_from_the_header_or_garbled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The web client's header shows ``指紋 SEQ:HEAD``: copied whole, it is the head it
+    shows. A head that is no head (``zz:qq``) is a finding naming it, not a traceback."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    path = tmp_path / "full.jsonl"
+    path.write_text("\n".join(json.dumps(e, ensure_ascii=False) for e in rows), encoding="utf-8")
+    seq, head = s.acks[-1]
+    copied = f"指紋 {seq}:{head}"
+    capsys.readouterr()  # the log lines of the play
+    assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", copied]) == 0
+    assert capsys.readouterr().out.startswith("VERIFIED")
+    for bad in ("zz:qq", f"x{seq}:{head}", f"{seq}:{'z' * 16}"):
+        assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", bad]) == 1, bad
+        out = capsys.readouterr().out
+        assert out.startswith("NOT VERIFIED") and "is not a head" in out, (bad, out)
