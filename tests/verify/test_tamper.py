@@ -886,3 +886,25 @@ async def test_a_held_head_as_copied_from_the_header_or_garbled(
         assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", bad]) == 1, bad
         out = capsys.readouterr().out
         assert out.startswith("NOT VERIFIED") and "is not a head" in out, (bad, out)
+
+
+async def test_export_as_a_member_the_table_does_not_have_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``taku export --as`` with a typo gave the public's log without a word, as if the
+    member had seen no hidden event; it names the members instead. A member's name (the
+    one a player knows) works as their id does."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    base = ["export", "--db", backend.url, s.table_id, "--format", "jsonl"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        await asyncio.to_thread(cli.main, [*base, "--as", "m99"])
+    assert "m99" in str(exc.value.code) and s.player in str(exc.value.code)
+    assert capsys.readouterr().out == ""
+    assert await asyncio.to_thread(cli.main, [*base, "--as", s.player]) == 0
+    by_id = capsys.readouterr().out
+    assert await asyncio.to_thread(cli.main, [*base, "--as", "たろう"]) == 0
+    assert capsys.readouterr().out == by_id
+    with pytest.raises(SystemExit):  # --full is the GM's whole log, never one member's
+        await asyncio.to_thread(cli.main, [*base, "--full", "--as", s.player])
