@@ -694,8 +694,13 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
         )
         return
     seq, h = parsed
-    if len(h) < 8:
-        rep.problem("verify/head", seq, f"{head!r} is too short to be a head")
+    if len(h) < chain.SHORT:
+        # a shorter prefix is too weak: 8 digits (32 bits) are hit by a forger's search
+        rep.problem(
+            "verify/head",
+            seq,
+            f"{head!r} is too short to be a head: keep all {chain.SHORT} hex digits the client shows",
+        )
         return
     if seq is not None:
         have = hashes.get(seq)

@@ -908,3 +908,18 @@ async def test_export_as_a_member_the_table_does_not_have_is_refused(
     assert capsys.readouterr().out == by_id
     with pytest.raises(SystemExit):  # --full is the GM's whole log, never one member's
         await asyncio.to_thread(cli.main, [*base, "--full", "--as", s.player])
+
+
+async def test_a_held_head_shorter_than_the_fingerprint_is_refused(tmp_path: Path) -> None:
+    """A head's short form is 16 hex digits (64 bits). Eight were accepted: a prefix of
+    32 bits, which whoever holds the seeds can hit with a forged log after about 2**32
+    hashes (minutes on one machine), so a player who noted half the fingerprint got
+    VERIFIED for it. Anything shorter than the fingerprint the clients show is refused."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    seq, head = s.acks[-1]
+    assert (await backend.verify(s.table_id, heads=(f"{seq}:{head}",))).verdict == "VERIFIED"
+    report = await backend.verify(s.table_id, heads=(f"{seq}:{head[:8]}",))
+    assert report.verdict == "NOT VERIFIED"
+    assert [p.code for p in report.problems] == ["verify/head"]
+    assert "16 hex digits" in report.problems[0].detail
