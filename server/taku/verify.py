@@ -572,7 +572,29 @@ def verify_log(
     _check_faces_by_epoch(lines, seeds, rep, proven)
     if states is not None:
         _check_display(lines, rs, states, rep)
+    first = lines[0].public if lines[0].seq == 1 else None
+    origin = first.get("forked_from") if isinstance(first, dict) else None
+    if isinstance(origin, dict):
+        # the state a fork starts from is its source's: nothing in this log checks it
+        forked = next((ln.seq for ln in lines if _type_of(ln) == "table_forked"), 2)
+        rep.unchecked.append(
+            (
+                forked,
+                f"{_FORK_UNCHECKED}seq {forked}: the state carried from table "
+                f"{origin.get('table_id')} at seq {origin.get('seq')} is checked only with its "
+                "log: taku verify FORK --fork-source SOURCE",
+            )
+        )
     return rep
+
+
+_FORK_UNCHECKED = "a fork: "
+"""How :func:`verify_log` names a fork's carried state as not checked (:func:`check_fork`
+drops it when it checks that state)."""
+
+
+def _type_of(ln: Line) -> Any:
+    return ln.public.get("type") if isinstance(ln.public, dict) else None
 
 
 def _ruleset_of(lines: Sequence[Line], registry: Any) -> Any:
@@ -1386,6 +1408,8 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
     if not isinstance(origin, dict):
         rep.problem("verify/fork", 1, "the log is not a fork (no table_created.forked_from)")
         return
+    # checked here (or named again below when it cannot be)
+    rep.unchecked[:] = [u for u in rep.unchecked if not u[1].startswith(_FORK_UNCHECKED)]
     seq, head = int(origin.get("seq", 0)), str(origin.get("head", ""))
     src = verify_log(source, registry, heads=(f"{seq}:{head}",) if head else ())
     for p in src.problems:
