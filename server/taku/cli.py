@@ -501,7 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="as_member",
         default=None,
         metavar="MEMBER",
-        help="the log as this member received it (their own hidden events in full)",
+        help="the log as this member (id or name) received it (their own hidden events in full)",
     )
     s.add_argument(
         "--full",
