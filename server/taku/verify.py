@@ -460,6 +460,9 @@ def _line_from_frame(d: dict[str, Any]) -> Line:
         command_commitment=command_commitment,
         command_salt=command_salt,
         head=d.get("head") or None,
+        # who saw a hidden event shown in full: a claim the chain does not cover, compared
+        # with the audience deciding its command again gives
+        audience=list(d["audience"]) if isinstance(d.get("audience"), list) else None,
         event_version=int(d.get("event_version", 1)),
         # a frame with a ``text`` shows a rendered line (absent speaker/outcome: none shown);
         # one without (a hand-made log of events) claims nothing to be shown
@@ -1239,7 +1242,8 @@ def _decide_one(
                 "the stand-in the public received "
                 + (_differs(ln.public, msgspec.json.decode(encode(red))) or "differs"),
             )
-        if ln.full and audience is not None and sorted(ln.audience or []) != sorted(audience):
+        claimed = ln.full or ln.audience is not None  # a frame may leave it out
+        if claimed and audience is not None and sorted(ln.audience or []) != sorted(audience):
             rep.problem(
                 "verify/differs",
                 ln.seq,

@@ -923,3 +923,16 @@ async def test_a_held_head_shorter_than_the_fingerprint_is_refused(tmp_path: Pat
     assert report.verdict == "NOT VERIFIED"
     assert [p.code for p in report.problems] == ["verify/head"]
     assert "16 hex digits" in report.problems[0].detail
+
+
+async def test_an_edited_audience_in_an_export_is_rejected(tmp_path: Path) -> None:
+    """A frame's ``audience`` (who saw a hidden event) is not in the chain, like ``text``:
+    a player's export claiming another member saw their secret roll was VERIFIED. It is
+    compared with the audience deciding the command again gives."""
+    s = await _session(tmp_path)
+    mine = [json.loads(f) for f in s.frames[s.player]]
+    secret = next(f for f in mine if f.get("audience") and f.get("command_salt"))
+    assert _verify(mine).ok
+    secret["audience"] = sorted([*secret["audience"], "m99"])
+    report = _verify(mine)
+    assert ("verify/differs", secret["seq"]) in _codes_at(report), [str(p) for p in report.problems]
