@@ -241,6 +241,29 @@ async def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_member(members: Any, args: argparse.Namespace) -> str | None:
+    """The member id ``--as`` names (an id, or a name only one member has); a typo would
+    otherwise give the public's log as if it were that member's."""
+    who = args.as_member
+    if who is None:
+        return None
+    if args.full:
+        raise SystemExit(
+            "taku export: --full は全員分の完全なログです（--as とは一緒に使えません）"
+        )
+    if who in members:
+        return str(who)
+    named = [m.id for m in members.values() if m.name == who]
+    if len(named) == 1:
+        return str(named[0])
+    listed = ", ".join(f"{m.id}（{m.name}）" for m in members.values())
+    raise SystemExit(
+        f"taku export: 卓 {args.table} に --as {who!r} のメンバーはいません"
+        + ("（同じ名前のメンバーが複数います。IDで指定してください）" if named else "")
+        + f"。メンバー: {listed}"
+    )
+
+
 async def _export(args: argparse.Namespace) -> int:
     from taku.app import Hub
     from taku.export import export
@@ -253,13 +276,14 @@ async def _export(args: argparse.Namespace) -> int:
             table = await hub.table(args.table)
         except TakuError as e:
             raise SystemExit(f"taku: {e.message}") from None
+        member = _export_member(table.state.members, args)
         recs = await store.read(args.table)
         # the public's view (hidden events come redacted, exactly as a spectator saw
         # them), one member's (--as), or the GM's full log with every salt (--full)
         if args.full:
             document = "".join(msgspec.json.encode(r).decode() + "\n" for r in recs)
         else:
-            document = export(table, recs, args.format, member_id=args.as_member)
+            document = export(table, recs, args.format, member_id=member)
     finally:
         await hub.close()
         await store.close()
@@ -486,7 +510,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="as_member",
         default=None,
         metavar="MEMBER",
-        help="the log as this member received it (their own hidden events in full)",
+        help="the log as this member (id or name) received it (their own hidden events in full)",
     )
     s.add_argument(
         "--full",

@@ -460,6 +460,9 @@ def _line_from_frame(d: dict[str, Any]) -> Line:
         command_commitment=command_commitment,
         command_salt=command_salt,
         head=d.get("head") or None,
+        # who saw a hidden event shown in full: a claim the chain does not cover, compared
+        # with the audience deciding its command again gives
+        audience=list(d["audience"]) if isinstance(d.get("audience"), list) else None,
         event_version=int(d.get("event_version", 1)),
         # a frame with a ``text`` shows a rendered line (absent speaker/outcome: none shown);
         # one without (a hand-made log of events) claims nothing to be shown
@@ -518,10 +521,15 @@ def _differs(a: Any, b: Any, path: str = "") -> str | None:
     )
 
 
-def _parse_head(head: str) -> tuple[int | None, str]:
-    seq, _, h = head.rpartition(":")
-    h = h.strip().lower()
-    return (int(seq) if seq.strip() else None), h
+def _parse_head(head: str) -> tuple[int | None, str] | None:
+    """``[SEQ:]HASH`` as a client shows it (the web client's header: ``指紋 SEQ:HEAD``, the
+    label allowed); ``None`` when it is not a head."""
+    text = head.strip().removeprefix("指紋").strip()
+    seq, _, h = text.rpartition(":")
+    seq, h = seq.strip(), h.strip().lower()
+    if (seq and not seq.isdecimal()) or any(c not in "0123456789abcdef" for c in h):
+        return None
+    return (int(seq) if seq else None), h
 
 
 class _NoDice:
@@ -567,7 +575,29 @@ def verify_log(
     _check_faces_by_epoch(lines, seeds, rep, proven)
     if states is not None:
         _check_display(lines, rs, states, rep)
+    first = lines[0].public if lines[0].seq == 1 else None
+    origin = first.get("forked_from") if isinstance(first, dict) else None
+    if isinstance(origin, dict):
+        # the state a fork starts from is its source's: nothing in this log checks it
+        forked = next((ln.seq for ln in lines if _type_of(ln) == "table_forked"), 2)
+        rep.unchecked.append(
+            (
+                forked,
+                f"{_FORK_UNCHECKED}seq {forked}: the state carried from table "
+                f"{origin.get('table_id')} at seq {origin.get('seq')} is checked only with its "
+                "log: taku verify FORK --fork-source SOURCE",
+            )
+        )
     return rep
+
+
+_FORK_UNCHECKED = "a fork: "
+"""How :func:`verify_log` names a fork's carried state as not checked (:func:`check_fork`
+drops it when it checks that state)."""
+
+
+def _type_of(ln: Line) -> Any:
+    return ln.public.get("type") if isinstance(ln.public, dict) else None
 
 
 def _ruleset_of(lines: Sequence[Line], registry: Any) -> Any:
@@ -680,9 +710,22 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
 
 
 def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
-    seq, h = _parse_head(head)
-    if len(h) < 8:
-        rep.problem("verify/head", seq, f"{head!r} is too short to be a head")
+    parsed = _parse_head(head)
+    if parsed is None:
+        rep.problem(
+            "verify/head",
+            None,
+            f"{head!r} is not a head: SEQ:HEAD, the hex digits after 指紋 in the client's header",
+        )
+        return
+    seq, h = parsed
+    if len(h) < chain.SHORT:
+        # a shorter prefix is too weak: 8 digits (32 bits) are hit by a forger's search
+        rep.problem(
+            "verify/head",
+            seq,
+            f"{head!r} is too short to be a head: keep all {chain.SHORT} hex digits the client shows",
+        )
         return
     if seq is not None:
         have = hashes.get(seq)
@@ -777,6 +820,7 @@ def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
 
 def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
     hidden_unknown: list[int] = []
+    unsalted: list[int] = []  # hidden commands shown without their salt
     for ln in lines:
         if ln.hidden:
             if ln.data is None or ln.salt is None:
@@ -787,8 +831,12 @@ def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
                     ln.seq,
                     "the hidden event does not match the commitment everyone received",
                 )
-        if ln.command_commitment is not None and ln.command is not None and ln.command_salt:
-            if chain.commitment(ln.command_salt, ln.command) != ln.command_commitment:
+        if ln.command_commitment is not None and ln.command is not None:
+            if not ln.command_salt:
+                # the chain covers the commitment, not the command shown: without the salt
+                # nothing ties the two together
+                unsalted.append(ln.seq)
+            elif chain.commitment(ln.command_salt, ln.command) != ln.command_commitment:
                 rep.problem(
                     "verify/commitment",
                     ln.seq,
@@ -800,6 +848,14 @@ def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
                 hidden_unknown[0],
                 "hidden events not in this log (checked once their content is published): seq "
                 + _ranges(hidden_unknown),
+            )
+        )
+    if unsalted:
+        rep.unchecked.append(
+            (
+                unsalted[0],
+                "hidden commands without their salt (their commitment is not checked): seq "
+                + _ranges(unsalted),
             )
         )
 
@@ -1186,7 +1242,8 @@ def _decide_one(
                 "the stand-in the public received "
                 + (_differs(ln.public, msgspec.json.decode(encode(red))) or "differs"),
             )
-        if ln.full and audience is not None and sorted(ln.audience or []) != sorted(audience):
+        claimed = ln.full or ln.audience is not None  # a frame may leave it out
+        if claimed and audience is not None and sorted(ln.audience or []) != sorted(audience):
             rep.problem(
                 "verify/differs",
                 ln.seq,
@@ -1355,6 +1412,8 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
     if not isinstance(origin, dict):
         rep.problem("verify/fork", 1, "the log is not a fork (no table_created.forked_from)")
         return
+    # checked here (or named again below when it cannot be)
+    rep.unchecked[:] = [u for u in rep.unchecked if not u[1].startswith(_FORK_UNCHECKED)]
     seq, head = int(origin.get("seq", 0)), str(origin.get("head", ""))
     src = verify_log(source, registry, heads=(f"{seq}:{head}",) if head else ())
     for p in src.problems:

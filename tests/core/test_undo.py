@@ -314,6 +314,26 @@ async def test_a_fork_starts_from_the_source_state_and_then_diverges() -> None:
     assert {p.code for p in rep.problems} >= {"verify/chain", "verify/fork"}
 
 
+async def test_a_forks_log_alone_is_not_plainly_verified() -> None:
+    """Without its source's log the state a fork carries (``table_forked``) is checked
+    against nothing: a fork's own log alone is PARTLY VERIFIED, naming that seq and the
+    way to check it (``--fork-source``); with the source's log it is VERIFIED."""
+    h = await TableHarness.create("generic")
+    pl = await h.join("たろう")
+    await h.send(pl, CreateCharacter(name="アヤ"))
+    f = await h.hub.fork_table(h.table.table_id, h.gm, at_seq=h.state.seq)
+    fork = await h.hub.table(f.created.table_id)
+    await fork.execute(h.gm, RevealSeed(), command_id="s1")
+    lines = lines_from_records(await h.hub.store.read(fork.table_id))
+    rep = verify_log(lines, REGISTRY)
+    assert rep.ok and rep.verdict == "PARTLY VERIFIED", rep.unchecked
+    ((at, why),) = rep.unchecked
+    assert at == 2 and "--fork-source" in why and h.table.table_id in why
+    await h.send(h.gm, RevealSeed())
+    check_fork(lines, lines_from_records(await h.hub.store.read(h.table.table_id)), REGISTRY, rep)
+    assert rep.verdict == "VERIFIED", (rep.problems, rep.unchecked)
+
+
 async def test_only_the_gm_forks_unless_the_table_allows_members() -> None:
     h = await TableHarness.create("generic")
     pl = await h.join("たろう")

@@ -844,3 +844,95 @@ async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
     assert any(q == last and f"dice drawn at seq {last}" in w for q, w in report.unchecked), (
         report.unchecked
     )
+
+
+async def test_a_hidden_command_without_its_salt_is_not_verified(tmp_path: Path) -> None:
+    """The GM's full log with a hidden command's ``command_salt`` left out: the chain and
+    the head still hold (they cover the commitment, not the command), the command is
+    decided again, but nothing ties the command shown to the commitment everyone received.
+    Not VERIFIED: the seq is named as not checked."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    hidden = next(r for r in rows if r.get("command_salt"))
+    del hidden["command_salt"]
+    full = "\n".join(json.dumps(e, ensure_ascii=False) for e in rows)
+    head = f"{s.acks[-1][0]}:{s.acks[-1][1]}"
+    report = verify_log(lines_from_export(full), REGISTRY, heads=(head,))
+    assert report.ok, [str(p) for p in report.problems]
+    assert report.verdict == "PARTLY VERIFIED"
+    assert (
+        hidden["seq"],
+        f"hidden commands without their salt (their commitment is not checked): seq {hidden['seq']}",
+    ) in report.unchecked
+
+
+async def test_a_held_head_as_copied_from_the_header_or_garbled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The web client's header shows ``指紋 SEQ:HEAD``: copied whole, it is the head it
+    shows. A head that is no head (``zz:qq``) is a finding naming it, not a traceback."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows = await backend.rows(s.table_id)
+    path = tmp_path / "full.jsonl"
+    path.write_text("\n".join(json.dumps(e, ensure_ascii=False) for e in rows), encoding="utf-8")
+    seq, head = s.acks[-1]
+    copied = f"指紋 {seq}:{head}"
+    capsys.readouterr()  # the log lines of the play
+    assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", copied]) == 0
+    assert capsys.readouterr().out.startswith("VERIFIED")
+    for bad in ("zz:qq", f"x{seq}:{head}", f"{seq}:{'z' * 16}"):
+        assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", bad]) == 1, bad
+        out = capsys.readouterr().out
+        assert out.startswith("NOT VERIFIED") and "is not a head" in out, (bad, out)
+
+
+async def test_export_as_a_member_the_table_does_not_have_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``taku export --as`` with a typo gave the public's log without a word, as if the
+    member had seen no hidden event; it names the members instead. A member's name (the
+    one a player knows) works as their id does."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    base = ["export", "--db", backend.url, s.table_id, "--format", "jsonl"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        await asyncio.to_thread(cli.main, [*base, "--as", "m99"])
+    assert "m99" in str(exc.value.code) and s.player in str(exc.value.code)
+    assert capsys.readouterr().out == ""
+    assert await asyncio.to_thread(cli.main, [*base, "--as", s.player]) == 0
+    by_id = capsys.readouterr().out
+    assert await asyncio.to_thread(cli.main, [*base, "--as", "たろう"]) == 0
+    assert capsys.readouterr().out == by_id
+    with pytest.raises(SystemExit):  # --full is the GM's whole log, never one member's
+        await asyncio.to_thread(cli.main, [*base, "--full", "--as", s.player])
+
+
+async def test_a_held_head_shorter_than_the_fingerprint_is_refused(tmp_path: Path) -> None:
+    """A head's short form is 16 hex digits (64 bits). Eight were accepted: a prefix of
+    32 bits, which whoever holds the seeds can hit with a forged log after about 2**32
+    hashes (minutes on one machine), so a player who noted half the fingerprint got
+    VERIFIED for it. Anything shorter than the fingerprint the clients show is refused."""
+    backend = Backend("sqlite", str(tmp_path / "t.db"))
+    s = await _play(backend, "nstrpg", _nstrpg)
+    seq, head = s.acks[-1]
+    assert (await backend.verify(s.table_id, heads=(f"{seq}:{head}",))).verdict == "VERIFIED"
+    report = await backend.verify(s.table_id, heads=(f"{seq}:{head[:8]}",))
+    assert report.verdict == "NOT VERIFIED"
+    assert [p.code for p in report.problems] == ["verify/head"]
+    assert "16 hex digits" in report.problems[0].detail
+
+
+async def test_an_edited_audience_in_an_export_is_rejected(tmp_path: Path) -> None:
+    """A frame's ``audience`` (who saw a hidden event) is not in the chain, like ``text``:
+    a player's export claiming another member saw their secret roll was VERIFIED. It is
+    compared with the audience deciding the command again gives."""
+    s = await _session(tmp_path)
+    mine = [json.loads(f) for f in s.frames[s.player]]
+    secret = next(f for f in mine if f.get("audience") and f.get("command_salt"))
+    assert _verify(mine).ok
+    secret["audience"] = sorted([*secret["audience"], "m99"])
+    report = _verify(mine)
+    assert ("verify/differs", secret["seq"]) in _codes_at(report), [str(p) for p in report.problems]
