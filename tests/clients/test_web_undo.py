@@ -72,3 +72,31 @@ async def test_the_gm_forks_from_a_past_seq_in_the_replay(
     await gm.press("#chat-input", "Enter")
     await page.wait_for_selector("#log li:has-text('分岐の世界')")
     assert "分岐の世界" not in await pl.inner_text("#log")
+
+
+async def test_the_gm_lets_players_undo_and_fork_when_creating_the_table(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """The home form sets the table's `history` (who may undo and fork): with
+    プレイヤーの取り消し checked a player undoes their own last line in the browser."""
+    from tests.clients.test_web import close_invites
+
+    gm = await open_page(scripted_server.http_url)
+    await gm.select_option("#ruleset", "generic")
+    await gm.click("#table-history > summary")
+    await gm.check("#history-player-undo")
+    await gm.check("#history-fork-members")
+    await gm.click("#create-submit")
+    await gm.wait_for_selector("body[data-seq]")
+    await close_invites(gm)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await pl.wait_for_selector("#undo-bar:not([hidden])")
+    await pl.fill("#chat-input", "まちがえた")
+    await pl.press("#chat-input", "Enter")
+    await wait_seq(pl, 4)
+    await pl.click("#undo-button")
+    for page in (gm, pl):
+        await wait_seq(page, 5)
+        await page.wait_for_selector("#log li[data-seq='4'].undone")
+    await pl.click("#replay-toggle")
+    await pl.wait_for_selector("#replay-fork:not([hidden])")

@@ -155,8 +155,9 @@ export class Conn {
     return this.request({ type: "list_rulesets" }).then((m) => { this.coreSchema = m.core_command_schema || {}; return m.rulesets; });
   }
 
-  async createTable(ruleset, name, gmName, options = {}) {
-    const c = await this.request({ type: "create_table", ruleset, name, gm_name: gmName, options }, { retry: false });
+  // `history`: who may undo and fork ({player_undo, fork_by_members}, both off by default)
+  async createTable(ruleset, name, gmName, options = {}, history = {}) {
+    const c = await this.request({ type: "create_table", ruleset, name, gm_name: gmName, options, history }, { retry: false });
     this.tokens.set(c.table_id, c.gm_token);
     return c;
   }

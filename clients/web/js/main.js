@@ -128,7 +128,8 @@ $("#create-form").addEventListener("submit", async (e) => {
   const options = app.optionFields ? app.optionFields.read(errors) : {};
   if (errors.length) { toast(errors.join(" / ")); return; }
   try {
-    const c = await app.conn.createTable(ruleset, $("#table-name").value.trim(), $("#gm-name").value.trim() || "GM", options);
+    const history = { player_undo: $("#history-player-undo").checked, fork_by_members: $("#history-fork-members").checked };
+    const c = await app.conn.createTable(ruleset, $("#table-name").value.trim(), $("#gm-name").value.trim() || "GM", options, history);
     store(c.table_id, {
       token: c.gm_token, player_token: c.player_token, spectator_token: c.spectator_token,
       name: $("#table-name").value.trim(), ruleset, fresh: true,
