@@ -65,6 +65,7 @@ async def execute_undo(
         if command_id in table.acks or command_id in table._in_flight:
             entries: list[undo.Entry] = []
             resolved: Undo | Redo = command  # a repeat: answered before any decide
+            base: TableState | None = None
         else:
             got = await undo_log(table, actor, command, at)
             if got is None or table.state.seq != at or table._decided.seq != at:
