@@ -416,3 +416,16 @@ async def test_a_timer_is_stopped_not_undone() -> None:
     await h.send(h.gm, SetTimer(duration_s=60, label="手番"))
     assert (await h.rejected(h.gm, Undo(command_id="h1"))).code == "undo/not_undoable"
     assert (await h.rejected(h.gm, Undo())).code == "undo/nothing"  # nothing else to undo
+
+
+async def test_a_forced_redo_reads_forced_as_a_forced_undo_does() -> None:
+    """The log line of a forced redo says （強制）, as the forced undo's does."""
+    h = await TableHarness.create("generic")
+    (made,) = await h.send(h.gm, CreateCharacter(name="ヤモト", sheet={"karate": 5}))
+    cid = made.character_id  # type: ignore[attr-defined]
+    await h.send(h.gm, UpdateCharacter(character_id=cid, sheet={"karate": 6}))
+    await h.send(h.gm, Undo(command_id="h1", force=True, reason="作り直し"))
+    await h.send(h.gm, Redo(command_id="h1", force=True, reason="やはり戻す"))
+    text = await h.table.export("text")
+    assert "の操作を取り消しました（強制）：作り直し" in text
+    assert "の操作をやり直しました（強制）：やはり戻す" in text
