@@ -429,3 +429,19 @@ async def test_a_forced_redo_reads_forced_as_a_forced_undo_does() -> None:
     text = await h.table.export("text")
     assert "の操作を取り消しました（強制）：作り直し" in text
     assert "の操作をやり直しました（強制）：やはり戻す" in text
+
+
+async def test_a_redo_refused_for_a_later_dependent_command_does_not_say_undo() -> None:
+    """undo/depends answers a redo too: its Japanese message fits both (not 取り消せません)."""
+    h = await TableHarness.create("generic")
+    (made,) = await h.send(h.gm, CreateCharacter(name="ヤモト", sheet={"karate": 5}))
+    cid = made.character_id  # type: ignore[attr-defined]
+    await h.send(h.gm, UpdateCharacter(character_id=cid, sheet={"karate": 6}))
+    await h.send(h.gm, Undo())
+    await h.send(h.gm, UpdateCharacter(character_id=cid, sheet={"karate": 9}))
+    err = await h.rejected(h.gm, Redo())
+    assert err.code == "undo/depends"
+    from taku.codes import message
+
+    ja = message(err.code, err.details)
+    assert "取り消せません" not in ja and "やり直し" in ja and "6番" in ja, ja
