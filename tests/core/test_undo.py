@@ -445,3 +445,17 @@ async def test_a_redo_refused_for_a_later_dependent_command_does_not_say_undo() 
 
     ja = message(err.code, err.details)
     assert "取り消せません" not in ja and "やり直し" in ja and "6番" in ja, ja
+
+
+async def test_a_spectator_never_forks_even_when_members_may() -> None:
+    """``history.fork_by_members`` lets the players fork (the web client shows them
+    「ここから分岐」), not a spectator: the forker is the fork's GM and sees what a GM sees."""
+    hub = Hub(MemoryEventStore(), REGISTRY)
+    c = await hub.create_table(ruleset="generic", history=HistorySettings(fork_by_members=True))
+    spec = (await hub.join(c.table_id, c.spectator_token, "見学")).member_id
+    try:
+        await hub.fork_table(c.table_id, spec)
+        raise AssertionError("a spectator forked")
+    except TakuError as e:
+        assert e.code == "fork/forbidden"
+    await hub.close()
