@@ -580,7 +580,7 @@ class TableService:
                 _, _, again = await self.commit(
                     functools.partial(self._decide_expiry, expire),
                     actor=None,
-                    command_id="timer-" + timer.id,
+                    command_id=TIMER_COMMAND_ID_PREFIX + timer.id,
                     decided=expire,
                 )
             except (InvalidCommand, SeqConflict, DuplicateCommand) as e:
@@ -588,6 +588,8 @@ class TableService:
                 log.info(
                     "timer_not_expired_here", table_id=self.table_id, timer_id=timer.id, code=e.code
                 )
+                if timer.id in self.state.timers:  # still armed: try again later, not at once
+                    self._retry_alarm()
                 continue
             except Exception:
                 log.exception("timer_expiry_failed", table_id=self.table_id, timer_id=timer.id)
@@ -865,7 +867,7 @@ class TableService:
     ) -> tuple[int, int, bool]:
         """A shared store: the table lock orders this node's commands, ``store.exclusive``
         orders the nodes'; a conflict (another node appended) decides again on fresh state."""
-        _check_command_id(command_id)
+        _check_command_id(command_id, actor)
         store = self.hub.store
         async with self.lock, store.exclusive(self.table_id):
             for _attempt in range(MAX_CONFLICT_RETRIES):
@@ -1017,7 +1019,7 @@ class TableService:
         """
         outcome: tuple[int, int, bool] | Exception
         try:
-            _check_command_id(command_id)
+            _check_command_id(command_id, actor)
             pending = self._in_flight.get(command_id)
             if command_id in self.acks:
                 outcome = self._repeat(command_id, actor, fingerprint)
@@ -1367,9 +1369,17 @@ def _knows_command(rec: Recorded, member_id: str | None) -> bool:
     return rec.command_commitment is None or (member_id is not None and member_id == rec.actor)
 
 
-def _check_command_id(command_id: str) -> None:
+#: the prefix of the server's own command ids for a timer's expiry (``timer-<timer_id>``,
+#: predictable): a member may not send a command with one (it would keep the timer from
+#: ever expiring)
+TIMER_COMMAND_ID_PREFIX = "timer-"
+
+
+def _check_command_id(command_id: str, actor: str | None = None) -> None:
     if not command_id or len(command_id) > 128:
         raise InvalidCommand("a command id has 1 to 128 characters", code="command/invalid_id")
+    if actor is not None and command_id.startswith(TIMER_COMMAND_ID_PREFIX):
+        raise _id_taken(command_id)
 
 
 def _answer(reply: Reply, outcome: tuple[int, int, bool] | BaseException) -> None:

@@ -165,7 +165,7 @@ CATALOGUE: dict[str, Code] = {
     ),
     "undo/depends": Code(
         "a later command depends on it (params `seq`, `command`); the GM may force it with a reason",
-        "{seq}番の操作がこの操作に依存しているため取り消せません（GMは理由をつけて強制できます）",
+        "{seq}番の操作がこの操作に依存しているため、取り消し・やり直しできません（GMは理由をつけて強制できます）",
     ),
     "undo/reason_required": Code(
         "a forced undo or redo needs a reason", "強制するときは理由を書いてください"

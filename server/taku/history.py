@@ -65,6 +65,7 @@ async def execute_undo(
         if command_id in table.acks or command_id in table._in_flight:
             entries: list[undo.Entry] = []
             resolved: Undo | Redo = command  # a repeat: answered before any decide
+            base: TableState | None = None
         else:
             got = await undo_log(table, actor, command, at)
             if got is None or table.state.seq != at or table._decided.seq != at:
@@ -178,14 +179,14 @@ async def fork_table(
     Raises:
         TableNotFound: no source table.
         Forbidden: ``fork/forbidden``, the sender is not the source's GM and its
-            settings do not let members fork.
+            settings do not let members fork (a spectator never forks).
         InvalidCommand: ``fork/bad_seq``.
     """
     source = await hub.table(source_id)
     now_state = source.state
     role = now_state.role_of(member_id)
     if member_id not in now_state.members or (
-        role != Role.GM and not now_state.history.fork_by_members
+        role != Role.GM and (role != Role.PLAYER or not now_state.history.fork_by_members)
     ):
         raise Forbidden(
             "only the GM forks this table", code="fork/forbidden", reason="GMだけが分岐できます"

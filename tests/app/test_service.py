@@ -278,3 +278,23 @@ async def test_events_stored_without_a_fingerprint_repeat_their_ack() -> None:
     hub = Hub(store, load_registry())
     table = await hub.table(tid)
     assert await table.execute(gm, Chat(text="whatever"), command_id="O") == (3, 3, True)
+
+
+async def test_an_undo_sent_again_gets_its_duplicate_ack() -> None:
+    """An ``undo`` (or ``redo``) sent again with its command id after a lost ack gets the
+    first ack again, marked duplicate, and the same id with another command is
+    command/id_reused: neither is an internal error, and nothing new is written."""
+    from taku.core.commands import CreateCharacter, Redo, Undo
+
+    store = MemoryEventStore()
+    hub, table, gm = await _table(store)
+    await table.execute(gm, CreateCharacter(name="ヤモト"), command_id="A")
+    first = await table.execute(gm, Undo(), command_id="U")
+    assert await table.execute(gm, Undo(), command_id="U") == (*first[:2], True)
+    with pytest.raises(InvalidCommand) as e:
+        await table.execute(gm, Redo(), command_id="U")
+    assert e.value.code == "command/id_reused"
+    redone = await table.execute(gm, Redo(), command_id="R")
+    assert await table.execute(gm, Redo(), command_id="R") == (*redone[:2], True)
+    assert await store.last_seq(table.table_id) == redone[1]
+    await hub.close()

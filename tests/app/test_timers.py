@@ -159,3 +159,26 @@ async def test_an_overdue_timer_fires_by_itself_on_load_but_not_for_read_only_to
         await asyncio.sleep(0.005)
     assert (await _types(store, created.table_id)).count("timer_expired") == 1
     await server.close()
+
+
+async def test_a_member_cannot_take_a_timers_command_id() -> None:
+    """A timer's expiry is the server's command ``timer-<timer_id>`` (the id is
+    predictable): a member's command with that id is refused (command/id_taken, nothing
+    written), so no player can keep a timer from ever expiring (or spin the server on it)."""
+    store, clock = MemoryEventStore(), Clock()
+    hub = Hub(store, load_registry(), clock=clock)
+    created = await hub.create_table(ruleset="generic", name="t")
+    table = await hub.table(created.table_id)
+    gm = created.member_id
+    await table.execute(gm, SetTimer(duration_s=5), command_id="t1")
+    timer_id = next(iter(table.state.timers))
+    seq = table.state.seq
+    for command_id in (f"timer-{timer_id}", "timer-anything"):
+        with pytest.raises(InvalidCommand) as e:
+            await table.execute(gm, Chat(text="横取り"), command_id=command_id)
+        assert e.value.code == "command/id_taken"
+    assert table.state.seq == seq
+    clock.advance(5)
+    assert await hub.fire_due_timers() == 1
+    assert not table.state.timers
+    await hub.close()

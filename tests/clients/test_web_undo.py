@@ -98,3 +98,33 @@ async def test_a_table_made_with_player_undo_lets_a_player_take_back_their_own_m
         await page.wait_for_selector(
             "#state-panels .card:has-text('ヤモト・コキ')", state="detached"
         )
+
+
+async def test_the_gm_forces_a_redo_a_later_command_depends_on_with_a_reason(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """やり直し refused for a later command depending on it (undo/depends: both changed the
+    chat settings) asks the GM for a reason, and sends the redo forced with it."""
+    gm = await create_table(open_page, scripted_server.http_url)
+    await gm.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    await gm.fill("#channel-name", "作戦A")
+    await gm.click("#channel-add-submit")
+    await wait_seq(gm, 3)
+    await gm.click("#undo-button")
+    await wait_seq(gm, 4)
+    await gm.fill("#channel-name", "作戦B")
+    await gm.click("#channel-add-submit")
+    await wait_seq(gm, 5)
+    asked: list[str] = []
+
+    async def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        await dialog.accept("Bも残したい")
+
+    gm.on("dialog", answer)
+    await gm.click("#redo-button")
+    await wait_seq(gm, 6)
+    assert asked and "5番の操作" in asked[0]
+    line = await gm.inner_text("#log li[data-seq='6']")
+    assert "やり直しました（強制）：Bも残したい" in line
+    await gm.wait_for_selector("#log li[data-seq='3']:not(.undone)")

@@ -436,3 +436,46 @@ async def test_a_timer_is_stopped_not_undone() -> None:
     await h.send(h.gm, SetTimer(duration_s=60, label="手番"))
     assert (await h.rejected(h.gm, Undo(command_id="h1"))).code == "undo/not_undoable"
     assert (await h.rejected(h.gm, Undo())).code == "undo/nothing"  # nothing else to undo
+
+
+async def test_a_forced_redo_reads_forced_as_a_forced_undo_does() -> None:
+    """The log line of a forced redo says （強制）, as the forced undo's does."""
+    h = await TableHarness.create("generic")
+    (made,) = await h.send(h.gm, CreateCharacter(name="ヤモト", sheet={"karate": 5}))
+    cid = made.character_id  # type: ignore[attr-defined]
+    await h.send(h.gm, UpdateCharacter(character_id=cid, sheet={"karate": 6}))
+    await h.send(h.gm, Undo(command_id="h1", force=True, reason="作り直し"))
+    await h.send(h.gm, Redo(command_id="h1", force=True, reason="やはり戻す"))
+    text = await h.table.export("text")
+    assert "の操作を取り消しました（強制）：作り直し" in text
+    assert "の操作をやり直しました（強制）：やはり戻す" in text
+
+
+async def test_a_redo_refused_for_a_later_dependent_command_does_not_say_undo() -> None:
+    """undo/depends answers a redo too: its Japanese message fits both (not 取り消せません)."""
+    h = await TableHarness.create("generic")
+    (made,) = await h.send(h.gm, CreateCharacter(name="ヤモト", sheet={"karate": 5}))
+    cid = made.character_id  # type: ignore[attr-defined]
+    await h.send(h.gm, UpdateCharacter(character_id=cid, sheet={"karate": 6}))
+    await h.send(h.gm, Undo())
+    await h.send(h.gm, UpdateCharacter(character_id=cid, sheet={"karate": 9}))
+    err = await h.rejected(h.gm, Redo())
+    assert err.code == "undo/depends"
+    from taku.codes import message
+
+    ja = message(err.code, err.details)
+    assert "取り消せません" not in ja and "やり直し" in ja and "6番" in ja, ja
+
+
+async def test_a_spectator_never_forks_even_when_members_may() -> None:
+    """``history.fork_by_members`` lets the players fork (the web client shows them
+    「ここから分岐」), not a spectator: the forker is the fork's GM and sees what a GM sees."""
+    hub = Hub(MemoryEventStore(), REGISTRY)
+    c = await hub.create_table(ruleset="generic", history=HistorySettings(fork_by_members=True))
+    spec = (await hub.join(c.table_id, c.spectator_token, "見学")).member_id
+    try:
+        await hub.fork_table(c.table_id, spec)
+        raise AssertionError("a spectator forked")
+    except TakuError as e:
+        assert e.code == "fork/forbidden"
+    await hub.close()

@@ -96,7 +96,7 @@ async def test_two_nodes_one_expiry(start_nodes, client) -> None:  # type: ignor
         {
             "type": "command",
             "table_id": tid,
-            "command_id": "timer-1",
+            "command_id": "set-timer-1",
             "command": {"type": "set_timer", "duration_s": 1, "label": "手番"},
         },
         "ack",

@@ -2,7 +2,7 @@
 //
 // The server decides everything: the buttons send `undo` / `redo` (no target: the table's
 // last command, the last undone one) and a refusal comes back as an error with its
-// Japanese message. Which commands are undone now is the state's `undone` (command ids);
+// Japanese message; on undo/depends the GM is asked for a reason to force it. Which commands are undone now is the state's `undone` (command ids);
 // every log line carries its command id (`data-command`), so the lines of an undone
 // command are struck through, live and in the replay, and come back on a redo.
 
@@ -43,11 +43,17 @@ export function undoUi({ conn, app, toast, errorNodes, store }) {
     if (fork) fork.hidden = !(s.you.role === "gm" || (s.fork_by_members === true && s.you.role !== "spectator"));
   }
 
-  async function send(type) {
+  // A refusal for a later command depending on it (undo/depends): the GM may force it,
+  // with a reason asked for here (an empty answer or キャンセル sends nothing).
+  async function send(type, extra = {}) {
     try {
-      await conn.command(app.tableId, { type });
+      await conn.command(app.tableId, { type, ...extra });
       toast(type === "undo" ? "取り消しました" : "やり直しました", "ok");
     } catch (x) {
+      if (x && x.code === "undo/depends" && !extra.force && app.state && app.state.you.role === "gm") {
+        const reason = window.prompt(`${x.serverMessage}\n強制する場合は理由を書いてください（空欄なら中止します）`, "");
+        if (reason && reason.trim()) return send(type, { force: true, reason: reason.trim() });
+      }
       toast(errorNodes(x));
     }
   }

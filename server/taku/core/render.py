@@ -142,8 +142,9 @@ def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: s
         case CommandUndone(seq=seq, reason=reason, forced=forced):
             how = "（強制）" if forced else ""
             return f"{who} が #{seq} の操作を取り消しました{how}{'：' + reason if reason else ''}"
-        case CommandRedone(seq=seq, reason=reason):
-            return f"{who} が #{seq} の操作をやり直しました{'：' + reason if reason else ''}"
+        case CommandRedone(seq=seq, reason=reason, forced=forced):
+            how = "（強制）" if forced else ""
+            return f"{who} が #{seq} の操作をやり直しました{how}{'：' + reason if reason else ''}"
         case TableForked(source_table=src, source_seq=seq):
             return f"卓 {src} の #{seq} から分岐しました"
         case TimerSet(label=label, duration_s=secs, deadline=deadline, character_id=cid):
