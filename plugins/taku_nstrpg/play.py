@@ -409,7 +409,8 @@ def _character(
         )
     )
     acting = game.acting == ch.id
-    may_act = not game.combat or acting  # in a combat, one attacks in one's own 手番 (2-6)
+    # in a combat, one attacks in one's own 手番, once: the attack phase's one action (2-6, NS-53)
+    may_act = not game.combat or (acting and game.step != "attacked")
     attack_offered = moving = False
     if may_act:
         main = acting and game.step in ("move", "attack")
