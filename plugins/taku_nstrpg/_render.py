@@ -6,8 +6,9 @@ from taku.core.events import Event
 from taku.core.kit import character_name
 from taku.core.table import TableState
 from taku_nstrpg import events as ev
+from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.checks import difficulty_name
-from taku_nstrpg.combat import STYLES
+from taku_nstrpg.combat import BUILTIN_WEAPONS, STYLES
 from taku_nstrpg.map_render import render_map
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.satsubatsu import NAMU, SATSUBATSU
@@ -47,6 +48,16 @@ _ATM = {"normal": "通常", "hard": "ハードモード", "ultra_hard": "ウル�
 
 def _n(table: TableState, cid: str | None) -> str:
     return "環境" if cid is None else character_name(table, cid)
+
+
+def _weapon_name(table: TableState, cid: str, weapon: str) -> str:
+    """A weapon's name (カタナ, or a sheet's own weapon's), not its id; the id when unknown."""
+    ch = table.characters.get(cid)
+    carried = sheet_of(ch.sheet).carried() if ch is not None else []
+    for w in (*carried, *BUILTIN_WEAPONS.values()):
+        if w.id == weapon:
+            return w.name or weapon
+    return weapon
 
 
 def _faces(faces: tuple[int, ...]) -> str:
@@ -137,7 +148,12 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
         case ev.HitOverridden():
             return f"GM: 攻撃{event.hit_id}を{'取り消し' if event.hit is None else '変更'}{'(' + event.reason + ')' if event.reason else ''}"
         case ev.TurnBegan():
-            return f"{n(event.character_id)} の手番開始{' 集中状態!' if event.shuchu else ''}{' 武器:' + event.equip if event.equip else ''}"
+            held = (
+                f" 武器:{_weapon_name(table, event.character_id, event.equip)}"
+                if event.equip
+                else ""
+            )
+            return f"{n(event.character_id)} の手番開始{' 集中状態!' if event.shuchu else ''}{held}"
         case ev.TurnEndedFor():
             return f"{n(event.character_id)} の手番終了"
         case ev.PhaseEnded():
