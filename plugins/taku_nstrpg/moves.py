@@ -589,6 +589,13 @@ def entry_candidates(table: TableState, game: NsGame, slayer: str | None = None)
     return bd.entry_squares(b.map, target, b.entry_row, taken, npcs)
 
 
+def entry_done(game: NsGame) -> bool:
+    """On a map, 【殺】 was placed by the last entry row (``place_entry``): nothing is left to
+    reroll or choose (NS-100). Without a map the GM places him by hand: never ``True``."""
+    b = game.board
+    return game.entry_rerolls >= 0 and b is not None and b.map is not None and not b.entry_row
+
+
 def entry_possible(table: TableState, game: NsGame) -> bool:
     """A pending entry row can be carried out on this map (no map: the GM judges, ``False``)."""
     return bool(entry_candidates(table, game))
