@@ -88,7 +88,16 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
             kind = "近接攻撃" if event.kind == "melee" else "射撃"
             style = f"『{STYLES[event.style].name}』" if event.style in STYLES else ""
             parts = []
+            area = [h.target for h in event.hits if h.area]
             for r in event.rolls:
+                if area or r.target == event.attacker:  # ◉ヘルタツマキ: everyone in the area
+                    faces = _faces(r.roll.faces) if r.roll else "-"
+                    who = "、".join(dict.fromkeys(n(k) for k in area)) or "対象なし"
+                    parts.append(
+                        f"→範囲内（{who}） {r.dice}個:{difficulty_name(r.difficulty)} {faces} "
+                        f"成功数{r.successes} {'成功' if r.success else '失敗'}"
+                    )
+                    continue
                 if r.auto:
                     parts.append(f"→{n(r.target)} 自動成功(気絶)")
                     continue
