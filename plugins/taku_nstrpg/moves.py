@@ -184,8 +184,17 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             b = game.board
             if b is None or b.map is None:
                 _refuse("no_map")
+            standing = {tuple(p) for k, p in b.positions.items() if _alive(game, k)}
             for c in cells:
                 _square(b.map, (c.x, c.y))
+                if c.cell in "#O" and (c.x, c.y) in standing:
+                    # nobody is left inside a wall (set_map drops such positions; 2-5)
+                    reject(
+                        "occupied",
+                        f"{c.x + 1}列{c.y + 1}行にはキャラクターがいるので壁や障害物にできない"
+                        "（先にキャラクターを動かす）",
+                        _S25,
+                    )
             acc.add(mp.MapEdited(cells=tuple(cells), reason=reason[:500]))
         case mp.Place(character_id=cid, at=at, reason=reason):
             kit.character(table, cid)
