@@ -153,7 +153,8 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
         case ev.BarrageDeclared():
             return f"弾幕発生! {event.total}ダメージ ÷{event.divisor} ＞ {event.hit.damage}ダメージ1発(回避難易度+{event.hit.evasion_plus})"
         case ev.HitInflicted(hit=h):
-            return f"{n(h.target)} に{h.damage}ダメージが迫る(回避:{difficulty_name(h.evasion_base)}){' ' + event.reason if event.reason else ''}"
+            dodge = f"回避:{difficulty_name(h.evasion_base)}" if h.evadable else "回避不可"
+            return f"{n(h.target)} に{h.damage}ダメージが迫る({dodge}){' ' + event.reason if event.reason else ''}"
         case ev.HitOverridden():
             return f"GM: 攻撃{event.hit_id}を{'取り消し' if event.hit is None else '変更'}{'(' + event.reason + ')' if event.reason else ''}"
         case ev.TurnBegan():

@@ -349,6 +349,22 @@ async def test_a_weapon_switch_at_te_ban_start_names_the_weapon_not_its_id(ns: M
     assert lines == ["ニンジャ の手番開始 武器:マシンガン", "敵ニンジャ の手番開始 武器:ボー"]
 
 
+async def test_an_unevadable_hit_reads_as_such(ns: Make) -> None:
+    """GM damage with ``evadable: false`` lands at once: its line says 回避不可, not a
+    difficulty one could dodge at; an evadable one keeps its difficulty."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=4, wazamae=4, tairyoku=6, seishin=2)
+    lines = []
+    for evadable in (False, True):
+        out = await t.gm_do(Inflict(target=me, damage=1, evadable=evadable, reason="ジツ"))
+        (hit,) = [e for e in out if isinstance(e, ev.HitInflicted)]
+        lines.append(t.h.table.ruleset.render(hit, t.h.state, t.h.state.rules))
+    assert lines == [
+        "ニンジャ に1ダメージが迫る(回避不可) ジツ",
+        "ニンジャ に1ダメージが迫る(回避:NORMAL) ジツ",
+    ]
+
+
 # --------------------------------------------------------------------------- invariants (properties)
 
 
