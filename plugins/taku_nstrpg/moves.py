@@ -96,8 +96,9 @@ def move_now(table: TableState, game: NsGame, cid: str) -> tuple[mp.MoveStyle, b
 
     In a combat turn only the 手番 character moves: once in its move phase (通常移動 up to
     【脚力】, or 連続側転移動 up to twice 【脚力】 after a successful 連続側転判定; a failed one
-    allows no move), and the D3 squares of 全力移動. Outside a turn (探索シーケンス) 【脚力】
-    is ignored (NS-48): any normal move up to 20 squares.
+    allows no move), and the D3 squares of 全力移動; before the first turn nobody moves (the GM
+    places). Outside a combat (探索シーケンス) 【脚力】 is ignored (NS-48): any normal move up
+    to 20 squares.
     """
     b = game.board
     if b is None or b.map is None:
@@ -115,9 +116,9 @@ def move_now(table: TableState, game: NsGame, cid: str) -> tuple[mp.MoveStyle, b
         allies=frozenset(friends),
         bosses=frozenset(_bosses(table, game, cid)),
     )
-    if not game.combat or game.turn == 0:
+    if not game.combat:
         return "normal", rules
-    if game.acting != cid:
+    if game.acting != cid:  # also before the first turn: no 手番 yet (the GM places, NS-33)
         return "not_your_turn"
     legs = current(sheet, f, "kyakuryoku")
     if cid in b.full_move:
@@ -259,7 +260,7 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             f = game.fighters.get(cid)
             if f is not None and f.status != ACTIVE:
                 _refuse("cannot_act")
-            if game.combat and game.turn > 0:
+            if game.combat:  # before the first turn too: nobody has a 手番 yet
                 if game.acting != cid:
                     _refuse("not_your_turn")
                 if game.step not in ("move", "attack"):
