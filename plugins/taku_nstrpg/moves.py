@@ -19,7 +19,7 @@ from taku.core.table import TableState
 from taku_nstrpg import board as bd
 from taku_nstrpg import mapping as mp
 from taku_nstrpg._evolve import sheet_of
-from taku_nstrpg.abilities import ability_info
+from taku_nstrpg.abilities import ability_info, has_ability, is_known_ability
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.dkk import d3
 from taku_nstrpg.state import NsGame, NsSheet, current, fighter_from_sheet
@@ -355,6 +355,14 @@ def _use_ability(
             "cannot_act",
             f"{table.characters[cid].name}は気絶状態：能力はマスターの判断で使う",
             "NSTRPG 2-12 気絶状態",
+        )
+    if is_known_ability(name) and not has_ability(sheet, name):
+        # the ◉ abilities with rules (ABILITIES) only for who has them: ◉ヘルタツマキ is
+        # Ninja Slayer's (2-15); any other name (an item, a 瞬時行動) is only recorded
+        reject(
+            "no_ability",
+            f"{table.characters[cid].name}は{name}を持っていない（シートのスキルにない）",
+            "NSTRPG 2-16",
         )
     info = ability_info(sheet, name)
     b = game.board or mp.Board()
