@@ -6,8 +6,9 @@ from taku.core.events import Event
 from taku.core.kit import character_name
 from taku.core.table import TableState
 from taku_nstrpg import events as ev
+from taku_nstrpg._evolve import sheet_of
 from taku_nstrpg.checks import difficulty_name
-from taku_nstrpg.combat import STYLES
+from taku_nstrpg.combat import BUILTIN_WEAPONS, STYLES
 from taku_nstrpg.map_render import render_map
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.satsubatsu import NAMU, SATSUBATSU
@@ -49,6 +50,16 @@ def _n(table: TableState, cid: str | None) -> str:
     return "環境" if cid is None else character_name(table, cid)
 
 
+def _weapon_name(table: TableState, cid: str, weapon: str) -> str:
+    """A weapon's name (カタナ, or a sheet's own weapon's), not its id; the id when unknown."""
+    ch = table.characters.get(cid)
+    carried = sheet_of(ch.sheet).carried() if ch is not None else []
+    for w in (*carried, *BUILTIN_WEAPONS.values()):
+        if w.id == weapon:
+            return w.name or weapon
+    return weapon
+
+
 def _faces(faces: tuple[int, ...]) -> str:
     return ",".join(map(str, faces)) or "-"
 
@@ -77,7 +88,16 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
             kind = "近接攻撃" if event.kind == "melee" else "射撃"
             style = f"『{STYLES[event.style].name}』" if event.style in STYLES else ""
             parts = []
+            area = [h.target for h in event.hits if h.area]
             for r in event.rolls:
+                if area or r.target == event.attacker:  # ◉ヘルタツマキ: everyone in the area
+                    faces = _faces(r.roll.faces) if r.roll else "-"
+                    who = "、".join(dict.fromkeys(n(k) for k in area)) or "対象なし"
+                    parts.append(
+                        f"→範囲内（{who}） {r.dice}個:{difficulty_name(r.difficulty)} {faces} "
+                        f"成功数{r.successes} {'成功' if r.success else '失敗'}"
+                    )
+                    continue
                 if r.auto:
                     parts.append(f"→{n(r.target)} 自動成功(気絶)")
                     continue
@@ -133,11 +153,17 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
         case ev.BarrageDeclared():
             return f"弾幕発生! {event.total}ダメージ ÷{event.divisor} ＞ {event.hit.damage}ダメージ1発(回避難易度+{event.hit.evasion_plus})"
         case ev.HitInflicted(hit=h):
-            return f"{n(h.target)} に{h.damage}ダメージが迫る(回避:{difficulty_name(h.evasion_base)}){' ' + event.reason if event.reason else ''}"
+            dodge = f"回避:{difficulty_name(h.evasion_base)}" if h.evadable else "回避不可"
+            return f"{n(h.target)} に{h.damage}ダメージが迫る({dodge}){' ' + event.reason if event.reason else ''}"
         case ev.HitOverridden():
             return f"GM: 攻撃{event.hit_id}を{'取り消し' if event.hit is None else '変更'}{'(' + event.reason + ')' if event.reason else ''}"
         case ev.TurnBegan():
-            return f"{n(event.character_id)} の手番開始{' 集中状態!' if event.shuchu else ''}{' 武器:' + event.equip if event.equip else ''}"
+            held = (
+                f" 武器:{_weapon_name(table, event.character_id, event.equip)}"
+                if event.equip
+                else ""
+            )
+            return f"{n(event.character_id)} の手番開始{' 集中状態!' if event.shuchu else ''}{held}"
         case ev.TurnEndedFor():
             return f"{n(event.character_id)} の手番終了"
         case ev.PhaseEnded():

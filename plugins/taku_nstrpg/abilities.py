@@ -15,7 +15,14 @@ import msgspec
 from taku_nstrpg import board as bd
 from taku_nstrpg.checks import HARD, NORMAL, UH
 
-__all__ = ["ABILITIES", "Ability", "ability_info", "area_targets"]
+__all__ = [
+    "ABILITIES",
+    "Ability",
+    "ability_info",
+    "area_targets",
+    "has_ability",
+    "is_known_ability",
+]
 
 
 class Ability(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,6 +92,18 @@ def ability_info(sheet: object, name: str) -> Ability:
         if s.lstrip("◉●『").startswith(bare) and "2ターン連続使用不可" in s:
             return Ability(name=name, cooldown=True)
     return Ability(name=name)
+
+
+def is_known_ability(name: str) -> bool:
+    """Whether ``name`` is one of :data:`ABILITIES` (an ability whose rules are data here)."""
+    return name in ABILITIES or "◉" + name.lstrip("◉") in ABILITIES
+
+
+def has_ability(sheet: object, name: str) -> bool:
+    """Whether ``name`` (with or without its ◉/●) is among the sheet's ``skills``."""
+    bare = name.lstrip("◉●『")
+    skills: Iterable[str] = getattr(sheet, "skills", ()) or ()
+    return bool(bare) and any(s.lstrip("◉●『").startswith(bare) for s in skills)
 
 
 def area_targets(positions: Mapping[str, bd.Pos], user: str, side: int = 5) -> list[str]:

@@ -33,6 +33,7 @@ from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.moves import (
     check_shot,
     decide_map,
+    entry_done,
     entry_possible,
     knockback_of,
     map_adjacent,
@@ -336,6 +337,12 @@ def decide(table: TableState, command: Any, ctx: Context) -> list[Emitted]:
             if n < 0:
                 reject(
                     "no_entry", "エントリー決定表を振っていない", "NSTRPG 2-15 どう考えても出現不能"
+                )
+            if entry_done(acc.game):
+                reject(
+                    "no_entry",
+                    "【殺】はもう配置された（振り直すエントリーがない）",
+                    "NSTRPG 2-15 どう考えても出現不能",
                 )
             if choose is not None:
                 if n < 1:

@@ -19,7 +19,7 @@ from taku.core.table import TableState
 from taku_nstrpg import board as bd
 from taku_nstrpg import mapping as mp
 from taku_nstrpg._evolve import sheet_of
-from taku_nstrpg.abilities import ability_info
+from taku_nstrpg.abilities import ability_info, has_ability, is_known_ability
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.dkk import d3
 from taku_nstrpg.state import NsGame, NsSheet, current, fighter_from_sheet
@@ -96,8 +96,9 @@ def move_now(table: TableState, game: NsGame, cid: str) -> tuple[mp.MoveStyle, b
 
     In a combat turn only the 手番 character moves: once in its move phase (通常移動 up to
     【脚力】, or 連続側転移動 up to twice 【脚力】 after a successful 連続側転判定; a failed one
-    allows no move), and the D3 squares of 全力移動. Outside a turn (探索シーケンス) 【脚力】
-    is ignored (NS-48): any normal move up to 20 squares.
+    allows no move), and the D3 squares of 全力移動; before the first turn nobody moves (the GM
+    places). Outside a combat (探索シーケンス) 【脚力】 is ignored (NS-48): any normal move up
+    to 20 squares.
     """
     b = game.board
     if b is None or b.map is None:
@@ -115,9 +116,9 @@ def move_now(table: TableState, game: NsGame, cid: str) -> tuple[mp.MoveStyle, b
         allies=frozenset(friends),
         bosses=frozenset(_bosses(table, game, cid)),
     )
-    if not game.combat or game.turn == 0:
+    if not game.combat:
         return "normal", rules
-    if game.acting != cid:
+    if game.acting != cid:  # also before the first turn: no 手番 yet (the GM places, NS-33)
         return "not_your_turn"
     legs = current(sheet, f, "kyakuryoku")
     if cid in b.full_move:
@@ -184,8 +185,17 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             b = game.board
             if b is None or b.map is None:
                 _refuse("no_map")
+            standing = {tuple(p) for k, p in b.positions.items() if _alive(game, k)}
             for c in cells:
                 _square(b.map, (c.x, c.y))
+                if c.cell in "#O" and (c.x, c.y) in standing:
+                    # nobody is left inside a wall (set_map drops such positions; 2-5)
+                    reject(
+                        "occupied",
+                        f"{c.x + 1}列{c.y + 1}行にはキャラクターがいるので壁や障害物にできない"
+                        "（先にキャラクターを動かす）",
+                        _S25,
+                    )
             acc.add(mp.MapEdited(cells=tuple(cells), reason=reason[:500]))
         case mp.Place(character_id=cid, at=at, reason=reason):
             kit.character(table, cid)
@@ -250,7 +260,7 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             f = game.fighters.get(cid)
             if f is not None and f.status != ACTIVE:
                 _refuse("cannot_act")
-            if game.combat and game.turn > 0:
+            if game.combat:  # before the first turn too: nobody has a 手番 yet
                 if game.acting != cid:
                     _refuse("not_your_turn")
                 if game.step not in ("move", "attack"):
@@ -345,6 +355,14 @@ def _use_ability(
             "cannot_act",
             f"{table.characters[cid].name}は気絶状態：能力はマスターの判断で使う",
             "NSTRPG 2-12 気絶状態",
+        )
+    if is_known_ability(name) and not has_ability(sheet, name):
+        # the ◉ abilities with rules (ABILITIES) only for who has them: ◉ヘルタツマキ is
+        # Ninja Slayer's (2-15); any other name (an item, a 瞬時行動) is only recorded
+        reject(
+            "no_ability",
+            f"{table.characters[cid].name}は{name}を持っていない（シートのスキルにない）",
+            "NSTRPG 2-16",
         )
     info = ability_info(sheet, name)
     b = game.board or mp.Board()
@@ -587,6 +605,13 @@ def entry_candidates(table: TableState, game: NsGame, slayer: str | None = None)
         and table.characters[k].name != "ニンジャスレイヤー"
     ]
     return bd.entry_squares(b.map, target, b.entry_row, taken, npcs)
+
+
+def entry_done(game: NsGame) -> bool:
+    """On a map, 【殺】 was placed by the last entry row (``place_entry``): nothing is left to
+    reroll or choose (NS-100). Without a map the GM places him by hand: never ``True``."""
+    b = game.board
+    return game.entry_rerolls >= 0 and b is not None and b.map is not None and not b.entry_row
 
 
 def entry_possible(table: TableState, game: NsGame) -> bool:

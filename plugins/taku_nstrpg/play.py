@@ -29,7 +29,15 @@ from taku_nstrpg._resolve import NARAKU
 from taku_nstrpg.damage import ACTIVE, FAINTED
 from taku_nstrpg.decider import _group_ok, _usable_weapons
 from taku_nstrpg.map_play import gm_map_affordances, map_affordances
-from taku_nstrpg.moves import can_move_now, map_adjacent, may_target, off_map, placement_due
+from taku_nstrpg.moves import (
+    can_move_now,
+    entry_done,
+    entry_possible,
+    map_adjacent,
+    may_target,
+    off_map,
+    placement_due,
+)
 from taku_nstrpg.options import NsOptions
 from taku_nstrpg.state import STAT_NAMES, Fighter, Hit, NsGame, NsSheet, initiative
 
@@ -409,7 +417,8 @@ def _character(
         )
     )
     acting = game.acting == ch.id
-    may_act = not game.combat or acting  # in a combat, one attacks in one's own 手番 (2-6)
+    # in a combat, one attacks in one's own 手番, once: the attack phase's one action (2-6, NS-53)
+    may_act = not game.combat or (acting and game.step != "attacked")
     attack_offered = moving = False
     if may_act:
         main = acting and game.step in ("move", "attack")
@@ -736,7 +745,9 @@ def _gm(table: TableState, game: NsGame, fighters: Fighters) -> list[Affordance]
                 group=G,
             )
         )
-    if game.entry_rerolls == 0:
+    if entry_done(game):
+        pass  # 【殺】 is on the map: no entry left to reroll or choose (NS-100)
+    elif game.entry_rerolls == 0 and not entry_possible(table, game):
         out.append(
             Affordance(command="nstrpg.reroll_entry", label="エントリー決定表を振り直す", group=G)
         )

@@ -237,3 +237,21 @@ async def test_the_log_and_the_choices_name_squares_1_based_as_the_map_does(ns: 
     assert {ch.label for ch in a.choices["to"]} >= {"5列3行 4マス"}  # N2 = [4, 2]
     (e,) = await t.do(mp.Move(character_id=me, to=N2))
     assert render(e, t.h.table.state) == "エミリー 通常移動: 2列2行 → 5列3行（4マス）"
+
+
+async def test_a_wall_is_not_painted_under_a_character(ns: Make) -> None:
+    """edit_map never leaves a character inside a wall or an obstacle (set_map drops such a
+    position; a painted one is refused as ``occupied``, nothing of the edit applied); a door
+    may be closed under one (G-MAP-02: characters stand on doors)."""
+    t = await ns()
+    me = await t.pc("ボブ", karate=3, neuron=3, wazamae=3, tairyoku=5, seishin=2)
+    await t.gm_do(mp.SetMap(text="#####\n#...#\n#####"))
+    await t.gm_do(mp.Place(character_id=me, at=(2, 1)))
+    for cell in "#O":
+        edit = mp.EditMap(
+            cells=[mp.CellEdit(x=1, y=1, cell=cell), mp.CellEdit(x=2, y=1, cell=cell)]
+        )
+        assert await t.rejected(t.gm, edit) == "rule/nstrpg/occupied"
+    assert t.h.game.board.map.rows[1] == "#...#"
+    await t.gm_do(mp.EditMap(cells=[mp.CellEdit(x=2, y=1, cell="D")]))
+    assert t.h.game.board.map.rows[1] == "#.D.#" and t.h.game.board.positions[me] == (2, 1)

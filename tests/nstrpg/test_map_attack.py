@@ -220,3 +220,28 @@ async def test_allies_are_not_among_the_quick_targets(ns: Make) -> None:
     assert [a.confirm for a in offers if a is not mate] == [None] * (len(offers) - 1)
     assert [ch.value for ch in mate.choices["target"]] == [friend]
     assert all(friend not in [ch.value for ch in a.choices["target"]] for a in offers if a != mate)
+
+
+async def test_no_attack_is_offered_once_the_attack_phase_action_is_used(ns: Make) -> None:
+    """One attack-phase action a 手番 (NS-53, 2-6): after an attack the same character is
+    offered no other attack or カイシャク (the server would refuse it as ``no_action_left``),
+    only its 手番終了."""
+    t, ids = await board(ns, pc1=(1, 1), boss=(2, 1), boss2=(1, 3))
+    me, near = ids["pc1"], ids["boss"]
+    await t.gm_do(c.StartCombat())
+    await t.gm_do(c.StartTurn())
+    await t.do(c.BeginTurnOf(character_id=me))
+    assert targets(t, me, "melee") == [near]
+    t.roll(4, 1, 1, 1, 1)
+    await t.do(c.Attack(attacker=me, target=near))
+    await t.gm_do(c.Evade(defender=near, hits=[*t.h.table.state.game.pending], dice=0))
+    assert await t.rejected(t.pl, c.Attack(attacker=me, target=near)) == (
+        "rule/nstrpg/no_action_left"
+    )
+    state = t.h.table.state
+    offered = [
+        a
+        for a in affordances(state, state.viewer(t.pl), t.h.table.ruleset)
+        if a.command in ("nstrpg.attack", "nstrpg.kaishaku") and a.args.get("attacker") == me
+    ]
+    assert offered == []  # neither the melee nor a shot at boss2 (a refused second action)

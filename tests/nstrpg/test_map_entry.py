@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from taku.core.table import affordances
 from taku_nstrpg import board as bd
 from taku_nstrpg import commands as c
 from taku_nstrpg import mapping as mp
@@ -93,6 +94,43 @@ async def test_an_impossible_row_is_rerolled_once_then_the_gm_chooses(ns: Make) 
 async def test_a_possible_row_is_not_rerolled(ns: Make) -> None:
     t, _, _, _ = await entered(ns, 1)
     assert await t.rejected(t.gm, c.RerollEntry()) == "rule/nstrpg/entry_possible"
+
+
+def entry_offers(t: Any) -> list[Any]:
+    state = t.h.table.state
+    return [
+        a.label
+        for a in affordances(state, state.viewer(t.gm), t.h.table.ruleset)
+        if a.command == "nstrpg.reroll_entry"
+    ]
+
+
+async def test_a_reroll_is_offered_only_for_an_impossible_row(ns: Make) -> None:
+    """NS-100: the GM is offered the reroll only when the row cannot be carried out here
+    (a possible row's reroll is refused as ``entry_possible``), then the choice of the row."""
+    t, _, _, _ = await entered(ns, 1)
+    assert entry_offers(t) == []
+    t, _, _, _ = await entered(ns, 3, NOWINDOW)
+    assert entry_offers(t) == ["エントリー決定表を振り直す"]
+    t.roll(3)
+    await t.gm_do(c.RerollEntry())
+    assert entry_offers(t) == ["エントリーの出目を決める"]
+
+
+async def test_no_reroll_nor_choice_once_the_slayer_is_placed(ns: Make) -> None:
+    """Once 【殺】 entered by the row (place_entry), the entry is over: neither a reroll nor a
+    chosen row (a second entry) is accepted or offered."""
+    t, _, _, slayer = await entered(ns, 1)
+    await t.gm_do(mp.PlaceEntry(character_id=slayer))
+    assert await t.rejected(t.gm, c.RerollEntry()) == "rule/nstrpg/no_entry"
+    assert entry_offers(t) == []
+    t, _, _, slayer = await entered(ns, 3, NOWINDOW)
+    t.roll(3)
+    await t.gm_do(c.RerollEntry())
+    await t.gm_do(c.RerollEntry(choose=4))
+    await t.gm_do(mp.PlaceEntry(character_id=slayer))
+    assert await t.rejected(t.gm, c.RerollEntry(choose=2)) == "rule/nstrpg/no_entry"
+    assert entry_offers(t) == []
 
 
 async def test_row_3_the_window_cannot_be_used_to_escape_while_the_slayer_is_next_to_it(

@@ -164,13 +164,30 @@ async def test_one_movement_style_a_move_phase_and_none_after_moving(ns: Make) -
 
 
 async def test_exploration_ignores_the_legs(ns: Make) -> None:
-    """NS-48: outside a combat turn a character moves freely (【脚力】4, 7 squares)."""
+    """NS-48: outside a combat a character moves freely (【脚力】4, 7 squares)."""
     t = await ns()
     me = await t.pc("エミリー", **PC)
     await t.gm_do(mp.SetMap(text=GATES))
     await t.gm_do(mp.Place(character_id=me, at=(1, 1)))
     (m,) = await t.do(mp.Move(character_id=me, to=(7, 1)))
     assert len(m.path) >= 7 and m.style == "normal"
+
+
+async def test_nobody_moves_between_the_combat_start_and_its_first_turn(ns: Make) -> None:
+    """NS-48's free movement is for the exploration sequence only: once the combat has begun
+    (戦闘開始, before ターン1) a move or 全力移動 waits for one's 手番 (``not_your_turn``;
+    the GM still places anyone, NS-33). It was a free move of up to 20 squares."""
+    t = await ns()
+    me = await t.pc("エミリー", **PC)
+    await t.gm_do(mp.SetMap(text=GATES))
+    await t.gm_do(mp.Place(character_id=me, at=(1, 1)))
+    await t.gm_do(c.StartCombat())
+    assert await t.rejected(t.pl, mp.Move(character_id=me, to=(7, 1))) == (
+        "rule/nstrpg/not_your_turn"
+    )
+    assert await t.rejected(t.pl, mp.FullMove(character_id=me)) == "rule/nstrpg/not_your_turn"
+    (p,) = await t.gm_do(mp.Place(character_id=me, at=(2, 1), reason="位置の調整"))
+    assert p.at == (2, 1)
 
 
 async def test_sokuten_keeps_the_20_square_cap(ns: Make) -> None:

@@ -18,11 +18,13 @@ from taku_nstrpg.combat import initiative_order, placement_order
 from taku_nstrpg.commands import (
     AdjustValue,
     Attack,
+    BeginTurnOf,
     Check,
     CreateNinjaSlayer,
     EndCombat,
     EndScenario,
     EndTurn,
+    EndTurnOf,
     Evade,
     GainDkk,
     Inflict,
@@ -328,6 +330,39 @@ async def test_every_event_renders_in_japanese(ns: Make) -> None:
             assert line and any(
                 "\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in line
             ), e
+
+
+async def test_a_weapon_switch_at_te_ban_start_names_the_weapon_not_its_id(ns: Make) -> None:
+    """手番開始's weapon switch (NS-39) reads 「武器:マシンガン」 in the log, never the id
+    ``machinegun``; a sheet's own weapon by its own name."""
+    t = await ns()
+    own = {"id": "bo", "name": "ボー", "kind": "melee"}
+    me = await t.pc("ニンジャ", karate=4, neuron=5, weapons=["machinegun", own])
+    foe = await t.npc("敵ニンジャ", kind="boss", karate=3, neuron=1, weapons=[own])
+    await t.gm_do(StartCombat())
+    await t.gm_do(StartTurn())
+    lines = []
+    for cid, weapon in ((me, "machinegun"), (foe, "bo")):
+        (began,) = await t.gm_do(BeginTurnOf(character_id=cid, equip=weapon))
+        lines.append(t.h.table.ruleset.render(began, t.h.state, t.h.state.rules))
+        await t.gm_do(EndTurnOf(character_id=cid))
+    assert lines == ["ニンジャ の手番開始 武器:マシンガン", "敵ニンジャ の手番開始 武器:ボー"]
+
+
+async def test_an_unevadable_hit_reads_as_such(ns: Make) -> None:
+    """GM damage with ``evadable: false`` lands at once: its line says 回避不可, not a
+    difficulty one could dodge at; an evadable one keeps its difficulty."""
+    t = await ns()
+    me = await t.pc("ニンジャ", karate=4, wazamae=4, tairyoku=6, seishin=2)
+    lines = []
+    for evadable in (False, True):
+        out = await t.gm_do(Inflict(target=me, damage=1, evadable=evadable, reason="ジツ"))
+        (hit,) = [e for e in out if isinstance(e, ev.HitInflicted)]
+        lines.append(t.h.table.ruleset.render(hit, t.h.state, t.h.state.rules))
+    assert lines == [
+        "ニンジャ に1ダメージが迫る(回避不可) ジツ",
+        "ニンジャ に1ダメージが迫る(回避:NORMAL) ジツ",
+    ]
 
 
 # --------------------------------------------------------------------------- invariants (properties)

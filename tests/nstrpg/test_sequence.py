@@ -161,7 +161,9 @@ async def test_two_turns_in_a_row_are_refused_per_ability(ns: Make) -> None:
 
 async def test_tsuyoi_shuriken_only_without_a_move(ns: Make) -> None:
     t = await ns()
-    slayer = await t.npc("ニンジャスレイヤー", **sheet(7, "boss", kyakuryoku=4))
+    slayer = await t.npc(
+        "ニンジャスレイヤー", **sheet(7, "boss", kyakuryoku=4, skills=["◉ツヨイ・スリケン"])
+    )
     await t.gm_do(mp.SetMap(sample="dojo"))
     await t.gm_do(mp.Place(character_id=slayer, at=(1, 1)))
     await t.gm_do(c.StartCombat())
@@ -170,6 +172,25 @@ async def test_tsuyoi_shuriken_only_without_a_move(ns: Make) -> None:
     await t.gm_do(mp.Move(character_id=slayer, to=(2, 1)))
     use = mp.UseAbility(character_id=slayer, ability="◉ツヨイ・スリケン")
     assert await t.rejected(t.gm, use) == "rule/nstrpg/moved"
+
+
+async def test_only_an_ability_on_the_sheet_is_used(ns: Make) -> None:
+    """Ninja Slayer's ◉ abilities with rules (2-15) only for who has them: a PC without
+    ◉ヘルタツマキ / ◉ツヨイ・スリケン on its sheet cannot throw them (it spent 【精神力】 and
+    rolled an area attack); its own ability, or an item used as a 瞬時行動, is recorded."""
+    t = await ns()
+    me = await t.pc("エミリー", **sheet(5, skills=["◉カトン・ジツ:2ターン連続使用不可"]))
+    await t.gm_do(mp.SetMap(sample="dojo"))
+    await t.gm_do(mp.Place(character_id=me, at=(1, 1)))
+    seishin = t.f(me).seishin
+    for name in ("◉ヘルタツマキ", "ツヨイ・スリケン"):
+        use = mp.UseAbility(character_id=me, ability=name)
+        assert await t.rejected(t.pl, use) == "rule/nstrpg/no_ability"
+        assert await t.rejected(t.gm, use) == "rule/nstrpg/no_ability"
+    assert t.f(me).seishin == seishin
+    for name in ("◉カトン・ジツ", "ZBRアドレナリン"):
+        (used,) = await t.do(mp.UseAbility(character_id=me, ability=name))
+        assert used.ability == name
 
 
 async def test_one_instant_action_a_phase(ns: Make) -> None:

@@ -79,3 +79,25 @@ async def test_tsuyoi_shuriken_d6_damage_at_u_hard_never_adjacent(ns: Make) -> N
     (a,) = [e for e in out if isinstance(e, ev.AttackRolled)]
     (h,) = a.hits
     assert (h.target, h.damage, h.evasion_base) == (ids["far_pc"], 4, 6)
+
+
+async def test_hell_tatsumaki_reads_as_an_area_attack_never_as_a_shot_at_himself(
+    ns: Make,
+) -> None:
+    """The log line names everyone in the 5×5 (not only the first), and with nobody there it
+    says so: never 「→ニンジャスレイヤー … 命中」, a shot at himself."""
+    t, slayer, ids = await setup(ns)
+    t.roll(5, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+    out = await t.gm_do(mp.UseAbility(character_id=slayer, ability="◉ヘルタツマキ"))
+    (a,) = [e for e in out if isinstance(e, ev.AttackRolled)]
+    line = t.h.table.ruleset.render(a, t.h.state, t.h.state.rules)
+    assert line.startswith("ニンジャスレイヤー の射撃: →範囲内（"), line
+    assert all(name in line for name in ("ボブ", "ケビン", "クローンヤクザ")), line
+    t, slayer, ids = await setup(ns)
+    for cid in ids.values():
+        await t.gm_do(mp.Place(character_id=cid, at=None))
+    t.roll(5, 5, 1, 1, 1, 1, 1, 1, 1, 1)
+    out = await t.gm_do(mp.UseAbility(character_id=slayer, ability="◉ヘルタツマキ"))
+    (a,) = [e for e in out if isinstance(e, ev.AttackRolled)]
+    line = t.h.table.ruleset.render(a, t.h.state, t.h.state.rules)
+    assert a.hits == () and "→範囲内（対象なし）" in line and "命中" not in line, line
