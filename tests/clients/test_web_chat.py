@@ -135,6 +135,8 @@ async def test_a_secret_roll_of_the_ruleset_s_own_command_reaches_the_roller_and
         shown = await _line(page, 5)
         assert "redacted" not in (await shown.get_attribute("class") or ""), ruleset
         assert await shown.locator(".die").count() > 0, ruleset
+        # the roller and the GM are told the line is secret (no one reads it out by mistake)
+        assert await shown.locator(".secret-badge").inner_text() == "シークレット", ruleset
     # the GM's secret dice box takes the ruleset's own command too
     scripted_dice.extend(box_faces)
     await gm.click("#gm-tools > summary")

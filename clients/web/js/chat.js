@@ -53,6 +53,11 @@ export function chatUi(ctx) {
         const names = [msg.actor, ...others].filter(Boolean).map(memberName);
         if (msg.audience.includes("@gm")) names.push("GM");
         li.querySelector(".text")?.before(h("span", { class: "badge whisper-badge", text: `非公開: ${names.join("、")}` }));
+      } else if (!li.querySelector(".secret-badge")) {
+        // only its roller and the GM see it: a ruleset's own secret roll (SCH<=50, SHD5 …),
+        // marked as the core's secret dice are, so the GM does not read it out by mistake
+        li.classList.add("secret");
+        li.querySelector(".text")?.before(h("span", { class: "badge secret-badge", text: "シークレット" }));
       }
     }
     if (ch) li.querySelector(".text")?.before(h("span", { class: "badge channel-badge", text: ch }));
