@@ -6,7 +6,7 @@
 import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm, structFields } from "./forms.js";
 import { sheetForm, toCcfolia } from "./sheet.js";
-import { rulesetPanel, characterExtras, numericPaths, hasPanel } from "./panels.js";
+import { rulesetPanel, characterExtras, numericPaths, hasPanel, CARD, LABELS } from "./panels.js";
 import { planMoves, moveForm, confirmed } from "./moves.js";
 import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
@@ -289,6 +289,34 @@ async function refreshState() {
 
 // ------------------------------------------------------------------ live view
 
+// The Japanese titles of the ruleset's state keys (its state_schema's properties, the first
+// title a key has), for the state tree: "dkk_this_turn" is shown as the ruleset names it.
+const titleCache = new WeakMap();
+function stateTitles(info) {
+  const schema = info && info.state_schema;
+  if (!schema || typeof schema !== "object") return {};
+  if (titleCache.has(schema)) return titleCache.get(schema);
+  const names = {};
+  const walk = (n) => {
+    if (Array.isArray(n)) { n.forEach(walk); return; }
+    if (!n || typeof n !== "object") return;
+    for (const [k, v] of Object.entries(n.properties && typeof n.properties === "object" ? n.properties : {})) {
+      if (v && typeof v.title === "string" && v.title && !(k in names)) names[k] = v.title;
+    }
+    Object.values(n).forEach(walk);
+  };
+  walk(schema);
+  titleCache.set(schema, names);
+  return names;
+}
+
+// The state tree's names: the cards' own (panels.js) over the state schema's titles.
+function treeNames(ruleset, info) {
+  const spec = CARD[ruleset] || {};
+  const sections = Object.fromEntries(Object.entries(spec.sections || {}).filter(([k, v]) => typeof v === "string" && !k.includes(".")));
+  return { ...stateTitles(info), ...LABELS, ...(spec.labels || {}), ...sections };
+}
+
 function rulesetInfo() {
   return app.rulesets.find((r) => r.id === (app.state && app.state.ruleset)) || null;
 }
@@ -379,7 +407,7 @@ function renderState(s, root, { live }) {
     h("ul", { class: "members" }, Object.values(s.members).map((m) =>
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
   parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
-    valueTree(s.game, ["game"])));
+    valueTree(s.game, ["game"], treeNames(s.ruleset, rulesetInfo()))));
   // the GM's values fill the override form: buttons for the keyboard too (Enter / Space)
   if (live && s.you.role === "gm") {
     for (const leaf of parts.flatMap((p) => [...p.querySelectorAll(".leaf[data-path]")])) {

@@ -67,7 +67,7 @@ export function toCcfolia(character, info, live = {}) {
 
 // A character (name, sheet) from ココフォリアの駒 text: a parameter or status whose label
 // names a sheet field (its title or key) sets it; one that names none goes into the
-// sheet's first map of numbers (能力値), when it has one. Returns {name, sheet, unused}.
+// sheet's map of numbers titled 能力値, when it has one (else it is named as unused). Returns {name, sheet, unused}.
 export function fromCcfolia(text, info) {
   let doc;
   try { doc = JSON.parse(text); } catch { throw new Error("ココフォリアの駒データとして読めません（コピーした内容をそのまま貼り付けてください）"); }
@@ -81,7 +81,10 @@ export function fromCcfolia(text, info) {
     const r = nonNull(p, root);
     byLabel.set(norm(k), k);
     if (p.title) byLabel.set(norm(p.title), k);
+    // only a map of 能力値 takes the unnamed ones: another map of numbers means something
+    // else (nstrpg's 回避難易度修正 is keyed by damage kind)
     if (!mapKey && r.type === "object" && !r.properties && isObj(r.additionalProperties)
+      && norm(p.title || r.title || k).includes("能力値")
       && ["integer", "number"].includes(resolve(r.additionalProperties, root).type)) mapKey = k;
   }
   const sheet = {};
