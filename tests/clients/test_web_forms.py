@@ -166,7 +166,8 @@ async def test_sheet_form_makes_edits_imports_exports_and_deletes(
     await form.locator("#cc-ccfolia").fill(json.dumps(piece, ensure_ascii=False))
     await form.locator("#cc-ccfolia-load").click()
     note = await form.locator(".note").inner_text()
-    assert "ナンシー・リー" in note and "好物" in note and "チャットパレット" in note
+    assert "ナンシー・リー" in note and "好物" in note
+    assert "チャットパレットも読み込みました" in note
     assert "座布団" in note
     assert await form.get_by_label("【ニューロン】", exact=True).input_value() == "9"
     await form.locator("button[type=submit]").click()
@@ -184,6 +185,12 @@ async def test_sheet_form_makes_edits_imports_exports_and_deletes(
     }
     assert nancy["sheet"]["notes"] == "ハッカー"
     assert nancy["sheet"]["evasion_modifiers"] == {}
+    # the piece's チャットパレット is the character's own (as in ココフォリア)
+    await pl.wait_for_function(
+        "(id) => (window.taku.state.chat.palettes[id] || {}).palette", arg=nancy["id"]
+    )
+    palettes = (await pl.evaluate("window.taku.state"))["chat"]["palettes"]
+    assert palettes[nancy["id"]]["palette"] == "{ニューロン}d6>=4"
 
     # export back (the GM's copy): the same values under the same labels
     await gm.wait_for_selector("#state-panels .card:has-text('ナンシー・リー')")
@@ -196,6 +203,7 @@ async def test_sheet_form_makes_edits_imports_exports_and_deletes(
     params = {p["label"]: p["value"] for p in piece["data"]["params"]}
     assert params["カラテ"] == "3" and params["ニューロン"] == "9" and params["ワザマエ"] == "5"
     assert piece["data"]["memo"] == "ハッカー"
+    assert piece["data"]["commands"] == "{ニューロン}d6>=4"
 
     # delete (after a confirmation)
     pl.on("dialog", lambda d: d.accept())

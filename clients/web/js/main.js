@@ -487,7 +487,8 @@ function liveValues(s, cid) {
 
 async function copyCcfolia(cid) {
   const c = app.state.characters[cid];
-  const text = JSON.stringify(toCcfolia(c, rulesetInfo(), liveValues(app.state, cid)));
+  const entry = (app.state.chat && app.state.chat.palettes && app.state.chat.palettes[cid]) || {};
+  const text = JSON.stringify(toCcfolia(c, rulesetInfo(), liveValues(app.state, cid), entry.palette || entry.default || ""));
   app.lastCcfolia = text;
   try { await navigator.clipboard.writeText(text); toast(`「${c.name}」をココフォリアの駒としてコピーしました（ココフォリアの盤面に貼り付け）`, "ok"); }
   catch { toast("クリップボードに書けませんでした（ブラウザの許可を確かめてください）"); }
@@ -503,6 +504,14 @@ function sheetCtx(done) {
   return {
     info: rulesetInfo(), me: app.state.you, members: () => Object.values(app.state.members),
     submit: (cmd) => app.conn.command(app.tableId, cmd), toast, errorNodes, done,
+    // a ココフォリア piece's チャットパレット, set on the character the command made or edited
+    setPalette: async (ack, cid, palette) => {
+      const made = cid || (app.events.find((m) => m.event && m.event.type === "character_created"
+        && m.seq >= ack.first_seq && m.seq <= ack.last_seq) || { event: {} }).event.character_id;
+      if (!made) return;
+      const entry = (app.state.chat && app.state.chat.palettes && app.state.chat.palettes[made]) || {};
+      await app.conn.command(app.tableId, { type: "set_chat_palette", character_id: made, palette, color: entry.color || "" });
+    },
   };
 }
 

@@ -27,7 +27,7 @@ const nonNull = (p, root) => {
 // parameter ({カラテ} in a palette), maps (能力値, 技能) one parameter per entry; the
 // live values the ruleset keeps for it (体力, 精神力 … numbers of the game view) become
 // status bars with the sheet's value as their maximum.
-export function toCcfolia(character, info, live = {}) {
+export function toCcfolia(character, info, live = {}, palette = "") {
   const { root, s } = sheetRoot(info);
   const sheet = character.sheet || {};
   const params = [];
@@ -60,7 +60,7 @@ export function toCcfolia(character, info, live = {}) {
       externalUrl: "",
       status,
       params,
-      commands: "",
+      commands: palette,
     },
   };
 }
@@ -107,8 +107,8 @@ export function fromCcfolia(text, info) {
     } else unused.push(e.label);
   }
   if (typeof d.memo === "string" && d.memo && props.notes) sheet.notes = d.memo;
-  if (typeof d.commands === "string" && d.commands.trim()) unused.push("チャットパレット");
-  return { name: typeof d.name === "string" ? d.name : "", sheet, unused };
+  const palette = typeof d.commands === "string" ? d.commands.trim() : "";
+  return { name: typeof d.name === "string" ? d.name : "", sheet, unused, palette };
 }
 
 // The form to make (no `character`) or edit a character. ctx: {info, me, members(),
@@ -150,6 +150,7 @@ export function sheetForm(ctx, character = null) {
       } }, h("option", { value: "", text: "—（白紙から）" }), templates.map((t, i) => h("option", { value: String(i), text: t.title }))))
     : null;
 
+  let palette = ""; // the imported piece's チャットパレット, set once the character is made
   const paste = h("textarea", { id: `${pre}-ccfolia`, rows: 2, placeholder: "ココフォリアで「駒をコピー」した内容" });
   const importer = h("details", { class: "ccfolia-import" }, h("summary", { text: "ココフォリアから読み込む" }),
     h("label", { class: "field", for: `${pre}-ccfolia` }, h("span", { class: "fname", text: "駒データ（クリップボードの内容）" }), paste),
@@ -158,7 +159,9 @@ export function sheetForm(ctx, character = null) {
       try {
         const got = fromCcfolia(paste.value, info);
         fill(got.name, { ...(editing ? current.read([]) : {}), ...got.sheet });
-        note.textContent = `「${got.name}」を読み込みました${got.unused.length ? `（使わなかった項目: ${got.unused.join("、")}）` : ""}。確かめて「${editing ? "保存" : "作る"}」を押してください`;
+        palette = got.palette;
+        const kept = palette ? "（チャットパレットも読み込みました）" : "";
+        note.textContent = `「${got.name}」を読み込みました${kept}${got.unused.length ? `（使わなかった項目: ${got.unused.join("、")}）` : ""}。確かめて「${editing ? "保存" : "作る"}」を押してください`;
         paste.value = "";
       } catch (x) { err.textContent = x.message; }
     } }));
@@ -182,7 +185,11 @@ export function sheetForm(ctx, character = null) {
         : { type: "create_character", name: nm, sheet };
       if (owner && owner.value && (!editing || owner.value !== (character.owner || ""))) cmd.owner = owner.value;
       try {
-        await ctx.submit(cmd);
+        const ack = await ctx.submit(cmd);
+        if (palette && ctx.setPalette) {
+          await ctx.setPalette(ack, editing ? character.id : null, palette);
+          palette = "";
+        }
         if (!editing) { name.value = ""; fill("", {}); }
         if (ctx.done) ctx.done();
         ctx.toast(editing ? "保存しました" : `「${nm}」を作りました`, "ok");
