@@ -297,6 +297,16 @@ async def test_gm_override_of_a_nested_value_is_a_generated_form(
     assert await gm.locator("#ov-value-row").is_visible()
     assert (await gm.input_value("#ov-value")).isdigit()
     assert await nested.locator("input").count() == 0
+    # an emptied box for a number is refused in Japanese, not sent as 0
+    await gm.select_option("#ov-path", label="ニンジャ: ＨＰ")
+    hp = after["hp"]
+    assert hp > 0
+    seq = int(await gm.evaluate("document.body.dataset.seq"))
+    await gm.fill("#ov-value", "")
+    await gm.click("#ov-submit")
+    await gm.locator("#toasts :text('数を入力してください')").wait_for()
+    assert int(await gm.evaluate("document.body.dataset.seq")) == seq
+    assert (await gm.evaluate("window.taku.state"))["characters"][ninja["id"]]["sheet"]["hp"] == hp
 
 
 async def test_on_a_desktop_the_chat_stays_on_screen_and_play_comes_first(

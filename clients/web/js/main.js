@@ -690,7 +690,8 @@ $("#override-form").addEventListener("submit", async (e) => {
   let value = raw;
   if (typeof old === "number" || /^-?\d+(\.\d+)?$/.test(raw)) {
     value = Number(raw);
-    if (!Number.isFinite(value)) { toast("数を入力してください"); return; }
+    // an emptied box is no number (Number("") is 0: it would set the value to 0)
+    if (raw === "" || !Number.isFinite(value)) { toast("数を入力してください"); return; }
   } else if (typeof old === "boolean") value = raw === "true" || raw === "はい" || raw === "✔";
   try {
     await app.conn.command(app.tableId, { type: "override", path, value, reason: $("#ov-reason").value.trim() });
