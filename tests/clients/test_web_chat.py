@@ -135,6 +135,8 @@ async def test_a_secret_roll_of_the_ruleset_s_own_command_reaches_the_roller_and
         shown = await _line(page, 5)
         assert "redacted" not in (await shown.get_attribute("class") or ""), ruleset
         assert await shown.locator(".die").count() > 0, ruleset
+        # the roller and the GM are told the line is secret (no one reads it out by mistake)
+        assert await shown.locator(".secret-badge").inner_text() == "シークレット", ruleset
     # the GM's secret dice box takes the ruleset's own command too
     scripted_dice.extend(box_faces)
     await gm.click("#gm-tools > summary")
@@ -168,3 +170,21 @@ async def test_a_ruleset_s_roll_typed_in_the_info_tab_lands_in_info(
     assert await gm_line.is_hidden()
     await gm.click("#chat-tabs button[data-tab='情報']")
     assert await gm_line.is_visible()
+
+
+async def test_a_ruleset_s_roll_whispered_to_the_gm_names_the_gm_once(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """yodomi: a 2D9 check whispered to the GM shows who sees it as "アカネ、GM" (the audience
+    holds the GM's member id and "@gm": it read "アカネ、ゲームマスター、GM")."""
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="yodomi")
+    a = await join_as(open_page, await gm.input_value("#invite-player"), "アカネ")
+    await wait_seq(a, 3)
+    await a.click("#whisper > summary")
+    await a.locator("#whisper-list label", has_text="ゲームマスター").locator("input").check()
+    scripted_dice.extend([5, 6])
+    await _say(a, "2D9>=10 こっそり")
+    for page in (a, gm):
+        line = await _line(page, 4)
+        assert await line.locator(".die").count() == 2
+        assert await line.locator(".whisper-badge").inner_text() == "非公開: アカネ、GM"

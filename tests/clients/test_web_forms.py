@@ -6,6 +6,7 @@ One server per module (scripted dice); each person is a browser context of their
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -27,6 +28,21 @@ LABELS_JS = """() => {
     if (text) out.push(text);
   }
   return out;
+}"""
+
+
+# the keys the ruleset's state_schema gives a title
+TITLED_KEYS_JS = """(id) => {
+  const keys = new Set();
+  const walk = (n) => {
+    if (Array.isArray(n)) n.forEach(walk);
+    else if (n && typeof n === 'object') {
+      for (const [k, v] of Object.entries(n.properties || {})) if (v && v.title) keys.add(k);
+      Object.values(n).forEach(walk);
+    }
+  };
+  walk(window.taku.rulesets.find((r) => r.id === id).state_schema);
+  return [...keys];
 }"""
 
 
@@ -62,6 +78,14 @@ async def test_no_form_shows_an_english_label(
     # not a developer's field name: at most a short capitalised word
     english = [t for t in english if not (t.isupper() and len(t) <= 4)]
     assert not english, (ruleset, english)
+    # the state tree names a key by its state schema's title ("dkk_this_turn" is
+    # このターンに得たDKK); a key of the view the schema does not title may stay raw
+    await home.evaluate("document.querySelector('#state-panels .state-panel').open = true")
+    keys = await home.locator("#state-panels .state-panel dt").all_inner_texts()
+    assert keys and all(keys), ruleset
+    titled = set(await home.evaluate(TITLED_KEYS_JS, ruleset))
+    raw = {k for k in keys if re.fullmatch(r"[a-z_]+", k)} & titled
+    assert not raw, (ruleset, sorted(raw))
 
 
 CCFOLIA_PIECE = {
@@ -132,10 +156,19 @@ async def test_sheet_form_makes_edits_imports_exports_and_deletes(
 
     # import from ココフォリア: the form is filled, the player checks it and makes it
     await form.locator(".ccfolia-import > summary").click()
-    await form.locator("#cc-ccfolia").fill(json.dumps(CCFOLIA_PIECE, ensure_ascii=False))
+    # a number the sheet has no field for (another game's 座布団) is named as unused, not put
+    # into the sheet's first map of numbers (nstrpg's is 回避難易度修正, by damage kind)
+    data = CCFOLIA_PIECE["data"]
+    piece = {
+        **CCFOLIA_PIECE,
+        "data": {**data, "params": [*data["params"], {"label": "座布団", "value": "2"}]},
+    }
+    await form.locator("#cc-ccfolia").fill(json.dumps(piece, ensure_ascii=False))
     await form.locator("#cc-ccfolia-load").click()
     note = await form.locator(".note").inner_text()
-    assert "ナンシー・リー" in note and "好物" in note and "チャットパレット" in note
+    assert "ナンシー・リー" in note and "好物" in note
+    assert "チャットパレットも読み込みました" in note
+    assert "座布団" in note
     assert await form.get_by_label("【ニューロン】", exact=True).input_value() == "9"
     await form.locator("button[type=submit]").click()
     await pl.locator("#state-panels .card:has-text('ナンシー・リー')").wait_for()
@@ -151,6 +184,13 @@ async def test_sheet_form_makes_edits_imports_exports_and_deletes(
         "seishin": 9,
     }
     assert nancy["sheet"]["notes"] == "ハッカー"
+    assert nancy["sheet"]["evasion_modifiers"] == {}
+    # the piece's チャットパレット is the character's own (as in ココフォリア)
+    await pl.wait_for_function(
+        "(id) => (window.taku.state.chat.palettes[id] || {}).palette", arg=nancy["id"]
+    )
+    palettes = (await pl.evaluate("window.taku.state"))["chat"]["palettes"]
+    assert palettes[nancy["id"]]["palette"] == "{ニューロン}d6>=4"
 
     # export back (the GM's copy): the same values under the same labels
     await gm.wait_for_selector("#state-panels .card:has-text('ナンシー・リー')")
@@ -163,6 +203,7 @@ async def test_sheet_form_makes_edits_imports_exports_and_deletes(
     params = {p["label"]: p["value"] for p in piece["data"]["params"]}
     assert params["カラテ"] == "3" and params["ニューロン"] == "9" and params["ワザマエ"] == "5"
     assert piece["data"]["memo"] == "ハッカー"
+    assert piece["data"]["commands"] == "{ニューロン}d6>=4"
 
     # delete (after a confirmation)
     pl.on("dialog", lambda d: d.accept())
@@ -256,6 +297,16 @@ async def test_gm_override_of_a_nested_value_is_a_generated_form(
     assert await gm.locator("#ov-value-row").is_visible()
     assert (await gm.input_value("#ov-value")).isdigit()
     assert await nested.locator("input").count() == 0
+    # an emptied box for a number is refused in Japanese, not sent as 0
+    await gm.select_option("#ov-path", label="ニンジャ: ＨＰ")
+    hp = after["hp"]
+    assert hp > 0
+    seq = int(await gm.evaluate("document.body.dataset.seq"))
+    await gm.fill("#ov-value", "")
+    await gm.click("#ov-submit")
+    await gm.locator("#toasts :text('数を入力してください')").wait_for()
+    assert int(await gm.evaluate("document.body.dataset.seq")) == seq
+    assert (await gm.evaluate("window.taku.state"))["characters"][ninja["id"]]["sheet"]["hp"] == hp
 
 
 async def test_on_a_desktop_the_chat_stays_on_screen_and_play_comes_first(

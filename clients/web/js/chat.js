@@ -50,9 +50,17 @@ export function chatUi(ctx) {
       const others = msg.audience.filter((m) => m !== "@gm" && m !== msg.actor);
       if (others.length) {
         li.classList.add("whisper");
-        const names = [msg.actor, ...others].filter(Boolean).map(memberName);
-        if (msg.audience.includes("@gm")) names.push("GM");
+        // a GM among the recipients is named once, as "GM" (the audience holds "@gm" too)
+        const toGm = msg.audience.includes("@gm");
+        const isGm = (id) => ((app.state && app.state.members[id]) || {}).role === "gm";
+        const names = [msg.actor, ...others.filter((m) => !(toGm && isGm(m)))].filter(Boolean).map(memberName);
+        if (toGm) names.push("GM");
         li.querySelector(".text")?.before(h("span", { class: "badge whisper-badge", text: `非公開: ${names.join("、")}` }));
+      } else if (!li.querySelector(".secret-badge")) {
+        // only its roller and the GM see it: a ruleset's own secret roll (SCH<=50, SHD5 …),
+        // marked as the core's secret dice are, so the GM does not read it out by mistake
+        li.classList.add("secret");
+        li.querySelector(".text")?.before(h("span", { class: "badge secret-badge", text: "シークレット" }));
       }
     }
     if (ch) li.querySelector(".text")?.before(h("span", { class: "badge channel-badge", text: ch }));

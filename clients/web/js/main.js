@@ -6,7 +6,7 @@
 import { Conn, TakuError } from "./conn.js";
 import { commandDefs, commandForm, structFields } from "./forms.js";
 import { sheetForm, toCcfolia } from "./sheet.js";
-import { rulesetPanel, characterExtras, numericPaths, hasPanel } from "./panels.js";
+import { rulesetPanel, characterExtras, numericPaths, hasPanel, CARD, LABELS } from "./panels.js";
 import { planMoves, moveForm, confirmed } from "./moves.js";
 import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
@@ -289,6 +289,34 @@ async function refreshState() {
 
 // ------------------------------------------------------------------ live view
 
+// The Japanese titles of the ruleset's state keys (its state_schema's properties, the first
+// title a key has), for the state tree: "dkk_this_turn" is shown as the ruleset names it.
+const titleCache = new WeakMap();
+function stateTitles(info) {
+  const schema = info && info.state_schema;
+  if (!schema || typeof schema !== "object") return {};
+  if (titleCache.has(schema)) return titleCache.get(schema);
+  const names = {};
+  const walk = (n) => {
+    if (Array.isArray(n)) { n.forEach(walk); return; }
+    if (!n || typeof n !== "object") return;
+    for (const [k, v] of Object.entries(n.properties && typeof n.properties === "object" ? n.properties : {})) {
+      if (v && typeof v.title === "string" && v.title && !(k in names)) names[k] = v.title;
+    }
+    Object.values(n).forEach(walk);
+  };
+  walk(schema);
+  titleCache.set(schema, names);
+  return names;
+}
+
+// The state tree's names: the cards' own (panels.js) over the state schema's titles.
+function treeNames(ruleset, info) {
+  const spec = CARD[ruleset] || {};
+  const sections = Object.fromEntries(Object.entries(spec.sections || {}).filter(([k, v]) => typeof v === "string" && !k.includes(".")));
+  return { ...stateTitles(info), ...LABELS, ...(spec.labels || {}), ...sections };
+}
+
 function rulesetInfo() {
   return app.rulesets.find((r) => r.id === (app.state && app.state.ruleset)) || null;
 }
@@ -379,7 +407,7 @@ function renderState(s, root, { live }) {
     h("ul", { class: "members" }, Object.values(s.members).map((m) =>
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
   parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
-    valueTree(s.game, ["game"])));
+    valueTree(s.game, ["game"], treeNames(s.ruleset, rulesetInfo()))));
   // the GM's values fill the override form: buttons for the keyboard too (Enter / Space)
   if (live && s.you.role === "gm") {
     for (const leaf of parts.flatMap((p) => [...p.querySelectorAll(".leaf[data-path]")])) {
@@ -459,7 +487,8 @@ function liveValues(s, cid) {
 
 async function copyCcfolia(cid) {
   const c = app.state.characters[cid];
-  const text = JSON.stringify(toCcfolia(c, rulesetInfo(), liveValues(app.state, cid)));
+  const entry = (app.state.chat && app.state.chat.palettes && app.state.chat.palettes[cid]) || {};
+  const text = JSON.stringify(toCcfolia(c, rulesetInfo(), liveValues(app.state, cid), entry.palette || entry.default || ""));
   app.lastCcfolia = text;
   try { await navigator.clipboard.writeText(text); toast(`「${c.name}」をココフォリアの駒としてコピーしました（ココフォリアの盤面に貼り付け）`, "ok"); }
   catch { toast("クリップボードに書けませんでした（ブラウザの許可を確かめてください）"); }
@@ -475,6 +504,14 @@ function sheetCtx(done) {
   return {
     info: rulesetInfo(), me: app.state.you, members: () => Object.values(app.state.members),
     submit: (cmd) => app.conn.command(app.tableId, cmd), toast, errorNodes, done,
+    // a ココフォリア piece's チャットパレット, set on the character the command made or edited
+    setPalette: async (ack, cid, palette) => {
+      const made = cid || (app.events.find((m) => m.event && m.event.type === "character_created"
+        && m.seq >= ack.first_seq && m.seq <= ack.last_seq) || { event: {} }).event.character_id;
+      if (!made) return;
+      const entry = (app.state.chat && app.state.chat.palettes && app.state.chat.palettes[made]) || {};
+      await app.conn.command(app.tableId, { type: "set_chat_palette", character_id: made, palette, color: entry.color || "" });
+    },
   };
 }
 
@@ -653,7 +690,8 @@ $("#override-form").addEventListener("submit", async (e) => {
   let value = raw;
   if (typeof old === "number" || /^-?\d+(\.\d+)?$/.test(raw)) {
     value = Number(raw);
-    if (!Number.isFinite(value)) { toast("数を入力してください"); return; }
+    // an emptied box is no number (Number("") is 0: it would set the value to 0)
+    if (raw === "" || !Number.isFinite(value)) { toast("数を入力してください"); return; }
   } else if (typeof old === "boolean") value = raw === "true" || raw === "はい" || raw === "✔";
   try {
     await app.conn.command(app.tableId, { type: "override", path, value, reason: $("#ov-reason").value.trim() });

@@ -27,7 +27,7 @@ const nonNull = (p, root) => {
 // parameter ({カラテ} in a palette), maps (能力値, 技能) one parameter per entry; the
 // live values the ruleset keeps for it (体力, 精神力 … numbers of the game view) become
 // status bars with the sheet's value as their maximum.
-export function toCcfolia(character, info, live = {}) {
+export function toCcfolia(character, info, live = {}, palette = "") {
   const { root, s } = sheetRoot(info);
   const sheet = character.sheet || {};
   const params = [];
@@ -60,14 +60,14 @@ export function toCcfolia(character, info, live = {}) {
       externalUrl: "",
       status,
       params,
-      commands: "",
+      commands: palette,
     },
   };
 }
 
 // A character (name, sheet) from ココフォリアの駒 text: a parameter or status whose label
 // names a sheet field (its title or key) sets it; one that names none goes into the
-// sheet's first map of numbers (能力値), when it has one. Returns {name, sheet, unused}.
+// sheet's map of numbers titled 能力値, when it has one (else it is named as unused). Returns {name, sheet, unused}.
 export function fromCcfolia(text, info) {
   let doc;
   try { doc = JSON.parse(text); } catch { throw new Error("ココフォリアの駒データとして読めません（コピーした内容をそのまま貼り付けてください）"); }
@@ -81,7 +81,10 @@ export function fromCcfolia(text, info) {
     const r = nonNull(p, root);
     byLabel.set(norm(k), k);
     if (p.title) byLabel.set(norm(p.title), k);
+    // only a map of 能力値 takes the unnamed ones: another map of numbers means something
+    // else (nstrpg's 回避難易度修正 is keyed by damage kind)
     if (!mapKey && r.type === "object" && !r.properties && isObj(r.additionalProperties)
+      && norm(p.title || r.title || k).includes("能力値")
       && ["integer", "number"].includes(resolve(r.additionalProperties, root).type)) mapKey = k;
   }
   const sheet = {};
@@ -104,8 +107,8 @@ export function fromCcfolia(text, info) {
     } else unused.push(e.label);
   }
   if (typeof d.memo === "string" && d.memo && props.notes) sheet.notes = d.memo;
-  if (typeof d.commands === "string" && d.commands.trim()) unused.push("チャットパレット");
-  return { name: typeof d.name === "string" ? d.name : "", sheet, unused };
+  const palette = typeof d.commands === "string" ? d.commands.trim() : "";
+  return { name: typeof d.name === "string" ? d.name : "", sheet, unused, palette };
 }
 
 // The form to make (no `character`) or edit a character. ctx: {info, me, members(),
@@ -147,6 +150,7 @@ export function sheetForm(ctx, character = null) {
       } }, h("option", { value: "", text: "—（白紙から）" }), templates.map((t, i) => h("option", { value: String(i), text: t.title }))))
     : null;
 
+  let palette = ""; // the imported piece's チャットパレット, set once the character is made
   const paste = h("textarea", { id: `${pre}-ccfolia`, rows: 2, placeholder: "ココフォリアで「駒をコピー」した内容" });
   const importer = h("details", { class: "ccfolia-import" }, h("summary", { text: "ココフォリアから読み込む" }),
     h("label", { class: "field", for: `${pre}-ccfolia` }, h("span", { class: "fname", text: "駒データ（クリップボードの内容）" }), paste),
@@ -155,7 +159,9 @@ export function sheetForm(ctx, character = null) {
       try {
         const got = fromCcfolia(paste.value, info);
         fill(got.name, { ...(editing ? current.read([]) : {}), ...got.sheet });
-        note.textContent = `「${got.name}」を読み込みました${got.unused.length ? `（使わなかった項目: ${got.unused.join("、")}）` : ""}。確かめて「${editing ? "保存" : "作る"}」を押してください`;
+        palette = got.palette;
+        const kept = palette ? "（チャットパレットも読み込みました）" : "";
+        note.textContent = `「${got.name}」を読み込みました${kept}${got.unused.length ? `（使わなかった項目: ${got.unused.join("、")}）` : ""}。確かめて「${editing ? "保存" : "作る"}」を押してください`;
         paste.value = "";
       } catch (x) { err.textContent = x.message; }
     } }));
@@ -179,7 +185,11 @@ export function sheetForm(ctx, character = null) {
         : { type: "create_character", name: nm, sheet };
       if (owner && owner.value && (!editing || owner.value !== (character.owner || ""))) cmd.owner = owner.value;
       try {
-        await ctx.submit(cmd);
+        const ack = await ctx.submit(cmd);
+        if (palette && ctx.setPalette) {
+          await ctx.setPalette(ack, editing ? character.id : null, palette);
+          palette = "";
+        }
         if (!editing) { name.value = ""; fill("", {}); }
         if (ctx.done) ctx.done();
         ctx.toast(editing ? "保存しました" : `「${nm}」を作りました`, "ok");
