@@ -938,6 +938,15 @@ def _decide_again(
         rec = head.command
         if head.seq == 1:
             pass  # table_created: the server's, checked by the chain and the seed hash
+        elif rec is None and head.command_commitment is None and head.head is not None:
+            # a chained event (chain format 1 on, where taku always logs the command)
+            # without its command: the record was removed
+            rep.problem(
+                "verify/command",
+                head.seq,
+                f"seq {head.seq}-{group[-1].seq} は鎖に含まれているのに、判定したコマンドの"
+                "記録がありません（鎖の形式1からはコマンドが必ず記録されるので、消されています）",
+            )
         elif rec is None:
             (hidden_cmd if head.command_commitment else not_recorded).append(head.seq)
         elif rec.get("version") != rs.version:

@@ -334,6 +334,13 @@ def _secret(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
     return envs, e["seq"]
 
 
+@tamper("a command record removed from a chained event")
+def _no_command(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["data"].get("expression") == "N5" and e.get("command"))
+    del e["command"]
+    return envs, e["seq"]
+
+
 @tamper("the last roll removed and the seqs after it renumbered")
 def _removed(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
     e = _find(envs, lambda e: e["data"].get("expression") == "N4")
@@ -936,3 +943,20 @@ async def test_an_edited_audience_in_an_export_is_rejected(tmp_path: Path) -> No
     secret["audience"] = sorted([*secret["audience"], "m99"])
     report = _verify(mine)
     assert ("verify/differs", secret["seq"]) in _codes_at(report), [str(p) for p in report.problems]
+
+
+async def test_a_chained_event_without_its_command_is_a_forgery(backend: Backend) -> None:
+    """A chained log always records its commands (chain format 1 on), so a command record
+    removed (and the hashes recomputed) was PARTLY VERIFIED as "written before taku
+    logged commands". It is NOT VERIFIED, naming the seq, from the database and from a
+    jsonl export."""
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows, seq = _no_command(await backend.rows(s.table_id))
+    rows = _rechain(rows)
+    report = verify_log(lines_from_export("\n".join(json.dumps(r) for r in rows)), REGISTRY)
+    assert report.verdict == "NOT VERIFIED" and report.exit_code == 1
+    assert ("verify/command", seq) in _codes_at(report), [str(p) for p in report.problems]
+    assert not any("コマンドの記録がない" in why for _, why in report.unchecked)
+    await backend.rewrite(s.table_id, rows)
+    report = await backend.verify(s.table_id)
+    assert ("verify/command", seq) in _codes_at(report), [str(p) for p in report.problems]
