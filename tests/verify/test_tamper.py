@@ -248,18 +248,18 @@ async def test_the_true_logs_verify(backend: Backend, tmp_path: Path) -> None:
         # every command decided again, but the table's creation
         assert report.counts["commands"] == len({r["command_id"] for r in rows}) - 1 > 5
         assert all("unchained" not in why for _, why in report.unchecked)
-        assert [e.split(":")[0] for e in report.epochs][-1].startswith("epoch 2")
+        assert [e.split(":")[0] for e in report.epochs][-1].startswith("期 2")
         rcs = {}
         for who, frames in s.frames.items():
             text = "\n".join(f.decode() for f in frames)
             rep = verify_log(lines_from_export(text), REGISTRY, heads=(s.acks[0][1],))
             assert rep.ok, (who, [str(p) for p in rep.problems])
             if who is None:  # the public: hidden events are named as not checked
-                assert any("hidden events not in this log" in w for _, w in rep.unchecked)
+                assert any("このログにない非公開の出来事" in w for _, w in rep.unchecked)
                 assert not rep.complete and rep.verdict == "PARTLY VERIFIED"
             if who == s.gm and ruleset == "nstrpg":
                 # the GM sees every event of nstrpg, but not a player's secret command
-                assert all(w.startswith("hidden commands") for _, w in rep.unchecked), rep.unchecked
+                assert all("非公開のコマンド" in w for _, w in rep.unchecked), rep.unchecked
             path = tmp_path / f"{ruleset}-{who}.jsonl"
             path.write_text(text, encoding="utf-8")
             rcs[who] = await asyncio.to_thread(
@@ -477,7 +477,7 @@ async def test_a_whole_forged_tail_fails_against_a_head_a_player_holds(backend: 
     head_seq, head = s.acks[-1]
     report = await backend.verify(s.table_id, heads=(f"{head_seq}:{head}",))
     assert [(p.code, p.seq) for p in report.problems] == [("verify/head", head_seq)]
-    assert f"you hold head {head}" in str(report.problems[0])
+    assert f"あなたの控えたヘッドは seq {head_seq} で {head}" in str(report.problems[0])
     # the head a player got before the forged part still matches: the log is true up to there
     early = next((q, h) for q, h in s.acks if q < cut)
     assert (await backend.verify(s.table_id, heads=(f"{early[0]}:{early[1]}",))).ok
@@ -636,7 +636,7 @@ async def test_a_forged_success_count_past_a_hidden_event_fails_on_a_public_expo
         ("verify/result", roll["seq"]),
         ("verify/differs", roll["seq"]),
     }
-    assert f"successes is {true + 3}, but 'N4' with these faces gives {true}" in str(
+    assert f"successes が {true + 3} ですが、この出目で 'N4' を計算すると {true} です" in str(
         report.problems[0]
     )
     path = tmp_path / "forged.jsonl"
@@ -657,13 +657,13 @@ async def test_past_a_hidden_event_the_public_export_is_never_plainly_verified(
     report = _verify(public)
     assert report.ok and report.verdict == "PARTLY VERIFIED"
     assert [seq for seq, _ in report.unchecked] == [secret, secret]
-    assert any("decided again on the public state" in n for n in report.notes), report.notes
+    assert any("公開の状態" in n and "で判定し直し、一致" in n for n in report.notes), report.notes
     path = tmp_path / "public.jsonl"
     path.write_text(_text(public), encoding="utf-8")
     capsys.readouterr()
     assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 3
     out = capsys.readouterr().out
-    assert out.startswith("PARTLY VERIFIED") and f"seq {secret}" in out, out
+    assert out.startswith("一部のみ検証 [PARTLY VERIFIED]") and f"seq {secret}" in out, out
 
     line = next(f for f in public if f["event"].get("text") == "おつかれさまでした")
     assert line["seq"] > secret
@@ -684,9 +684,9 @@ async def test_past_a_hidden_deal_a_difference_is_named_as_not_checked(tmp_path:
     # the second deal (after the first reveal): the pile it is cut from is not known
     last = [f for f in gm if f["command_id"] == gm[-3]["command_id"]]
     assert len(last) == 2 and all(f.get("redacted") for f in last)
-    undecided = [(q, w) for q, w in report.unchecked if "on the public state" in w]
+    undecided = [(q, w) for q, w in report.unchecked if "公開の状態" in w]
     assert [q for q, _ in undecided] == [f["seq"] for f in last], report.unchecked
-    assert "deciding it again draws" in undecided[-1][1]
+    assert "個の出目を引いていますが、判定し直すと" in undecided[-1][1]
 
 
 async def test_an_edited_display_field_in_an_export_is_rejected(tmp_path: Path) -> None:
@@ -701,7 +701,9 @@ async def test_an_edited_display_field_in_an_export_is_rejected(tmp_path: Path) 
     chat["text"] = chat["text"].replace("ドーモ", "ドーモドーモ")
     report = _verify(public)
     assert [(p.code, p.seq) for p in report.problems] == [("verify/display", chat["seq"])]
-    assert "text is" in str(report.problems[0]) and "ドーモ、たろうです" in str(report.problems[0])
+    assert "text はログでは" in str(report.problems[0]) and "ドーモ、たろうです" in str(
+        report.problems[0]
+    )
 
     public = _public(s)
     roll = next(f for f in public if f["event"].get("expression") == "2D6>=7")
@@ -723,8 +725,8 @@ async def test_a_held_head_names_the_first_edited_seq(tmp_path: Path) -> None:
     report = _verify(public, heads=(f"{head_seq}:{head}",))
     heads = [p for p in report.problems if p.code == "verify/head"]
     assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
-    assert f"the chain breaks at seq {chat['seq']}" in str(heads[0])
-    assert f"at seq {head_seq}" in str(heads[0])
+    assert f"鎖が seq {chat['seq']} で切れています" in str(heads[0])
+    assert f"seq {head_seq} であなたの控えたヘッド" in str(heads[0])
     report = _verify(public, heads=(head,))  # the head alone, without its seq
     heads = [p for p in report.problems if p.code == "verify/head"]
     assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
@@ -744,7 +746,7 @@ async def test_event_version_is_chained(backend: Backend) -> None:
     await backend.rewrite(s.table_id, _rechain(rows))
     report = await backend.verify(s.table_id)
     assert ("verify/differs", target["seq"]) in {(p.code, p.seq) for p in report.problems}
-    assert "event_version is 2 in the log, 1 when decided again" in str(report.problems[0])
+    assert "event_version がログでは 2、判定し直すと 1 です" in str(report.problems[0])
 
 
 def test_a_log_chained_before_event_version_still_verifies() -> None:
@@ -757,7 +759,7 @@ def test_a_log_chained_before_event_version_still_verifies() -> None:
     head = "15:" + json.loads(full.splitlines()[-1])["hash"][:16]
     rep = verify_log(lines_from_export(full), REGISTRY, heads=(head,))
     assert rep.verdict == "VERIFIED" and rep.counts["chained"] == 15, rep.problems
-    assert any("seq 1-15: chained in format 1" in n for n in rep.notes), rep.notes
+    assert any("seq 1-15: 鎖の形式1" in n for n in rep.notes), rep.notes
     rep = verify_log(lines_from_export(public), REGISTRY, heads=(head,))
     assert rep.ok and rep.verdict == "PARTLY VERIFIED", rep.problems
 
@@ -792,7 +794,7 @@ def test_a_format_1_log_goes_on_in_format_2_but_never_back() -> None:
     assert sealed([1] * 15) == rows  # the fixture is format 1 throughout
     rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2] * 5))), REGISTRY)
     assert rep.verdict == "VERIFIED", [str(p) for p in rep.problems]
-    assert any(n.startswith("seq 1-10: chained in format 1") for n in rep.notes), rep.notes
+    assert any(n.startswith("seq 1-10: 鎖の形式1") for n in rep.notes), rep.notes
     rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2, 2, 1, 2, 2]))), REGISTRY)
     assert [(p.code, p.seq) for p in rep.problems] == [("verify/chain", 13)]
 
@@ -837,7 +839,7 @@ async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
     gm = [json.loads(f) for f in s.frames[s.gm]]
     report = _verify(gm)
     assert report.verdict == "VERIFIED", report.unchecked
-    assert report.epochs[-1].endswith("open, its seed is not revealed")
+    assert report.epochs[-1].endswith("進行中、シード未公開")
 
     async def rolled(send: Any, table: Any, gm: str, pl: str) -> None:
         await script(send, table, gm, pl)
@@ -848,7 +850,7 @@ async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
     report = _verify(gm)
     last = gm[-1]["seq"]
     assert report.ok and report.verdict == "PARTLY VERIFIED"
-    assert any(q == last and f"dice drawn at seq {last}" in w for q, w in report.unchecked), (
+    assert any(q == last and f"seq {last} で引かれたダイス" in w for q, w in report.unchecked), (
         report.unchecked
     )
 
@@ -870,7 +872,7 @@ async def test_a_hidden_command_without_its_salt_is_not_verified(tmp_path: Path)
     assert report.verdict == "PARTLY VERIFIED"
     assert (
         hidden["seq"],
-        f"hidden commands without their salt (their commitment is not checked): seq {hidden['seq']}",
+        f"塩のない非公開のコマンド（コミットメントと照合されません）: seq {hidden['seq']}",
     ) in report.unchecked
 
 
@@ -888,11 +890,15 @@ async def test_a_held_head_as_copied_from_the_header_or_garbled(
     copied = f"指紋 {seq}:{head}"
     capsys.readouterr()  # the log lines of the play
     assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", copied]) == 0
-    assert capsys.readouterr().out.startswith("VERIFIED")
+    assert capsys.readouterr().out.startswith("検証成功 [VERIFIED]")
     for bad in ("zz:qq", f"x{seq}:{head}", f"{seq}:{'z' * 16}"):
         assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", bad]) == 1, bad
         out = capsys.readouterr().out
-        assert out.startswith("NOT VERIFIED") and "is not a head" in out, (bad, out)
+        assert out.startswith("検証失敗 [NOT VERIFIED]") and "はヘッドではありません" in out, (
+            bad,
+            out,
+        )
+        assert "[verify/head]" in out, out
 
 
 async def test_export_as_a_member_the_table_does_not_have_is_refused(
@@ -929,7 +935,7 @@ async def test_a_held_head_shorter_than_the_fingerprint_is_refused(tmp_path: Pat
     report = await backend.verify(s.table_id, heads=(f"{seq}:{head[:8]}",))
     assert report.verdict == "NOT VERIFIED"
     assert [p.code for p in report.problems] == ["verify/head"]
-    assert "16 hex digits" in report.problems[0].detail
+    assert "16 桁の16進数" in report.problems[0].detail
 
 
 async def test_an_edited_audience_in_an_export_is_rejected(tmp_path: Path) -> None:
