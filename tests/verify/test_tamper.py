@@ -966,3 +966,34 @@ async def test_a_chained_event_without_its_command_is_a_forgery(backend: Backend
     await backend.rewrite(s.table_id, rows)
     report = await backend.verify(s.table_id)
     assert ("verify/command", seq) in _codes_at(report), [str(p) for p in report.problems]
+
+
+def test_the_report_is_in_japanese_with_its_codes_beside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every line of ``taku verify``'s report reads in Japanese (its users are Japanese
+    players): the verdict, each 失敗 line with its seq, what differs and its stable code,
+    the 未検証 lines and the notes; the exit codes stay 3 and 1."""
+    public = (FIXTURES / "chain1-nstrpg.public.jsonl").read_text("utf-8")
+    path = tmp_path / "public.jsonl"
+    path.write_text(public, encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["verify", str(path)]) == 3
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("一部のみ検証 [PARTLY VERIFIED]: 出来事 15 件"), out
+    assert "未検証 このログにない非公開の出来事（内容が公開されれば検証されます）: seq 10" in out
+    frames = [json.loads(x) for x in public.splitlines()]
+    roll = next(f for f in frames if f["event"].get("expression") == "N5")
+    roll["event"]["successes"] += 3
+    path.write_text("\n".join(json.dumps(f, ensure_ascii=False) for f in frames), "utf-8")
+    assert cli.main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("検証失敗 [NOT VERIFIED]: 出来事 15 件のうちに問題が"), out
+    true = roll["event"]["successes"] - 3
+    assert (
+        f"失敗 seq {roll['seq']}: ダイスの結果（合計・成功数・成否）が、その出目から計算したものと"
+        f"違います: successes が {true + 3} ですが、この出目で 'N5' を計算すると {true} です"
+        " [verify/result]"
+    ) in out, out
+    prefixes = ("検証失敗 ", "失敗 seq ", "未検証 ", "  期 ", "  注: ")
+    assert all(line.startswith(prefixes) for line in out), out
