@@ -191,13 +191,13 @@ async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
     from taku.core.table import event_decoder
 
     if "://" not in db and db != "memory:" and not Path(db).exists():
-        raise SystemExit(f"taku: no database {db!r}")
+        raise SystemExit(f"taku: データベース {db!r} がありません")
     store = _open_store(db)
     await store.open()
     try:
         record = await store.get_table(table_id)
         if record is None:
-            raise SystemExit(f"taku: no table {table_id!r} in {db}")
+            raise SystemExit(f"taku: {db} に卓 {table_id!r} がありません")
         ruleset = _registry().get(record.ruleset)
         recs = await store.read(table_id)
     finally:

@@ -997,3 +997,22 @@ def test_the_report_is_in_japanese_with_its_codes_beside(
     ) in out, out
     prefixes = ("検証失敗 ", "失敗 seq ", "未検証 ", "  期 ", "  注: ")
     assert all(line.startswith(prefixes) for line in out), out
+
+
+def test_verify_of_a_missing_file_database_or_table_says_so_in_japanese(tmp_path: Path) -> None:
+    """What a player mistypes is answered in Japanese too, without a traceback."""
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", str(tmp_path / "nai.jsonl")])
+    assert "ファイル" in str(exc.value.code) and "がありません" in str(exc.value.code)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", "--db", str(tmp_path / "nai.db"), "t1"])
+    assert str(exc.value.code) == f"taku: データベース {str(tmp_path / 'nai.db')!r} がありません"
+    db = tmp_path / "t.db"
+    asyncio.run(_play(Backend("sqlite", str(db)), "nstrpg", _greeting))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", "--db", str(db), "t_nai"])
+    assert str(exc.value.code) == f"taku: {db} に卓 't_nai' がありません"
+
+
+async def _greeting(send: Any, table: Any, gm: str, pl: str) -> None:
+    await send(pl, Chat(text="よろしく"))
