@@ -1327,12 +1327,14 @@ class TableService:
             after_seq = recs[-1].seq
         return out
 
-    async def export(self, fmt: str) -> str:
-        """The table's log up to the published seq as ``fmt`` (:func:`taku.export.export`)."""
+    async def export(self, fmt: str, member_id: str | None = None) -> str:
+        """The table's log up to the published seq as ``fmt`` (:func:`taku.export.export`),
+        in the public's view or as ``member_id`` received it (their own hidden events and
+        hidden commands in full, with their salts)."""
         from taku.export import export
 
         recs = await self.hub.store.read(self.table_id, to_seq=self.state.seq)
-        return export(self, recs, fmt)  # type: ignore[arg-type]
+        return export(self, recs, fmt, member_id=member_id)  # type: ignore[arg-type]
 
 
 def _trim_heap() -> None:

@@ -191,13 +191,13 @@ async def _load(db: str, table_id: str) -> tuple[Any, Any, list[Any]]:
     from taku.core.table import event_decoder
 
     if "://" not in db and db != "memory:" and not Path(db).exists():
-        raise SystemExit(f"taku: no database {db!r}")
+        raise SystemExit(f"taku: データベース {db!r} がありません")
     store = _open_store(db)
     await store.open()
     try:
         record = await store.get_table(table_id)
         if record is None:
-            raise SystemExit(f"taku: no table {table_id!r} in {db}")
+            raise SystemExit(f"taku: {db} に卓 {table_id!r} がありません")
         ruleset = _registry().get(record.ruleset)
         recs = await store.read(table_id)
     finally:
@@ -295,7 +295,7 @@ async def _verify(args: argparse.Namespace) -> int:
     from taku.verify import lines_from_export, lines_from_records, verify_log
 
     if not args.source:
-        raise SystemExit("usage: taku verify --db DB TABLE, or taku verify EXPORTED.jsonl")
+        raise SystemExit("使い方: taku verify --db DB TABLE、または taku verify EXPORTED.jsonl")
     if args.db:
         _, _, recs = await _load(args.db, args.source)
         lines = lines_from_records(recs)
@@ -303,7 +303,7 @@ async def _verify(args: argparse.Namespace) -> int:
         path = Path(args.source)
         if not path.is_file():
             raise SystemExit(
-                f"taku verify: no file {str(path)!r} (for a table in a database: taku verify --db DB TABLE)"
+                f"taku verify: ファイル {str(path)!r} がありません（データベースの卓なら: taku verify --db DB TABLE）"
             )
         try:
             lines = lines_from_export(path.read_text(encoding="utf-8"))
@@ -314,28 +314,30 @@ async def _verify(args: argparse.Namespace) -> int:
     if args.fork_source:
         await _check_fork(args, lines, report)
     c = report.counts
-    # the verdict first, then what it rests on, then what was not checked and why
+    # the verdict first (in Japanese, its stable form beside it), then what it rests on,
+    # then what was not checked and why; each finding with its stable code (verify/…)
     what = (
-        f"{c['rolls']} rolls, {c['faces']} faces in {c['events']} events; "
-        f"{c['commands']} commands decided again; {c['chained']} of {c['events']} events chained"
-        + (f" to head {report.head[:16]}" if c["chained"] else "")
-        + (f"; the heads you hold are reached: {', '.join(args.head)}" if args.head else "")
+        f"出来事 {c['events']} 件、ダイス {c['rolls']} 回（出目 {c['faces']} 個）、"
+        f"判定し直したコマンド {c['commands']} 件、鎖のある出来事 {c['chained']}/{c['events']} 件"
+        + (f"（ヘッド {report.head[:16]} まで）" if c["chained"] else "")
+        + (f"、控えたヘッドに届いています: {', '.join(args.head)}" if args.head else "")
     )
+    verdict = f"{report.label} [{report.verdict}]"
     if report.problems:
-        print(f"NOT VERIFIED: {len(report.problems)} problem(s) in {c['events']} events")
+        print(f"{verdict}: 出来事 {c['events']} 件のうちに問題が {len(report.problems)} 件あります")
     elif report.unchecked:
-        # never VERIFIED while a seq went unchecked: the NOT CHECKED lines say which and why
-        print(f"PARTLY VERIFIED: {what}; not everything could be checked (NOT CHECKED below)")
+        # never VERIFIED while a seq went unchecked: the 未検証 lines say which and why
+        print(f"{verdict}: {what}。検証できなかったところがあります（下の「未検証」）")
     else:
-        print(f"VERIFIED: {what}")
+        print(f"{verdict}: {what}")
     for p in report.problems:
-        print(f"FAIL {p}")
+        print(f"失敗 {p} [{p.code}]")
     for line in report.epochs:
         print(f"  {line}")
     for line in report.notes:
-        print(f"  note: {line}")
+        print(f"  注: {line}")
     for _seq, why in report.unchecked:
-        print(f"NOT CHECKED {why}")
+        print(f"未検証 {why}")
     return report.exit_code
 
 
@@ -351,7 +353,9 @@ async def _check_fork(args: argparse.Namespace, lines: Any, report: Any) -> None
         source = lines_from_export(Path(src).read_text(encoding="utf-8"))
     check_fork(lines, source, _registry(), report)
     if "fork_prefix" in report.counts:
-        print(f"the fork's first state is its source's at seq {report.counts['fork_prefix']}")
+        print(
+            f"分岐した卓の最初の状態は、分岐元の seq {report.counts['fork_prefix']} の状態と一致します"
+        )
 
 
 def _rulesets(args: argparse.Namespace) -> int:

@@ -225,7 +225,7 @@ CATALOGUE: dict[str, Code] = {
         "非公開の内容が、全員に配られたコミットメントと一致しません",
     ),
     "verify/command": Code(
-        "a recorded command does not fit its place in the log",
+        "a recorded command does not fit its place in the log, or a chained event lacks its command",
         "記録されたコマンドがログと合いません",
     ),
     "verify/rejected": Code(

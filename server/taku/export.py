@@ -51,7 +51,7 @@ def export(
 ) -> str:
     """The log ``recs`` of ``table`` as ``fmt``, in the public's view (nothing hidden),
     or as the member ``member_id`` received it (their own hidden events in full:
-    ``taku export --as``; never the web client's download).
+    ``taku export --as`` and the ``export_log`` download of a member).
 
     Returns the whole document as text (UTF-8 when written out). ``text`` is one
     ``[seq] YYYY-MM-DD HH:MM:SS line`` per event (UTC), ``jsonl`` the ``event``

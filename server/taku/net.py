@@ -548,7 +548,7 @@ class _Connection:
                     LogMsg(re=msg.id, table_id=tid, events=events, last_seq=table.state.seq)
                 )
             case ExportLog(table_id=tid, format=fmt):
-                self.member(tid)
+                mid = self.member(tid)
                 table = await hub.table(tid)
                 await self.send(
                     Exported(
@@ -557,7 +557,7 @@ class _Connection:
                         format=fmt,
                         filename=export_filename(tid, fmt),
                         media_type=EXPORT_MEDIA[fmt],
-                        content=await table.export(fmt),
+                        content=await table.export(fmt, mid),
                     )
                 )
             case _:  # pragma: no cover - decode_client only yields the types above

@@ -173,8 +173,10 @@ class GetLog(ClientMessage, frozen=True, kw_only=True, tag="get_log"):
 
 
 class ExportLog(ClientMessage, frozen=True, kw_only=True, tag="export_log"):
-    """The table's whole log as a file (answer: ``exported``), in the public's view:
-    no secret roll, whisper or hand of cards, whoever asks (:mod:`taku.export`)."""
+    """The table's whole log as a file (answer: ``exported``), as the member asking
+    received it (``taku export --as``, :mod:`taku.export`): their own secret rolls,
+    whispers, hands and hidden commands in full with their salts (so ``taku verify``
+    checks them against the commitments), everyone else's hidden events as stand-ins."""
 
     table_id: str
     format: Literal["html", "text", "jsonl"] = "html"

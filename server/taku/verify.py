@@ -99,7 +99,7 @@ def _check_generic_roll(data: dict[str, Any], chat_dice: Any = None) -> str | No
     try:
         parsed = chatdice.parse(data["expression"])
     except Exception as e:  # noqa: BLE001 - an expression the server could never have rolled
-        return f"cannot recompute {data.get('expression')!r}: {e}"
+        return f"{data.get('expression')!r} を計算し直せません: {e}"
     if parsed is None:
         # a ruleset's own dice command (e.g. nstrpg's N5[S]): read again by its chat_dice, if any
         return _check_ruleset_roll(data, chat_dice) if chat_dice is not None else None
@@ -108,12 +108,15 @@ def _check_generic_roll(data: dict[str, Any], chat_dice: Any = None) -> str | No
         dice = ScriptedDice(faces)
         again = parsed.roll(dice)
     except Exception as e:  # noqa: BLE001 - any failure to recompute is a finding
-        return f"cannot recompute {data.get('expression')!r}: {e}"
+        return f"{data.get('expression')!r} を計算し直せません: {e}"
     if dice.remaining:
-        return f"{data['expression']!r} does not use all of its faces"
+        return f"{data['expression']!r} が出目をすべては使っていません"
     for field in ("total", "successes", "success", "result"):
         if data.get(field) != getattr(again, field):
-            return f"{field} is {data.get(field)!r}, but {data['expression']!r} with these faces gives {getattr(again, field)!r}"
+            return (
+                f"{field} が {data.get(field)!r} ですが、この出目で {data['expression']!r} を"
+                f"計算すると {getattr(again, field)!r} です"
+            )
     return None
 
 
@@ -145,16 +148,16 @@ def _check_ruleset_roll(data: dict[str, Any], chat_dice: Any) -> str | None:
     ev = again[0].event if isinstance(again[0], Private) else again[0]
     got = msgspec.to_builtins(ev)
     if dice.remaining:
-        return f"{data.get('expression')!r} does not use all of its faces"
+        return f"{data.get('expression')!r} が出目をすべては使っていません"
     if [list(r.get("faces", ())) for r in got.get("rolls", ())] != [
         list(r.get("faces", ())) for r in data.get("rolls", ())
     ]:
-        return f"{data.get('expression')!r} rolls other dice than the log shows"
+        return f"{data.get('expression')!r} はログにあるのと違うダイスを振ります"
     for field in _RESULT_FIELDS:
         if data.get(field) != got.get(field):
             return (
-                f"{field} is {data.get(field)!r}, but {data['expression']!r} with these faces "
-                f"gives {got.get(field)!r}"
+                f"{field} が {data.get(field)!r} ですが、この出目で {data['expression']!r} を"
+                f"計算すると {got.get(field)!r} です"
             )
     return None
 
@@ -175,11 +178,9 @@ def verify(entries: Iterable[LogEntry]) -> tuple[list[str], dict[str, int]]:
         if e.data.get("type") == "seed_revealed":
             seed = bytes.fromhex(e.data["seed"])
     if seed is None:
-        return ["the seed has not been revealed (the GM sends reveal_seed)"], counts
+        return [_NOT_REVEALED], counts
     if "sha256:" + hashlib.sha256(seed).hexdigest() != committed:
-        return [
-            "the revealed seed does not match the hash published when the table was created"
-        ], counts
+        return ["公開されたシードが、卓の作成時に公開されたハッシュと一致しません"], counts
     problems, faces = _faces(entries, seed)
     faces["events"] = counts["events"]
     return problems, faces
@@ -216,7 +217,7 @@ def _faces(
         hidden = False
         for e in group:
             if e.seq != expected_seq:
-                problems.append(f"seq {expected_seq} is missing (next is {e.seq})")
+                problems.append(f"seq {expected_seq} がありません（次は seq {e.seq}）")
             expected_seq = e.seq + 1
             if e.redacted:
                 hidden = True
@@ -241,31 +242,35 @@ def _faces(
                     counts["rolls"] += 1
                     counts["faces"] += len(faces)
                     if faces != expect:
-                        problems.append(f"seq {e.seq}: faces {faces} at {at} should be {expect}")
+                        problems.append(
+                            f"seq {e.seq}: 位置 {at} からの出目 {faces} は、シードからは {expect} のはずです"
+                        )
                     span = range(at, at + len(faces))
                 else:
                     size, order = int(r["size"]), list(r["order"])
                     if at < 0:
-                        problems.append(f"seq {e.seq}: a shuffle not drawn from the seed")
+                        problems.append(f"seq {e.seq}: シードから引かれていないシャッフルです")
                         continue
                     n = max(size - 1, 0)
                     faces = [face_at(seed, at + k, size - k) for k in range(n)]
                     counts["rolls"] += 1
                     counts["faces"] += n
                     if list(fisher_yates(size, faces)) != order:
-                        problems.append(f"seq {e.seq}: shuffle at {at} is not the seed's")
+                        problems.append(
+                            f"seq {e.seq}: 位置 {at} のシャッフルがシードのものと違います"
+                        )
                     span = range(at, at + n)
                 for k in span:
                     if not lo <= k < hi:
                         problems.append(
-                            f"seq {e.seq}: face {k} lies outside the command's draws {lo}..{hi - 1}"
+                            f"seq {e.seq}: 位置 {k} の出目が、このコマンドの引いた範囲 {lo}..{hi - 1} の外にあります"
                         )
                     covered[k] = covered.get(k, 0) + 1
         if not hidden and group[0].command_id not in proven:
             missing = [k for k in range(lo, hi) if k not in covered]
             if missing:
                 problems.append(
-                    f"seq {group[0].seq}-{group[-1].seq}: faces {missing[:5]} were drawn but are not in the log"
+                    f"seq {group[0].seq}-{group[-1].seq}: 位置 {missing[:5]} の出目は引かれたのに、ログにありません"
                 )
         drawn_before |= {
             (r["at"], tuple(r.get("faces", ())), tuple(r.get("order", ())))
@@ -350,8 +355,10 @@ class Finding:
     detail: str
 
     def __str__(self) -> str:
+        """``seq N: <the code's Japanese message>: <what differs>``, for people."""
         where = f"seq {self.seq}: " if self.seq is not None else ""
-        return f"{where}{codes.message(self.code, {'detail': self.detail})} ({self.detail})"
+        msg = codes.message(self.code, {"detail": self.detail})
+        return f"{where}{msg}" + (f": {self.detail}" if self.detail and self.detail != msg else "")
 
 
 @dataclass
@@ -390,12 +397,23 @@ class Report:
         return "PARTLY VERIFIED" if self.unchecked else "VERIFIED"
 
     @property
+    def label(self) -> str:
+        """The verdict in Japanese, as ``taku verify`` prints it: 検証成功 / 一部のみ検証 / 検証失敗."""
+        return VERDICTS[self.verdict]
+
+    @property
     def exit_code(self) -> int:
         """``taku verify``'s exit status: 0 verified, 1 not verified, 3 partly verified."""
         return {"VERIFIED": 0, "NOT VERIFIED": 1, "PARTLY VERIFIED": 3}[self.verdict]
 
     def problem(self, code: str, seq: int | None, detail: str) -> None:
         self.problems.append(Finding(code, seq, detail))
+
+
+VERDICTS = {"VERIFIED": "検証成功", "PARTLY VERIFIED": "一部のみ検証", "NOT VERIFIED": "検証失敗"}
+""":attr:`Report.verdict` (the stable form, printed beside it) → what a person reads."""
+
+_NOT_REVEALED = "シードがまだ公開されていません（GM が「シードを公開する」を送ります）"
 
 
 def _raw_json(raw: msgspec.Raw) -> Any:
@@ -490,7 +508,7 @@ def lines_from_export(text: str) -> list[Line]:
             else:
                 out.append(_line_from_frame(d))
         except (ValueError, KeyError, TypeError, msgspec.ValidationError) as e:
-            raise ValueError(f"line {n} is not an exported event: {e}") from None
+            raise ValueError(f"{n} 行目は書き出された出来事ではありません: {e}") from None
     return out
 
 
@@ -501,9 +519,9 @@ def _differs(a: Any, b: Any, path: str = "") -> str | None:
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
             if k not in a:
-                return f"{path}{k} is missing from the log (decided again: {json.dumps(b[k], ensure_ascii=False)[:120]})"
+                return f"{path}{k} がログにありません（判定し直すと {json.dumps(b[k], ensure_ascii=False)[:120]}）"
             if k not in b:
-                return f"{path}{k} is in the log but not decided again"
+                return f"{path}{k} はログにありますが、判定し直すとありません"
             d = _differs(a[k], b[k], f"{path}{k}.")
             if d:
                 return d
@@ -516,9 +534,7 @@ def _differs(a: Any, b: Any, path: str = "") -> str | None:
     def show(v: Any) -> str:
         return json.dumps(v, ensure_ascii=False)[:160]
 
-    return (
-        f"{path.rstrip('.') or 'the event'} is {show(a)} in the log, {show(b)} when decided again"
-    )
+    return f"{path.rstrip('.') or '出来事'} はログでは {show(a)}、判定し直すと {show(b)} です"
 
 
 def _parse_head(head: str) -> tuple[int | None, str] | None:
@@ -560,7 +576,7 @@ def verify_log(
     """
     rep = Report(counts={"events": len(lines), "chained": 0, "commands": 0, "rolls": 0, "faces": 0})
     if not lines:
-        rep.problem("verify/empty", None, "the log has no events")
+        rep.problem("verify/empty", None, "")
         return rep
     lines = sorted(lines, key=lambda x: x.seq)
     hashes = _check_chain(lines, rep)
@@ -583,15 +599,15 @@ def verify_log(
         rep.unchecked.append(
             (
                 forked,
-                f"{_FORK_UNCHECKED}seq {forked}: the state carried from table "
-                f"{origin.get('table_id')} at seq {origin.get('seq')} is checked only with its "
-                "log: taku verify FORK --fork-source SOURCE",
+                f"{_FORK_UNCHECKED}seq {forked}: 卓 {origin.get('table_id')} の seq "
+                f"{origin.get('seq')} から引き継いだ状態は、分岐元のログがあるときだけ検証されます"
+                "（taku verify FORK --fork-source SOURCE）",
             )
         )
     return rep
 
 
-_FORK_UNCHECKED = "a fork: "
+_FORK_UNCHECKED = "分岐した卓: "
 """How :func:`verify_log` names a fork's carried state as not checked (:func:`check_fork`
 drops it when it checks that state)."""
 
@@ -645,15 +661,19 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
             rep.problem(
                 "verify/missing",
                 expected,
-                f"seq {expected}..{ln.seq - 1} missing: the log jumps from seq {expected - 1} to {ln.seq}",
+                f"seq {expected}..{ln.seq - 1} がありません: ログは seq {expected - 1} から seq {ln.seq} に飛んでいます",
             )
             rep.first_break = rep.first_break or expected
         if ln.table_id != table_id:
-            rep.problem("verify/chain", ln.seq, f"table {ln.table_id!r}, not {table_id!r}")
+            rep.problem(
+                "verify/chain",
+                ln.seq,
+                f"卓 {ln.table_id!r} の出来事です（このログの卓は {table_id!r}）",
+            )
         expected = ln.seq + 1
         if ln.head is None:
             if prev is not None:
-                rep.problem("verify/chain", ln.seq, "no hash where the chain should go on")
+                rep.problem("verify/chain", ln.seq, "鎖が続くはずのところにハッシュがありません")
                 rep.first_break = rep.first_break or ln.seq
             unchained.append(ln.seq)
             continue
@@ -676,8 +696,8 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
                 rep.problem(
                     "verify/chain",
                     ln.seq,
-                    f"its hash is {chain.short(ln.head)}, but its content gives {chain.short(h)}: "
-                    "it was changed (or an event before it removed) after it was written",
+                    f"記録されたハッシュは {chain.short(ln.head)} ですが、内容からは {chain.short(h)} に"
+                    "なります: 書かれたあとで書き換えられたか、その前の出来事が消されています",
                 )
             rep.first_break = rep.first_break or ln.seq
             if len(ln.head) == 64:
@@ -690,20 +710,20 @@ def _check_chain(lines: Sequence[Line], rep: Report) -> dict[int, str]:
         rep.unchecked.append(
             (
                 broken,
-                f"seq {broken} on: the chain is broken there, later seqs are not checked apart",
+                f"seq {broken} 以降: 鎖がそこで切れているので、それより後の seq は一つずつは検証されません",
             )
         )
     if unchained:
         rep.unchecked.append(
             (
                 unchained[0],
-                f"seq {unchained[0]}..{unchained[-1]} unchained: written before taku kept the hash chain",
+                f"seq {unchained[0]}..{unchained[-1]} は鎖なし（unchained）: taku がハッシュの鎖を持つ前に書かれました",
             )
         )
     if format1:
         rep.notes.append(
-            f"seq {_ranges(format1)}: chained in format 1 (before event_version was chained); "
-            "their event_version is checked only where their commands are decided again"
+            f"seq {_ranges(format1)}: 鎖の形式1（event_version を鎖に含める前）です。"
+            "これらの event_version は、コマンドを判定し直す出来事でだけ検証されます"
         )
     rep.head = prev or ""
     return hashes
@@ -715,7 +735,7 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
         rep.problem(
             "verify/head",
             None,
-            f"{head!r} is not a head: SEQ:HEAD, the hex digits after 指紋 in the client's header",
+            f"{head!r} はヘッドではありません: SEQ:HEAD の形、クライアントの画面上部の「指紋」のあとの16進数です",
         )
         return
     seq, h = parsed
@@ -724,7 +744,7 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
         rep.problem(
             "verify/head",
             seq,
-            f"{head!r} is too short to be a head: keep all {chain.SHORT} hex digits the client shows",
+            f"{head!r} はヘッドとしては短すぎます: クライアントが表示する {chain.SHORT} 桁の16進数をすべて控えてください",
         )
         return
     if seq is not None:
@@ -733,7 +753,7 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
             rep.problem(
                 "verify/head",
                 seq,
-                f"the log does not reach the head {chain.short(h)} you hold: it has no chained seq {seq}",
+                f"ログはあなたの控えたヘッド {chain.short(h)} に届きません: 鎖のある seq {seq} がありません",
             )
         elif not have.startswith(h):
             brk = rep.first_break
@@ -742,15 +762,15 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
                 rep.problem(
                     "verify/head",
                     brk,
-                    f"the chain breaks at seq {brk} (the first seq whose content does not give "
-                    f"its hash), so the log does not reach head {chain.short(h)} you hold at seq {seq}",
+                    f"鎖が seq {brk} で切れています（内容が記録されたハッシュにならない最初の seq）。"
+                    f"そのため、ログは seq {seq} であなたの控えたヘッド {chain.short(h)} に届きません",
                 )
             else:
                 rep.problem(
                     "verify/head",
                     seq,
-                    f"you hold head {chain.short(h)} at seq {seq}, the log has {chain.short(have)} "
-                    f"there: an event at or before seq {seq} differs from the one you were sent",
+                    f"あなたの控えたヘッドは seq {seq} で {chain.short(h)} ですが、ログではそこが "
+                    f"{chain.short(have)} です: seq {seq} までのどれかの出来事が、あなたに届いたものと違います",
                 )
         return
     if not any(v.startswith(h) for v in hashes.values()):
@@ -758,9 +778,9 @@ def _check_head(head: str, hashes: dict[int, str], rep: Report) -> None:
         rep.problem(
             "verify/head",
             brk,
-            f"the log never reaches the head {chain.short(h)} you hold"
+            f"ログはどこでもあなたの控えたヘッド {chain.short(h)} に届きません"
             + (
-                f": the chain breaks at seq {brk} (the first seq whose content does not give its hash)"
+                f": 鎖が seq {brk} で切れています（内容が記録されたハッシュにならない最初の seq）"
                 if brk is not None
                 else ""
             ),
@@ -780,39 +800,35 @@ def _check_epochs(lines: Sequence[Line], rep: Report) -> dict[int, bytes]:
         try:
             seed = bytes.fromhex(ev["seed"])
         except (KeyError, ValueError):
-            rep.problem("verify/seed", ln.seq, "the revealed seed is not hex")
+            rep.problem("verify/seed", ln.seq, "公開されたシードが16進数ではありません")
             seed = b""
         if seed and "sha256:" + hashlib.sha256(seed).hexdigest() != committed:
             rep.problem(
                 "verify/seed",
                 ln.seq,
-                f"epoch {epoch}'s revealed seed does not match {committed or 'no hash'}, published at its start",
+                f"期 {epoch} の公開されたシードが、期の始めに公開されたハッシュ {committed or '（なし）'} と一致しません",
             )
         else:
             seeds[epoch] = seed
-            rep.epochs.append(
-                f"epoch {epoch} (seq {start}..{ln.seq}): seed revealed at seq {ln.seq}"
-            )
+            rep.epochs.append(f"期 {epoch}（seq {start}..{ln.seq}）: seq {ln.seq} でシード公開")
         committed = ev.get("next_seed_hash", "")
         if not committed:
             return seeds  # a table without epochs: no dice after its one reveal
         epoch, start = epoch + 1, ln.seq + 1
     last = lines[-1].seq
     if not seeds and any(ln.draws for ln in lines):
-        rep.problem(
-            "verify/unrevealed", None, "the seed has not been revealed (the GM sends reveal_seed)"
-        )
+        rep.problem("verify/unrevealed", None, _NOT_REVEALED)
     if start > last:
-        rep.epochs.append(f"epoch {epoch} (after seq {last}): open, its seed is not revealed")
+        rep.epochs.append(f"期 {epoch}（seq {last} より後）: 進行中、シード未公開")
     else:
-        rep.epochs.append(f"epoch {epoch} (seq {start}..{last}): open, its seed is not revealed")
+        rep.epochs.append(f"期 {epoch}（seq {start}..{last}）: 進行中、シード未公開")
         drawn = [ln.seq for ln in lines if ln.seq >= start and ln.draws]
         if drawn:  # an open epoch without a die drawn leaves nothing unchecked
             rep.unchecked.append(
                 (
                     drawn[0],
-                    f"epoch {epoch} (seq {start}..{last}) is open: the dice drawn at seq "
-                    f"{_ranges(drawn)} are not checked until the GM reveals its seed",
+                    f"期 {epoch}（seq {start}..{last}）はシード未公開: seq {_ranges(drawn)} で"
+                    "引かれたダイスは、GM がシードを公開するまで検証されません",
                 )
             )
     return seeds
@@ -829,7 +845,7 @@ def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
                 rep.problem(
                     "verify/commitment",
                     ln.seq,
-                    "the hidden event does not match the commitment everyone received",
+                    "非公開の出来事の内容",
                 )
         if ln.command_commitment is not None and ln.command is not None:
             if not ln.command_salt:
@@ -840,13 +856,13 @@ def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
                 rep.problem(
                     "verify/commitment",
                     ln.seq,
-                    "the hidden command does not match the commitment everyone received",
+                    "非公開のコマンドの内容",
                 )
     if hidden_unknown:
         rep.unchecked.append(
             (
                 hidden_unknown[0],
-                "hidden events not in this log (checked once their content is published): seq "
+                "このログにない非公開の出来事（内容が公開されれば検証されます）: seq "
                 + _ranges(hidden_unknown),
             )
         )
@@ -854,7 +870,7 @@ def _check_commitments(lines: Sequence[Line], rep: Report) -> None:
         rep.unchecked.append(
             (
                 unsalted[0],
-                "hidden commands without their salt (their commitment is not checked): seq "
+                "塩のない非公開のコマンド（コミットメントと照合されません）: seq "
                 + _ranges(unsalted),
             )
         )
@@ -899,11 +915,14 @@ def _decide_again(
     first = lines[0].public if lines[0].seq == 1 else None
     if not isinstance(first, dict) or first.get("type") != "table_created":
         rep.unchecked.append(
-            (lines[0].seq, "the log does not start at table_created: no command is decided again")
+            (
+                lines[0].seq,
+                "ログが卓の作成（table_created）から始まっていません: コマンドは判定し直されません",
+            )
         )
         return frozenset()
     if registry is None:
-        rep.unchecked.append((None, "no rulesets given: commands are not decided again"))
+        rep.unchecked.append((None, "ルールが与えられていません: コマンドは判定し直されません"))
         return frozenset()
     try:
         rs = registry.get(first["ruleset"])
@@ -911,7 +930,7 @@ def _decide_again(
         rep.unchecked.append(
             (
                 None,
-                f"the ruleset {first.get('ruleset')!r} is not installed: commands are not decided again",
+                f"ルール {first.get('ruleset')!r} がインストールされていません: コマンドは判定し直されません",
             )
         )
         return frozenset()
@@ -938,6 +957,15 @@ def _decide_again(
         rec = head.command
         if head.seq == 1:
             pass  # table_created: the server's, checked by the chain and the seed hash
+        elif rec is None and head.command_commitment is None and head.head is not None:
+            # a chained event (chain format 1 on, where taku always logs the command)
+            # without its command: the record was removed
+            rep.problem(
+                "verify/command",
+                head.seq,
+                "鎖に含まれた出来事なのに、判定したコマンドの記録がありません"
+                "（鎖のあるログにはコマンドが必ず記録されるので、消されています）",
+            )
         elif rec is None:
             (hidden_cmd if head.command_commitment else not_recorded).append(head.seq)
         elif rec.get("version") != rs.version:
@@ -990,7 +1018,7 @@ def _decide_again(
                 try:
                     ev = decoder.decode(encode(ln.data))
                 except msgspec.ValidationError as e:
-                    rep.problem("verify/decode", ln.seq, f"not an event of {rs.id}: {e}")
+                    rep.problem("verify/decode", ln.seq, f"{rs.id} の出来事ではありません: {e}")
                     continue
                 st = core_table.evolve(state, ev, rs)
                 state = msgspec.structs.replace(
@@ -1003,50 +1031,51 @@ def _decide_again(
         rep.notes.append(
             "seq "
             + _ranges(on_public)
-            + ": decided again on the public state (without the hidden events this log "
-            "lacks, seq "
+            + ": 公開の状態（このログにない非公開の出来事 seq "
             + _ranges(hidden_seen)
-            + ") and matched"
+            + " を除いた状態）で判定し直し、一致しました"
             + (
-                "; those change no state (secret rolls, whispers), so this is the whole check"
+                "。それらは卓の状態を変えない出来事（シークレットダイス、ささやき）なので、これで検証は完全です"
                 if neutral
-                else "; the GM's full log decides them on the whole state"
+                else "。卓の状態全体での判定は GM の全ログで決まります"
             )
         )
     for seq, detail in undecided:
         rep.unchecked.append(
             (
                 seq,
-                f"seq {seq}: not decided again: on the public state (without the hidden "
-                f"events before it) it gives something else ({detail}); the GM's full log decides",
+                f"seq {seq}: 判定し直せません: 公開の状態（その前の非公開の出来事を除いた状態）"
+                f"では別の結果になります（{detail}）。GM の全ログで決まります",
             )
         )
     if not_recorded:
         rep.unchecked.append(
             (
                 not_recorded[0],
-                "no command recorded (written before taku logged commands): seq "
+                "コマンドの記録なし（taku がコマンドを記録する前に書かれました）: seq "
                 + _ranges(not_recorded),
             )
         )
     if hidden_cmd:
         rep.unchecked.append(
-            (hidden_cmd[0], "hidden commands not in this log: seq " + _ranges(hidden_cmd))
+            (hidden_cmd[0], "このログにない非公開のコマンド: seq " + _ranges(hidden_cmd))
         )
     if stale:
         rep.unchecked.append(
             (
                 stale[0],
-                f"decided by another version of {rs.id} than the installed {rs.version}: seq "
+                f"インストールされている {rs.id} {rs.version} とは別の版で判定されました: seq "
                 + _ranges(stale),
             )
         )
     if unrevealed:
         rep.unchecked.append(
-            (unrevealed[0], "draws dice of an unrevealed epoch: seq " + _ranges(unrevealed))
+            (unrevealed[0], "シード未公開の期のダイスを引いています: seq " + _ranges(unrevealed))
         )
     return frozenset(proven)
 
+
+_HIDDEN_NOT_PUBLIC = "ログでは非公開ですが、判定し直すと公開です"
 
 _NEUTRAL = ("dice_rolled", "chat_posted")
 """The hidden events the core leaves the state alone for: a secret roll, a whisper."""
@@ -1133,7 +1162,7 @@ def _decide_one(
         rep.problem(
             "verify/command",
             seq,
-            f"the command says it was decided at seq {rec.get('at')}, but it comes after seq {state.seq}",
+            f"コマンドは seq {rec.get('at')} で判定されたとありますが、seq {state.seq} の後にあります",
         )
         return False
     decided = rec.get("decided")
@@ -1146,7 +1175,7 @@ def _decide_one(
             cmd = commands.decode(raw)
             is_server = False
     except msgspec.ValidationError as e:
-        rep.problem("verify/command", seq, f"the recorded command does not decode: {e}")
+        rep.problem("verify/command", seq, f"記録されたコマンドが読めません: {e}")
         return False
     seed = seeds.get(state.epoch)
     dice = SeededDice(seed, state.dice_cursor) if seed else _NoDice()
@@ -1178,7 +1207,7 @@ def _decide_one(
         rep.problem(
             "verify/rejected",
             seq,
-            f"{decided.get('type')} is refused when decided again ({e.code}: {e.message})",
+            f"{decided.get('type')}: {e.message} [{e.code}]",
         )
         return False
     drew = dice.cursor - start
@@ -1186,7 +1215,7 @@ def _decide_one(
         rep.problem(
             "verify/differs",
             seq,
-            f"the log has {len(group)} events for command {head.command_id}, deciding it again gives {len(emitted)}",
+            f"ログにはコマンド {head.command_id} の出来事が {len(group)} 件ありますが、判定し直すと {len(emitted)} 件です",
         )
         return False
     for ln, item in zip(group, emitted, strict=True):
@@ -1201,15 +1230,13 @@ def _decide_one(
         if ln.data is None:
             # hidden, its content not in this log: its stand-in is what can be compared
             if audience is None:
-                rep.problem(
-                    "verify/differs", ln.seq, "hidden in the log but public when decided again"
-                )
+                rep.problem("verify/differs", ln.seq, _HIDDEN_NOT_PUBLIC)
             elif chain.canonical(ln.public) != chain.canonical(msgspec.json.decode(encode(red))):
                 rep.problem(
                     "verify/differs",
                     ln.seq,
-                    "the stand-in the public received "
-                    + (_differs(ln.public, msgspec.json.decode(encode(red))) or "differs"),
+                    "全員に届いたスタンドイン: "
+                    + (_differs(ln.public, msgspec.json.decode(encode(red))) or "違います"),
                 )
             continue
         again = msgspec.json.decode(encode(event))
@@ -1217,20 +1244,18 @@ def _decide_one(
             rep.problem(
                 "verify/differs",
                 ln.seq,
-                f"event_version is {ln.event_version} in the log, "
-                f"{type(event).version} when decided again",
+                f"event_version がログでは {ln.event_version}、"
+                f"判定し直すと {type(event).version} です",
             )
             continue
         if chain.canonical(ln.data) != chain.canonical(again):
-            rep.problem("verify/differs", ln.seq, _differs(ln.data, again) or "the event differs")
+            rep.problem("verify/differs", ln.seq, _differs(ln.data, again) or "出来事が違います")
             continue
         if (audience is None) != (not ln.hidden):
             rep.problem(
                 "verify/differs",
                 ln.seq,
-                "hidden in the log but public when decided again"
-                if ln.hidden
-                else "public in the log but hidden when decided again",
+                _HIDDEN_NOT_PUBLIC if ln.hidden else "ログでは公開ですが、判定し直すと非公開です",
             )
             continue
         if red is not None and chain.canonical(ln.public) != chain.canonical(
@@ -1239,21 +1264,21 @@ def _decide_one(
             rep.problem(
                 "verify/differs",
                 ln.seq,
-                "the stand-in the public received "
-                + (_differs(ln.public, msgspec.json.decode(encode(red))) or "differs"),
+                "全員に届いたスタンドイン: "
+                + (_differs(ln.public, msgspec.json.decode(encode(red))) or "違います"),
             )
         claimed = ln.full or ln.audience is not None  # a frame may leave it out
         if claimed and audience is not None and sorted(ln.audience or []) != sorted(audience):
             rep.problem(
                 "verify/differs",
                 ln.seq,
-                f"shown to {ln.audience}, deciding again shows it to {audience}",
+                f"ログでは {ln.audience} に見せていますが、判定し直すと {audience} に見せます",
             )
     if group[-1].draws != drew or any(ln.draws for ln in group[:-1]):
         rep.problem(
             "verify/differs",
             group[-1].seq,
-            f"the log says the command drew {group[-1].draws} faces, deciding it again draws {drew}",
+            f"ログではこのコマンドが {group[-1].draws} 個の出目を引いていますが、判定し直すと {drew} 個です",
         )
     return len(rep.problems) == found
 
@@ -1324,8 +1349,8 @@ def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: 
         rep.unchecked.append(
             (
                 shown_lines[0].seq,
-                "the shown text, speaker and outcome of the lines are not checked: "
-                "the table's ruleset (in the version that logged them) is not installed",
+                "表示（文面・発言者・成否）は検証されません: それを書いた版の卓のルールが"
+                "インストールされていません",
             )
         )
         return
@@ -1385,14 +1410,14 @@ def _check_display(lines: Sequence[Line], rs: Any, states: dict[int, Any], rep: 
             rep.problem(
                 "verify/display",
                 ln.seq,
-                found.replace("when decided again", "when its event is rendered again"),
+                found.replace("判定し直すと", "出来事から作り直すと"),
             )
     if unsure:
         rep.unchecked.append(
             (
                 unsure[0],
-                "shown text differs from the public state's rendering after hidden events "
-                "this log lacks (the GM's full log decides): seq " + _ranges(unsure),
+                "このログにない非公開の出来事のあとで、表示が公開の状態から作り直したものと"
+                "違います（GM の全ログで決まります）: seq " + _ranges(unsure),
             )
         )
 
@@ -1410,21 +1435,25 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
     first = lines[0].public if lines and lines[0].seq == 1 else None
     origin = first.get("forked_from") if isinstance(first, dict) else None
     if not isinstance(origin, dict):
-        rep.problem("verify/fork", 1, "the log is not a fork (no table_created.forked_from)")
+        rep.problem(
+            "verify/fork",
+            1,
+            "分岐した卓のログではありません（table_created.forked_from がありません）",
+        )
         return
     # checked here (or named again below when it cannot be)
     rep.unchecked[:] = [u for u in rep.unchecked if not u[1].startswith(_FORK_UNCHECKED)]
     seq, head = int(origin.get("seq", 0)), str(origin.get("head", ""))
     src = verify_log(source, registry, heads=(f"{seq}:{head}",) if head else ())
     for p in src.problems:
-        rep.problems.append(
-            Finding(p.code, p.seq, f"the source {origin.get('table_id')}: {p.detail}")
-        )
+        rep.problems.append(Finding(p.code, p.seq, f"分岐元 {origin.get('table_id')}: {p.detail}"))
     for at, why in src.unchecked:
-        rep.unchecked.append((at, f"the source: {why}"))
+        rep.unchecked.append((at, f"分岐元: {why}"))
     source = sorted(source, key=lambda x: x.seq)
     if not source or source[0].table_id != origin.get("table_id"):
-        rep.problem("verify/fork", 1, f"the source log is not table {origin.get('table_id')}")
+        rep.problem(
+            "verify/fork", 1, f"分岐元のログが卓 {origin.get('table_id')} のものではありません"
+        )
         return
     forked = next(
         (ln for ln in lines if isinstance(ln.data, dict) and ln.data.get("type") == "table_forked"),
@@ -1433,7 +1462,10 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
     joined = next((ln for ln in lines[2:3] if isinstance(ln.data, dict)), None)
     if forked is None or registry is None:
         rep.unchecked.append(
-            (None, "the fork's carried state is not checked (no table_forked or no rulesets)")
+            (
+                None,
+                "分岐で引き継いだ状態は検証されません（table_forked がないか、ルールが与えられていません）",
+            )
         )
         return
     assert isinstance(first, dict)
@@ -1448,14 +1480,15 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
             rep.unchecked.append(
                 (
                     ln.seq,
-                    "the source's hidden events are not in its log: the carried state is not checked (the GM's full log is)",
+                    "分岐元の非公開の出来事がそのログにありません: 引き継いだ状態は検証されません"
+                    "（GM の全ログなら検証されます）",
                 )
             )
             return
         st = core_table.evolve(state, decoder.decode(encode(ln.data)), rs)
         state = msgspec.structs.replace(st, seq=ln.seq)
     if state.seq != seq:
-        rep.problem("verify/fork", forked.seq, f"the source log ends before seq {seq}")
+        rep.problem("verify/fork", forked.seq, f"分岐元のログが seq {seq} より前で終わっています")
         return
     forker = joined.data.get("member_id") if joined is not None and joined.data else None
     expected = undo.fork_state(state, forker)
@@ -1465,7 +1498,7 @@ def check_fork(lines: Sequence[Line], source: Sequence[Line], registry: Any, rep
             "verify/fork",
             forked.seq,
             _differs(got, msgspec.json.decode(encode(expected)))
-            or "the carried state is not the source's at that seq",
+            or "引き継いだ状態が、分岐元のその seq の状態と違います",
         )
     else:
         rep.counts["fork_prefix"] = seq

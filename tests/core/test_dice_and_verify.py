@@ -114,14 +114,14 @@ async def test_verify_rejects_a_hidden_reroll() -> None:
     victim = next(e for e in entries if e.data["type"] == "dice_rolled")
     victim.data["rolls"] = []
     problems, _ = verify(entries)
-    assert any("not in the log" in p for p in problems)
+    assert any("ログにありません" in p for p in problems)
 
 
 async def test_verify_rejects_a_wrong_seed() -> None:
     entries = await _seeded_table_log()
     entries[0].data["seed_hash"] = seed_hash(b"other")
     problems, _ = verify(entries)
-    assert problems and "does not match" in problems[0]
+    assert problems and "一致しません" in problems[0]
 
 
 async def test_verify_rejects_a_changed_result_with_true_faces() -> None:

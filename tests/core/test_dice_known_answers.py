@@ -171,5 +171,7 @@ def test_a_log_written_by_this_version_still_verifies(capsys: pytest.CaptureFixt
     # only PARTLY VERIFIED (exit 3), and it says which seqs were not checked and why
     assert cli.main(["verify", str(LOG)]) == 3
     out = capsys.readouterr().out.strip().splitlines()
-    assert out[0].startswith("PARTLY VERIFIED: 7 rolls, 65 faces in 14 events; 0 commands"), out
+    assert out[0].startswith(
+        "一部のみ検証 [PARTLY VERIFIED]: 出来事 14 件、ダイス 7 回（出目 65 個）、判定し直したコマンド 0 件"
+    ), out
     assert any("unchained" in line and "seq 1..14" in line for line in out), out

@@ -89,10 +89,12 @@ def test_a_01_log_verifies_with_its_unchained_part_marked(path: Path) -> None:
         str(p) for p in report.problems
     ]
     last = recs[-1].seq
-    assert any(why.startswith(f"seq 1..{last} unchained") for _, why in report.unchecked)
+    assert any(
+        why.startswith(f"seq 1..{last} は鎖なし（unchained）") for _, why in report.unchecked
+    )
     assert report.counts["chained"] == report.counts["commands"] == 0
     if len({r.command_id for r in recs}) > 1:
-        assert any("no command recorded" in why for _, why in report.unchecked)
+        assert any("コマンドの記録なし" in why for _, why in report.unchecked)
 
 
 async def test_an_01_table_played_on_chains_its_new_events() -> None:
@@ -122,5 +124,5 @@ async def test_an_01_table_played_on_chains_its_new_events() -> None:
     report = verify_log(lines_from_records(stored), load_registry())
     assert [p.code for p in report.problems] == ["verify/unrevealed"]  # its dice: never revealed
     assert report.counts["chained"] == 1 and report.counts["commands"] == 1
-    assert any(f"seq 1..{len(recs)} unchained" in why for _, why in report.unchecked)
+    assert any(f"seq 1..{len(recs)} は鎖なし（unchained）" in why for _, why in report.unchecked)
     await hub.close()

@@ -419,12 +419,12 @@ def test_taku_verify_fork_source_checks_the_prefix(tmp_path: Any, capsys: Any) -
     source, fork = asyncio.run(make())
     assert main(["verify", "--db", str(db), fork, "--fork-source", source]) == 0
     out = capsys.readouterr().out
-    assert "VERIFIED" in out and "its source's at seq 3" in out
+    assert "検証成功 [VERIFIED]" in out and "分岐元の seq 3 の状態と一致" in out
     # the fork's own log against another table as its source fails
     other = asyncio.run(make())[0]
     assert main(["verify", "--db", str(db), fork, "--fork-source", other]) == 1
     assert (
-        "FAIL" in (out := capsys.readouterr().out)
+        "失敗 seq" in (out := capsys.readouterr().out)
         and "分岐元のログと分岐した卓の始まりが一致しません" in out
     )
 

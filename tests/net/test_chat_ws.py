@@ -59,13 +59,15 @@ async def test_a_whisper_stays_hidden_live_after_resume_in_the_log_and_in_export
     assert SECRET not in json.dumps(log, ensure_ascii=False)
     mine = await a.request({"type": "get_log", "table_id": tid, "after_seq": 0})
     assert SECRET in json.dumps(mine, ensure_ascii=False)
-    # the download is the public's view, even for the GM and the whisperer
-    for p in (gm, a, spec):
+    # the download is what each received: the whisper for the whisperer and the GM,
+    # its stand-in for everyone else
+    for p, sees in ((gm, True), (a, True), (back, False), (spec, False)):
         for fmt in ("html", "text", "jsonl"):
             got = await p.request({"type": "export_log", "table_id": tid, "format": fmt})
             assert got["type"] == "exported" and got["filename"].startswith(tid), got
-            assert SECRET not in got["content"], (fmt, ja)
-            assert "内緒話" in got["content"]
+            assert (SECRET in got["content"]) is sees, (fmt, sees, ja)
+            if not sees:
+                assert "内緒話" in got["content"]
     html = (await gm.request({"type": "export_log", "table_id": tid}))["content"]
     assert html.startswith("<!doctype html>") and created["table_id"] in html
 
@@ -136,3 +138,43 @@ def test_taku_export_html_from_the_command_line(tmp_path, capsys) -> None:
     assert "シークレットダイス" in out and "内緒話" in out
     for label in ("メイン", "情報", "雑談"):
         assert f">{label}</label>" in out
+
+
+async def test_a_players_download_is_their_own_view_and_verifies(connect) -> None:
+    """A player's ``export_log`` jsonl is what they received (``taku export --as``): their
+    own secret roll in full, with its salt, checked by ``taku verify``; another player's
+    secret roll only as its stand-in, named as not checked."""
+    from taku.plugins import load_registry
+    from taku.verify import lines_from_export, verify_log
+
+    gm, a, b = await connect(), await connect(), await connect()
+    created = await new_table(gm)
+    tid = created["table_id"]
+    await _join(a, created, "アカネ")
+    await _join(b, created, "ブンタ")
+    for p in (gm, a, b):
+        await p.request({"type": "subscribe", "table_id": tid, "after_seq": 0})
+    mine = await a.request({"type": "chat", "table_id": tid, "text": "S2D6 アカネの秘密"})
+    theirs = await b.request({"type": "chat", "table_id": tid, "text": "S3D6 ブンタの秘密"})
+    assert mine["type"] == theirs["type"] == "ack", (mine, theirs)
+    reveal = await gm.request(
+        {
+            "type": "command",
+            "table_id": tid,
+            "command_id": "rv1",
+            "command": {"type": "reveal_seed"},
+        }
+    )
+    assert reveal["type"] == "ack", reveal
+    got = await a.request({"type": "export_log", "table_id": tid, "format": "jsonl"})
+    frames = [json.loads(x) for x in got["content"].splitlines()]
+    by_seq = {f["seq"]: f for f in frames}
+    own, other = by_seq[mine["first_seq"]], by_seq[theirs["first_seq"]]
+    assert not own.get("redacted") and own.get("salt"), own
+    assert "アカネの秘密" in got["content"]
+    assert other.get("redacted") and "ブンタの秘密" not in got["content"]
+    assert "salt" not in other and "command_salt" not in other, other
+    report = verify_log(lines_from_export(got["content"]), load_registry())
+    assert report.ok, [str(p) for p in report.problems]
+    unchecked = {seq for seq, _ in report.unchecked}
+    assert theirs["first_seq"] in unchecked and mine["first_seq"] not in unchecked, report.unchecked

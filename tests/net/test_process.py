@@ -218,12 +218,12 @@ async def test_cli_replay_export_and_verify(serve: Serve, tmp_path: Path) -> Non
         assert token.encode() not in raw_db
 
     code, out = await run("verify", "--db", str(serve.db), tid)
-    assert code == 0 and out.startswith("VERIFIED"), out
+    assert code == 0 and out.startswith("検証成功 [VERIFIED]"), out
     exported = tmp_path / "log.jsonl"
     exported.write_text(jsonl, encoding="utf-8")
     code, out = await run("verify", str(exported))
     # the public export lacks the secret roll: never VERIFIED, PARTLY VERIFIED (exit 3) naming it
-    assert code == 3 and out.startswith("PARTLY VERIFIED") and "hidden" in out, out
+    assert code == 3 and out.startswith("一部のみ検証 [PARTLY VERIFIED]") and "非公開" in out, out
 
     # change one face of the first roll
     lines = jsonl.splitlines()
@@ -237,7 +237,7 @@ async def test_cli_replay_export_and_verify(serve: Serve, tmp_path: Path) -> Non
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out = await run("verify", str(tampered))
-    assert code == 1 and "NOT VERIFIED" in out, out
+    assert code == 1 and out.startswith("検証失敗 [NOT VERIFIED]") and "失敗 seq" in out, out
 
 
 async def test_cli_refuses_a_replay_seq_outside_the_table_and_a_bad_link(tmp_path: Path) -> None:
@@ -284,7 +284,7 @@ async def test_verify_refuses_before_the_seed_is_revealed(serve: Serve) -> None:
     await gm.close()
     await serve.kill(signal.SIGTERM)
     code, out = await run("verify", "--db", str(serve.db), tid)
-    assert code == 1 and "not been revealed" in out
+    assert code == 1 and "シードがまだ公開されていません" in out and "[verify/unrevealed]" in out
 
 
 async def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:

@@ -74,5 +74,5 @@ async def test_a_public_log_with_a_hidden_undo_verifies_up_to_it() -> None:
     public = verify_log(lines_from_export(await t.export("jsonl")), reg)
     assert public.ok, [str(p) for p in public.problems]
     full = verify_log(lines_from_records(await store.read(c.table_id)), reg)
-    assert full.ok and not any("GM's full log" in why for _, why in full.unchecked)
+    assert full.ok and not any("GM の全ログ" in why for _, why in full.unchecked)
     await hub.close()

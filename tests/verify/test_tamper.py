@@ -248,18 +248,18 @@ async def test_the_true_logs_verify(backend: Backend, tmp_path: Path) -> None:
         # every command decided again, but the table's creation
         assert report.counts["commands"] == len({r["command_id"] for r in rows}) - 1 > 5
         assert all("unchained" not in why for _, why in report.unchecked)
-        assert [e.split(":")[0] for e in report.epochs][-1].startswith("epoch 2")
+        assert [e.split(":")[0] for e in report.epochs][-1].startswith("期 2")
         rcs = {}
         for who, frames in s.frames.items():
             text = "\n".join(f.decode() for f in frames)
             rep = verify_log(lines_from_export(text), REGISTRY, heads=(s.acks[0][1],))
             assert rep.ok, (who, [str(p) for p in rep.problems])
             if who is None:  # the public: hidden events are named as not checked
-                assert any("hidden events not in this log" in w for _, w in rep.unchecked)
+                assert any("このログにない非公開の出来事" in w for _, w in rep.unchecked)
                 assert not rep.complete and rep.verdict == "PARTLY VERIFIED"
             if who == s.gm and ruleset == "nstrpg":
                 # the GM sees every event of nstrpg, but not a player's secret command
-                assert all(w.startswith("hidden commands") for _, w in rep.unchecked), rep.unchecked
+                assert all("非公開のコマンド" in w for _, w in rep.unchecked), rep.unchecked
             path = tmp_path / f"{ruleset}-{who}.jsonl"
             path.write_text(text, encoding="utf-8")
             rcs[who] = await asyncio.to_thread(
@@ -331,6 +331,13 @@ def _secret(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
     e = _find(envs, lambda e: e.get("audience") is not None and e["type"] == "dice_rolled")
     f = e["data"]["rolls"][0]["faces"]
     f[0] = f[0] % 6 + 1
+    return envs, e["seq"]
+
+
+@tamper("a command record removed from a chained event")
+def _no_command(envs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    e = _find(envs, lambda e: e["data"].get("expression") == "N5" and e.get("command"))
+    del e["command"]
     return envs, e["seq"]
 
 
@@ -470,7 +477,7 @@ async def test_a_whole_forged_tail_fails_against_a_head_a_player_holds(backend: 
     head_seq, head = s.acks[-1]
     report = await backend.verify(s.table_id, heads=(f"{head_seq}:{head}",))
     assert [(p.code, p.seq) for p in report.problems] == [("verify/head", head_seq)]
-    assert f"you hold head {head}" in str(report.problems[0])
+    assert f"あなたの控えたヘッドは seq {head_seq} で {head}" in str(report.problems[0])
     # the head a player got before the forged part still matches: the log is true up to there
     early = next((q, h) for q, h in s.acks if q < cut)
     assert (await backend.verify(s.table_id, heads=(f"{early[0]}:{early[1]}",))).ok
@@ -629,7 +636,7 @@ async def test_a_forged_success_count_past_a_hidden_event_fails_on_a_public_expo
         ("verify/result", roll["seq"]),
         ("verify/differs", roll["seq"]),
     }
-    assert f"successes is {true + 3}, but 'N4' with these faces gives {true}" in str(
+    assert f"successes が {true + 3} ですが、この出目で 'N4' を計算すると {true} です" in str(
         report.problems[0]
     )
     path = tmp_path / "forged.jsonl"
@@ -650,13 +657,13 @@ async def test_past_a_hidden_event_the_public_export_is_never_plainly_verified(
     report = _verify(public)
     assert report.ok and report.verdict == "PARTLY VERIFIED"
     assert [seq for seq, _ in report.unchecked] == [secret, secret]
-    assert any("decided again on the public state" in n for n in report.notes), report.notes
+    assert any("公開の状態" in n and "で判定し直し、一致" in n for n in report.notes), report.notes
     path = tmp_path / "public.jsonl"
     path.write_text(_text(public), encoding="utf-8")
     capsys.readouterr()
     assert await asyncio.to_thread(cli.main, ["verify", str(path)]) == 3
     out = capsys.readouterr().out
-    assert out.startswith("PARTLY VERIFIED") and f"seq {secret}" in out, out
+    assert out.startswith("一部のみ検証 [PARTLY VERIFIED]") and f"seq {secret}" in out, out
 
     line = next(f for f in public if f["event"].get("text") == "おつかれさまでした")
     assert line["seq"] > secret
@@ -677,9 +684,9 @@ async def test_past_a_hidden_deal_a_difference_is_named_as_not_checked(tmp_path:
     # the second deal (after the first reveal): the pile it is cut from is not known
     last = [f for f in gm if f["command_id"] == gm[-3]["command_id"]]
     assert len(last) == 2 and all(f.get("redacted") for f in last)
-    undecided = [(q, w) for q, w in report.unchecked if "on the public state" in w]
+    undecided = [(q, w) for q, w in report.unchecked if "公開の状態" in w]
     assert [q for q, _ in undecided] == [f["seq"] for f in last], report.unchecked
-    assert "deciding it again draws" in undecided[-1][1]
+    assert "個の出目を引いていますが、判定し直すと" in undecided[-1][1]
 
 
 async def test_an_edited_display_field_in_an_export_is_rejected(tmp_path: Path) -> None:
@@ -694,7 +701,9 @@ async def test_an_edited_display_field_in_an_export_is_rejected(tmp_path: Path) 
     chat["text"] = chat["text"].replace("ドーモ", "ドーモドーモ")
     report = _verify(public)
     assert [(p.code, p.seq) for p in report.problems] == [("verify/display", chat["seq"])]
-    assert "text is" in str(report.problems[0]) and "ドーモ、たろうです" in str(report.problems[0])
+    assert "text はログでは" in str(report.problems[0]) and "ドーモ、たろうです" in str(
+        report.problems[0]
+    )
 
     public = _public(s)
     roll = next(f for f in public if f["event"].get("expression") == "2D6>=7")
@@ -716,8 +725,8 @@ async def test_a_held_head_names_the_first_edited_seq(tmp_path: Path) -> None:
     report = _verify(public, heads=(f"{head_seq}:{head}",))
     heads = [p for p in report.problems if p.code == "verify/head"]
     assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
-    assert f"the chain breaks at seq {chat['seq']}" in str(heads[0])
-    assert f"at seq {head_seq}" in str(heads[0])
+    assert f"鎖が seq {chat['seq']} で切れています" in str(heads[0])
+    assert f"seq {head_seq} であなたの控えたヘッド" in str(heads[0])
     report = _verify(public, heads=(head,))  # the head alone, without its seq
     heads = [p for p in report.problems if p.code == "verify/head"]
     assert [p.seq for p in heads] == [chat["seq"]], [str(p) for p in report.problems]
@@ -737,7 +746,7 @@ async def test_event_version_is_chained(backend: Backend) -> None:
     await backend.rewrite(s.table_id, _rechain(rows))
     report = await backend.verify(s.table_id)
     assert ("verify/differs", target["seq"]) in {(p.code, p.seq) for p in report.problems}
-    assert "event_version is 2 in the log, 1 when decided again" in str(report.problems[0])
+    assert "event_version がログでは 2、判定し直すと 1 です" in str(report.problems[0])
 
 
 def test_a_log_chained_before_event_version_still_verifies() -> None:
@@ -750,7 +759,7 @@ def test_a_log_chained_before_event_version_still_verifies() -> None:
     head = "15:" + json.loads(full.splitlines()[-1])["hash"][:16]
     rep = verify_log(lines_from_export(full), REGISTRY, heads=(head,))
     assert rep.verdict == "VERIFIED" and rep.counts["chained"] == 15, rep.problems
-    assert any("seq 1-15: chained in format 1" in n for n in rep.notes), rep.notes
+    assert any("seq 1-15: 鎖の形式1" in n for n in rep.notes), rep.notes
     rep = verify_log(lines_from_export(public), REGISTRY, heads=(head,))
     assert rep.ok and rep.verdict == "PARTLY VERIFIED", rep.problems
 
@@ -785,7 +794,7 @@ def test_a_format_1_log_goes_on_in_format_2_but_never_back() -> None:
     assert sealed([1] * 15) == rows  # the fixture is format 1 throughout
     rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2] * 5))), REGISTRY)
     assert rep.verdict == "VERIFIED", [str(p) for p in rep.problems]
-    assert any(n.startswith("seq 1-10: chained in format 1") for n in rep.notes), rep.notes
+    assert any(n.startswith("seq 1-10: 鎖の形式1") for n in rep.notes), rep.notes
     rep = verify_log(lines_from_export(_text(sealed([1] * 10 + [2, 2, 1, 2, 2]))), REGISTRY)
     assert [(p.code, p.seq) for p in rep.problems] == [("verify/chain", 13)]
 
@@ -830,7 +839,7 @@ async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
     gm = [json.loads(f) for f in s.frames[s.gm]]
     report = _verify(gm)
     assert report.verdict == "VERIFIED", report.unchecked
-    assert report.epochs[-1].endswith("open, its seed is not revealed")
+    assert report.epochs[-1].endswith("進行中、シード未公開")
 
     async def rolled(send: Any, table: Any, gm: str, pl: str) -> None:
         await script(send, table, gm, pl)
@@ -841,7 +850,7 @@ async def test_an_open_epoch_names_the_seqs_whose_dice_it_leaves_unchecked(
     report = _verify(gm)
     last = gm[-1]["seq"]
     assert report.ok and report.verdict == "PARTLY VERIFIED"
-    assert any(q == last and f"dice drawn at seq {last}" in w for q, w in report.unchecked), (
+    assert any(q == last and f"seq {last} で引かれたダイス" in w for q, w in report.unchecked), (
         report.unchecked
     )
 
@@ -863,7 +872,7 @@ async def test_a_hidden_command_without_its_salt_is_not_verified(tmp_path: Path)
     assert report.verdict == "PARTLY VERIFIED"
     assert (
         hidden["seq"],
-        f"hidden commands without their salt (their commitment is not checked): seq {hidden['seq']}",
+        f"塩のない非公開のコマンド（コミットメントと照合されません）: seq {hidden['seq']}",
     ) in report.unchecked
 
 
@@ -881,11 +890,15 @@ async def test_a_held_head_as_copied_from_the_header_or_garbled(
     copied = f"指紋 {seq}:{head}"
     capsys.readouterr()  # the log lines of the play
     assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", copied]) == 0
-    assert capsys.readouterr().out.startswith("VERIFIED")
+    assert capsys.readouterr().out.startswith("検証成功 [VERIFIED]")
     for bad in ("zz:qq", f"x{seq}:{head}", f"{seq}:{'z' * 16}"):
         assert await asyncio.to_thread(cli.main, ["verify", str(path), "--head", bad]) == 1, bad
         out = capsys.readouterr().out
-        assert out.startswith("NOT VERIFIED") and "is not a head" in out, (bad, out)
+        assert out.startswith("検証失敗 [NOT VERIFIED]") and "はヘッドではありません" in out, (
+            bad,
+            out,
+        )
+        assert "[verify/head]" in out, out
 
 
 async def test_export_as_a_member_the_table_does_not_have_is_refused(
@@ -922,7 +935,7 @@ async def test_a_held_head_shorter_than_the_fingerprint_is_refused(tmp_path: Pat
     report = await backend.verify(s.table_id, heads=(f"{seq}:{head[:8]}",))
     assert report.verdict == "NOT VERIFIED"
     assert [p.code for p in report.problems] == ["verify/head"]
-    assert "16 hex digits" in report.problems[0].detail
+    assert "16 桁の16進数" in report.problems[0].detail
 
 
 async def test_an_edited_audience_in_an_export_is_rejected(tmp_path: Path) -> None:
@@ -936,3 +949,70 @@ async def test_an_edited_audience_in_an_export_is_rejected(tmp_path: Path) -> No
     secret["audience"] = sorted([*secret["audience"], "m99"])
     report = _verify(mine)
     assert ("verify/differs", secret["seq"]) in _codes_at(report), [str(p) for p in report.problems]
+
+
+async def test_a_chained_event_without_its_command_is_a_forgery(backend: Backend) -> None:
+    """A chained log always records its commands (chain format 1 on), so a command record
+    removed (and the hashes recomputed) was PARTLY VERIFIED as "written before taku
+    logged commands". It is NOT VERIFIED, naming the seq, from the database and from a
+    jsonl export."""
+    s = await _play(backend, "nstrpg", _nstrpg)
+    rows, seq = _no_command(await backend.rows(s.table_id))
+    rows = _rechain(rows)
+    report = verify_log(lines_from_export("\n".join(json.dumps(r) for r in rows)), REGISTRY)
+    assert report.verdict == "NOT VERIFIED" and report.exit_code == 1
+    assert ("verify/command", seq) in _codes_at(report), [str(p) for p in report.problems]
+    assert not any("コマンドの記録がない" in why for _, why in report.unchecked)
+    await backend.rewrite(s.table_id, rows)
+    report = await backend.verify(s.table_id)
+    assert ("verify/command", seq) in _codes_at(report), [str(p) for p in report.problems]
+
+
+def test_the_report_is_in_japanese_with_its_codes_beside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every line of ``taku verify``'s report reads in Japanese (its users are Japanese
+    players): the verdict, each 失敗 line with its seq, what differs and its stable code,
+    the 未検証 lines and the notes; the exit codes stay 3 and 1."""
+    public = (FIXTURES / "chain1-nstrpg.public.jsonl").read_text("utf-8")
+    path = tmp_path / "public.jsonl"
+    path.write_text(public, encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["verify", str(path)]) == 3
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("一部のみ検証 [PARTLY VERIFIED]: 出来事 15 件"), out
+    assert "未検証 このログにない非公開の出来事（内容が公開されれば検証されます）: seq 10" in out
+    frames = [json.loads(x) for x in public.splitlines()]
+    roll = next(f for f in frames if f["event"].get("expression") == "N5")
+    roll["event"]["successes"] += 3
+    path.write_text("\n".join(json.dumps(f, ensure_ascii=False) for f in frames), "utf-8")
+    assert cli.main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("検証失敗 [NOT VERIFIED]: 出来事 15 件のうちに問題が"), out
+    true = roll["event"]["successes"] - 3
+    assert (
+        f"失敗 seq {roll['seq']}: ダイスの結果（合計・成功数・成否）が、その出目から計算したものと"
+        f"違います: successes が {true + 3} ですが、この出目で 'N5' を計算すると {true} です"
+        " [verify/result]"
+    ) in out, out
+    prefixes = ("検証失敗 ", "失敗 seq ", "未検証 ", "  期 ", "  注: ")
+    assert all(line.startswith(prefixes) for line in out), out
+
+
+def test_verify_of_a_missing_file_database_or_table_says_so_in_japanese(tmp_path: Path) -> None:
+    """What a player mistypes is answered in Japanese too, without a traceback."""
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", str(tmp_path / "nai.jsonl")])
+    assert "ファイル" in str(exc.value.code) and "がありません" in str(exc.value.code)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", "--db", str(tmp_path / "nai.db"), "t1"])
+    assert str(exc.value.code) == f"taku: データベース {str(tmp_path / 'nai.db')!r} がありません"
+    db = tmp_path / "t.db"
+    asyncio.run(_play(Backend("sqlite", str(db)), "nstrpg", _greeting))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["verify", "--db", str(db), "t_nai"])
+    assert str(exc.value.code) == f"taku: {db} に卓 't_nai' がありません"
+
+
+async def _greeting(send: Any, table: Any, gm: str, pl: str) -> None:
+    await send(pl, Chat(text="よろしく"))

@@ -195,7 +195,7 @@ export function chatUi(ctx) {
   });
   $("#chat-as").addEventListener("change", () => app.state && renderPalette(app.state));
 
-  // the server's own export (one implementation for the CLI and this page): the public's view
+  // the server's own export (one implementation for the CLI and this page): this member's view
   async function exportLog(format) {
     const got = await conn.request({ type: "export_log", table_id: app.tableId, format });
     download(got.filename, got.content, got.media_type);
