@@ -557,7 +557,8 @@ class _Connection:
                         format=fmt,
                         filename=export_filename(tid, fmt),
                         media_type=EXPORT_MEDIA[fmt],
-                        content=await table.export(fmt, mid),
+                        # jsonl, to verify: the asker's own view; html and text, to share: public
+                        content=await table.export(fmt, mid if fmt == "jsonl" else None),
                     )
                 )
             case _:  # pragma: no cover - decode_client only yields the types above

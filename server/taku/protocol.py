@@ -173,10 +173,12 @@ class GetLog(ClientMessage, frozen=True, kw_only=True, tag="get_log"):
 
 
 class ExportLog(ClientMessage, frozen=True, kw_only=True, tag="export_log"):
-    """The table's whole log as a file (answer: ``exported``), as the member asking
-    received it (``taku export --as``, :mod:`taku.export`): their own secret rolls,
-    whispers, hands and hidden commands in full with their salts (so ``taku verify``
-    checks them against the commitments), everyone else's hidden events as stand-ins."""
+    """The table's whole log as a file (answer: ``exported``). ``jsonl`` (to verify) is
+    the log as the member asking received it (``taku export --as``, :mod:`taku.export`):
+    their own secret rolls, whispers, hands and hidden commands in full with their salts
+    (so ``taku verify`` checks them against the commitments), everyone else's hidden
+    events as stand-ins. ``html`` and ``text`` (to share, as ココフォリア's logs) are the
+    public log: no hidden information, whoever asks."""
 
     table_id: str
     format: Literal["html", "text", "jsonl"] = "html"

@@ -646,10 +646,10 @@ class TakuClient:
         )
 
     async def export_log(self, table_id: str, format: str = "html") -> Exported:
-        """The table's whole log as a file (``html``, ``text`` or ``jsonl``), as this
-        member received it (``taku export --as``): their own secret rolls, whispers and
-        hand in full (with their salts in ``jsonl``, for ``taku verify``), everyone
-        else's as stand-ins."""
+        """The table's whole log as a file: ``html`` or ``text``, the public log to share
+        (no hidden information); ``jsonl``, to verify, as this member received it
+        (``taku export --as``): their own secret rolls, whispers and hand in full with
+        their salts, everyone else's as stand-ins."""
         reply = await self._request(ExportLog(table_id=table_id, format=format))  # type: ignore[arg-type]
         assert isinstance(reply, Exported)
         return reply
