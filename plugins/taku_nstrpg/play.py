@@ -547,7 +547,7 @@ def _character(
                     choices={
                         "shuchu": [
                             Choice(value=False, label="通常"),
-                            Choice(value=True, label="集中状態に入る（移動フェイズを飛ばす）"),
+                            Choice(value=True, label="集中・移動フェイズなし"),
                         ]
                     },
                     group=ch.name,

@@ -122,6 +122,9 @@ async def test_turn_follows_initiative_and_the_phases_of_a_turn(ns: Make) -> Non
     assert not find(offered(t, t.pl), "begin_turn_of")
     (begin,) = find(offered(t, t.gm), "begin_turn_of", character_id=boss)
     assert begin.primary and values(begin, "shuchu") == [False, True]
+    # the buttons read 「label（choice）」 (clients/web/js/moves.js): no parentheses nested
+    buttons = [f"{begin.label}（{ch.label}）" for ch in begin.choices["shuchu"]]
+    assert buttons == ["手番を始める（通常）", "手番を始める（集中・移動フェイズなし）"]
     await send(t, t.gm, begin)
     tr = turn(t.h.table.state, t.h.table.ruleset)
     assert tr is not None and (tr.phase, tr.actor) == ("move", boss)
