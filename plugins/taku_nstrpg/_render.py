@@ -88,7 +88,9 @@ def render(event: Event, table: TableState, options: NsOptions | None = None) ->
             kind = "近接攻撃" if event.kind == "melee" else "射撃"
             style = f"『{STYLES[event.style].name}』" if event.style in STYLES else ""
             parts = []
-            area = [h.target for h in event.hits if h.area]
+            # an area attack names everyone in the area, on a failed roll too (``area``;
+            # logs before it carry only the hits)
+            area = list(event.area) or [h.target for h in event.hits if h.area]
             for r in event.rolls:
                 if area or r.target == event.attacker:  # ◉ヘルタツマキ: everyone in the area
                     faces = _faces(r.roll.faces) if r.roll else "-"

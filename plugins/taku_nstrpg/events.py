@@ -195,6 +195,9 @@ class AttackRolled(Event, frozen=True, kw_only=True, tag="nstrpg.attack_rolled")
     ``hits`` are the hits that wait for their target's evasion; hits on targets
     that cannot evade are followed by ``nstrpg.damage_resolved`` at once.
     ``misses`` are what the missed attacks would have been (for ●ニンジャ第六感).
+    ``area`` (an area attack, ◉ヘルタツマキ 2-15) is everyone in the area, hit or not, so that
+    a failed roll reads as an area attack too (empty in logs written before it and for any
+    other attack).
     """
 
     meta = msgspec.Meta(
@@ -218,6 +221,10 @@ class AttackRolled(Event, frozen=True, kw_only=True, tag="nstrpg.attack_rolled")
     quick_dice: QuickSpent = 0
     adrenaline: AdrenalineUsed = False
     pool_with: Annotated[tuple[str, ...], field("まとめて振ったモブ", "キャラクターのID")] = ()
+    area: Annotated[
+        tuple[str, ...],
+        field("範囲内", "範囲攻撃（◉ヘルタツマキ）の範囲内にいたキャラクターのID（失敗しても）"),
+    ] = ()
 
 
 class AttackRerolled(Event, frozen=True, kw_only=True, tag="nstrpg.attack_rerolled"):

@@ -220,7 +220,7 @@ def decide_map(acc: Any, cmd: Any, ctx: Context[Any]) -> None:
             if at is not None:
                 p = _square(b.map, at)
                 if b.map.cell(p) in "#O":
-                    reject("occupied", "壁や障害物の上には置けない", _S25)
+                    reject("blocked_square", "壁や障害物の上には置けない", _S25)
                 if any(q == p and k != cid for k, q in b.positions.items() if _alive(game, k)):
                     reject("occupied", "そのマスには他のキャラクターがいる", _S25)
                 at = p
@@ -488,6 +488,7 @@ def _signature_shot(
                 ),
             ),
             hits=tuple(hits),
+            area=tuple(targets) if info.area else (),
         )
     )
     _land_or_wait(acc, hits, ctx, acc.options)

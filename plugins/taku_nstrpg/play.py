@@ -261,7 +261,7 @@ def _targets(
 
 def _choices(targets: Fighters) -> list[Choice]:
     return [
-        Choice(value=ch.id, label=ch.name + ("（気絶）" if f.status == FAINTED else ""))
+        Choice(value=ch.id, label=("気絶した" if f.status == FAINTED else "") + ch.name)
         for ch, _, f in targets
     ]
 
@@ -305,7 +305,7 @@ def _evasions(
     can_roll = sheet.kind != "mob" and f.status == ACTIVE
     top = max(f.evasion_dice, 0) if can_roll else 0
     dice = [
-        Choice(value=n, label=f"回避ダイス{n}個" if n else "回避しない（ダメージを受ける）")
+        Choice(value=n, label=f"回避ダイス{n}個" if n else "回避せずに受ける")
         for n in range(top, -1, -1)
     ]
     out = []
@@ -547,7 +547,7 @@ def _character(
                     choices={
                         "shuchu": [
                             Choice(value=False, label="通常"),
-                            Choice(value=True, label="集中状態に入る（移動フェイズを飛ばす）"),
+                            Choice(value=True, label="集中・移動フェイズなし"),
                         ]
                     },
                     group=ch.name,

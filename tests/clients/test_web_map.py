@@ -548,3 +548,49 @@ async def test_attacking_an_ally_from_a_form_asks_first_too(
         "window.taku.events.some((e) => e.event.type === 'nstrpg.attack_rolled')"
     )
     assert len(asked) == 2
+
+
+async def test_the_map_note_of_a_turn_goes_when_the_next_turn_begins(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """The note under the map says what was just done (「…へ移動しました」) for the rest of
+    that 手番; when the 手番 passes to the enemy it is gone, not shown in someone else's."""
+    t = await setup(scripted_server, open_page)
+    pl, me = t["pl"], t["ids"]["ニンジャスレイヤー"]
+    await t["gm"].close()  # only the player's page is looked at (axe checks it at the end)
+    note = pl.locator("[data-testid='map-live'] .map-note")
+    await pl.click(sq(1, 2))
+    await pl.click("[data-testid='map-go']")
+    await wait_seq(pl, t["seq"] + 1)
+    await pl.wait_for_function(
+        "document.querySelector(\"[data-testid='map-live'] .map-note\").textContent"
+        ".endsWith('へ移動しました')"
+    )
+    assert await note.inner_text() == "ニンジャスレイヤーは2列3行 床へ移動しました"
+    ptoken = await pl.evaluate(f"JSON.parse(localStorage.getItem('taku:{t['table_id']}')).token")
+    async with await TakuClient.connect(scripted_server.ws_url) as p:
+        await p.join(t["table_id"], ptoken)
+        ack = await p.command(t["table_id"], {"type": "nstrpg.end_turn_of", "character_id": me})
+    await pl.wait_for_selector(f"body[data-seq='{ack.last_seq}']")
+    assert "ラオモトの手番" in await pl.inner_text("[data-testid='turn-now']")
+    assert await note.text_content() == ""
+
+
+async def test_a_spectator_gets_no_instructions_for_acting(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """The grid's description tells a player how to choose squares and move; a spectator,
+    who can do neither, is told only how to look around the map (and gets no move bar)."""
+    from .test_web import join_as
+
+    t = await setup(scripted_server, open_page)
+    sp = await join_as(open_page, await t["gm"].input_value("#invite-spectator"), "観客")
+    await t["gm"].close()
+    await sp.wait_for_selector("[data-testid='map-live'] .sq")
+    acting = await t["pl"].text_content("#map-help-live") or ""
+    assert "Enter で選びます" in acting and "「この経路で移動する」" in acting
+    watching = await sp.text_content("#map-help-live") or ""
+    assert watching == "矢印キーでマスを移ると、そのマスの様子を読み上げます。"
+    grid = sp.locator("[data-testid='map-live'] svg.map-svg")
+    assert await grid.get_attribute("aria-describedby") == "map-help-live"
+    assert await sp.locator("[data-testid='map-live'] .map-move").is_hidden()

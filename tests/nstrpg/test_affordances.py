@@ -3,6 +3,7 @@ the right choices, the forbidden ones are not, and an offered action is accepted
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,6 +39,20 @@ def find(affs: list[Affordance], command: str, **args: Any) -> list[Affordance]:
 
 def values(a: Affordance, key: str) -> list[Any]:
     return [ch.value for ch in a.choices[key]]
+
+
+def buttons(a: Affordance) -> list[str]:
+    """The labels the web client's buttons give an affordance (clients/web/js/moves.js):
+    「label（choice・choice）」, one a combination of its choices."""
+    combos = [""]
+    for cs in a.choices.values():
+        combos = [f"{x}・{ch.label}" if x else ch.label for x in combos for ch in cs]
+    return [f"{a.label}（{x}）" if x else a.label for x in combos]
+
+
+def nested(labels: list[str]) -> list[str]:
+    """The labels with parentheses inside parentheses (「…（…（…））」), hard to read."""
+    return [x for x in labels if re.search(r"（[^）]*（", x)]
 
 
 def _is_list(t: Any) -> bool:
@@ -122,6 +137,9 @@ async def test_turn_follows_initiative_and_the_phases_of_a_turn(ns: Make) -> Non
     assert not find(offered(t, t.pl), "begin_turn_of")
     (begin,) = find(offered(t, t.gm), "begin_turn_of", character_id=boss)
     assert begin.primary and values(begin, "shuchu") == [False, True]
+    # the buttons read 「label（choice）」 (clients/web/js/moves.js): no parentheses nested
+    buttons = [f"{begin.label}（{ch.label}）" for ch in begin.choices["shuchu"]]
+    assert buttons == ["手番を始める（通常）", "手番を始める（集中・移動フェイズなし）"]
     await send(t, t.gm, begin)
     tr = turn(t.h.table.state, t.h.table.ruleset)
     assert tr is not None and (tr.phase, tr.actor) == ("move", boss)
@@ -188,7 +206,8 @@ async def test_a_pending_hit_offers_its_defender_the_evasion_dice(ns: Make) -> N
         1,
         0,
     ]  # 回避ダイス: max(カラテ5, ニューロン4, ワザマエ3)
-    assert evade.choices["dice"][-1].label == "回避しない（ダメージを受ける）"
+    assert evade.choices["dice"][-1].label == "回避せずに受ける"
+    assert nested([b for a in offered(t, t.pl) for b in buttons(a)]) == []
     assert not find(offered(t, other), "evade")  # not their character
     assert not [
         a for a in find(offered(t, t.pl), "evade") if "emergency_dice" in a.choices
@@ -225,6 +244,9 @@ async def test_kaishaku_barrage_and_sixth_sense_when_the_state_allows_them(ns: M
     await t.gm_do(c.AdjustValue(character_id=boss, field="status", value="fainted"))
     (k,) = find(offered(t, t.pl), "kaishaku", attacker=me)
     assert values(k, "target") == [boss]
+    assert buttons(k) == [
+        "カイシャクする（気絶したソニックブーム）"
+    ]  # not 「（ソニックブーム（気絶））」
     await send(t, t.pl, k)
     assert t.f(boss).status == "dead"
     # ●ニンジャ第六感 (【ニューロン】13): the latest check may be rerolled, once

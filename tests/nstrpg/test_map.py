@@ -255,3 +255,24 @@ async def test_a_wall_is_not_painted_under_a_character(ns: Make) -> None:
     assert t.h.game.board.map.rows[1] == "#...#"
     await t.gm_do(mp.EditMap(cells=[mp.CellEdit(x=2, y=1, cell="D")]))
     assert t.h.game.board.map.rows[1] == "#.D.#" and t.h.game.board.positions[me] == (2, 1)
+
+
+async def test_place_tells_a_wall_from_another_character(ns: Make) -> None:
+    """``place`` on a wall or an obstacle is ``blocked_square`` (listed in the ruleset's
+    errors); on another character's square ``occupied``: two reasons, two messages."""
+    from taku_nstrpg.errors import ERRORS
+
+    t = await ns()
+    me = await t.pc("ボブ", karate=3, neuron=3, wazamae=3, tairyoku=5, seishin=2)
+    other = await t.pc("エミリー", karate=3, neuron=3, wazamae=3, tairyoku=5, seishin=2)
+    await t.gm_do(mp.SetMap(text="#####\n#..O#\n#####"))
+    await t.gm_do(mp.Place(character_id=other, at=(1, 1)))
+    for at in ((0, 1), (3, 1)):  # a wall, an obstacle
+        err = await t.h.rejected(t.gm, mp.Place(character_id=me, at=at))
+        assert (err.code, err.message) == (
+            "rule/nstrpg/blocked_square",
+            "壁や障害物の上には置けない",
+        )
+    err = await t.h.rejected(t.gm, mp.Place(character_id=me, at=(1, 1)))
+    assert (err.code, err.message) == ("rule/nstrpg/occupied", "そのマスには他のキャラクターがいる")
+    assert "blocked_square" in ERRORS and me not in t.h.game.board.positions

@@ -101,3 +101,27 @@ async def test_hell_tatsumaki_reads_as_an_area_attack_never_as_a_shot_at_himself
     (a,) = [e for e in out if isinstance(e, ev.AttackRolled)]
     line = t.h.table.ruleset.render(a, t.h.state, t.h.state.rules)
     assert a.hits == () and "→範囲内（対象なし）" in line and "命中" not in line, line
+
+
+async def test_a_failed_hell_tatsumaki_still_reads_as_an_area_attack(ns: Make) -> None:
+    """A failed roll hits nobody, yet the line names everyone in the 5×5 (範囲内（…）), as a
+    successful one does, not only the first of them as a single shot; a log written before
+    the event carried ``area`` still loads and renders (the old line)."""
+    import msgspec
+
+    t, slayer, ids = await setup(ns)
+    t.roll(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)  # no success at HARD
+    out = await t.gm_do(mp.UseAbility(character_id=slayer, ability="◉ヘルタツマキ"))
+    (a,) = [e for e in out if isinstance(e, ev.AttackRolled)]
+    line = t.h.table.ruleset.render(a, t.h.state, t.h.state.rules)
+    assert a.hits == () and set(a.area) == {ids["near_pc"], ids["corner_pc"], ids["mob"]}
+    assert line.startswith("ニンジャスレイヤー の射撃: →範囲内（"), line
+    assert all(name in line for name in ("ボブ", "ケビン", "クローンヤクザ")), line
+    assert line.endswith("成功数0 失敗") and "エミリー" not in line, line
+    old = msgspec.json.decode(msgspec.json.encode(a))
+    del old["area"]
+    legacy = msgspec.json.decode(msgspec.json.encode(old), type=ev.AttackRolled)
+    assert legacy.area == ()
+    assert t.h.table.ruleset.render(legacy, t.h.state, t.h.state.rules).startswith(
+        "ニンジャスレイヤー の射撃: →"
+    )

@@ -199,6 +199,17 @@ export function mapPanel(st, ctx, { affordances = [], turn = null, info = null }
   return panel.root;
 }
 
+// the grid's description (aria-describedby): how to act for who may, how to look for who watches
+const HELP_ACT = "矢印キーでマスを移り、Enter で選びます。移動フェイズでは色の付いたマスが移動できるマスです。1マスずつ選ぶか行き先を選んで、「この経路で移動する」を押します。";
+const HELP_WATCH = "矢印キーでマスを移ると、そのマスの様子を読み上げます。";
+
+// which 手番 a turn() is in: the round, whose 手番 and how many are done (一騎打ち's
+// second 手番 of the same ninja is another one); "" with no turn order
+function turnKey(turn) {
+  if (!turn || !Array.isArray(turn.order) || !turn.order.length) return "";
+  return `${turn.round}|${turn.actor || ""}|${turn.order.filter((x) => x && x.done).length}`;
+}
+
 function newPanel(which) {
   const st = {
     focus: null, // the square holding the grid's tab stop (null: not placed yet)
@@ -213,12 +224,12 @@ function newPanel(which) {
     chosenTarget: null, // the target whose line of sight is drawn thick
     others: {}, // a square offer's other open choices, as chosen in the bar (JSON of the value)
     note: "",
+    noteTurn: null, // the 手番 the note was said in: a new 手番 clears it
   };
   const root = h("section", { class: "panel map-panel", "data-testid": `map-${which}`, "aria-label": "マップと手番" });
   const tracker = h("div", { class: "tracker" });
   const head = h("h2", { text: "マップ" });
-  const help = h("p", { id: `map-help-${which}`, class: "sr",
-    text: "矢印キーでマスを移り、Enter で選びます。移動フェイズでは色の付いたマスが移動できるマスです。1マスずつ選ぶか行き先を選んで、「この経路で移動する」を押します。" });
+  const help = h("p", { id: `map-help-${which}`, class: "sr" });
   const scroll = h("div", { class: "map-scroll" });
   const status = h("p", { class: "map-note", role: "status" });
   const moveBar = h("div", { class: "map-move", role: "group", "aria-label": "移動の経路" });
@@ -605,6 +616,7 @@ function newPanel(which) {
   function redraw(refocus = false) {
     head.hidden = !cur.board;
     help.hidden = !cur.board;
+    help.textContent = cur.canAct ? HELP_ACT : HELP_WATCH;
     if (cur.board) drawGrid(refocus);
     else clear(scroll, cur.isGm ? h("p", { class: "muted", text: "まだマップがありません。下の「マップを編集」でテキストを貼るか、今できる手の「マップを設定する」でサンプルを選んでください。" }) : null);
     if (!cur.board && cur.isGm && !editor.dataset.shown) editor.open = true; // a GM without a map: the editor first
@@ -643,8 +655,14 @@ function newPanel(which) {
       const controls = (cid) => isGm || (sv.characters[cid] || {}).owner === (ctx.me || {}).member_id;
       const isPc = (cid) => (((sv.characters[cid] || {}).sheet || {}).kind || "pc") === "pc";
       const ally = (a, b) => Boolean(a && b) && a !== b && isPc(a) === isPc(b); // NSTRPG's two sides
+      // a new 手番 (or the gap between two): the last one's note goes
+      const turnNow = turnKey(turn);
+      if (st.noteTurn !== null && st.noteTurn !== turnNow) st.note = "";
+      st.noteTurn = turnNow;
       cur = {
         ctx, board, offer, turn, isGm, info, affordances,
+        // who may act here: the live view of a GM or a player (a spectator and the replay only watch)
+        canAct: Boolean(ctx.live && ctx.send && ctx.me && ctx.me.role !== "spectator"),
         legend: legendOf(info),
         tokens: board ? tokensOf(sv, board) : [],
         controls, ally,
