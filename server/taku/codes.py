@@ -175,6 +175,11 @@ CATALOGUE: dict[str, Code] = {
         "only the source table's GM may fork it (unless its settings allow members)",
         "この卓から分岐できるのはGMだけです",
     ),
+    "fork/hidden_state": Code(
+        "a member who is not the GM forks at a seq whose state holds what they may not see"
+        " (the fork would make them its GM); the source's GM may fork there",
+        "この時点の卓にはあなたに見えない情報があります。GMに分岐を頼んでください",
+    ),
     "fork/bad_seq": Code(
         "the seq to fork at is not on the source table (1 to its seq)",
         "分岐する番号がこの卓にありません",

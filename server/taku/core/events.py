@@ -208,7 +208,11 @@ class HistorySettings(
         bool,
         msgspec.Meta(
             title="メンバーの分岐",
-            description="GM以外のメンバーもこの卓から分岐した卓を作れる",
+            description=(
+                "GM以外のメンバーもこの卓から分岐した卓を作れる（分岐した人がその卓のGMになる）。"
+                "ただし、その時点でそのメンバーに見えない情報（NPCの手札など）があるときは"
+                "GMしか分岐できない"
+            ),
         ),
     ] = False
 
