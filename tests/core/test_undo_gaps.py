@@ -3,7 +3,6 @@ compensates the armed timers, and the small ones (the reviewer's list)."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from taku.codes import message
