@@ -1,0 +1,67 @@
+"""Undo and redo with ``turn_seconds`` (issue #20): the armed turn timers follow the
+fold without the undone move, so the table never waits for ever on a timer armed for
+the wrong player."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from taku.core.commands import Redo, Undo
+from taku.core.events import HistorySettings
+from taku_shadowjan import commands as C
+
+from .conftest import make_game
+
+T0 = dt.datetime(2026, 12, 1, 15, 0, tzinfo=dt.UTC)
+
+
+@pytest.mark.parametrize("redo", [False, True])
+async def test_undo_gives_the_turn_timer_back_and_redo_takes_it_again(redo: bool) -> None:
+    """shadowjan ``turn_seconds`` 60 with ``player_undo``: ジョン plays (his timer stops,
+    スティファニー's is set), then undoes: his timer runs again with its first deadline
+    and hers is gone; at that deadline his turn is passed. Redo instead puts hers back."""
+    g = await make_game(
+        options={"turn_seconds": 60, "timeout_pass": True},
+        history=HistorySettings(player_undo=True),
+    )
+    now = [T0]
+    g.h.hub.clock = lambda: now[0]
+    john, steph, ken, _ = g.cids
+    (mine,) = g.h.state.timers.values()
+    g.h.roll(1, 1, 1, 1)
+    await g.send(john, C.Neuron(character_id=john))
+    (hers,) = g.h.state.timers.values()
+    assert hers.character_id == steph
+    await g.send(john, Undo())
+    assert g.waiting() == (john, "action")
+    assert list(g.h.state.timers.values()) == [mine]
+    if redo:
+        await g.send(john, Redo())
+        assert list(g.h.state.timers.values()) == [hers]
+        assert g.waiting() == (steph, "action")
+    else:
+        now[0] = mine.deadline
+        assert await g.h.hub.fire_due_timers() == 1
+        assert g.waiting() == (steph, "action")  # ジョン's turn passed by his own timer
+    await g.h.assert_replay_matches()
+    await g.h.hub.close()
+
+
+async def test_a_restored_timer_past_its_deadline_expires_at_once() -> None:
+    """The undo comes after ジョン's first deadline: his timer is back and the server
+    expires it on its next look, passing his turn."""
+    g = await make_game(options={"turn_seconds": 60, "timeout_pass": True})
+    now = [T0]
+    g.h.hub.clock = lambda: now[0]
+    john, steph, _, _ = g.cids
+    (mine,) = g.h.state.timers.values()
+    g.h.roll(1, 1, 1, 1)
+    await g.send(john, C.Neuron(character_id=john))
+    now[0] = mine.deadline + dt.timedelta(seconds=5)
+    await g.h.send(g.h.gm, Undo())
+    assert list(g.h.state.timers) == [mine.id]
+    assert await g.h.hub.fire_due_timers() == 1
+    assert g.waiting() == (steph, "action")
+    await g.h.hub.close()
