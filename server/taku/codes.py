@@ -160,8 +160,9 @@ CATALOGUE: dict[str, Code] = {
         "the command is not undone, so there is nothing to redo", "その操作は取り消されていません"
     ),
     "undo/not_last": Code(
-        "a player may undo only their own last command, while nobody has acted since",
-        "プレイヤーが取り消せるのは、自分の直前の操作（その後だれも操作していないとき）だけです",
+        "a player may undo (redo) only their own last command, while nobody has acted since"
+        " (param `action`: 取り消し or やり直し)",
+        "プレイヤーが{action}できるのは、自分の直前の操作（その後だれも操作していないとき）だけです",
     ),
     "undo/depends": Code(
         "a later command depends on it (params `seq`, `command`); the GM may force it with a reason",

@@ -241,6 +241,7 @@ async def fork_table(
             source_head=past.head,
             state=undo.fork_state(past, member_id),
             id_offset=now_state.seq + now_state.id_offset,  # past every id the source made
+            source_name=now_state.name,
         ),
         core_table.join_event(member_id, forker.name, Role.GM),
     ]

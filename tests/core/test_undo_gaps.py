@@ -1,13 +1,14 @@
-"""The last gaps of issue #20: a member's fork never shows them hidden state, undo
-compensates the armed timers, and the small ones (the reviewer's list)."""
+"""The last gaps of issue #20: a member's fork never shows them hidden state, and the
+small ones (the reviewer's list); undo and the timers: tests/shadowjan/test_undo_timers.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from taku.codes import message
-from taku.core.commands import CreateCharacter
+from taku.core.commands import Chat, CreateCharacter, Redo, Undo
 from taku.core.events import HistorySettings
+from taku.core.render import render
 from taku.errors import TakuError
 from taku.testing.harness import TableHarness
 from taku_yodomi import commands as Y
@@ -52,4 +53,32 @@ async def test_a_players_fork_of_a_public_state_is_made() -> None:
     f = await h.hub.fork_table(h.table.table_id, pl)
     fork = await h.hub.table(f.created.table_id)
     assert fork.state.members[pl].role == "gm"
+    await h.hub.close()
+
+
+async def test_a_players_refused_redo_says_redo() -> None:
+    """``undo/not_last`` names what was refused: やり直し for a redo, 取り消し for an undo."""
+    h = await TableHarness.create("generic", history=HistorySettings(player_undo=True))
+    pl = await h.join("はなこ")
+    await h.send(pl, Chat(text="わたし"))
+    await h.send(pl, Undo())
+    await h.send(h.gm, Chat(text="GM"))
+    e = await h.rejected(pl, Redo())
+    assert e.code == "undo/not_last"
+    assert message(e.code, e.details).startswith("プレイヤーがやり直しできるのは")
+    e = await h.rejected(pl, Undo())  # the GM's line
+    assert message(e.code, e.details).startswith("プレイヤーが取り消しできるのは")
+    await h.hub.close()
+
+
+async def test_a_forks_first_line_names_the_source_table() -> None:
+    """The fork's 「分岐しました」 line gives the source's name (and its id)."""
+    h = await TableHarness.create("generic")
+    await h.send(h.gm, Chat(text="ここまで"))
+    f = await h.hub.fork_table(h.table.table_id, h.gm)
+    fork = await h.hub.table(f.created.table_id)
+    recs = await h.hub.store.read(fork.table_id)
+    forked = fork.reader.event(recs[1])
+    text = render(forked, fork.state, fork.ruleset, h.gm)
+    assert text == f"卓「テスト卓」（{h.table.table_id}）の #{f.source_seq} から分岐しました"
     await h.hub.close()

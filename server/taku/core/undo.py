@@ -408,6 +408,7 @@ def decide(
         raise InvalidCommand(
             "a player may undo only their own last command, while nobody has acted since",
             code="undo/not_last",
+            action="取り消し" if isinstance(command, Undo) else "やり直し",
         )
     # the effective log with the target in it: what later commands may depend on
     with_it = new_undone if isinstance(command, Redo) else undone
