@@ -3,10 +3,11 @@ small ones (the reviewer's list); undo and the timers: tests/shadowjan/test_undo
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from taku.codes import message
-from taku.core.commands import Chat, CreateCharacter, Redo, Undo
+from taku.core.commands import Chat, CreateCharacter, Redo, SetTimer, Undo
 from taku.core.events import HistorySettings
 from taku.core.render import render
 from taku.errors import TakuError
@@ -81,4 +82,21 @@ async def test_a_forks_first_line_names_the_source_table() -> None:
     forked = fork.reader.event(recs[1])
     text = render(forked, fork.state, fork.ruleset, h.gm)
     assert text == f"卓「テスト卓」（{h.table.table_id}）の #{f.source_seq} から分岐しました"
+    await h.hub.close()
+
+
+async def test_a_timer_too_long_or_too_short_is_timer_invalid_duration() -> None:
+    """A ``set_timer`` frame with 0 s or more than a day is refused with its own code (and
+    the schema still tells forms the bounds)."""
+    h = await TableHarness.create("generic")
+    for bad in (0, 86_401):
+        raw = msgspec.json.encode({"type": "set_timer", "duration_s": bad})
+        e = await h.rejected(h.gm, h.table.decode_command(raw))
+        assert e.code == "timer/invalid_duration"
+    assert not h.state.timers
+    schema = msgspec.json.schema(SetTimer)
+    (props,) = [
+        d["properties"] for d in schema["$defs"].values() if "duration_s" in d.get("properties", {})
+    ]
+    assert (props["duration_s"]["minimum"], props["duration_s"]["maximum"]) == (1, 86_400)
     await h.hub.close()
