@@ -65,3 +65,32 @@ async def test_a_restored_timer_past_its_deadline_expires_at_once() -> None:
     assert await g.h.hub.fire_due_timers() == 1
     assert g.waiting() == (steph, "action")
     await g.h.hub.close()
+
+
+async def test_turn_timers_stop_after_a_whole_round_of_timeouts_until_someone_moves() -> None:
+    """Everyone gone, ``turn_seconds`` 60: the four turns pass by the timer, then no timer
+    is set (the table waits instead of passing turns for ever); when a player moves
+    again, the timers come back."""
+    g = await make_game(options={"turn_seconds": 60, "timeout_pass": True})
+    now = [T0]
+    g.h.hub.clock = lambda: now[0]
+    (first,) = g.h.state.timers.values()
+    now[0] = first.deadline
+    passed = []
+    for _ in range(4):
+        who, _step = g.waiting()
+        passed.append(who)
+        now[0] += dt.timedelta(seconds=60)
+        assert await g.h.hub.fire_due_timers() == 1
+    assert passed == list(g.g.seats)  # one whole round, each passed once
+    assert not g.h.state.timers
+    now[0] += dt.timedelta(hours=1)
+    assert await g.h.hub.fire_due_timers() == 0
+    who, step = g.waiting()
+    assert step == "action"
+    g.h.roll(1, 1, 1, 1)
+    await g.send(who, C.Neuron(character_id=who))
+    (t,) = g.h.state.timers.values()
+    assert t.character_id == g.waiting()[0] and g.g.idle_passes == 0
+    await g.h.assert_replay_matches()
+    await g.h.hub.close()
