@@ -176,11 +176,16 @@ async def test_a_players_redo_is_offered_only_for_their_own_undone_command(
     scripted_server: Any, open_page: Any
 ) -> None:
     """With プレイヤーの取り消し, a player's やり直し is enabled after their own undo, and
-    disabled once the last undone command is the GM's (the server would refuse it)."""
+    disabled once the last undone command is the GM's (the server would refuse it). The
+    create form's メンバーの分岐 carries its warning (the Struct's description, as its tooltip)."""
     gm = await open_page(scripted_server.http_url)
     await gm.select_option("#ruleset", "generic")
     await gm.click("#table-settings > summary")
     await gm.locator("#table-settings").get_by_label("プレイヤーの取り消し").check()
+    hint = await gm.locator("#table-settings label.check:has-text('メンバーの分岐')").get_attribute(
+        "title"
+    )
+    assert hint and "GMしか分岐できない" in hint
     await gm.click("#create-submit")
     await gm.wait_for_selector("body[data-seq]")
     await gm.click("#invite-close")
