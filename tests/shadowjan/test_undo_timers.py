@@ -8,11 +8,16 @@ import datetime as dt
 
 import pytest
 
-from taku.core.commands import Redo, Undo
+from taku.app import Hub
+from taku.core.commands import CreateCharacter, Redo, RevealSeed, Undo
 from taku.core.events import HistorySettings
+from taku.plugins import load_registry
+from taku.store import MemoryEventStore
+from taku.verify import lines_from_records, verify_log
 from taku_shadowjan import commands as C
+from taku_shadowjan.decider import waiting_for
 
-from .conftest import make_game
+from .conftest import make_game, ninja
 
 T0 = dt.datetime(2026, 12, 1, 15, 0, tzinfo=dt.UTC)
 
@@ -94,3 +99,42 @@ async def test_turn_timers_stop_after_a_whole_round_of_timeouts_until_someone_mo
     assert t.character_id == g.waiting()[0] and g.g.idle_passes == 0
     await g.h.assert_replay_matches()
     await g.h.hub.close()
+
+
+async def test_an_undo_with_its_timer_events_verifies_with_the_seed() -> None:
+    """On the table's own seeded dice, a move undone (its timer events after the
+    ``undone``) is decided again by ``taku verify`` with the same events."""
+    now = [T0]
+    for _ in range(10):  # the deal is random here: a table whose dealer has an action
+        store = MemoryEventStore()
+        hub = Hub(store, load_registry(), clock=lambda: now[0])
+        created = await hub.create_table(
+            ruleset="shadowjan",
+            options={"timeout_pass": True, "turn_seconds": 30},
+            history=HistorySettings(player_undo=True),
+        )
+        table = await hub.table(created.table_id)
+        gm = created.member_id
+        for i, name in enumerate(("ジョン", "ケン")):
+            first, _, _ = await table.execute(
+                gm, CreateCharacter(name=name, sheet=ninja()), command_id=f"cc{i}"
+            )
+            await table.execute(gm, C.Sit(character_id=f"c{first}"), command_id=f"sit{i}")
+        await table.execute(gm, C.Start(), command_id="start")
+        who, step = waiting_for(table.state.game)
+        if step == "action":
+            break
+        await hub.close()
+    assert step == "action"
+    before = dict(table.state.timers)
+    await table.execute(gm, C.Neuron(character_id=who), command_id="move")
+    assert table.state.timers != before
+    await table.execute(gm, Undo(), command_id="undo")
+    assert table.state.timers == before
+    await table.execute(gm, RevealSeed(), command_id="reveal")
+    recs = await store.read(created.table_id)
+    assert [r.type for r in recs if r.command_id == "undo"][1:] == ["timer_cancelled", "timer_set"]
+    report = verify_log(lines_from_records(recs), registry=load_registry())
+    assert report.ok, report.problems
+    assert not report.unchecked, report.unchecked
+    await hub.close()
