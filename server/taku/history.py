@@ -134,15 +134,27 @@ async def undo_log(
 
 def _hides_from(state: TableState, ruleset: Ruleset, member_id: str, role: str) -> bool:
     """Whether ``state`` holds anything ``member_id`` (as ``role``) may not see that a
-    fork would show them as its GM: the ruleset's view of the game for them differs
-    from a GM's (an NPC's hand, a hidden deck order the GM sees). A fork carries only
+    fork would show them as its GM: the ruleset's view of the game for a GM tells
+    something (a value at a path, :func:`_leaves`) their own view does not (an NPC's
+    hand, a deck order the GM sees). A fork carries only
     the members, characters (public), chat settings (public) and the game; none of
     the source's log (chat lines, whispers, secret rolls) is copied."""
     from taku.core.ruleset import Viewer
 
-    mine = ruleset.view(state, Viewer(member_id, role), state.rules)
-    gms = ruleset.view(state, Viewer(member_id, Role.GM), state.rules)
-    return bool(msgspec.to_builtins(mine) != msgspec.to_builtins(gms))
+    mine = _leaves(msgspec.to_builtins(ruleset.view(state, Viewer(member_id, role), state.rules)))
+    gms = _leaves(msgspec.to_builtins(ruleset.view(state, Viewer(member_id, Role.GM), state.rules)))
+    return not gms <= mine
+
+
+def _leaves(data: Any, path: tuple[Any, ...] = ()) -> set[tuple[Any, ...]]:
+    """Every scalar in JSON-like ``data`` with its path: what a view tells. An empty list
+    or object tells nothing (a GM's view of an empty hand ``cards: []`` shows no more
+    than a player's ``count: 0``)."""
+    if isinstance(data, dict):
+        return {leaf for k, v in data.items() for leaf in _leaves(v, (*path, k))}
+    if isinstance(data, list):
+        return {leaf for i, v in enumerate(data) for leaf in _leaves(v, (*path, i))}
+    return {(*path, repr(data))}
 
 
 class _NoDice:

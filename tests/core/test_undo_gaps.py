@@ -46,6 +46,16 @@ async def test_a_players_fork_is_refused_where_the_gm_sees_more() -> None:
     await h.hub.close()
 
 
+async def test_a_players_fork_before_the_deal_is_made() -> None:
+    """Before the NPC holds a card (every hand empty) the same player may fork."""
+    h, pl, before = await _yodomi_with_npc_hand()
+    f = await h.hub.fork_table(h.table.table_id, pl, at_seq=before)
+    fork = await h.hub.table(f.created.table_id)
+    assert fork.state.members[pl].role == "gm"
+    assert not any(fork.state.game.hands.values())
+    await h.hub.close()
+
+
 async def test_a_players_fork_of_a_public_state_is_made() -> None:
     """Forking before anything hidden exists (no hands dealt) is the player's right."""
     h = await TableHarness.create("generic", history=HistorySettings(fork_by_members=True))
