@@ -349,7 +349,9 @@ def decide(
     base: TableState | None = None,
 ) -> list[Emitted]:
     """The ``undone`` (or ``redone``) event of ``command`` at ``state``, whose log up to
-    ``state.seq`` is ``entries`` (every event, decoded in full). Pure.
+    ``state.seq`` is ``entries`` (every event, decoded in full), followed by the
+    :func:`timer_events` that give the armed timers of the fold without the commands
+    undone then. Pure.
 
     ``entries`` may instead be the log from the target command's first event on, with
     ``base`` the table's state right before it, provided no ``undone``/``redone`` in
@@ -361,7 +363,8 @@ def decide(
         InvalidCommand: ``undo/players_not_allowed`` (a player, on a table whose
             ``history.player_undo`` is off), ``undo/nothing``, ``undo/unknown_command``,
             ``undo/not_undoable``, ``undo/already_undone``, ``undo/not_undone``,
-            ``undo/not_last`` (a player's undo after someone acted),
+            ``undo/not_last`` (a player's undo after someone acted; param ``action``:
+            取り消し or やり直し),
             ``undo/depends`` (params ``seq``, ``command``: the first later command
             that depends on it), ``undo/reason_required`` (``force`` without a reason).
     """
