@@ -33,7 +33,37 @@ def _battle(game: SjGame, **changes: Any) -> SjGame:
 
 def evolve(game: SjGame | None, event: Event, table: Any = None, options: Any = None) -> SjGame:
     """Apply ``event`` (any stored event) to ``game``; ``table`` and ``options`` are unused
-    (every value a rule computed is in the event)."""
+    (every value a rule computed is in the event). ``idle_passes`` counts the turns passed
+    by a timer in a row: a ``turn_passed`` adds one, a player's own move (see
+    :data:`_ACTED`) sets it back to 0."""
+    g = _evolve(game, event)
+    if isinstance(event, ev.TurnPassed):
+        return msgspec.structs.replace(g, idle_passes=g.idle_passes + 1)
+    if g.idle_passes and (
+        isinstance(event, _ACTED)
+        or (isinstance(event, ev.TenhoDeclared) and event.declared)
+        or (isinstance(event, ev.EvasionRolled) and event.dice > 0)
+    ):
+        return msgspec.structs.replace(g, idle_passes=0)
+    return g
+
+
+_ACTED = (
+    ev.Seated,
+    ev.GameStarted,
+    ev.ActionRolled,
+    ev.Betaoried,
+    ev.Declared,
+    ev.StickThrown,
+    ev.TsumoRolled,
+    ev.AttackRolled,
+)
+"""The events only a member's command makes. A pass by the timer also makes an undeclared
+テンホー's ``tenho_declared`` and a fight's 0-dice ``evasion_rolled`` (no 回避ダイス left):
+only a declared テンホー and an evasion with dice count as a move."""
+
+
+def _evolve(game: SjGame | None, event: Event) -> SjGame:
     g = game if game is not None else SjGame()
     match event:
         case ev.Seated():

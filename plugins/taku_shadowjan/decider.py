@@ -99,9 +99,18 @@ def _to_move(acc: Acc, table: TableState) -> list[Emitted]:
         # outside the lobby and the end, the step is a move's (not "sit" or "ended")
         move = cast(Step, step)
         acc.add(ev.ToMove(character_id=who, step=move, moves=tuple(_moves(now, acc.opts))))
-        if acc.opts.turn_seconds:
+        if acc.opts.turn_seconds and not everyone_away(acc.game):
             acc.add(kit.timer(acc.ctx, acc.opts.turn_seconds, label=TURN_TIMER, character_id=who))
     return list(acc.out)
+
+
+def everyone_away(game: SjGame) -> bool:
+    """Whether a whole round of turns (one per player still in) has been passed by the
+    timer with nobody moving: ``turn_seconds`` then sets no more timers, and the table
+    waits, until someone moves again (a table whose players have all gone does not pass
+    turns for ever)."""
+    still_in = sum(1 for cid in game.seats if not game.players[cid].out)
+    return game.idle_passes >= max(still_in, 1)
 
 
 def on_timer(table: TableState, expired: TimerExpired, ctx: Context[SjOptions]) -> list[Emitted]:

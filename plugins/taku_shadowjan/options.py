@@ -37,7 +37,8 @@ class SjOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         turn_seconds: a time limit on every move the table waits for: each command that
             leaves the table waiting on someone sets a timer of this many seconds for them
             (and stops the last one); 0 = none. With ``timeout_pass``, a turn nobody
-            plays is passed when it runs out.
+            plays is passed when it runs out; after a whole round of such passes with
+            nobody moving, no more timers are set until someone moves again.
         timeout_pass: when a GM's timer (``set_timer``) runs out during a turn — the
             character's own turn, if the timer names one — the turn is passed: it ends
             with no action (no ツモ判定 for a declared player), then its 手番終了 as usual.

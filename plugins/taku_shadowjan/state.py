@@ -245,6 +245,8 @@ class SjGame(msgspec.Struct, frozen=True, kw_only=True):
         scoreboard: every payment of the game.
         ranking: the final order (when ended).
         end_reason: why the game ended.
+        idle_passes: turns passed by a timer in a row, nobody moving (``turn_seconds``
+            stops setting timers after a whole round of them).
     """
 
     meta: ClassVar[msgspec.Meta] = msgspec.Meta(
@@ -284,3 +286,11 @@ class SjGame(msgspec.Struct, frozen=True, kw_only=True):
     scoreboard: Annotated[tuple[ScoreLine, ...], field("得点表", "対局中のすべての支払い")] = ()
     ranking: Annotated[tuple[str, ...], field("順位", "最終順位（終局時）")] = ()
     end_reason: Annotated[EndReason, field("終局の理由", END_JP)] = ""
+    idle_passes: Annotated[
+        int,
+        field(
+            "時間切れの連続",
+            "だれも操作しないまま時間切れで飛ばされた手番の数（1巡すると持ち時間のタイマーを止める）",
+            ge=0,
+        ),
+    ] = 0

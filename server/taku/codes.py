@@ -160,8 +160,9 @@ CATALOGUE: dict[str, Code] = {
         "the command is not undone, so there is nothing to redo", "その操作は取り消されていません"
     ),
     "undo/not_last": Code(
-        "a player may undo only their own last command, while nobody has acted since",
-        "プレイヤーが取り消せるのは、自分の直前の操作（その後だれも操作していないとき）だけです",
+        "a player may undo (redo) only their own last command, while nobody has acted since"
+        " (param `action`: 取り消し or やり直し)",
+        "プレイヤーが{action}できるのは、自分の直前の操作（その後だれも操作していないとき）だけです",
     ),
     "undo/depends": Code(
         "a later command depends on it (params `seq`, `command`); the GM may force it with a reason",
@@ -174,6 +175,11 @@ CATALOGUE: dict[str, Code] = {
     "fork/forbidden": Code(
         "only the source table's GM may fork it (unless its settings allow members)",
         "この卓から分岐できるのはGMだけです",
+    ),
+    "fork/hidden_state": Code(
+        "a member who is not the GM forks at a seq whose state holds what they may not see"
+        " (the fork would make them its GM); the source's GM may fork there",
+        "この時点の卓にはあなたに見えない情報があります。GMに分岐を頼んでください",
     ),
     "fork/bad_seq": Code(
         "the seq to fork at is not on the source table (1 to its seq)",

@@ -132,6 +132,31 @@ async def undo_log(
     return undo.resolve(state, command, entries, ctx), entries, None
 
 
+def _hides_from(state: TableState, ruleset: Ruleset, member_id: str, role: str) -> bool:
+    """Whether ``state`` holds anything ``member_id`` (as ``role``) may not see that a
+    fork would show them as its GM: the ruleset's view of the game for a GM tells
+    something (a value at a path, :func:`_leaves`) their own view does not (an NPC's
+    hand, a deck order the GM sees). A fork carries only
+    the members, characters (public), chat settings (public) and the game; none of
+    the source's log (chat lines, whispers, secret rolls) is copied."""
+    from taku.core.ruleset import Viewer
+
+    mine = _leaves(msgspec.to_builtins(ruleset.view(state, Viewer(member_id, role), state.rules)))
+    gms = _leaves(msgspec.to_builtins(ruleset.view(state, Viewer(member_id, Role.GM), state.rules)))
+    return not gms <= mine
+
+
+def _leaves(data: Any, path: tuple[Any, ...] = ()) -> set[tuple[Any, ...]]:
+    """Every scalar in JSON-like ``data`` with its path: what a view tells. An empty list
+    or object tells nothing (a GM's view of an empty hand ``cards: []`` shows no more
+    than a player's ``count: 0``)."""
+    if isinstance(data, dict):
+        return {leaf for k, v in data.items() for leaf in _leaves(v, (*path, k))}
+    if isinstance(data, list):
+        return {leaf for i, v in enumerate(data) for leaf in _leaves(v, (*path, i))}
+    return {(*path, repr(data))}
+
+
 class _NoDice:
     """Resolving an undo's target rolls nothing."""
 
@@ -179,7 +204,10 @@ async def fork_table(
     Raises:
         TableNotFound: no source table.
         Forbidden: ``fork/forbidden``, the sender is not the source's GM and its
-            settings do not let members fork (a spectator never forks).
+            settings do not let members fork (a spectator never forks);
+            ``fork/hidden_state``, a member (not the GM) forks at a seq whose state
+            holds what they may not see (see :func:`_hides_from`): the forker is the
+            fork's GM and would see it all, so only the source's GM may fork there.
         InvalidCommand: ``fork/bad_seq``.
     """
     source = await hub.table(source_id)
@@ -196,6 +224,12 @@ async def fork_table(
         raise InvalidCommand(f"no seq {seq} on {source_id}", code="fork/bad_seq", seq=seq)
     past = await source.past_state(seq)
     assert member_id is not None
+    if role != Role.GM and _hides_from(past, source.ruleset, member_id, role):
+        raise Forbidden(
+            "the state at that seq holds what this member may not see",
+            code="fork/hidden_state",
+            reason="この時点の卓にはあなたに見えない情報があります。GMに分岐を頼んでください",
+        )
     rs = source.ruleset
     table_id = "t" + secrets.token_hex(6)
     seed = secrets.token_bytes(32)
@@ -219,6 +253,7 @@ async def fork_table(
             source_head=past.head,
             state=undo.fork_state(past, member_id),
             id_offset=now_state.seq + now_state.id_offset,  # past every id the source made
+            source_name=now_state.name,
         ),
         core_table.join_event(member_id, forker.name, Role.GM),
     ]

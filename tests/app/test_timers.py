@@ -81,8 +81,12 @@ async def test_cancel_and_errors() -> None:
     with pytest.raises(InvalidCommand) as e:
         await table.execute(gm, SetTimer(duration_s=5, character_id="c404"), command_id="c1")
     assert e.value.code == "command/unknown_character"
-    with pytest.raises(InvalidFields) as f:
-        table.decode_command(b'{"type":"set_timer","duration_s":0}')
+    zero = table.decode_command(b'{"type":"set_timer","duration_s":0}')
+    with pytest.raises(InvalidCommand) as e:  # the bounds are the table's: its own code
+        await table.execute(gm, zero, command_id="c2")
+    assert e.value.code == "timer/invalid_duration"
+    with pytest.raises(InvalidFields) as f:  # the type is still the decoder's
+        table.decode_command(b'{"type":"set_timer","duration_s":"5"}')
     assert f.value.code == "protocol/invalid_fields"
     seq = table.state.seq
     await table.execute(gm, SetTimer(duration_s=10), command_id="s1")

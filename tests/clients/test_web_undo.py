@@ -128,3 +128,81 @@ async def test_the_gm_forces_a_redo_a_later_command_depends_on_with_a_reason(
     line = await gm.inner_text("#log li[data-seq='6']")
     assert "やり直しました（強制）：Bも残したい" in line
     await gm.wait_for_selector("#log li[data-seq='3']:not(.undone)")
+
+
+async def test_the_gm_undoes_an_earlier_command_from_its_log_line(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """「取り消す」 on a log line undoes that command, not the last one; refused for a later
+    command depending on it (undo/depends), it asks the GM for a reason and sends it
+    forced. A player sees no such control."""
+    gm = await create_table(open_page, scripted_server.http_url)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await wait_seq(gm, 3)
+    await gm.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    await gm.fill("#channel-name", "作戦A")
+    await gm.click("#channel-add-submit")
+    await wait_seq(gm, 4)
+    await gm.fill("#chat-input", "まちがえた発言")
+    await gm.press("#chat-input", "Enter")
+    await wait_seq(gm, 5)
+    await gm.fill("#channel-name", "作戦B")
+    await gm.click("#channel-add-submit")
+    await wait_seq(gm, 6)
+    await wait_seq(pl, 6)
+    assert await pl.locator("#log .undo-line:visible").count() == 0
+    await gm.click("#log li[data-seq='5'] .undo-line")
+    await wait_seq(gm, 7)
+    await gm.wait_for_selector("#log li[data-seq='5'].undone")
+    assert await gm.locator("#log li[data-seq='6'].undone").count() == 0
+    assert await gm.locator("#log li[data-seq='5'] .undo-line").is_hidden()
+    assert await gm.locator("#log li[data-seq='7'] .undo-line").count() == 0  # an undo's line
+    asked: list[str] = []
+
+    async def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        await dialog.accept("Aは無かったことに")
+
+    gm.on("dialog", answer)
+    await gm.click("#log li[data-seq='4'] .undo-line")
+    await wait_seq(gm, 8)
+    assert asked and "6番の操作" in asked[0]
+    assert "（強制）：Aは無かったことに" in await gm.inner_text("#log li[data-seq='8']")
+    await gm.wait_for_selector("#log li[data-seq='4'].undone")
+    await pl.wait_for_selector("#log li[data-seq='4'].undone")
+
+
+async def test_a_players_redo_is_offered_only_for_their_own_undone_command(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """With プレイヤーの取り消し, a player's やり直し is enabled after their own undo, and
+    disabled once the last undone command is the GM's (the server would refuse it). The
+    create form's メンバーの分岐 carries its warning (the Struct's description, as its tooltip)."""
+    gm = await open_page(scripted_server.http_url)
+    await gm.select_option("#ruleset", "generic")
+    await gm.click("#table-settings > summary")
+    await gm.locator("#table-settings").get_by_label("プレイヤーの取り消し").check()
+    hint = await gm.locator("#table-settings label.check:has-text('メンバーの分岐')").get_attribute(
+        "title"
+    )
+    assert hint and "GMしか分岐できない" in hint
+    await gm.click("#create-submit")
+    await gm.wait_for_selector("body[data-seq]")
+    await gm.click("#invite-close")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await wait_seq(pl, 3)
+    await pl.fill("#chat-input", "わたしの発言")
+    await pl.press("#chat-input", "Enter")
+    await wait_seq(pl, 4)
+    assert await pl.locator("#redo-button").is_disabled()
+    await pl.click("#undo-button")
+    await wait_seq(pl, 5)
+    assert await pl.locator("#redo-button").is_enabled()
+    await gm.fill("#chat-input", "GMの発言")
+    await gm.press("#chat-input", "Enter")
+    await wait_seq(gm, 6)
+    await gm.click("#undo-button")
+    await wait_seq(pl, 7)
+    await pl.wait_for_selector("#log li[data-seq='6'].undone")
+    assert await pl.locator("#redo-button").is_disabled()
+    assert await gm.locator("#redo-button").is_enabled()

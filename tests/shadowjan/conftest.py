@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from taku.core.commands import Command, CreateCharacter
+from taku.core.events import HistorySettings
 from taku.core.play import Affordance
 from taku.core.ruleset import Viewer
 from taku.testing.harness import TableHarness
@@ -71,11 +72,12 @@ async def make_game(
     deal: Sequence[int] | None = None,
     options: dict[str, Any] | None = None,
     start: bool = True,
+    history: HistorySettings | None = None,
 ) -> Game:
     """Seat ``n`` ninjas in creation order; ``seat`` are their 1d100 (default 90, 80, 70, 60:
     the first created is the first dealer); ``deal`` the 1d6 of the deal from the dealer on
     (default all 4: 2 メンツ each)."""
-    h = await TableHarness.create("shadowjan", options=options)
+    h = await TableHarness.create("shadowjan", options=options, history=history)
     members, cids = [], []
     for i in range(n):
         m = await h.join(NAMES[i])

@@ -103,7 +103,9 @@ export function fieldFor(schema, root, opts = {}) {
     }
     const box = h("input", { id, name, type: "checkbox" });
     box.checked = prop.default === true || s.default === true;
-    return { el: h("label", { for: id, class: "field check" }, box, h("span", { class: "fname", text: title })),
+    // the description (a caveat, what the switch does) is the label's tooltip
+    const about = prop.description || s.description;
+    return { el: h("label", { for: id, class: "field check", ...(about ? { title: about } : {}) }, box, h("span", { class: "fname", text: title })),
       read: () => box.checked, set: (v) => { box.checked = v === true; } };
   }
   if (s.type === "integer" || s.type === "number") {

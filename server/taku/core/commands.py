@@ -367,7 +367,8 @@ MAX_TIMER_S = 86_400
 
 
 class SetTimer(Command, frozen=True, kw_only=True, tag="set_timer"):
-    """GM only: a timer of ``duration_s`` seconds. At its deadline the server appends
+    """GM only: a timer of ``duration_s`` seconds (1 to 86,400; outside them
+    ``timer/invalid_duration``). At its deadline the server appends
     ``timer_expired`` (once, also after a restart); a ruleset may act on it (shadowjan
     passes the turn of ``character_id`` when the table's option says so)."""
 
@@ -377,7 +378,16 @@ class SetTimer(Command, frozen=True, kw_only=True, tag="set_timer"):
         description="時間が来るとサーバーが「時間切れ」を記録する（手番の持ち時間など）",
     )
 
-    duration_s: Annotated[int, field("長さ（秒）", "1秒から86400秒（1日）", ge=1, le=MAX_TIMER_S)]
+    # the bounds are in the schema (forms), but decided by the table: out of them the
+    # answer is timer/invalid_duration, not a generic protocol/invalid_fields
+    duration_s: Annotated[
+        int,
+        field(
+            "長さ（秒）",
+            "1秒から86400秒（1日）",
+            extra_json_schema={"minimum": 1, "maximum": MAX_TIMER_S},
+        ),
+    ]
     label: Annotated[str, field("名前", "例: 手番の持ち時間", max_length=64)] = ""
     character_id: Annotated[
         str | None,

@@ -208,7 +208,11 @@ class HistorySettings(
         bool,
         msgspec.Meta(
             title="メンバーの分岐",
-            description="GM以外のメンバーもこの卓から分岐した卓を作れる",
+            description=(
+                "GM以外のメンバーもこの卓から分岐した卓を作れる（分岐した人がその卓のGMになる）。"
+                "ただし、その時点でそのメンバーに見えない情報（NPCの手札など）があるときは"
+                "GMしか分岐できない"
+            ),
         ),
     ] = False
 
@@ -456,7 +460,8 @@ class TableForked(Event, frozen=True, kw_only=True, tag="table_forked"):
     (``members``, ``characters``, ``game``, ``chat`` as JSON; the source's members
     are carried, absent until they join again with their new links; hidden from
     everyone, the public receiving it without ``state``, when the ruleset's game is not
-    everyone's to see whole). ``id_offset``
+    everyone's to see whole). ``source_name`` is the source's name when it was forked
+    (``""`` in forks made before it was recorded). ``id_offset``
     is added to the seq in ids made from now on (:meth:`Context.new_id
     <taku.core.ruleset.Context.new_id>`), so they never meet the source's."""
 
@@ -467,6 +472,9 @@ class TableForked(Event, frozen=True, kw_only=True, tag="table_forked"):
     source_head: Annotated[str, msgspec.Meta(title="分岐元のハッシュ")] = ""
     state: Annotated[dict[str, Any], msgspec.Meta(title="分岐元の状態")] = {}
     id_offset: Annotated[int, msgspec.Meta(title="IDのずれ")] = 0
+    source_name: Annotated[
+        str, msgspec.Meta(title="分岐元の卓名", description="分岐したときの分岐元の卓の名前")
+    ] = ""
 
 
 class TimerSet(Event, frozen=True, kw_only=True, tag="timer_set"):

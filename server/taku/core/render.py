@@ -145,7 +145,9 @@ def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: s
         case CommandRedone(seq=seq, reason=reason, forced=forced):
             how = "（強制）" if forced else ""
             return f"{who} が #{seq} の操作をやり直しました{how}{'：' + reason if reason else ''}"
-        case TableForked(source_table=src, source_seq=seq):
+        case TableForked(source_table=src, source_seq=seq, source_name=src_name):
+            if src_name:
+                return f"卓「{src_name}」（{src}）の #{seq} から分岐しました"
             return f"卓 {src} の #{seq} から分岐しました"
         case TimerSet(label=label, duration_s=secs, deadline=deadline, character_id=cid):
             name = f"「{label}」" if label else ""

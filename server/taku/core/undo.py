@@ -13,16 +13,17 @@ Definitions (the property tests check them):
 * the *effective log* of a table is its log without the events of the commands
   in ``TableState.undone`` and without the ``undone``/``redone`` events
   themselves;
-* after any event, ``members``, ``characters``, ``game`` and ``chat`` equal the
-  fold of the effective log (:func:`replay`); ``seq``, ``head`` and
+* after any command, ``members``, ``characters``, ``game``, ``chat`` and ``timers``
+  equal the fold of the effective log (:func:`replay`); ``seq``, ``head`` and
   ``dice_cursor`` follow the log itself: the dice an undone command drew stay
   drawn, the next roll never reuses a face.
 
 Which commands can be undone: every member's command except ``undo``, ``redo``,
 ``reveal_seed`` (a published seed stays published), ``set_role`` and ``leave``
 (membership is not play), ``set_timer`` and ``cancel_timer`` (real time); never the
-server's own (joins, timer expiries, the table's creation). The armed timers are not
-a part an undo restores: a move undone leaves the timers as they are.
+server's own (joins, timer expiries, the table's creation). The armed timers follow
+the effective log too, through timer events after the marker (:func:`timer_events`):
+a move undone gives back the timers it stopped and stops the ones it set.
 
 Dependence (an earlier command ``C`` and a later one ``L``, both in the effective
 log): undoing ``C`` (or redoing it) while a later ``L`` depends on it needs
@@ -48,6 +49,8 @@ from taku.core.events import (
     Event,
     Private,
     TableForked,
+    TimerCancelled,
+    TimerSet,
 )
 from taku.core.ruleset import Context, Emitted, Role, Ruleset
 from taku.errors import Forbidden, InvalidCommand
@@ -70,6 +73,7 @@ __all__ = [
     "resolve",
     "restore_parts",
     "target_seq",
+    "timer_events",
     "touched",
     "window_ok",
 ]
@@ -345,7 +349,9 @@ def decide(
     base: TableState | None = None,
 ) -> list[Emitted]:
     """The ``undone`` (or ``redone``) event of ``command`` at ``state``, whose log up to
-    ``state.seq`` is ``entries`` (every event, decoded in full). Pure.
+    ``state.seq`` is ``entries`` (every event, decoded in full), followed by the
+    :func:`timer_events` that give the armed timers of the fold without the commands
+    undone then. Pure.
 
     ``entries`` may instead be the log from the target command's first event on, with
     ``base`` the table's state right before it, provided no ``undone``/``redone`` in
@@ -357,7 +363,8 @@ def decide(
         InvalidCommand: ``undo/players_not_allowed`` (a player, on a table whose
             ``history.player_undo`` is off), ``undo/nothing``, ``undo/unknown_command``,
             ``undo/not_undoable``, ``undo/already_undone``, ``undo/not_undone``,
-            ``undo/not_last`` (a player's undo after someone acted),
+            ``undo/not_last`` (a player's undo after someone acted; param ``action``:
+            取り消し or やり直し),
             ``undo/depends`` (params ``seq``, ``command``: the first later command
             that depends on it), ``undo/reason_required`` (``force`` without a reason).
     """
@@ -397,11 +404,14 @@ def decide(
             for e in reversed(entries)
             if isinstance(e.event, CommandUndone) and e.event.command_id == target
         )
-        last_own = head.actor == ctx.actor and not _acted_since(entries, marker.seq)
+        # the undo's own events (its timer events) are not someone acting since
+        end = max(e.seq for e in entries if e.command_id == marker.command_id)
+        last_own = head.actor == ctx.actor and not _acted_since(entries, end)
     if not ctx.is_gm and not last_own:
         raise InvalidCommand(
             "a player may undo only their own last command, while nobody has acted since",
             code="undo/not_last",
+            action="取り消し" if isinstance(command, Undo) else "やり直し",
         )
     # the effective log with the target in it: what later commands may depend on
     with_it = new_undone if isinstance(command, Redo) else undone
@@ -433,10 +443,36 @@ def decide(
     )
     cls = CommandUndone if isinstance(command, Undo) else CommandRedone
     event = cls(**fields, restore=restore_parts(state, after))
+    timers = timer_events(state, after)
     if "game" in event.restore and hides_game(ruleset):
         # the restored game may hold hidden state (a deck's order, hands): nobody sees it
-        return [Private(event=event, audience=(), redacted=cls(**fields))]
-    return [event]
+        return [Private(event=event, audience=(), redacted=cls(**fields)), *timers]
+    return [event, *timers]
+
+
+def timer_events(current: TableState, target: TableState) -> list[Event]:
+    """The ``timer_cancelled`` and ``timer_set`` events that turn ``current``'s armed
+    timers into ``target``'s: an undo (or redo) is followed by them, so the timers after
+    it are the effective log's (a turn timer the undone move stopped runs again, the one
+    it set is gone). A timer comes back with its own id and its first deadline: when
+    that has passed, the server expires it at once. Timer events in the log (rather
+    than a part of ``restore``) keep the store's armed-timer scan right."""
+    out: list[Event] = []
+    for tid, t in current.timers.items():
+        if target.timers.get(tid) != t:
+            out.append(TimerCancelled(timer_id=tid, label=t.label))
+    for tid, t in target.timers.items():
+        if current.timers.get(tid) != t:
+            out.append(
+                TimerSet(
+                    timer_id=tid,
+                    deadline=t.deadline,
+                    duration_s=t.duration_s,
+                    label=t.label,
+                    character_id=t.character_id,
+                )
+            )
+    return out
 
 
 def hides_game(ruleset: Ruleset[Any, Any]) -> bool:

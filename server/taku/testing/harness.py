@@ -23,7 +23,7 @@ import msgspec
 from taku.app import Hub, TableService
 from taku.core.commands import Chat, Command
 from taku.core.dice import ScriptedDice
-from taku.core.events import Event
+from taku.core.events import Event, HistorySettings
 from taku.core.ruleset import Viewer
 from taku.core.table import TableState, fold, view
 from taku.errors import TakuError
@@ -55,12 +55,17 @@ class TableHarness:
         shuffles: Iterable[Sequence[int]] = (),
         registry: Registry | None = None,
         gm_name: str = "GM",
+        history: HistorySettings | None = None,
     ) -> TableHarness:
         dice = ScriptedDice(faces, shuffles=shuffles)
         store = MemoryEventStore()
         hub = Hub(store, registry or load_registry(), dice=lambda tid, seed, cursor: dice)
         created = await hub.create_table(
-            ruleset=ruleset, name="テスト卓", options=options or {}, gm_name=gm_name
+            ruleset=ruleset,
+            name="テスト卓",
+            options=options or {},
+            gm_name=gm_name,
+            history=history,
         )
         h = cls(hub, await hub.table(created.table_id), dice, created.member_id)
         h._invite = {"player": created.player_token, "spectator": created.spectator_token}
