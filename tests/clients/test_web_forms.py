@@ -309,6 +309,34 @@ async def test_gm_override_of_a_nested_value_is_a_generated_form(
     assert (await gm.evaluate("window.taku.state"))["characters"][ninja["id"]]["sheet"]["hp"] == hp
 
 
+async def test_gm_override_of_a_text_field_keeps_number_like_text(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """chabu: "007" typed for the sheet's メモ (a string in the schema) is set as the text
+    "007", not as the number 7."""
+    from .test_web_sessions import from_template
+
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="chabu")
+    await from_template(gm, "PCのひな形", "ニンジャ")
+    (cid,) = (await gm.evaluate("window.taku.state"))["characters"]
+    await gm.click("#gm-tools > summary")
+    key = json.dumps(["characters", cid, "sheet", "notes"])
+    # as a click on the value in the character's sheet does: the path in the select
+    await gm.evaluate(
+        """(key) => { const ov = document.querySelector('#ov-path');
+             const o = document.createElement('option'); o.value = key; o.textContent = 'メモ';
+             ov.append(o); ov.value = key; ov.dispatchEvent(new Event('change')); }""",
+        key,
+    )
+    assert await gm.locator("#ov-value-row").is_visible()
+    await gm.fill("#ov-value", "007")
+    seq = int(await gm.evaluate("document.body.dataset.seq"))
+    await gm.click("#ov-submit")
+    await wait_seq(gm, seq + 1)
+    notes = (await gm.evaluate("window.taku.state"))["characters"][cid]["sheet"]["notes"]
+    assert notes == "007"
+
+
 async def test_on_a_desktop_the_chat_stays_on_screen_and_play_comes_first(
     scripted_server: Any, open_page: Any
 ) -> None:

@@ -10,7 +10,7 @@ import { rulesetPanel, characterExtras, numericPaths, hasPanel, CARD, LABELS } f
 import { planMoves, moveForm, confirmed } from "./moves.js";
 import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
-import { overrideField } from "./override.js";
+import { overrideField, scalarKind } from "./override.js";
 import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
 import { undoUi } from "./undo.js";
@@ -686,13 +686,15 @@ $("#override-form").addEventListener("submit", async (e) => {
     } catch (x) { toast(errorNodes(x)); }
     return;
   }
-  // the value keeps the kind it had: a number stays a number, true / false a boolean
+  // the value is of the kind the schema says (else the kind it had): a number stays a
+  // number, true / false a boolean, "007" for a string field the text "007"
+  const kind = scalarKind(rulesetInfo(), path, old);
   let value = raw;
-  if (typeof old === "number" || /^-?\d+(\.\d+)?$/.test(raw)) {
+  if (kind === "number" || (kind === "" && /^-?\d+(\.\d+)?$/.test(raw))) {
     value = Number(raw);
     // an emptied box is no number (Number("") is 0: it would set the value to 0)
     if (raw === "" || !Number.isFinite(value)) { toast("数を入力してください"); return; }
-  } else if (typeof old === "boolean") value = raw === "true" || raw === "はい" || raw === "✔";
+  } else if (kind === "boolean") value = raw === "true" || raw === "はい" || raw === "✔";
   try {
     await app.conn.command(app.tableId, { type: "override", path, value, reason: $("#ov-reason").value.trim() });
     toast("変更しました", "ok");
