@@ -364,3 +364,26 @@ async def test_on_a_desktop_the_chat_stays_on_screen_and_play_comes_first(
     assert await first.get_attribute("aria-label") == "今できる手"
     assert await gm.get_attribute("[data-testid='map-editor']", "open") is None
     assert await gm.get_attribute("#actions details.cmd-all", "open") is None
+
+
+async def test_a_player_who_makes_a_character_speaks_as_it_and_sees_the_chat(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """On a phone: after 作る the speaker is the new character (its チャットパレット shows at
+    once) and the page is back at the chat, not deep in the sheet form."""
+    from .test_web_sessions import from_template
+
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg")
+    link = await gm.input_value("#invite-player")
+    pl = await join_as(open_page, link, "アカネ")
+    await pl.set_viewport_size({"width": 390, "height": 844})
+    await from_template(pl, "駆け出しのニンジャ（PC）", "ヤモト")
+    state = await pl.evaluate("window.taku.state")
+    (cid,) = [c["id"] for c in state["characters"].values() if c["name"] == "ヤモト"]
+    await pl.wait_for_function("(cid) => document.querySelector('#chat-as').value === cid", arg=cid)
+    await pl.locator("#palette button.palette-line").first.wait_for()
+    box = await pl.evaluate(
+        """() => { const r = document.querySelector('#chat-form').getBoundingClientRect();
+                   return {top: r.top, bottom: r.bottom, vh: window.innerHeight}; }"""
+    )
+    assert 0 <= box["top"] and box["bottom"] <= box["vh"], box

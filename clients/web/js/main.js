@@ -359,6 +359,7 @@ function renderLive() {
     myCharacters(s).map((c) => h("option", { value: c.id, text: c.name })));
   as.value = [...as.options].some((o) => o.value === prev) ? prev : "";
   chat.render(s);
+  speakAsNew(); // a character this player just made: its speaker (the ack came first)
   undo.render(s);
   renderState(s, $("#state-panels"), { live: true });
   $("#gm-tools").hidden = s.you.role !== "gm";
@@ -503,7 +504,12 @@ async function deleteCharacter(cid) {
 function sheetCtx(done) {
   return {
     info: rulesetInfo(), me: app.state.you, members: () => Object.values(app.state.members),
-    submit: (cmd) => app.conn.command(app.tableId, cmd), toast, errorNodes, done,
+    submit: async (cmd) => {
+      const ack = await app.conn.command(app.tableId, cmd);
+      if (cmd.type === "create_character") speakAsMade(ack);
+      return ack;
+    },
+    toast, errorNodes, done,
     // a ココフォリア piece's チャットパレット, set on the character the command made or edited
     setPalette: async (ack, cid, palette) => {
       const made = cid || (app.events.find((m) => m.event && m.event.type === "character_created"
@@ -513,6 +519,28 @@ function sheetCtx(done) {
       await app.conn.command(app.tableId, { type: "set_chat_palette", character_id: made, palette, color: entry.color || "" });
     },
   };
+}
+
+// A player who made a character speaks as it from now on (its チャットパレット shows), and
+// on a phone the page goes back from deep in the sheet form to the chat and the palette.
+// The ack may come before the character's event: the state's next render finishes it.
+function speakAsMade(ack) {
+  app.speakAs = ack;
+  speakAsNew();
+}
+
+function speakAsNew() {
+  const ack = app.speakAs;
+  if (!ack || !app.state) return;
+  const made = (app.events.find((m) => m.event && m.event.type === "character_created"
+    && m.seq >= ack.first_seq && m.seq <= ack.last_seq) || { event: {} }).event.character_id;
+  const as = $("#chat-as");
+  if (!made || ![...as.options].some((o) => o.value === made)) return;
+  app.speakAs = null;
+  if ((app.state.characters[made] || {}).owner !== app.state.you.member_id) return;
+  as.value = made;
+  chat.render(app.state);
+  if (window.matchMedia("(max-width: 760px)").matches) $("#chat-form").scrollIntoView({ block: "center" });
 }
 
 function openSheetEditor(cid) {
