@@ -387,3 +387,23 @@ async def test_a_player_who_makes_a_character_speaks_as_it_and_sees_the_chat(
                    return {top: r.top, bottom: r.bottom, vh: window.innerHeight}; }"""
     )
     assert 0 <= box["top"] and box["bottom"] <= box["vh"], box
+
+
+async def test_hiden_conditions_form_asks_for_the_character_first(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """hiden: 「疲労・酒の状態を決める」: the キャラクター select comes first, above the tall group
+    of conditions (the GM picks whom before what)."""
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="hiden")
+    await gm.evaluate(
+        """() => window.taku.conn.command(window.taku.tableId,
+             {type: "create_character", name: "甲", sheet: {}})"""
+    )
+    form = gm.locator(".legal-moves form[data-command='hiden.set_conditions']")
+    await form.wait_for()
+    where = await form.evaluate(
+        """(f) => { const sel = f.querySelector('select').getBoundingClientRect();
+                    const box = f.querySelector('fieldset').getBoundingClientRect();
+                    return {sel: sel.bottom, box: box.top, tall: box.height}; }"""
+    )
+    assert where["tall"] > 100 and where["sel"] <= where["box"] + 1, where
