@@ -317,6 +317,21 @@ function treeNames(ruleset, info) {
   return { ...stateTitles(info), ...LABELS, ...(spec.labels || {}), ...sections };
 }
 
+// The state tree shows what people can read: a key the view adds outside the state schema
+// that nothing names (hiden's reference `tables`, nstrpg's `initiative_order`, chabu's
+// `status`: their panels show them) is left out, as are the cards' internals (`hide`).
+// Data keys (character ids, check ids …) stay.
+function namedOnly(value, names, hide, depth = 0) {
+  if (value === null || typeof value !== "object" || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((v) => namedOnly(v, names, hide, depth + 1));
+  const out = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (hide.has(k) || (/^[a-z][a-z_]*$/.test(k) && !names[k])) continue;
+    out[k] = namedOnly(v, names, hide, depth + 1);
+  }
+  return out;
+}
+
 function rulesetInfo() {
   return app.rulesets.find((r) => r.id === (app.state && app.state.ruleset)) || null;
 }
@@ -407,8 +422,9 @@ function renderState(s, root, { live }) {
   parts.push(h("section", { class: "panel members-panel" }, h("h2", { text: "参加者" }),
     h("ul", { class: "members" }, Object.values(s.members).map((m) =>
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
+  const names = treeNames(s.ruleset, rulesetInfo());
   parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
-    valueTree(s.game, ["game"], treeNames(s.ruleset, rulesetInfo()))));
+    valueTree(namedOnly(s.game, names, new Set((CARD[s.ruleset] || {}).hide || [])), ["game"], names)));
   // the GM's values fill the override form: buttons for the keyboard too (Enter / Space)
   if (live && s.you.role === "gm") {
     for (const leaf of parts.flatMap((p) => [...p.querySelectorAll(".leaf[data-path]")])) {
