@@ -31,21 +31,6 @@ LABELS_JS = """() => {
 }"""
 
 
-# the keys the ruleset's state_schema gives a title
-TITLED_KEYS_JS = """(id) => {
-  const keys = new Set();
-  const walk = (n) => {
-    if (Array.isArray(n)) n.forEach(walk);
-    else if (n && typeof n === 'object') {
-      for (const [k, v] of Object.entries(n.properties || {})) if (v && v.title) keys.add(k);
-      Object.values(n).forEach(walk);
-    }
-  };
-  walk(window.taku.rulesets.find((r) => r.id === id).state_schema);
-  return [...keys];
-}"""
-
-
 async def _open_every_form(page: Any) -> None:
     """Open every collapsed command form, the sheet form and the GM tools."""
     await page.evaluate(
