@@ -417,3 +417,6 @@ async def test_nstrpg_state_tree_fits_a_phone(scripted_server: Any, open_page: A
                   .slice(0, 5).map((e) => e.tagName + ':' + e.textContent.slice(0, 40))"""
     )
     assert width <= 390, (width, wide)
+    # a character's id is shown as its name
+    keys = await gm.locator("#state-panels .state-panel dt").all_inner_texts()
+    assert "ヤモト・コキ" in keys and not any(re.fullmatch(r"c\d+", k) for k in keys), keys

@@ -422,7 +422,8 @@ function renderState(s, root, { live }) {
   parts.push(h("section", { class: "panel members-panel" }, h("h2", { text: "参加者" }),
     h("ul", { class: "members" }, Object.values(s.members).map((m) =>
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
-  const names = treeNames(s.ruleset, rulesetInfo());
+  // keys by their titles, a character's id by its name ("c3" → ヤモト・コキ)
+  const names = { ...treeNames(s.ruleset, rulesetInfo()), ...Object.fromEntries(Object.values(s.characters).map((c) => [c.id, c.name])) };
   parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
     valueTree(namedOnly(s.game, names, new Set((CARD[s.ruleset] || {}).hide || [])), ["game"], names)));
   // the GM's values fill the override form: buttons for the keyboard too (Enter / Space)
