@@ -310,12 +310,3 @@ def test_a_bad_expression_s_message_says_why_in_japanese(text: str, reason: str)
     with pytest.raises(DiceError) as e:
         chatdice.parse_strict(text)
     assert codes.message(e.value.code, e.value.details) == f"ダイス式が正しくありません: {reason}"
-
-
-def test_an_nstrpg_pool_of_no_dice_says_why() -> None:
-    from taku import codes
-    from taku_nstrpg.dice import parse_pools
-
-    with pytest.raises(DiceError) as e:
-        parse_pools("N0")
-    assert "1個以上" in codes.message(e.value.code, e.value.details)

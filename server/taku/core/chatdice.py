@@ -267,6 +267,6 @@ def why_not_dice(text: str) -> str:
         return "ダイス式が空です（例: 2D6+1>=7）"
     if _NO_TARGET.search(head):
         return f"「{head}」の比較の右に目標値がありません（例: 2D6>=7）"
-    if re.fullmatch(r"S?\d*[A-Z]?0", head, re.IGNORECASE) or re.search(r"(^|[+\-])0D", head, re.I):
+    if re.search(r"(^|[+\-])S?0[DB]\d", head, re.IGNORECASE):
         return "ダイスは1個以上振ってください"
     return f"「{head}」はダイス式として読めません（例: 2D6+1>=7、3B6>=4、D66）"
