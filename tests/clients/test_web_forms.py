@@ -392,6 +392,15 @@ async def test_hiden_conditions_form_asks_for_the_character_first(
                     return {sel: sel.bottom, box: box.top, tall: box.height}; }"""
     )
     assert where["tall"] > 100 and where["sel"] <= where["box"] + 1, where
+    # the same command in the GM's full list (ルールのコマンド): キャラクター first too
+    await _open_every_form(gm)
+    full = gm.locator("#actions details[data-command='hiden.set_conditions'] form")
+    where = await full.evaluate(
+        """(f) => { const sel = f.querySelector('select').getBoundingClientRect();
+                    const box = f.querySelector('fieldset').getBoundingClientRect();
+                    return {sel: sel.bottom, box: box.top, tall: box.height}; }"""
+    )
+    assert where["tall"] > 100 and where["sel"] <= where["box"] + 1, where
 
 
 async def test_nstrpg_state_tree_fits_a_phone(scripted_server: Any, open_page: Any) -> None:
