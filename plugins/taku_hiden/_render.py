@@ -111,7 +111,7 @@ def render(event: Event, table: TableState, options: HidenOptions) -> str | None
             if event.kind == "seizure":
                 turn = f"（第{event.turn}ターン）" if event.turn else ""
                 line += turn + (" ＞ 行動不能" if event.incapacitated else "")
-            return line + f" ({event.check_id})"
+            return line
         case OpposedRolled():
             label = f"「{event.label}」" if event.label else ""
             return (
@@ -119,7 +119,6 @@ def render(event: Event, table: TableState, options: HidenOptions) -> str | None
                 + _winner(
                     event.first, event.second, event.winner, event.compared, event.both_fumble
                 )
-                + f" ({event.check_id})"
             )
         case OpposedResolved():
             label = f"「{event.label}」" if event.label else ""
@@ -132,7 +131,7 @@ def render(event: Event, table: TableState, options: HidenOptions) -> str | None
             )
             return (
                 f"対抗判定{label}: {event.first_name}の判定値{event.first_value}{effect}（{event.against}）に "
-                f"{side_text(event.second)} ＞ {who}の勝ち{note} ({event.check_id})"
+                f"{side_text(event.second)} ＞ {who}の勝ち{note}"
             )
         case CheckRerolled():
             who = _char(table, event.character_id, event.side.name)
@@ -144,7 +143,7 @@ def render(event: Event, table: TableState, options: HidenOptions) -> str | None
                     result += " ＞ 行動不能"
             return (
                 f"座布団で振り直し（{who}、残り{event.zabuton_left}枚）: {_faces(event.previous)}→ "
-                f"{side_text(event.side)}{result} ({event.check_id})"
+                f"{side_text(event.side)}{result}"
             )
         case ZabutonAwarded():
             n = "一枚" if event.count == 1 else f"{event.count}枚"

@@ -175,13 +175,21 @@ def parse_pools(expr: str, *, secret: bool = False, comment: str = "") -> PoolCo
     if sum(n for n, _ in pools) > MAX_DICE:
         raise DiceError(f"at most {MAX_DICE} dice in one roll", code="dice/too_many_dice")
     if any(n == 0 for n, _ in pools):
-        raise DiceError("a pool rolls at least one die", code="dice/invalid")
+        raise DiceError(
+            "a pool rolls at least one die",
+            code="dice/invalid",
+            reason="ダイスは1個以上振ってください（例: N4、5d6>=4）",
+        )
     apps = []
     for a in re.findall(r"\[([^\[\]]*)\]", m["app"] or ""):
         try:
             apps.append(_appendix(a))
         except ValueError:
-            raise DiceError(f"not an appendix: [{a}]", code="dice/invalid") from None
+            raise DiceError(
+                f"not an appendix: [{a}]",
+                code="dice/invalid",
+                reason=f"[{a}] は読めない付記です",
+            ) from None
     return PoolCommand(tuple(pools), tuple(apps), expr, secret, comment)
 
 

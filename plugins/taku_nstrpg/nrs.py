@@ -94,7 +94,11 @@ def nrs_roll(expr: str, dice: DiceSource, *, secret: bool, comment: str) -> Dice
     m = _NRS.match(expr)
     if m is None:
         if _NRS_LIKE.match(expr):
-            raise DiceError(f"not an NRS command: {expr}", code="dice/invalid")
+            raise DiceError(
+                f"not an NRS command: {expr}",
+                code="dice/invalid",
+                reason=f"「{expr}」はNRS判定のコマンドとして読めません",
+            )
         return None
     letter, count, row_given = m[1], m[2], m[3]
     if letter is None and row_given is None:

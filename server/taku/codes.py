@@ -259,7 +259,10 @@ CATALOGUE: dict[str, Code] = {
         "表示された文面・発言者・成否が、出来事から作り直したものと違います",
     ),
     # dice
-    "dice/invalid": Code("a bad dice expression", "ダイス式が正しくありません"),
+    "dice/invalid": Code(
+        "a bad dice expression (`params.reason`: why, in Japanese)",
+        "ダイス式が正しくありません: {reason}",
+    ),
     "dice/too_many_dice": Code("more than 200 dice", "ダイスが多すぎます（200個まで）"),
     "dice/too_many_faces": Code(
         "a die of more than 1,000 faces", "ダイスの面が多すぎます（1000面まで）"

@@ -188,3 +188,31 @@ async def test_a_ruleset_s_roll_whispered_to_the_gm_names_the_gm_once(
         line = await _line(page, 4)
         assert await line.locator(".die").count() == 2
         assert await line.locator(".whisper-badge").inner_text() == "非公開: アカネ、GM"
+
+
+async def test_a_line_says_its_channel_secret_or_whisper_once(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """The server's text opens with [情報] / [シークレット] / [内緒話→…] (for exports); the page's
+    badge says it, so the line does not say it twice (「情報 [情報]」)."""
+    gm = await create_table(open_page, scripted_server.http_url)
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "アカネ")
+    await wait_seq(pl, 3)
+    await pl.click("#chat-tabs button[data-tab='情報']")
+    await _say(pl, "手がかりです")
+    await pl.click("#chat-tabs button[data-tab='メイン']")
+    await pl.click("#whisper > summary")
+    await pl.locator("#whisper-list label", has_text="ゲームマスター").locator("input").check()
+    await _say(pl, "こっそり")
+    scripted_dice.extend([3, 4])
+    await gm.click("#gm-tools > summary")
+    await gm.fill("#secret-expr", "2D6")
+    await gm.click("#secret-roll")
+    for seq, label in ((4, "情報"), (5, "内緒話→ゲームマスター"), (6, "シークレット")):
+        line = await _line(gm, seq)
+        await line.locator(".badge", has_text=label).wait_for()
+        text = await line.inner_text()
+        assert text.count(label) == 1 and f"[{label}]" not in text, (seq, text)
+    # the log itself keeps the server's text (exports and the terminal show it)
+    texts = await gm.evaluate("window.taku.events.filter((m) => m.seq >= 4).map((m) => m.text)")
+    assert texts[0].startswith("[情報] ") and texts[2].startswith("[シークレット] "), texts

@@ -292,3 +292,21 @@ async def test_a_characters_d66_and_barabara_show_the_characters_name() -> None:
         "忍者: (D66) ＞ 52",
         "忍者: (2B6) ＞ 3,4",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("2D6>=", "「2D6>=」の比較の右に目標値がありません（例: 2D6>=7）"),
+        ("0D6", "ダイスは1個以上振ってください"),
+        ("2D0", "ダイスの面の数は1以上にしてください"),
+        ("こんにちは", "「こんにちは」はダイス式として読めません（例: 2D6+1>=7、3B6>=4、D66）"),
+    ],
+)
+def test_a_bad_expression_s_message_says_why_in_japanese(text: str, reason: str) -> None:
+    """The GM's dice box shows the error frame's message: the catalogue's text and the reason."""
+    from taku import codes
+
+    with pytest.raises(DiceError) as e:
+        chatdice.parse_strict(text)
+    assert codes.message(e.value.code, e.value.details) == f"ダイス式が正しくありません: {reason}"

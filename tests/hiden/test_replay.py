@@ -115,9 +115,12 @@ async def test_every_event_renders_as_japanese(make_table: MakeTable) -> None:
         (h.gm, ConvertZabuton(character_id=t.kou)),
     ]
     lines = []
+    check_ids = set()
     for member, cmd in cmds:
         for ev in await h.send(member, cmd):
             lines.append(render(ev, h.state, h.table.ruleset, member))
+            if isinstance(getattr(ev, "check_id", None), str):
+                check_ids.add(ev.check_id)
     expected = [
         "行動判定「塀を越える」",
         "6ゾロ!",
@@ -133,6 +136,8 @@ async def test_every_event_renders_as_japanese(make_table: MakeTable) -> None:
     for fragment in expected:
         assert fragment in text, (fragment, text)
     assert "hiden." not in text
+    # the checks' internal ids (k1, k2 …) are for commands, not for people reading the log
+    assert check_ids and all(f"({cid})" not in text for cid in check_ids), text
 
 
 # --------------------------------------------------------------------------- round trips and purity

@@ -126,3 +126,22 @@ async def test_a_secret_chat_check_is_hidden_in_the_state_too() -> None:
     await h.chat(a, "カラテ判定", character_id=cid)
     assert cid in h.view(b)["game"]["last_roll"]
     await h.assert_replay_matches()
+
+
+@pytest.mark.parametrize(
+    ("expression", "reason"),
+    [("N0", "ダイスは1個以上振ってください"), ("2D6>=", "比較の右に目標値がありません")],
+)
+async def test_the_gm_s_dice_box_says_why_an_expression_is_bad(
+    ns: Make, expression: str, reason: str
+) -> None:
+    """The GM's secret dice box on an nstrpg table: the error's Japanese message gives the
+    reason, not only 「ダイス式が正しくありません」."""
+    from taku import codes
+    from taku.core.commands import RollDice
+
+    t = await ns()
+    err = await t.h.rejected(t.gm, RollDice(expression=expression, secret=True))
+    assert err.code == "dice/invalid"
+    text = codes.message(err.code, err.details)
+    assert text.startswith("ダイス式が正しくありません: ") and reason in text, text

@@ -3,7 +3,7 @@
 // are the state's `chat` ({channels, palettes}), a line's channel, recipients,
 // speaker and colour are in its event message (docs/protocol.md, docs/clients.md).
 
-import { h, clear, download } from "./render.js";
+import { h, clear, download, dropDoubled } from "./render.js";
 
 const ALL = "*"; // the "すべて" tab
 const MAIN = "メイン";
@@ -64,6 +64,7 @@ export function chatUi(ctx) {
       }
     }
     if (ch) li.querySelector(".text")?.before(h("span", { class: "badge channel-badge", text: ch }));
+    dropDoubled(li);
     li.hidden = !shown(li);
     return li;
   }

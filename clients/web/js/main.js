@@ -10,7 +10,7 @@ import { rulesetPanel, characterExtras, numericPaths, hasPanel, CARD, LABELS } f
 import { planMoves, moveForm, confirmed } from "./moves.js";
 import { h, clear, eventItem, valueTree, errorNodes, TIME_ZONE } from "./render.js";
 import { chatUi } from "./chat.js";
-import { overrideField } from "./override.js";
+import { overrideField, scalarKind } from "./override.js";
 import { mapPanel, mapOffers } from "./map.js";
 import { olderHistory, recentStart } from "./history.js";
 import { undoUi } from "./undo.js";
@@ -317,6 +317,21 @@ function treeNames(ruleset, info) {
   return { ...stateTitles(info), ...LABELS, ...(spec.labels || {}), ...sections };
 }
 
+// The state tree shows what people can read: a key the view adds outside the state schema
+// that nothing names (hiden's reference `tables`, nstrpg's `initiative_order`, chabu's
+// `status`: their panels show them) is left out, as are the cards' internals (`hide`).
+// Data keys (character ids, check ids …) stay.
+function namedOnly(value, names, hide, depth = 0) {
+  if (value === null || typeof value !== "object" || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((v) => namedOnly(v, names, hide, depth + 1));
+  const out = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (hide.has(k) || (/^[a-z][a-z_]*$/.test(k) && !names[k])) continue;
+    out[k] = namedOnly(v, names, hide, depth + 1);
+  }
+  return out;
+}
+
 function rulesetInfo() {
   return app.rulesets.find((r) => r.id === (app.state && app.state.ruleset)) || null;
 }
@@ -359,6 +374,7 @@ function renderLive() {
     myCharacters(s).map((c) => h("option", { value: c.id, text: c.name })));
   as.value = [...as.options].some((o) => o.value === prev) ? prev : "";
   chat.render(s);
+  speakAsNew(); // a character this player just made: its speaker (the ack came first)
   undo.render(s);
   renderState(s, $("#state-panels"), { live: true });
   $("#gm-tools").hidden = s.you.role !== "gm";
@@ -406,8 +422,10 @@ function renderState(s, root, { live }) {
   parts.push(h("section", { class: "panel members-panel" }, h("h2", { text: "参加者" }),
     h("ul", { class: "members" }, Object.values(s.members).map((m) =>
       h("li", { class: m.present ? "" : "absent" }, h("span", { class: `role role-${m.role}`, text: ROLE[m.role] || m.role }), ` ${m.name}`)))));
+  // keys by their titles, a character's id by its name ("c3" → ヤモト・コキ)
+  const names = { ...treeNames(s.ruleset, rulesetInfo()), ...Object.fromEntries(Object.values(s.characters).map((c) => [c.id, c.name])) };
   parts.push(h("details", { class: "panel state-panel" }, h("summary", { text: "状態（ルールセットのビュー）" }),
-    valueTree(s.game, ["game"], treeNames(s.ruleset, rulesetInfo()))));
+    valueTree(namedOnly(s.game, names, new Set((CARD[s.ruleset] || {}).hide || [])), ["game"], names)));
   // the GM's values fill the override form: buttons for the keyboard too (Enter / Space)
   if (live && s.you.role === "gm") {
     for (const leaf of parts.flatMap((p) => [...p.querySelectorAll(".leaf[data-path]")])) {
@@ -503,7 +521,12 @@ async function deleteCharacter(cid) {
 function sheetCtx(done) {
   return {
     info: rulesetInfo(), me: app.state.you, members: () => Object.values(app.state.members),
-    submit: (cmd) => app.conn.command(app.tableId, cmd), toast, errorNodes, done,
+    submit: async (cmd) => {
+      const ack = await app.conn.command(app.tableId, cmd);
+      if (cmd.type === "create_character") speakAsMade(ack);
+      return ack;
+    },
+    toast, errorNodes, done,
     // a ココフォリア piece's チャットパレット, set on the character the command made or edited
     setPalette: async (ack, cid, palette) => {
       const made = cid || (app.events.find((m) => m.event && m.event.type === "character_created"
@@ -513,6 +536,28 @@ function sheetCtx(done) {
       await app.conn.command(app.tableId, { type: "set_chat_palette", character_id: made, palette, color: entry.color || "" });
     },
   };
+}
+
+// A player who made a character speaks as it from now on (its チャットパレット shows), and
+// on a phone the page goes back from deep in the sheet form to the chat and the palette.
+// The ack may come before the character's event: the state's next render finishes it.
+function speakAsMade(ack) {
+  app.speakAs = ack;
+  speakAsNew();
+}
+
+function speakAsNew() {
+  const ack = app.speakAs;
+  if (!ack || !app.state) return;
+  const made = (app.events.find((m) => m.event && m.event.type === "character_created"
+    && m.seq >= ack.first_seq && m.seq <= ack.last_seq) || { event: {} }).event.character_id;
+  const as = $("#chat-as");
+  if (!made || ![...as.options].some((o) => o.value === made)) return;
+  app.speakAs = null;
+  if ((app.state.characters[made] || {}).owner !== app.state.you.member_id) return;
+  as.value = made;
+  chat.render(app.state);
+  if (window.matchMedia("(max-width: 760px)").matches) $("#chat-form").scrollIntoView({ block: "center" });
 }
 
 function openSheetEditor(cid) {
@@ -686,13 +731,15 @@ $("#override-form").addEventListener("submit", async (e) => {
     } catch (x) { toast(errorNodes(x)); }
     return;
   }
-  // the value keeps the kind it had: a number stays a number, true / false a boolean
+  // the value is of the kind the schema says (else the kind it had): a number stays a
+  // number, true / false a boolean, "007" for a string field the text "007"
+  const kind = scalarKind(rulesetInfo(), path, old);
   let value = raw;
-  if (typeof old === "number" || /^-?\d+(\.\d+)?$/.test(raw)) {
+  if (kind === "number" || (kind === "" && /^-?\d+(\.\d+)?$/.test(raw))) {
     value = Number(raw);
     // an emptied box is no number (Number("") is 0: it would set the value to 0)
     if (raw === "" || !Number.isFinite(value)) { toast("数を入力してください"); return; }
-  } else if (typeof old === "boolean") value = raw === "true" || raw === "はい" || raw === "✔";
+  } else if (kind === "boolean") value = raw === "true" || raw === "はい" || raw === "✔";
   try {
     await app.conn.command(app.tableId, { type: "override", path, value, reason: $("#ov-reason").value.trim() });
     toast("変更しました", "ok");

@@ -76,3 +76,22 @@ export function overrideField(info, path, current, { ctx = {}, titleOf } = {}) {
   if (current !== undefined) f.set(current);
   return f;
 }
+
+// The kind of a scalar at `path` as its schema says ("number" for an integer or a number,
+// "string", "boolean"), else as its current value is; "" when neither tells. The plain box
+// follows it: "007" typed for a string field stays the text "007".
+export function scalarKind(info, path, current) {
+  const found = schemaAt(info || {}, path);
+  if (found) {
+    const r = unwrap(resolve(found.node, found.root), found.root);
+    const types = Array.isArray(r.type) ? r.type.filter((t) => t !== "null") : [r.type];
+    if (types.length === 1) {
+      if (types[0] === "integer" || types[0] === "number") return "number";
+      if (types[0] === "string" || types[0] === "boolean") return types[0];
+    }
+    if (Array.isArray(r.enum) && r.enum.length && r.enum.every((v) => typeof v === "string")) return "string";
+  }
+  if (typeof current === "number") return "number";
+  if (typeof current === "string" || typeof current === "boolean") return typeof current;
+  return "";
+}

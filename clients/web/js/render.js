@@ -105,6 +105,19 @@ export function eventItem(msg, memberName = () => "") {
   h("span", { class: "text", text: msg.text || type }),
   rolls.length ? h("span", { class: "dice" }, diceChips(rolls)) : null,
   oc ? h("span", { class: `badge oc oc-${oc}`, text: OUTCOME_LABEL[oc] }) : null);
+  return dropDoubled(li);
+}
+
+// The server's text opens with "[情報] ", "[シークレット] ", "[内緒話→乙] " (for exports and
+// the terminal); a badge on the line says the same, so the line shows it once: the badge.
+export function dropDoubled(li) {
+  const text = li.querySelector(".text");
+  if (!text) return li;
+  const badges = new Set([...li.querySelectorAll(".badge")].map((b) => b.textContent));
+  let t = text.textContent;
+  let m;
+  while ((m = /^\[([^\]]+)\] ?/.exec(t)) && badges.has(m[1])) t = t.slice(m[0].length);
+  text.textContent = t;
   return li;
 }
 

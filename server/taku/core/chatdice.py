@@ -182,11 +182,17 @@ MAX_NUMBER = 1_000_000
 
 def _limits(terms: tuple[tuple[int, int, int], ...], target: int | None = None) -> None:
     if any(sides and count == 0 for _, count, sides in terms):
-        raise DiceError("roll at least one die", code="dice/invalid")
+        raise DiceError(
+            "roll at least one die", code="dice/invalid", reason="ダイスは1個以上振ってください"
+        )
     if any(not sides and count > MAX_NUMBER for _, count, sides in terms) or (
         target is not None and abs(target) > MAX_NUMBER
     ):
-        raise DiceError(f"numbers in a roll are at most {MAX_NUMBER}", code="dice/invalid")
+        raise DiceError(
+            f"numbers in a roll are at most {MAX_NUMBER}",
+            code="dice/invalid",
+            reason=f"数は{MAX_NUMBER}以下にしてください",
+        )
     if sum(count for _, count, sides in terms if sides) > MAX_DICE:
         raise DiceError(f"at most {MAX_DICE} dice in one roll", code="dice/too_many_dice")
     for _, _count, sides in terms:
@@ -211,7 +217,7 @@ def parse(text: str) -> ParsedRoll | None:
     if m := _B.match(expr):
         terms = tuple((1, int(c), int(s)) for c, s in re.findall(r"(\d+)B(\d+)", m["body"]))
         if any(s == 0 for _, _, s in terms):
-            raise DiceError("a die needs at least one face", code="dice/invalid")
+            raise DiceError("a die needs at least one face", code="dice/invalid", reason=NO_FACES)
         target = int(m["target"]) if m["target"] is not None else None
         _limits(terms, target)
         return ParsedRoll(expr, "b", terms, m["op"], target, secret, comment)
@@ -222,7 +228,9 @@ def parse(text: str) -> ParsedRoll | None:
             sg = -1 if sign == "-" else 1
             if sides:
                 if int(sides) == 0:
-                    raise DiceError("a die needs at least one face", code="dice/invalid")
+                    raise DiceError(
+                        "a die needs at least one face", code="dice/invalid", reason=NO_FACES
+                    )
                 terms_l.append((sg, int(count) if count else 1, int(sides)))
                 has_dice = True
             else:
@@ -240,5 +248,25 @@ def parse_strict(text: str) -> ParsedRoll:
     """Like :func:`parse`, but a line that is no dice command raises ``dice/invalid``."""
     parsed = parse(text)
     if parsed is None:
-        raise DiceError(f"not a dice expression: {text!r}", code="dice/invalid")
+        raise DiceError(
+            f"not a dice expression: {text!r}", code="dice/invalid", reason=why_not_dice(text)
+        )
     return parsed
+
+
+NO_FACES = "ダイスの面の数は1以上にしてください"
+
+_NO_TARGET = re.compile(r"(<=|>=|<>|=|<|>)\s*$")
+
+
+def why_not_dice(text: str) -> str:
+    """Why ``text`` is no dice expression, in Japanese, for the ``dice/invalid`` error's
+    ``params.reason`` (``"2D6>="`` → the comparison lacks its target)."""
+    head = split_comment(text)[0].strip()
+    if not head:
+        return "ダイス式が空です（例: 2D6+1>=7）"
+    if _NO_TARGET.search(head):
+        return f"「{head}」の比較の右に目標値がありません（例: 2D6>=7）"
+    if re.search(r"(^|[+\-])S?0[DB]\d", head, re.IGNORECASE):
+        return "ダイスは1個以上振ってください"
+    return f"「{head}」はダイス式として読めません（例: 2D6+1>=7、3B6>=4、D66）"

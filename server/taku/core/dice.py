@@ -149,9 +149,15 @@ def fisher_yates(size: int, faces: Iterable[int]) -> tuple[int, ...]:
 
 def _check(n: int, sides: int) -> None:
     if n < 0:
-        raise DiceError("a negative number of dice", code="dice/invalid")
+        raise DiceError(
+            "a negative number of dice", code="dice/invalid", reason="ダイスの数が負です"
+        )
     if sides < 1:
-        raise DiceError("a die needs at least one face", code="dice/invalid")
+        raise DiceError(
+            "a die needs at least one face",
+            code="dice/invalid",
+            reason="ダイスの面の数は1以上にしてください",
+        )
     if sides > MAX_SIDES:
         raise DiceError(f"a die may have at most {MAX_SIDES} faces", code="dice/too_many_faces")
 
