@@ -649,8 +649,9 @@ async def test_error_shows_the_servers_message_with_the_code_small(
     toast = gm.locator(".toast.error").first
     await toast.wait_for()
     assert (
-        await toast.locator(".err-msg").inner_text()
-    ) == "ダイス式が正しくありません: ダイスは1個以上振ってください"  # the catalogue's message, and why
+        (await toast.locator(".err-msg").inner_text())
+        == "ダイス式が正しくありません: ダイスは1個以上振ってください"
+    )  # the catalogue's message, and why
     assert (await toast.locator(".err-code").inner_text()) == "dice/invalid"
     assert await toast.locator(".err-msg").get_attribute("title") == "dice/invalid"
     assert not (await toast.inner_text()).startswith("dice/invalid")
