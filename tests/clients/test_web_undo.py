@@ -206,3 +206,29 @@ async def test_a_players_redo_is_offered_only_for_their_own_undone_command(
     await pl.wait_for_selector("#log li[data-seq='6'].undone")
     assert await pl.locator("#redo-button").is_disabled()
     assert await gm.locator("#redo-button").is_enabled()
+
+
+async def test_a_double_click_undoes_once_and_forks_once(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """A double click on 取り消し sends one undo (not the last two commands), and one on
+    「ここから分岐」 makes one table (rv2: it made two)."""
+    gm = await create_table(open_page, scripted_server.http_url, name="本編")
+    for i, text in enumerate(("一つ目", "二つ目"), start=3):
+        await gm.fill("#chat-input", text)
+        await gm.press("#chat-input", "Enter")
+        await wait_seq(gm, i)
+    await gm.dblclick("#undo-button")
+    await wait_seq(gm, 5)
+    await gm.wait_for_timeout(800)
+    assert await gm.locator("#log li[data-seq='6']").count() == 0
+    assert await gm.locator("#log li[data-seq='3'].undone").count() == 0
+    source = await gm.evaluate("window.taku.tableId")
+    await gm.click("#replay-toggle")
+    await gm.wait_for_selector("#replay[data-seq='5']")
+    await gm.dblclick("#replay-fork")
+    await gm.wait_for_function(f"window.taku.tableId && window.taku.tableId !== '{source}'")
+    await gm.wait_for_timeout(800)
+    toasts = await gm.locator(".toast:has-text('から分岐した卓を作りました')").count()
+    assert toasts == 1, toasts
+    assert "#5 から分岐した卓を作りました" in await gm.inner_text("body")

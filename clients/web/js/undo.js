@@ -23,6 +23,7 @@ export function undoUi({ conn, app, toast, errorNodes, store }) {
   let gm = false;
   const actors = new Map(); // command id → the member who sent it (from the log lines)
   const withButton = new Set(); // commands whose first line seen has its 「取り消す」
+  let busy = false; // a request in flight: a double click sends it once (one undo, one fork)
 
   // One log line: remember its command (and who sent it), strike it through when that
   // command is undone; a member's command gets one 「取り消す」 (shown to the GM) that
@@ -75,6 +76,8 @@ export function undoUi({ conn, app, toast, errorNodes, store }) {
   // A refusal for a later command depending on it (undo/depends): the GM may force it,
   // with a reason asked for here (an empty answer or キャンセル sends nothing).
   async function send(type, extra = {}) {
+    if (busy && !extra.force) return;
+    busy = true;
     try {
       await conn.command(app.tableId, { type, ...extra });
       toast(type === "undo" ? "取り消しました" : "やり直しました", "ok");
@@ -84,11 +87,15 @@ export function undoUi({ conn, app, toast, errorNodes, store }) {
         if (reason && reason.trim()) return send(type, { ...extra, force: true, reason: reason.trim() });
       }
       toast(errorNodes(x));
+    } finally {
+      busy = false;
     }
   }
 
   // A new table from the replay's seq: its links are kept like a created table's, then it opens.
   async function fork(seq) {
+    if (busy) return;
+    busy = true;
     const names = Object.fromEntries(Object.values(app.state.members).map((m) => [m.id, m.name]));
     try {
       const f = await conn.request({ type: "fork_table", table_id: app.tableId, at_seq: seq }, { retry: false });
@@ -98,11 +105,13 @@ export function undoUi({ conn, app, toast, errorNodes, store }) {
         member_tokens: Object.entries(f.member_tokens || {}).map(([id, token]) => ({ id, token, name: names[id] || id })),
         forked_from: { table_id: f.source_table, seq: f.source_seq }, fresh: true,
       });
-      toast(`seq ${seq} から分岐した卓を作りました`, "ok");
+      toast(`#${seq} から分岐した卓を作りました`, "ok");
       $("#replay-close").click(); // back to the live view, of the new table
       location.hash = `table=${f.table_id}`;
     } catch (x) {
       toast(errorNodes(x));
+    } finally {
+      busy = false;
     }
   }
 
