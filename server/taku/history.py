@@ -136,14 +136,38 @@ def _hides_from(state: TableState, ruleset: Ruleset, member_id: str, role: str) 
     """Whether ``state`` holds anything ``member_id`` (as ``role``) may not see that a
     fork would show them as its GM: the ruleset's view of the game for a GM tells
     something (a value at a path, :func:`_leaves`) their own view does not (an NPC's
-    hand, a deck order the GM sees). A fork carries only
+    hand, a deck order the GM sees), or the game holds at one of the ruleset's
+    ``hidden_paths`` a value their view does not show there (a shuffled deck's order,
+    which nobody sees but the fork would carry to its GM). A fork carries only
     the members, characters (public), chat settings (public) and the game; none of
     the source's log (chat lines, whispers, secret rolls) is copied."""
     from taku.core.ruleset import Viewer
 
-    mine = _leaves(msgspec.to_builtins(ruleset.view(state, Viewer(member_id, role), state.rules)))
+    own = msgspec.to_builtins(ruleset.view(state, Viewer(member_id, role), state.rules))
+    mine = _leaves(own)
     gms = _leaves(msgspec.to_builtins(ruleset.view(state, Viewer(member_id, Role.GM), state.rules)))
-    return not gms <= mine
+    if not gms <= mine:
+        return True
+    # what even the GM does not see (a shuffled deck's order): the fork carries the game
+    # whole, so its GM would learn it (deal an NPC there, see the source's next cards)
+    raw = msgspec.to_builtins(state.game)
+    for path in ruleset.hidden_paths:
+        told = {leaf[-1] for leaf in _leaves(_at(raw, path))}
+        if told - {leaf[-1] for leaf in _leaves(_at(own, path))}:
+            return True
+    return False
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    """The value at ``path`` in JSON-like ``data`` (None where there is none)."""
+    for key in path:
+        if isinstance(data, dict):
+            data = data.get(key)
+        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+            data = data[key]
+        else:
+            return None
+    return data
 
 
 def _leaves(data: Any, path: tuple[Any, ...] = ()) -> set[tuple[Any, ...]]:

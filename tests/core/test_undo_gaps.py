@@ -110,3 +110,19 @@ async def test_a_timer_too_long_or_too_short_is_timer_invalid_duration() -> None
     ]
     assert (props["duration_s"]["minimum"], props["duration_s"]["maximum"]) == (1, 86_400)
     await h.hub.close()
+
+
+async def test_a_players_fork_after_the_shuffle_is_refused() -> None:
+    """rv2: after the deck is shuffled (seq of the GM's deal, before the cards land), the
+    GM's view shows no more than the player's, but the fork would carry the deck's order:
+    its GM (the player) deals an NPC there and sees the source's next cards. Refused."""
+    h, pl, _ = await _yodomi_with_npc_hand()
+    shuffled = next(
+        r.seq
+        for r in await h.hub.store.read(h.table.table_id)
+        if r.type.endswith("deck_shuffled") or "shuffle" in r.type
+    )
+    with pytest.raises(TakuError) as e:
+        await h.hub.fork_table(h.table.table_id, pl, at_seq=shuffled)
+    assert e.value.code == "fork/hidden_state"
+    await h.hub.close()
