@@ -429,3 +429,24 @@ async def test_nstrpg_state_tree_fits_a_phone(scripted_server: Any, open_page: A
     # a character's id is shown as its name
     keys = await gm.locator("#state-panels .state-panel dt").all_inner_texts()
     assert "ヤモト・コキ" in keys and not any(re.fullmatch(r"c\d+", k) for k in keys), keys
+
+
+async def test_a_character_cards_sheet_shows_the_schemas_labels(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """rv2: the card's シート tree named its keys raw (karate, attack_bonus …) for everyone;
+    it names them by the sheet schema's titles (【カラテ】), as the sheet form does."""
+    gm = await create_table(open_page, scripted_server.http_url, ruleset="nstrpg")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "たろう")
+    await wait_seq(gm, 3)
+    await make_character(pl, "ヤモト・コキ")
+    for page in (gm, pl):
+        card = page.locator("#state-panels .card:has-text('ヤモト・コキ')")
+        await card.wait_for()
+        await page.evaluate(
+            "document.querySelectorAll('#state-panels details').forEach((d) => { d.open = true; })"
+        )
+        keys = await card.locator("details.sheet dt").all_inner_texts()
+        assert "【カラテ】" in keys, keys
+        raw = [k for k in keys if re.fullmatch(r"[a-z_]+", k.strip())]
+        assert not raw, raw

@@ -484,7 +484,7 @@ function characterCards(s, ctx) {
       characterExtras(s, c.id, ctx),
       Object.keys(c.sheet || {}).length
         ? h("details", { class: "sheet", open: !hasPanel(s) }, h("summary", { text: "シート" }),
-          valueTree(c.sheet, ["characters", c.id, "sheet"]))
+          valueTree(c.sheet, ["characters", c.id, "sheet"], stateTitles({ state_schema: (rulesetInfo() || {}).sheet_schema })))
         : null)));
 }
 
