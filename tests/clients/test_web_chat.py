@@ -216,3 +216,26 @@ async def test_a_line_says_its_channel_secret_or_whisper_once(
     # the log itself keeps the server's text (exports and the terminal show it)
     texts = await gm.evaluate("window.taku.events.filter((m) => m.seq >= 4).map((m) => m.text)")
     assert texts[0].startswith("[情報] ") and texts[2].startswith("[シークレット] "), texts
+
+
+async def test_a_redacted_line_says_hidden_once(
+    scripted_server: Any, open_page: Any, scripted_dice: ScriptedDice
+) -> None:
+    """rv2: another member's secret roll and whisper read 「非公開」 on the badge and
+    「（非公開: シークレットダイス）」 in the text; the line says it once (the badge)."""
+    gm = await create_table(open_page, scripted_server.http_url)
+    link = await gm.input_value("#invite-player")
+    a = await join_as(open_page, link, "アカネ")
+    b = await join_as(open_page, link, "ブンタ")
+    await wait_seq(a, 4)
+    scripted_dice.extend([3, 4])
+    await _say(a, "S2D6 ひみつ")
+    await wait_seq(b, 5)
+    await a.click("#whisper > summary")
+    await a.locator("#whisper-list label", has_text="ゲームマスター").locator("input").check()
+    await _say(a, "ないしょ")
+    for seq, what in ((5, "シークレットダイス"), (6, "内緒話")):
+        line = await _line(b, seq)
+        text = await line.inner_text()
+        assert text.count("非公開") == 1, text
+        assert what in await line.locator(".text").inner_text()

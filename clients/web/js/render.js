@@ -117,6 +117,8 @@ export function dropDoubled(li) {
   let t = text.textContent;
   let m;
   while ((m = /^\[([^\]]+)\] ?/.exec(t)) && badges.has(m[1])) t = t.slice(m[0].length);
+  // a redacted line's "（非公開: シークレットダイス）": its badge already says 非公開
+  if (badges.has("非公開")) t = t.replace(/（非公開: ?([^）]*)）/g, "（$1）");
   text.textContent = t;
   return li;
 }
