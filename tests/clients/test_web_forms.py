@@ -275,8 +275,14 @@ async def test_gm_override_of_a_nested_value_is_a_generated_form(
     await gm.click("#ov-submit")
     await wait_seq(gm, seq + 1)
     assert "修行" in await gm.inner_text(f"#log li[data-seq='{seq + 1}']")
+    want = {**before, keys[0]: before[keys[0]] + 5}
+    # the state message may come a moment after the event's line
+    await gm.wait_for_function(
+        "([cid, k, v]) => window.taku.state.characters[cid].sheet.abilities[k] === v",
+        arg=[ninja["id"], keys[0], want[keys[0]]],
+    )
     after = (await gm.evaluate("window.taku.state"))["characters"][ninja["id"]]["sheet"]
-    assert after["abilities"] == {**before, keys[0]: before[keys[0]] + 5}
+    assert after["abilities"] == want
     # a scalar goes back to the one-line box
     await gm.select_option("#ov-path", index=1)  # the first numeric value
     assert await gm.locator("#ov-value-row").is_visible()

@@ -26,7 +26,8 @@ FIXTURES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "logs-0.1"
 
 VIEW_CHANGES: dict[str, set[str]] = {
     # legal moves moved to the state message's affordances; whose move and the step to its turn
-    "shadowjan": {"legal_moves", "all_moves", "to_move", "step"},
+    # and the count of turns passed by timeouts in a row (issue 20, turn_seconds): new, 0 before
+    "shadowjan": {"legal_moves", "all_moves", "to_move", "step", "idle_passes"},
     # the seed epoch of the deck's order (issue 17): new, 0 for every older table
     "yodomi": {"deck_epoch"},
     # the ターン終了フェイズ's continuing-effects step (issue 15, NS-42): new, False in every older table

@@ -438,17 +438,25 @@ function renderState(s, root, { live }) {
 }
 
 // Replace only the children that changed, so that a button being clicked, a focused
-// field or an opened <details> survives a state refresh that did not touch it.
+// field or an opened <details> survives a state refresh that did not touch it. Folds pass
+// only between panels of one kind (tag, class, ruleset): when a panel appears or goes
+// (the moves, a timer) the others shift, and none takes another's fold.
+function panelKey(el) {
+  return `${el.tagName}.${el.className}.${el.dataset.ruleset || ""}`;
+}
+
 function patchChildren(root, parts) {
   const old = [...root.children];
   parts.forEach((p, i) => {
     const o = old[i];
     if (o && o.isEqualNode(p)) return;
     if (o) {
-      const was = [...o.querySelectorAll("details")].map((d) => d.open);
-      const now = [...p.querySelectorAll("details")];
-      if (o.tagName === "DETAILS") p.open = o.open;
-      if (was.length === now.length) now.forEach((d, j) => { d.open = was[j]; });
+      if (panelKey(o) === panelKey(p)) {
+        const was = [...o.querySelectorAll("details")].map((d) => d.open);
+        const now = [...p.querySelectorAll("details")];
+        if (o.tagName === "DETAILS") p.open = o.open;
+        if (was.length === now.length) now.forEach((d, j) => { d.open = was[j]; });
+      }
       root.replaceChild(p, o);
     } else root.append(p);
   });
