@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any, Literal
 
@@ -149,10 +148,12 @@ def render(event: Event, state: TableState, ruleset: Ruleset[Any, Any], actor: s
             if src_name:
                 return f"卓「{src_name}」（{src}）の #{seq} から分岐しました"
             return f"卓 {src} の #{seq} から分岐しました"
-        case TimerSet(label=label, duration_s=secs, deadline=deadline, character_id=cid):
+        case TimerSet(label=label, duration_s=secs, character_id=cid):
             name = f"「{label}」" if label else ""
             whose = f"（{_char(state, cid)}の手番）" if cid else ""
-            return f"タイマー{name}{whose}を設定しました: {_duration(secs)}、期限 {_utc(deadline)}"
+            # the length only: the line is read in every time zone (the event keeps the
+            # UTC deadline; the web client counts down to it in the browser's time)
+            return f"タイマー{name}{whose}を設定しました: {_duration(secs)}"
         case TimerCancelled(label=label):
             return f"タイマー{f'「{label}」' if label else ''}を止めました"
         case TimerExpired(label=label, character_id=cid):
@@ -169,7 +170,3 @@ def _duration(seconds: int) -> str:
     m, s = divmod(rest, 60)
     parts = [f"{h}時間" if h else "", f"{m}分" if m else "", f"{s}秒" if s else ""]
     return "".join(parts) or "0秒"
-
-
-def _utc(when: dt.datetime) -> str:
-    return when.strftime("%H:%M:%S UTC")
