@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 STAMP := $(VENV)/.taku-installed
 
-.PHONY: serve test bench schema mutate
+.PHONY: serve test bench bench-peers schema mutate
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,13 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/run_all.py
+
+# taku against boardgame.io, Colyseus and a bare websockets server under one Node load
+# generator (../shared/peerbench, beside the checkout; it installs Node and the peers'
+# packages on first use; about 7 minutes). PEERBENCH=DIR points at another copy.
+PEERBENCH ?= ../shared/peerbench
+bench-peers: $(STAMP)
+	bash $(PEERBENCH)/run.sh $(CURDIR)
 
 schema: $(STAMP)
 	$(VENV)/bin/taku schema

@@ -8,6 +8,7 @@ silent default.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
@@ -440,7 +441,7 @@ def fingerprint(command: Command) -> str:
         # the Struct's own encoding (its tag, then its fields in order) without them
         tag = type(command).__struct_config__.tag
         parts = [b'"type":' + _canonical(tag)]
-        for f in msgspec.structs.fields(command):
+        for f in _fields(type(command)):
             if f.name in added and _is_default(command, f.name):
                 continue
             parts.append(_canonical(f.encode_name) + b":" + _canonical(getattr(command, f.name)))
@@ -448,7 +449,14 @@ def fingerprint(command: Command) -> str:
     return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()
 
 
+@functools.cache
+def _fields(t: type[Command]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """``msgspec.structs.fields`` of a command type, once per type: it evaluates the
+    type's annotations on every call (most of a chat command's time before this)."""
+    return msgspec.structs.fields(t)
+
+
 def _is_default(command: Command, name: str) -> bool:
-    f = next(f for f in msgspec.structs.fields(command) if f.name == name)
+    f = next(f for f in _fields(type(command)) if f.name == name)
     default = f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
     return bool(getattr(command, name) == default)
