@@ -1724,6 +1724,37 @@ class Hub:
         finally:
             del self._loading[table_id]
 
+    async def store_new_table(
+        self,
+        record: TableRecord,
+        recs: list[Recorded],
+        first_hash: str,
+        command_id: str,
+        gm_id: str,
+    ) -> dict[str, str]:
+        """Chain ``recs`` from the new table's genesis (its id and ``first_hash``, the hash
+        of epoch 0's seed), create the table in the store with them, and issue its three
+        invite tokens, the GM's bound to ``gm_id``. Returns ``role -> token`` (shown once;
+        the store keeps hashes). Used by :meth:`create_table` and by forks."""
+        recs = chain.seal(recs, chain.genesis(record.table_id, first_hash))
+        await self.store.create_table(record, recs, command_id)
+        tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
+        await self.store.add_token(
+            TokenRecord(
+                token_hash=hash_token(tokens["gm"]),
+                table_id=record.table_id,
+                role=Role.GM,
+                member_id=gm_id,
+            )
+        )
+        for role in ("player", "spectator"):
+            await self.store.add_token(
+                TokenRecord(
+                    token_hash=hash_token(tokens[role]), table_id=record.table_id, role=role
+                )
+            )
+        return tokens
+
     async def create_table(
         self,
         *,
@@ -1770,24 +1801,10 @@ class Hub:
             )
             for i, e in enumerate(events)
         ]
-        recs = chain.seal(recs, chain.genesis(table_id, first_hash))
         record = TableRecord(
             table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
         )
-        await self.store.create_table(record, recs, command_id)
-        tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
-        await self.store.add_token(
-            TokenRecord(
-                token_hash=hash_token(tokens["gm"]),
-                table_id=table_id,
-                role=Role.GM,
-                member_id=gm_id,
-            )
-        )
-        for role in ("player", "spectator"):
-            await self.store.add_token(
-                TokenRecord(token_hash=hash_token(tokens[role]), table_id=table_id, role=role)
-            )
+        tokens = await self.store_new_table(record, recs, first_hash, command_id, gm_id)
         log.info("table_created", table_id=table_id, ruleset=rs.id)
         return CreatedTable(table_id, gm_id, tokens["gm"], tokens["player"], tokens["spectator"])
 

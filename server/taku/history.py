@@ -308,24 +308,10 @@ async def fork_table(
             salt=salt,
             commitment=chain.commitment(salt, forked.data),
         )
-    recs = chain.seal(recs, chain.genesis(table_id, first_hash))
     record = TableRecord(
         table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
     )
-    await hub.store.create_table(record, recs, command_id)
-    tokens = {role: secrets.token_urlsafe(24) for role in ("gm", "player", "spectator")}
-    await hub.store.add_token(
-        TokenRecord(
-            token_hash=hash_token(tokens["gm"]),
-            table_id=table_id,
-            role=Role.GM,
-            member_id=member_id,
-        )
-    )
-    for r in ("player", "spectator"):
-        await hub.store.add_token(
-            TokenRecord(token_hash=hash_token(tokens[r]), table_id=table_id, role=r)
-        )
+    tokens = await hub.store_new_table(record, recs, first_hash, command_id, member_id)
     members: dict[str, str] = {}
     for mid, m in past.members.items():
         if mid == member_id:
