@@ -233,6 +233,8 @@ class _InFlight:
     """Set for an answer known at once (a repeat, a rejection) that waits its turn."""
     same_as: _InFlight | None = None
     """Set for a command id sent again while the first is in flight: its answer repeats the first's."""
+    marks: metrics.Marks | None = None
+    """When it passed each stage, while stage timings are on (``taku serve --stage-timings``)."""
 
     @classmethod
     def answered(cls, reply: Reply, outcome: tuple[int, int, bool] | BaseException) -> _InFlight:
@@ -760,9 +762,11 @@ class TableService:
         command_id: str,
         expected_seq: int | None = None,
         reply: Reply,
+        received: float = 0.0,
     ) -> None:
         """:meth:`execute` for the server's command path: ``reply`` is called once with
         what :meth:`execute` would return or raise (an exception is passed, not raised).
+        ``received`` is when its frame was read (``perf_counter``; for stage timings).
 
         On a store this process owns, the command is decided now (a rejection is
         replied at once) and the ack is replied from the store's answer, right after
@@ -786,6 +790,7 @@ class TableService:
                 fingerprint=fp,
                 reply=reply,
                 decided=command,
+                received=received,
             )
             return
         task = asyncio.ensure_future(
@@ -1002,6 +1007,7 @@ class TableService:
         fingerprint: str | None,
         reply: Reply,
         decided: msgspec.Struct | None = None,
+        received: float = 0.0,
     ) -> None:
         """One process owns the table: decide on the state including appends still in
         flight, so a table's next command needs not wait for the last one's fsync and
@@ -1036,6 +1042,9 @@ class TableService:
                 )
                 after = self._fold(base, recs, events)
                 pending = _InFlight(recs, events, after, self._generation, actor, reply)
+                if metrics.stages.enabled:
+                    now = time.perf_counter()
+                    pending.marks = metrics.Marks(received or now, now)
                 self.hub.store.append_nowait(
                     self.table_id,
                     recs,
@@ -1064,6 +1073,8 @@ class TableService:
         """The store's answer for one pipelined append; publishes what is durable, in seq order."""
         pending.stored, pending.error = True, error
         queue = self._queue
+        timed: list[metrics.Marks] = []
+        woke = time.perf_counter() if metrics.stages.enabled else 0.0
         with self.hub.publishing:
             while queue and queue[0].stored:
                 p = queue.popleft()
@@ -1086,6 +1097,9 @@ class TableService:
                     except Exception:  # durable all the same: the acks still go out
                         log.exception("publish_failed", table_id=self.table_id, seq=p.recs[0].seq)
                     _answer(p.reply, (p.recs[0].seq, p.recs[-1].seq, False))
+                    if p.marks is not None:
+                        self._mark_published(p.marks, woke)
+                        timed.append(p.marks)
                     continue
                 if p.generation == self._generation:
                     # nothing of this command is durable, and the commands decided after it
@@ -1110,6 +1124,21 @@ class TableService:
                     err.__cause__ = p.error
                 p.outcome = err  # what a repeat of this command id is answered
                 _answer(p.reply, err)
+        if timed:
+            written = time.perf_counter()
+            for marks in timed:
+                metrics.stages.observe(marks, written)
+
+    @staticmethod
+    def _mark_published(marks: metrics.Marks, woke: float) -> None:
+        """Stage timings: ``marks``' command was just published, its answer having
+        started at ``woke`` (the store's batch times, when it has a writer thread)."""
+        batch = metrics.stages.batch
+        if batch is not None:
+            marks.picked, marks.committed, marks.woke = batch
+        else:
+            marks.woke = woke
+        marks.published = time.perf_counter()
 
     def _records(
         self,

@@ -35,6 +35,8 @@ __all__ = [
     "error_sent",
     "exposition",
     "serve_elsewhere",
+    "STAGES",
+    "stages",
     "subscribers_changed",
     "tables_changed",
     "timed_commit",
@@ -131,6 +133,103 @@ class _CommandPath(Collector):
 
 _PATH = _CommandPath()
 REGISTRY.register(_PATH)
+
+STAGES = ("decide", "queue", "commit", "wake", "publish", "write", "total")
+"""The stages of a command's path, in order (see :class:`StageTimings`)."""
+
+_STAGE_BUCKETS_S = (*(m * 10.0**e for e in range(-6, 1) for m in (1.0, 2.0, 5.0)), 10.0)
+"""1 µs to 10 s, three buckets a decade: a stage's median and tail, from one scrape."""
+
+
+class Marks:
+    """When one command passed each point of its path (``time.perf_counter``, s)."""
+
+    __slots__ = ("committed", "decided", "picked", "published", "received", "woke")
+
+    def __init__(self, received: float, decided: float) -> None:
+        self.received = received
+        self.decided = decided
+        self.picked = self.committed = self.woke = self.published = 0.0
+
+
+class StageTimings(Collector):
+    """Per-stage timings of the command path, recorded only while :attr:`enabled`
+    (``taku serve --stage-timings``; off by default, a few clock reads per command).
+
+    Stages (seconds, one histogram each, ``taku_command_stage_seconds{stage}``):
+
+    - ``decide``: the command's frame read → its events decided and handed to the store
+      (decoding, the rules, the records and their chain);
+    - ``queue``: handed to the store → the store's writer took up the batch holding it
+      (SQLite: waiting for the batch before to commit);
+    - ``commit``: the writer took up the batch → the batch is durable (insert and fsync);
+    - ``wake``: durable → the event loop runs the batch's answer (the thread hand-off,
+      the loop's backlog); for a store without a writer thread (memory), handed → answer;
+    - ``publish``: the answer runs → the command's events and ack are handed to its
+      subscribers' connections (waiting behind the batch's earlier commands included);
+    - ``write``: handed to the connections → written to their sockets;
+    - ``total``: frame read → written.
+
+    Recorded on the pipelined path of a store this process owns (SQLite; memory has
+    no ``queue`` and ``commit``); a shared store (PostgreSQL) takes the locked path,
+    timed by ``taku_store_commit_latency_seconds`` and ``taku_command_latency_seconds``.
+    Event loop only.
+    """
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.hist = {stage: _Histogram(_STAGE_BUCKETS_S) for stage in STAGES}
+        self.batch: tuple[float, float, float] | None = None
+        """The batch being answered: (taken up, durable, answer started), or None."""
+
+    def batch_times(self, picked: float, committed: float) -> None:
+        """The store, on the loop: the batch it is about to answer was taken up at
+        ``picked`` and was durable at ``committed`` (``perf_counter``), until
+        :meth:`batch_done`."""
+        self.batch = (picked, committed, time.perf_counter())
+
+    def batch_done(self) -> None:
+        self.batch = None
+
+    def observe(self, marks: Marks, written: float) -> None:
+        """One command written at ``written``: each stage whose two ends it has."""
+        h = self.hist
+        h["decide"].observe(marks.decided - marks.received)
+        if marks.picked:
+            h["queue"].observe(marks.picked - marks.decided)
+            h["commit"].observe(marks.committed - marks.picked)
+            h["wake"].observe(marks.woke - marks.committed)
+        elif marks.committed:
+            h["commit"].observe(marks.committed - marks.decided)
+        elif marks.woke:
+            h["wake"].observe(marks.woke - marks.decided)
+        start = marks.woke or marks.committed
+        if start and marks.published:
+            h["publish"].observe(marks.published - start)
+        if marks.published:
+            h["write"].observe(written - marks.published)
+        h["total"].observe(written - marks.received)
+
+    def reset(self) -> None:
+        self.hist = {stage: _Histogram(_STAGE_BUCKETS_S) for stage in STAGES}
+
+    def collect(self) -> Iterator[Metric]:
+        if not self.enabled:
+            return
+        family = HistogramMetricFamily(
+            "taku_command_stage_seconds",
+            "Time a command spends in each stage of its path (taku serve --stage-timings), "
+            "in seconds: decide, queue, commit, wake, publish, write, total.",
+            labels=["stage"],
+        )
+        for stage, h in list(self.hist.items()):
+            family.add_metric([stage], h.buckets(), h.total)
+        yield family
+
+
+stages = StageTimings()
+"""The process's stage timings (disabled until ``taku serve --stage-timings``)."""
+REGISTRY.register(stages)
 
 CONNECTIONS = Gauge("taku_connections_open", "WebSocket connections open.", registry=REGISTRY)
 SUBSCRIBERS = Gauge(

@@ -663,7 +663,7 @@ class _Connection:
         if failure is not None:
             table.answer(reply, failure)
         else:
-            table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply)
+            table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply, received=t_in)
         return self.all_answered
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -173,7 +173,11 @@ def test_the_dashboard_and_the_docs_name_only_metrics_that_exist() -> None:
     from taku import metrics
 
     root = Path(__file__).resolve().parents[2]
-    exported = {m.name for m in metrics.REGISTRY.collect()}
+    metrics.stages.enabled = True  # taku serve --stage-timings adds its histograms
+    try:
+        exported = {m.name for m in metrics.REGISTRY.collect()}
+    finally:
+        metrics.stages.enabled = False
     dash = json.loads((root / "docs" / "grafana" / "taku.json").read_text(encoding="utf-8"))
     exprs = [t["expr"] for p in dash["panels"] for t in p["targets"]]
     used = {
@@ -207,3 +211,49 @@ def test_histogram_buckets_count_a_value_at_its_bound_and_are_cumulative() -> No
     assert samples[("taku_command_latency_seconds_count", None)] == 2
     assert samples[("taku_command_latency_seconds_sum", None)] == pytest.approx(0.0101)
     assert samples[("taku_commands_total", None)] == 2
+
+
+@pytest.fixture
+def stage_timings() -> Iterator[None]:
+    from taku import metrics
+
+    metrics.stages.reset()
+    metrics.stages.enabled = True
+    yield
+    metrics.stages.enabled = False
+
+
+STAGE = "taku_command_stage_seconds"
+
+
+async def test_stage_timings_split_each_command_into_its_stages(
+    sqlite_server: RunningServer, stage_timings: None
+) -> None:
+    """taku serve --stage-timings: every stage of each command on the SQLite path is
+    timed once, and the stages add up to the command's total (they partition it)."""
+    gm = await Raw.connect(sqlite_server.ws_url)
+    tid = (await new_table(gm))["table_id"]
+    await gm.request({"type": "subscribe", "table_id": tid, "after_seq": 0})
+    before = await scrape(sqlite_server)
+    for n in range(3):
+        reply = await gm.request(
+            {"type": "chat", "table_id": tid, "text": f"hi {n}", "command_id": f"s{n}"}
+        )
+        assert reply["type"] == "ack"
+    after = await scrape(sqlite_server)
+    parts = ("decide", "queue", "commit", "wake", "publish", "write")
+    for stage in (*parts, "total"):
+        assert delta(after, before, f"{STAGE}_count", stage=stage) == 3, stage
+        assert delta(after, before, f"{STAGE}_bucket", stage=stage, le="+Inf") == 3
+    sums = {s: delta(after, before, f"{STAGE}_sum", stage=s) for s in (*parts, "total")}
+    assert sums["commit"] > 0 and sums["total"] > 0
+    assert sum(sums[s] for s in parts) == pytest.approx(sums["total"], rel=1e-6)
+    await gm.close()
+
+
+async def test_stage_timings_are_off_unless_asked(sqlite_server: RunningServer) -> None:
+    gm = await Raw.connect(sqlite_server.ws_url)
+    tid = (await new_table(gm))["table_id"]
+    await gm.request({"type": "chat", "table_id": tid, "text": "hi", "command_id": "o1"})
+    assert not any(name.startswith(STAGE) for name, _ in await scrape(sqlite_server))
+    await gm.close()

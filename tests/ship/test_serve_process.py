@@ -95,3 +95,40 @@ def test_metrics_port_serves_the_metrics_elsewhere(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         assert proc.wait(20) == 0
+    assert "loop: uvloop)" in (tmp_path / "serve.log").read_text()  # the default loop
+
+
+def test_serve_runs_on_uvloop_unless_told_asyncio_and_can_time_stages(tmp_path: Path) -> None:
+    """uvloop is the default event loop (a dependency); ``--loop asyncio`` opts out, and
+    the startup line says which runs. ``--stage-timings`` adds the stage histograms."""
+    from taku.cli import loop_factory
+
+    uvloop = pytest.importorskip("uvloop")
+    assert loop_factory("auto") is uvloop.new_event_loop
+    assert loop_factory("asyncio") is None
+    port = _free_port()
+    with open(tmp_path / "serve.log", "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "taku", "serve", "--db", str(tmp_path / "t.db"),
+             "--port", str(port), "--loop", "asyncio", "--stage-timings"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        asyncio.run(_until_up(f"http://127.0.0.1:{port}/readyz"))
+
+        async def chat() -> None:
+            gm = await Raw.connect(f"ws://127.0.0.1:{port}/ws")
+            tid = (await new_table(gm))["table_id"]
+            ack = await gm.request({"type": "chat", "table_id": tid, "text": "hi"})
+            assert ack["type"] == "ack"
+            await gm.close()
+
+        asyncio.run(chat())
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+            body = r.read().decode()
+        assert 'taku_command_stage_seconds_count{stage="commit"}' in body
+    finally:
+        proc.terminate()
+        assert proc.wait(20) == 0
+    assert "loop: asyncio)" in (tmp_path / "serve.log").read_text()

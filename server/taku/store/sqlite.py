@@ -17,6 +17,7 @@ import functools
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -263,6 +264,7 @@ class SQLiteEventStore(EventStore):
         conn.close()
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
+        picked = time.perf_counter()
         try:
             results = self._write_plain(conn, batch)
             if results is None:
@@ -284,7 +286,7 @@ class SQLiteEventStore(EventStore):
         # one wake-up of the event loop for the whole batch, not one per append
         assert self._loop is not None, "open() set the loop"
         try:
-            self._loop.call_soon_threadsafe(self._resolve, results)
+            self._loop.call_soon_threadsafe(self._resolve, results, picked, time.perf_counter())
         except RuntimeError:  # the loop is closed: nobody is waiting any more
             pass
 
@@ -433,16 +435,29 @@ class SQLiteEventStore(EventStore):
         )
         return item.events[-1].seq
 
-    def _resolve(self, results: list[tuple[_Append, BaseException | None]]) -> None:
-        """On the event loop: tell each append of a committed (or failed) batch how it went, in order."""
+    def _resolve(
+        self,
+        results: list[tuple[_Append, BaseException | None]],
+        picked: float = 0.0,
+        committed: float = 0.0,
+    ) -> None:
+        """On the event loop: tell each append of a committed (or failed) batch how it went,
+        in order. The writer took the batch up at ``picked`` and committed it at
+        ``committed`` (``perf_counter``; for stage timings)."""
         metrics.commit_batch(len(results))
-        for item, err in results:
-            if err is None and item.events:
-                self._published(item.table_id, item.events[-1].seq)
-            try:
-                item.done(err)
-            except Exception:  # one caller's bug must not keep the others waiting
-                log.exception("append_callback_failed", table_id=item.table_id)
+        stages = metrics.stages
+        if stages.enabled:
+            stages.batch_times(picked, committed)
+        try:
+            for item, err in results:
+                if err is None and item.events:
+                    self._published(item.table_id, item.events[-1].seq)
+                try:
+                    item.done(err)
+                except Exception:  # one caller's bug must not keep the others waiting
+                    log.exception("append_callback_failed", table_id=item.table_id)
+        finally:
+            stages.batch_done()
 
     def _submit(self, item: _Append) -> None:
         if self._writer is None:

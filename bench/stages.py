@@ -1,0 +1,180 @@
+"""Where a command's time goes: per-stage histograms of taku's command path.
+
+    .venv/bin/python bench/stages.py [--seconds 8] [--rate 1000] [--db sqlite|memory]
+                                     [--loop auto|asyncio] [--tables 100 --clients 5]
+
+Starts ``taku serve --stage-timings`` (a fresh SQLite file, or ``memory:``), drives
+it with bench/load.py (closed loop, then open loop at ``--rate`` commands/s), and
+after each workload reads ``taku_command_stage_seconds`` from ``/metrics``: for
+each stage (decide, queue, commit, wake, publish, write, total; see
+``taku.metrics.StageTimings``) its p50, p90, p99 and mean, its share of the mean
+total, and its histogram (commands per bucket, buckets of 1-2-5 per decade). The
+quantiles are read off the buckets (linear within one), so they are as coarse as
+the buckets. Never run as a test; figures in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import load  # noqa: E402
+from run_all import free_port, start  # noqa: E402
+
+STAGES = ("decide", "queue", "commit", "wake", "publish", "write", "total")
+Histograms = dict[str, list[tuple[float, float]]]
+"""stage -> cumulative ``(upper bound s, count)``, +Inf last."""
+
+
+def scrape(port: int) -> tuple[Histograms, dict[str, float]]:
+    """The stage histograms (cumulative buckets) and their sums, from ``/metrics``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        text = r.read().decode()
+    hist: Histograms = {}
+    sums: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("taku_command_stage_seconds_bucket{"):
+            labels, value = line[len("taku_command_stage_seconds_bucket{") :].split("} ")
+            kv = dict(part.split("=", 1) for part in labels.split(","))
+            le = kv["le"].strip('"')
+            hist.setdefault(kv["stage"].strip('"'), []).append(
+                (float("inf") if le == "+Inf" else float(le), float(value))
+            )
+        elif line.startswith("taku_command_stage_seconds_sum{"):
+            labels, value = line[len("taku_command_stage_seconds_sum{") :].split("} ")
+            sums[labels.split("=", 1)[1].strip('"')] = float(value)
+    return hist, sums
+
+
+def diff(
+    after: tuple[Histograms, dict[str, float]], before: tuple[Histograms, dict[str, float]]
+) -> tuple[Histograms, dict[str, float]]:
+    hist = {
+        stage: [
+            (le, n - m)
+            for (le, n), (_, m) in zip(
+                buckets, before[0].get(stage, [(le, 0.0) for le, _ in buckets]), strict=True
+            )
+        ]
+        for stage, buckets in after[0].items()
+    }
+    return hist, {k: v - before[1].get(k, 0.0) for k, v in after[1].items()}
+
+
+def quantile(buckets: list[tuple[float, float]], q: float) -> float:
+    """The ``q`` quantile (0-1) of cumulative ``buckets``, linear within a bucket, s."""
+    total = buckets[-1][1]
+    if not total:
+        return float("nan")
+    want, lo, below = q * total, 0.0, 0.0
+    for le, n in buckets:
+        if n >= want:
+            if le == float("inf"):
+                return lo
+            return lo + (le - lo) * ((want - below) / (n - below) if n > below else 0.0)
+        lo, below = le, n
+    return lo
+
+
+def _ms(s: float) -> str:
+    return f"{s * 1e3:8.3f}"
+
+
+def report(title: str, got: tuple[Histograms, dict[str, float]]) -> None:
+    hist, sums = got
+    total_n = hist.get("total", [(0.0, 0.0)])[-1][1]
+    total_mean = sums.get("total", 0.0) / total_n if total_n else float("nan")
+    print(f"\n== {title}: {int(total_n)} commands timed")
+    print(f"  {'stage':8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8} {'share':>6}")
+    for stage in STAGES:
+        buckets = hist.get(stage)
+        if not buckets or not buckets[-1][1]:
+            continue
+        n = buckets[-1][1]
+        mean = sums.get(stage, 0.0) / n
+        share = f"{100 * mean / total_mean:5.1f}%" if stage != "total" else ""
+        print(
+            f"  {stage:8} {_ms(quantile(buckets, 0.5))} {_ms(quantile(buckets, 0.9))} "
+            f"{_ms(quantile(buckets, 0.99))} {_ms(mean)} {share:>6}"
+        )
+    print("  histograms (commands per bucket; upper bounds in ms):")
+    bounds = [le for le, _ in hist.get("total", [])]
+    print("  " + " " * 8 + "".join(f"{_bound(le):>7}" for le in bounds))
+    for stage in STAGES:
+        buckets = hist.get(stage)
+        if not buckets or not buckets[-1][1]:
+            continue
+        counts, prev = [], 0.0
+        for _, n in buckets:
+            counts.append(n - prev)
+            prev = n
+        print(f"  {stage:8}" + "".join(f"{int(c) if c else '.':>7}" for c in counts))
+
+
+def _bound(le: float) -> str:
+    if le == float("inf"):
+        return "+Inf"
+    ms = le * 1e3
+    return f"{ms:g}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--seconds", type=float, default=8.0)
+    ap.add_argument("--rate", type=float, default=1000.0, help="the open loop's commands/s")
+    ap.add_argument("--db", choices=("sqlite", "memory"), default="sqlite")
+    ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto")
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--clients", type=int, default=5)
+    args = ap.parse_args()
+    db = "memory:" if args.db == "memory" else str(Path(tempfile.mkdtemp()) / "stages.db")
+    port = free_port()
+    server = start(
+        [
+            sys.executable,
+            "-m",
+            "taku.cli",
+            "serve",
+            "--db",
+            db,
+            "--port",
+            str(port),
+            "--rate",
+            "1000000",
+            "--creates-per-minute",
+            "1000000",
+            "--log-level",
+            "warning",
+            "--metrics",
+            "on",
+            "--loop",
+            args.loop,
+            "--stage-timings",
+        ],
+        port,
+    )
+    url = f"ws://127.0.0.1:{port}/ws"
+    shape = dict(tables=args.tables, clients=args.clients, seconds=args.seconds)
+    print(
+        f"taku serve --stage-timings --db {args.db} --loop {args.loop}, {args.tables} x {args.clients}"
+    )
+    try:
+        for title, rate in (("closed loop", None), (f"open loop at {args.rate:g}/s", args.rate)):
+            before = scrape(port)
+            res = asyncio.run(load.run(url, taku=True, rate=rate, **shape))  # type: ignore[arg-type]
+            print(f"\n{title}: {res.line()}")
+            report(title, diff(scrape(port), before))
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
