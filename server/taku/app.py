@@ -358,14 +358,31 @@ class TableService:
         self.state = state
         for rec, event in zip(recs, events, strict=True):
             self._remember(rec)
-            if publish:
-                for sub in list(self.subscriptions):
-                    sub.deliver(rec, event)
+            if publish and self.subscriptions:
+                self._deliver(rec, event)
         every = self.hub.snapshot_every
         if every and recs and recs[-1].seq // every > (recs[0].seq - 1) // every:
             self._keep_snapshot(state)
         if state.timers is not self._alarm_for:
             self._arm()
+
+    def _deliver(self, rec: Recorded, event: Event) -> None:
+        """Send ``rec`` to every subscriber. An event everyone may see in full (most
+        are) has one frame for all, looked up once, not once per subscriber."""
+        if rec.audience is not None or rec.command_commitment is not None:
+            for sub in list(self.subscriptions):
+                sub.deliver(rec, event)
+            return
+        frame: bytes | None = None
+        seq = rec.seq
+        for sub in list(self.subscriptions):
+            if not sub.live:
+                sub.pending.append((rec, event))
+            elif seq > sub.last_seq:
+                if frame is None:
+                    frame = self.frame(rec, event, None)
+                sub.sink(frame)
+                sub.last_seq = seq
 
     def _remember(self, rec: Recorded) -> None:
         """Note ``rec``'s command id for repeats; only the last :data:`ACKS_KEPT` stay."""

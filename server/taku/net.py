@@ -216,8 +216,23 @@ class _Outbox:
         if self.depth or not self.held:
             return
         held, self.held = self.held, {}
+        # most connections got one frame, the same object for every viewer who sees an
+        # event alike: each such frame goes out in one broadcast() to all of them
+        alike: dict[int, tuple[bytes, list[_Connection]]] = {}
         for conn, frames in held.items():
-            conn.write(frames)
+            if len(frames) == 1:
+                frame = frames[0]
+                group = alike.get(id(frame))  # frames are held (alive) meanwhile: ids are unique
+                if group is None:
+                    alike[id(frame)] = (frame, [conn])
+                else:
+                    group[1].append(conn)
+            else:
+                conn.write(frames)
+        for frame, conns in alike.values():
+            broadcast([c.ws for c in conns if not c.ws.transport.is_closing()], frame, text=True)
+            for c in conns:
+                c.check_backlog()
 
 
 def _write_frames(ws: ServerConnection, frames: Sequence[bytes]) -> None:

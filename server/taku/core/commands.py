@@ -436,27 +436,33 @@ def fingerprint(command: Command) -> str:
     refuses a ``command_id`` sent again with a different fingerprint
     (``command/id_reused``). Fields in the class's ``added_fields`` count only when
     they differ from their default (the fingerprint older versions computed)."""
-    added = type(command).added_fields
-    if added and any(_is_default(command, name) for name in added):
+    tag, fields, added = _plan(type(command))
+    if added and any(getattr(command, name) == default for name, default in added):
         # the Struct's own encoding (its tag, then its fields in order) without them
-        tag = type(command).__struct_config__.tag
-        parts = [b'"type":' + _canonical(tag)]
-        for f in _fields(type(command)):
-            if f.name in added and _is_default(command, f.name):
+        parts = [tag]
+        for name, key, is_added, default in fields:
+            value = getattr(command, name)
+            if is_added and value == default:
                 continue
-            parts.append(_canonical(f.encode_name) + b":" + _canonical(getattr(command, f.name)))
+            parts.append(key + _canonical(value))
         return hashlib.blake2b(b"{" + b",".join(parts) + b"}", digest_size=16).hexdigest()
     return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()
 
 
 @functools.cache
-def _fields(t: type[Command]) -> tuple[msgspec.structs.FieldInfo, ...]:
-    """``msgspec.structs.fields`` of a command type, once per type: it evaluates the
-    type's annotations on every call (most of a chat command's time before this)."""
-    return msgspec.structs.fields(t)
-
-
-def _is_default(command: Command, name: str) -> bool:
-    f = next(f for f in _fields(type(command)) if f.name == name)
-    default = f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
-    return bool(getattr(command, name) == default)
+def _plan(
+    t: type[Command],
+) -> tuple[bytes, tuple[tuple[str, bytes, bool, Any], ...], tuple[tuple[str, Any], ...]]:
+    """What :func:`fingerprint` needs of a command type, once per type: its tag's
+    ``"type":…`` part, each field's (name, ``"key":``, added?, default) in order, and
+    the added fields' (name, default). ``msgspec.structs.fields`` evaluates the type's
+    annotations on every call (most of a chat command's time before it was kept)."""
+    added_names = set(t.added_fields)
+    fields = []
+    for f in msgspec.structs.fields(t):
+        default = f.default
+        if default is msgspec.NODEFAULT and f.default_factory is not msgspec.NODEFAULT:
+            default = f.default_factory()
+        fields.append((f.name, _canonical(f.encode_name) + b":", f.name in added_names, default))
+    added = tuple((name, default) for name, _, is_added, default in fields if is_added)
+    return b'"type":' + _canonical(t.__struct_config__.tag), tuple(fields), added

@@ -390,6 +390,13 @@ def _named_characters(command: Command, fields: Sequence[str]) -> list[str]:
     """The character ids ``command`` names in ``fields`` (dotted paths; lists and ``None`` allowed)."""
     out: list[str] = []
     for path in fields:
+        if "." not in path:  # the common case: one field of the command
+            v = getattr(command, path, None)
+            if isinstance(v, str):
+                out.append(v)
+                continue
+            if v is None:
+                continue
         nodes: list[Any] = [command]
         for part in path.split("."):
             nxt: list[Any] = []
