@@ -21,12 +21,14 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/python bench/run_all.py
 
-# taku against boardgame.io, Colyseus and a bare websockets server under one Node load
-# generator (../shared/peerbench, beside the checkout; it installs Node and the peers'
-# packages on first use; about 7 minutes). PEERBENCH=DIR points at another copy.
+# taku against Colyseus and a bare websockets server under one Node load generator
+# (../shared/peerbench, beside the checkout; it installs Node and the peers' packages on
+# first use): issue 16's figures, medians of three rounds, about 12 minutes
+# (bench/peers.py; ARGS="--runs 1" for one). One run of every peer, boardgame.io
+# included: bash ../shared/peerbench/run.sh . PEERBENCH=DIR points at another copy.
 PEERBENCH ?= ../shared/peerbench
 bench-peers: $(STAMP)
-	bash $(PEERBENCH)/run.sh $(CURDIR)
+	$(VENV)/bin/python bench/peers.py --peerbench $(PEERBENCH) $(ARGS)
 
 schema: $(STAMP)
 	$(VENV)/bin/taku schema
