@@ -28,7 +28,7 @@ commit (issue 16). Every connection of the store has SQLite's auto-checkpoint of
    commit starts the WAL over. If the WAL reaches ``WAL_LIMIT_PAGES`` pages (the
    queue was never empty), the writer finishes it after its next batch even with
    commands waiting: the WAL stays within about that many pages plus what is
-   committed in one interval.
+   committed during one interval and one pass.
 3. ``close()`` stops the checkpointer, then the writer runs a final
    ``wal_checkpoint(TRUNCATE)``: the database file alone holds every commit.
 
@@ -385,7 +385,13 @@ class SQLiteEventStore(EventStore):
         """Every ``checkpoint_interval`` seconds that followed a commit (by any
         connection): a passive checkpoint, beside the writer and the readers; asks
         the writer to finish it once the WAL is ``wal_restart_pages`` long."""
-        seen: object = None
+        try:
+            # its first statement now, while the store opens: the thread's C heap is made
+            # before any table is open, not later (issue 18: idle memory)
+            seen: object = conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            log.exception("checkpoint_failed", by="checkpointer")
+            seen = None
         try:
             while not stop.wait(self._checkpoint_interval):
                 try:
