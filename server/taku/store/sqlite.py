@@ -8,6 +8,32 @@ before it is durable, yet under load many commands share one fsync.
 
 Reads use their own connection in a worker thread; WAL lets them run beside the
 writer.
+
+Checkpoints (copying the WAL's pages into the database file) never run inside a
+commit (issue 16). Every connection of the store has SQLite's auto-checkpoint off
+(``wal_autocheckpoint=0``), so no commit pays for one; instead:
+
+1. A checkpointer thread with its own connection wakes every
+   ``CHECKPOINT_INTERVAL_S`` seconds and, if anything was committed since its last
+   look (``PRAGMA data_version``), runs ``PRAGMA wal_checkpoint(PASSIVE)``. A
+   passive checkpoint takes no writer lock: the writer and the readers go on while
+   it copies and fsyncs.
+2. A passive checkpoint alone lets the WAL grow without bound under steady load:
+   the WAL starts over from its beginning only when a write transaction begins
+   with every frame copied, and the writer commits frames while the checkpointer
+   copies. So once a pass finds the WAL at least ``WAL_RESTART_PAGES`` pages long,
+   the writer finishes the checkpoint itself, *between* two batches (after the
+   batch before is answered, never inside a transaction), when its queue is
+   empty: only the frames committed since the pass are left to copy, and its next
+   commit starts the WAL over. If the WAL reaches ``WAL_LIMIT_PAGES`` pages (the
+   queue was never empty), the writer finishes it after its next batch even with
+   commands waiting: the WAL stays within about that many pages plus what is
+   committed during one interval and one pass.
+3. ``close()`` stops the checkpointer, then the writer runs a final
+   ``wal_checkpoint(TRUNCATE)``: the database file alone holds every commit.
+
+``journal_size_limit`` (``JOURNAL_SIZE_LIMIT_BYTES``) truncates a WAL file grown
+past it when the WAL starts over.
 """
 
 from __future__ import annotations
@@ -39,8 +65,20 @@ log = structlog.get_logger("taku.store")
 
 SCHEMA_VERSION = 1
 
-WAL_AUTOCHECKPOINT_PAGES = 10_000
-"""WAL pages (4 KiB) after which a commit checkpoints; see ``_write_loop``."""
+CHECKPOINT_INTERVAL_S = 0.5
+"""Seconds between the checkpointer's looks; a look after a commit runs a passive
+checkpoint (see the module docstring)."""
+
+WAL_RESTART_PAGES = 1_000
+"""WAL length in pages (4 KiB each, so about 4 MiB) from which the writer finishes
+a checkpoint between two batches when its queue is empty, so that the WAL starts over."""
+
+WAL_LIMIT_PAGES = 10_000
+"""WAL length in pages (about 40 MiB) from which the writer finishes a checkpoint
+after its next batch even with commands waiting."""
+
+JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
+"""Bytes a WAL file is truncated to when the WAL starts over (``journal_size_limit``)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -159,11 +197,44 @@ class SQLiteEventStore(EventStore):
 
     Args:
         path: the database file; ``":memory:"`` is refused (use MemoryEventStore).
+        checkpoint_interval: seconds between the checkpointer's looks
+            (``CHECKPOINT_INTERVAL_S``); must be positive.
+        wal_restart_pages: WAL pages from which the writer finishes a checkpoint
+            when its queue is empty (``WAL_RESTART_PAGES``).
+        wal_limit_pages: WAL pages from which it finishes one even with commands
+            waiting (``WAL_LIMIT_PAGES``); at least ``wal_restart_pages``.
+
+    Raises:
+        ValueError: a non-positive interval, or a limit below the restart length.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        checkpoint_interval: float = CHECKPOINT_INTERVAL_S,
+        wal_restart_pages: int = WAL_RESTART_PAGES,
+        wal_limit_pages: int = WAL_LIMIT_PAGES,
+    ) -> None:
         super().__init__()
+        if not checkpoint_interval > 0:
+            raise ValueError("checkpoint_interval must be positive")
+        if not 0 < wal_restart_pages <= wal_limit_pages:
+            raise ValueError("need 0 < wal_restart_pages <= wal_limit_pages")
         self.path = str(path)
+        self._checkpoint_interval = checkpoint_interval
+        self._restart_pages = wal_restart_pages
+        self._limit_pages = wal_limit_pages
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpointer = threading.Event()
+        self._finish_wanted = False
+        """Set by the checkpointer: the writer should finish a checkpoint between batches."""
+        self.checkpoints = 0
+        """Passive checkpoints run by the checkpointer thread."""
+        self.writer_checkpoints = 0
+        """Checkpoints the writer finished between two batches (never inside one)."""
+        self.wal_pages = 0
+        """The WAL's length in pages (frames) when a checkpoint last looked at it."""
         self._queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._reader: sqlite3.Connection | None = None
@@ -188,6 +259,9 @@ class SQLiteEventStore(EventStore):
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA busy_timeout=10000")
+        # no commit on any of the store's connections checkpoints: the checkpointer
+        # thread and the writer between batches do (see the module docstring)
+        conn.execute("PRAGMA wal_autocheckpoint=0")
         return conn
 
     async def open(self) -> None:
@@ -206,10 +280,23 @@ class SQLiteEventStore(EventStore):
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="taku-sqlite-reader")
         await self._loop.run_in_executor(self._pool, lambda: None)  # the thread starts now
         self._reader = self._connect()
+        self._stop_checkpointer = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop,
+            args=(self._connect(), self._stop_checkpointer),
+            name="taku-sqlite-checkpointer",
+            daemon=True,
+        )
+        self._checkpointer.start()
 
     async def close(self) -> None:
         if self._writer is None:
             return
+        if self._checkpointer is not None:
+            # first, so that the writer's final checkpoint has the file to itself
+            self._stop_checkpointer.set()
+            await asyncio.to_thread(self._checkpointer.join)
+            self._checkpointer = None
         self._queue.put(None)
         await asyncio.to_thread(self._writer.join)
         self._writer = None
@@ -225,12 +312,7 @@ class SQLiteEventStore(EventStore):
     def _write_loop(self, ready: Future[None]) -> None:
         try:
             conn = self._connect()
-            # the commit that crosses this many WAL pages also copies them into the
-            # database (a checkpoint): with SQLite's 1,000 a busy server pays one every
-            # few hundred commits, several ms inside a commit; 10,000 (a WAL of about
-            # 40 MB) pays it ten times less often for about the same work each time
-            conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
-            conn.execute(f"PRAGMA journal_size_limit={64 * 1024 * 1024}")
+            conn.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT_BYTES}")
             conn.executescript(_SCHEMA)
             conn.executescript(_APPENDED)
             row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
@@ -261,7 +343,74 @@ class SQLiteEventStore(EventStore):
             # hold nothing while waiting for the next batch: an append's callback holds
             # its table, which would outlive an unload (issue 18: idle memory)
             del batch, appends
+            if self._finish_wanted and not stop:
+                self._finish_checkpoint(conn)
+        self._final_checkpoint(conn)
         conn.close()
+
+    def _finish_checkpoint(self, conn: sqlite3.Connection) -> None:
+        """Between two batches (the one before already handed to the event loop, no
+        transaction open): copy what the checkpointer left, so the next commit starts
+        the WAL over; only when no append waits, or once the WAL is at the limit."""
+        if not self._queue.empty() and self.wal_pages < self._limit_pages:
+            return
+        try:
+            busy, pages, _copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error:
+            self._finish_wanted = False
+            log.exception("checkpoint_failed", by="writer")
+            return
+        if busy:  # the checkpointer is in a pass: try again after the next batch
+            return
+        # one try per request, finished or not (a reader's snapshot may hold frames
+        # back): the checkpointer asks again after its next pass
+        self._finish_wanted = False
+        self.writer_checkpoints += 1
+        self.wal_pages = int(pages)
+
+    def _final_checkpoint(self, conn: sqlite3.Connection) -> None:
+        """On close, the writer's last act: every commit into the database file, the
+        WAL emptied (a reader still in a transaction makes it wait ``busy_timeout``)."""
+        try:
+            busy, pages, copied = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            log.exception("checkpoint_failed", by="close")
+            return
+        if busy:
+            log.warning("final_checkpoint_busy", wal_pages=pages, copied=copied)
+
+    # ------------------------------------------------------------ the checkpointer thread
+
+    def _checkpoint_loop(self, conn: sqlite3.Connection, stop: threading.Event) -> None:
+        """Every ``checkpoint_interval`` seconds that followed a commit (by any
+        connection): a passive checkpoint, beside the writer and the readers; asks
+        the writer to finish it once the WAL is ``wal_restart_pages`` long."""
+        try:
+            # its first statement now, while the store opens: the thread's C heap is made
+            # before any table is open, not later (issue 18: idle memory)
+            seen: object = conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            log.exception("checkpoint_failed", by="checkpointer")
+            seen = None
+        try:
+            while not stop.wait(self._checkpoint_interval):
+                try:
+                    (version,) = conn.execute("PRAGMA data_version").fetchone()
+                    if version == seen:
+                        continue  # nothing committed since the last look
+                    seen = version
+                    busy, pages, _copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                except sqlite3.Error:
+                    log.exception("checkpoint_failed", by="checkpointer")
+                    continue
+                if busy:  # the writer is finishing one; the next look sees what it left
+                    continue
+                self.checkpoints += 1
+                self.wal_pages = int(pages)
+                if pages >= self._restart_pages:
+                    self._finish_wanted = True
+        finally:
+            conn.close()
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Append]) -> None:
         picked = time.perf_counter()
