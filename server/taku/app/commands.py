@@ -33,6 +33,7 @@ another member's id or the id with another command.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import collections
 import datetime as dt
@@ -110,7 +111,7 @@ class _InFlight:
         return cls([], [], TableState(table_id=""), -1, None, reply, stored=True, same_as=first)
 
 
-class CommandPath:
+class CommandPath(abc.ABC):
     """One table's command path; what both strategies share: deciding a command into
     its chained records, answering repeats, answering later."""
 
@@ -118,6 +119,7 @@ class CommandPath:
         self.table = table
         self._seeds: dict[tuple[int, bool], tuple[bytes, str]] = {}
 
+    @abc.abstractmethod
     def run(
         self,
         decider: Decider,
@@ -139,7 +141,6 @@ class CommandPath:
         ``taku verify`` to decide again. ``received`` is when its frame was read
         (``perf_counter``; for stage timings, 0: now).
         """
-        raise NotImplementedError
 
     @property
     def busy(self) -> bool:
