@@ -62,7 +62,7 @@ async def execute_undo(
             async with table.lock:
                 await table._catch_up_locked()
         at = table.state.seq
-        if command_id in table.acks or command_id in table._in_flight:
+        if command_id in table.acks or table.commands.pending(command_id):
             entries: list[undo.Entry] = []
             resolved: Undo | Redo = command  # a repeat: answered before any decide
             base: TableState | None = None
