@@ -69,11 +69,12 @@ TARGETS = (
 )  # fmt: skip
 
 
-def run_part(peerbench: Path, part: str) -> dict[str, Any]:
-    """One peer-bench run of ``part``: its results JSON (server -> workload -> figures)."""
+def run_part(peerbench: Path, part: str, checkout: Path = ROOT) -> dict[str, Any]:
+    """One peer-bench run of ``part`` against ``checkout``: its results JSON
+    (server -> workload -> figures)."""
     env = {**os.environ, **PARTS[part]}
     proc = subprocess.run(
-        ["bash", str(peerbench / "run.sh"), str(ROOT)],
+        ["bash", str(peerbench / "run.sh"), str(checkout)],
         env=env,
         capture_output=True,
         text=True,
@@ -102,12 +103,15 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--peerbench", type=Path, default=ROOT.parent / "shared" / "peerbench")
     ap.add_argument("--parts", default="main,cliff,idle", help="comma-separated: main,cliff,idle")
+    ap.add_argument(
+        "--checkout", type=Path, default=ROOT, help="the taku checkout to measure (default: this)"
+    )
     args = ap.parse_args()
     parts = args.parts.split(",")
     rounds: list[dict[str, dict[str, Any]]] = []
     for n in range(args.runs):
         print(f"\n######## round {n + 1} of {args.runs}", flush=True)
-        rounds.append({part: run_part(args.peerbench, part) for part in parts})
+        rounds.append({part: run_part(args.peerbench, part, args.checkout) for part in parts})
     values: dict[str, list[float]] = {}
     for label, part, server, workload, key in FIGURES:
         if part not in parts:
