@@ -6,9 +6,9 @@ stored :class:`~taku.core.events.Recorded` and its decoded event, for one viewer
 (a member id, or None for the public). A viewer sees a hidden event (``audience``)
 in full only if it is in the audience, else its redacted form; a hidden command
 (``command_commitment``) in clear only if it sent it. So an event has at most four
-forms (``sees`` x ``knows``), most have one; :class:`Frames` keeps the last few
-built (a broadcast asks for the same one once per subscriber) and builds a
-catch-up's, a log page's or an export's one by one past that cache.
+forms (``sees`` x ``knows``), most have one: it is built once per broadcast, not
+once per subscriber (:meth:`Frames.deliver`), and not kept past it, so an idle table
+holds no frames; a catch-up's, a log page's or an export's are built one by one.
 
 Frames are rendered with the table's *current* state (today's names and colours).
 """
@@ -86,13 +86,13 @@ class Subscription:
 
 
 class Frames:
-    """One table's frames: built for a viewer, cached for the last event, sent to the
-    table's subscribers (``table.subscriptions``)."""
+    """One table's frames: built for a viewer, sent to the table's subscribers
+    (``table.subscriptions``)."""
 
     def __init__(self, table: TableService) -> None:
         self.table = table
         self._cache: dict[tuple[int, bool, bool], tuple[Recorded, bytes]] = {}
-        """``(seq, sees, knows) -> (rec, frame)`` for the last event or so (at most 9)."""
+        """``(seq, sees, knows) -> (rec, frame)`` for the hidden event being broadcast."""
 
     def deliver(self, rec: Recorded, event: Event) -> None:
         """Send ``rec`` to every subscriber. An event everyone may see in full (most
@@ -101,6 +101,8 @@ class Frames:
         if rec.audience is not None or rec.command_commitment is not None:
             for sub in list(subscriptions):
                 sub.deliver(rec, event)
+            # the forms are not kept past their broadcast: an idle table holds no frames
+            self._cache.clear()
             return
         frame: bytes | None = None
         seq = rec.seq
@@ -109,15 +111,16 @@ class Frames:
                 sub.pending.append((rec, event))
             elif seq > sub.last_seq:
                 if frame is None:
-                    frame = self.frame(rec, event, None)
+                    frame = self.build(rec, event, True, True)
                 sub.sink(frame)
                 sub.last_seq = seq
 
     def frame(self, rec: Recorded, event: Event, member_id: str | None) -> bytes:
         """The ``event`` message for ``rec`` as ``member_id`` may see it.
 
-        A table has at most two forms of an event (full and redacted); the last
-        event's forms are cached, since a broadcast asks for them once per subscriber.
+        A table has at most four forms of an event (full or redacted, its command in
+        clear or not); a hidden event's broadcast asks for them once per subscriber,
+        so they are cached until it is done (:meth:`deliver`).
         """
         sees = rec.audience is None or self.table.state.viewer(member_id).sees(rec.audience)
         knows = _knows_command(rec, member_id)
