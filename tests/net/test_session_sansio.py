@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 import structlog
+from prometheus_client.parser import text_string_to_metric_families
 from structlog.testing import capture_logs
 
-from taku import codes
+from taku import codes, metrics
 from taku.errors import StaleSeq, TakuError
 from taku.net import ServerConfig
 from taku.protocol import ChatMsg, GetState, Hello, Subscribe, decode_client
@@ -90,8 +91,9 @@ def test_the_rate_limit_allows_a_burst_refuses_the_next_and_refills_with_time() 
 
 def test_a_frame_past_the_limit_is_refused_naming_the_limit_and_its_id() -> None:
     s = session(max_frame_bytes=200, hard_max_frame_bytes=400)
-    fits = frame({"type": "chat", "id": "a", "table_id": "t1", "text": "x" * 100})
-    assert len(fits) <= 200 and isinstance(s.receive(fits), ChatMsg)
+    fits = frame({"type": "chat", "id": "a", "table_id": "t1", "text": ""})
+    fits = frame({"type": "chat", "id": "a", "table_id": "t1", "text": "x" * (200 - len(fits))})
+    assert len(fits) == 200 and isinstance(s.receive(fits), ChatMsg)  # the limit itself fits
     big = frame({"type": "chat", "id": "b", "table_id": "t1", "text": "x" * 250})
     assert 200 < len(big) <= 400
     with pytest.raises(TakuError) as e:
@@ -100,6 +102,11 @@ def test_a_frame_past_the_limit_is_refused_naming_the_limit_and_its_id() -> None
     err = json.loads(s.error(e.value, None, big))
     assert err["re"] == "b" and err["params"] == {"limit": 200}
     assert err["message"] == codes.message("protocol/frame_too_large", {})
+    at_hard = frame({"type": "chat", "id": "h", "table_id": "t1", "text": ""})
+    at_hard = frame(
+        {"type": "chat", "id": "h", "table_id": "t1", "text": "x" * (400 - len(at_hard))}
+    )
+    assert len(at_hard) == 400 and json.loads(s.error(e.value, None, at_hard))["re"] == "h"
     huge = frame({"type": "chat", "id": "c", "table_id": "t1", "text": "x" * 500})
     with pytest.raises(TakuError):
         s.receive(huge)
@@ -118,6 +125,13 @@ def test_a_frame_that_does_not_decode_gets_its_code_and_its_id_when_it_has_one()
         s.receive(b"{not json")
     err = json.loads(s.error(garbled.value, None, b"{not json"))
     assert err["code"] == "protocol/malformed_json" and "re" not in err
+    # an id that is no usable request id (a bool, an object) or a frame that is no object
+    for raw in (b'{"type": "teleport", "id": true}', b'{"id": {"a": 1}}', b'[{"id": 1}]'):
+        with pytest.raises(TakuError) as unusable:
+            s.receive(raw)
+        assert "re" not in json.loads(s.error(unusable.value, None, raw)), raw
+    # a known id is answered as it is, the frame not parsed again
+    assert json.loads(s.error(garbled.value, "mine", b'{"id": "other"'))["re"] == "mine"
 
 
 def submit(s: Session, n: int, tid: str = "t1") -> Any:
@@ -197,6 +211,20 @@ def test_a_rejection_is_an_error_naming_its_code_params_and_command_id() -> None
     assert err["message"] == "卓の状態が変わりました。最新の状態で送り直してください"
 
 
+class Opaque:
+    def __repr__(self) -> str:
+        return "<opaque>"
+
+
+def test_a_rule_error_keeps_its_own_message_and_params_become_json() -> None:
+    s = session()
+    p = s.submitted(1, "t1", "generic", "m1", "cmd-9", None)
+    rule = TakuError("3回までです", code="rule/generic/too_many", by_seat={1: "a"}, what=Opaque())
+    err = json.loads(s.answer(p, rule, HEAD, 5))
+    assert err["code"] == "rule/generic/too_many" and err["message"] == "3回までです"
+    assert err["params"] == {"by_seat": {"1": "a"}, "what": "<opaque>"}
+
+
 def test_an_internal_failure_is_internal_error_and_logged_with_its_context() -> None:
     with capture_logs(processors=[structlog.contextvars.merge_contextvars]) as logs:
         s = session()
@@ -204,14 +232,16 @@ def test_an_internal_failure_is_internal_error_and_logged_with_its_context() -> 
             "r", "t1", "generic", "m1", "cmd-8", ChatMsg(table_id="t1", text="x").command()
         )
         err = json.loads(s.answer(p, ZeroDivisionError("bug"), HEAD, 0))
-    assert err["code"] == "internal/error" and err["command_id"] == "cmd-8"
-    assert err["params"] == {} and err["message"] == codes.message("internal/error", {})
+    assert err["code"] == "internal/error" and err["command_id"] == "cmd-8" and err["re"] == "r"
+    assert err["params"] == {} == err["details"]
+    assert err["message"] == codes.message("internal/error", {})
     (line,) = [e for e in logs if e["event"] == "internal_error"]
     assert line["conn_id"] == "c7" and line["command_id"] == "cmd-8"
     assert line["command"] == "Chat" and line["table_id"] == "t1"
     assert isinstance(line["exc_info"], ZeroDivisionError)
     # a read-loop failure gets the same code without a command id
-    assert json.loads(s.error(None, "q"))["code"] == "internal/error"
+    read = json.loads(s.error(None, "q"))
+    assert read["code"] == "internal/error" and read["re"] == "q" and "command_id" not in read
 
 
 def test_each_answer_logs_one_line_timed_from_the_frame_it_came_in() -> None:
@@ -221,14 +251,61 @@ def test_each_answer_logs_one_line_timed_from_the_frame_it_came_in() -> None:
         p = submit(s, 1)
         clock.now += 0.25
         s.answer(p, (3, 3, False), HEAD, 3)
-        q = submit(s, 2)
+        q = s.submitted("r2", "t1", "generic", "m1", "cmd-q", None)  # did not decode
+        clock.now += 0.125
         s.answer(q, StaleSeq("stale"), HEAD, 3)
     done = [e for e in logs if e["event"] == "command_done"]
     rejected = [e for e in logs if e["event"] == "command_rejected"]
     assert len(done) == 1 and len(rejected) == 1
     assert done[0]["seqs"] == [3, 3] and done[0]["duration_ms"] == 250.0
+    assert done[0]["duplicate"] is False
     assert done[0]["conn_id"] == "c7" and done[0]["command"] == "Chat"
-    assert rejected[0]["code"] == "command/stale_seq"
+    assert (done[0]["table_id"], done[0]["member_id"]) == ("t1", "m1")
+    assert rejected[0]["code"] == "command/stale_seq" and rejected[0]["command"] == "?"
+    assert rejected[0]["duration_ms"] == 125.0 and rejected[0]["command_id"] == "cmd-q"
+    assert (rejected[0]["table_id"], rejected[0]["member_id"]) == ("t1", "m1")
+
+
+def scrape() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    out = {}
+    for family in text_string_to_metric_families(metrics.exposition().decode()):
+        for sample in family.samples:
+            out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return out
+
+
+def test_answers_are_counted_by_outcome_and_timed_from_the_frame_in() -> None:
+    ruleset = "sansio-metrics"  # a label of this test's own
+    clock = Clock()
+    s = session(clock)
+    before = scrape()
+    outcomes: list[Any] = [(1, 1, False), (1, 1, True), StaleSeq("stale"), RuntimeError("bug")]
+    for n, outcome in enumerate(outcomes):
+        msg = s.receive(chat(n))
+        clock.now += 0.5  # waited for earlier commands: counted in the latency
+        p = s.submitted(msg.id, "t1", ruleset, "m1", f"cmd-{n}", None)
+        clock.now += 0.25
+        s.answer(p, outcome, HEAD, 1)
+    fresh = session(clock)  # no frame received yet: timed from submitting
+    clock.now += 1.0
+    p = fresh.submitted("x", "t1", ruleset, "m1", "cmd-x", None)
+    clock.now += 2.0
+    fresh.answer(p, (2, 2, False), HEAD, 2)
+    after = scrape()
+
+    def delta(name: str, **labels: str) -> float:
+        key = (name, tuple(sorted(labels.items())))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    counts = {
+        o: delta("taku_commands_total", ruleset=ruleset, outcome=o)
+        for o in ("ok", "duplicate", "rejected", "error")
+    }
+    assert counts == {"ok": 2, "duplicate": 1, "rejected": 1, "error": 1}
+    assert delta("taku_command_latency_seconds_count", ruleset=ruleset) == 5
+    assert delta("taku_command_latency_seconds_sum", ruleset=ruleset) == pytest.approx(4 * 0.75 + 2)
+    assert delta("taku_errors_total", code="command/stale_seq") == 1
+    assert delta("taku_errors_total", code="internal/error") == 1
 
 
 def test_chat_without_a_command_id_gets_one_unique_on_the_connection() -> None:
