@@ -39,24 +39,21 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.typing import Subprotocol
 
-from taku import __version__, codes, metrics
-from taku.app import Hub, Subscription
-from taku.core import chain
+from taku import __version__, metrics
+from taku.app import Hub
 from taku.core.commands import CORE_COMMANDS
-from taku.errors import FrameTooLarge, NotJoined, RateLimited, TakuError, UnsupportedVersion
+from taku.errors import RateLimited, TakuError, UnsupportedVersion
 from taku.export import MEDIA_TYPES as EXPORT_MEDIA
 from taku.export import filename as export_filename
 from taku.protocol import (
     PROTOCOL,
     PROTOCOLS,
     SUBPROTOCOLS,
-    Ack,
     ChatMsg,
     ClientMessage,
     CommandMsg,
     Created,
     CreateTable,
-    ErrorMsg,
     Exported,
     ExportLog,
     Forked,
@@ -75,9 +72,9 @@ from taku.protocol import (
     Subscribed,
     Unsubscribe,
     Welcome,
-    decode_client,
     encode,
 )
+from taku.session import Session, TokenBucket
 
 __all__ = ["ServerConfig", "TakuServer", "default_web_dir"]
 
@@ -171,24 +168,6 @@ class ServerConfig:
     one for every subscriber costs more CPU than the bytes it saves on a LAN."""
 
 
-class _Bucket:
-    """Token bucket: ``rate`` tokens a second, at most ``burst`` saved up."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.t = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
-        self.t = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class _Outbox:
     """Frames held per connection while the hub publishes (``hub.publishing``).
 
@@ -261,28 +240,24 @@ def _write_frames(ws: ServerConnection, frames: Sequence[bytes]) -> None:
 
 
 class _Connection:
+    """The asyncio driver of one WebSocket connection and its :class:`Session`.
+
+    It reads frames and hands each to the session (size, rate, decoding, the answer
+    order), submits commands to loaded tables at once, awaits the hub for the rest
+    (:meth:`dispatch`), and writes what comes back: answers and events are pushed
+    through ``server.outbox``, replies to other messages are awaited sends.
+    """
+
     def __init__(self, server: TakuServer, ws: ServerConnection) -> None:
         self.server = server
         self.hub = server.hub
         self.ws = ws
         self.id = f"c{next(_conn_ids)}"
-        self.members: dict[str, str] = {}  # table_id -> member_id
-        self.subs: dict[str, Subscription] = {}
-        self.bucket = _Bucket(server.config.rate_per_s, server.config.rate_burst)
-        self.unanswered = 0
-        """Commands submitted on this connection and not answered yet."""
+        self.session = Session(server.config, conn_id=self.id, logger=log.bind(conn_id=self.id))
+        self.log = self.session.log
         self.all_answered = asyncio.Event()
+        """Set while the session has no command unanswered."""
         self.all_answered.set()
-        self.log = log.bind(conn_id=self.id)
-        """A bound logger, resolved once (the module's lazy proxy costs a lookup per call);
-        a command's lines are written from the table's publication, outside this
-        connection's task and its contextvars, so the connection id is bound here."""
-        self.log_commands = self.log.is_enabled_for(logging.INFO)
-        self.frame_in = 0.0
-        """When the frame being handled was read (``perf_counter``): a command's latency
-        in the metrics runs from here to its ack, waits for earlier commands included."""
-        self.dropped: str | None = None
-        """Why the server dropped this connection itself (for the metrics), if it did."""
 
     def push(self, frame: bytes) -> None:
         """Write one frame now, or when the hub's publication ends (see :class:`_Outbox`)."""
@@ -310,29 +285,29 @@ class _Connection:
             _write_frames(self.ws, list(frames))
 
     def check_backlog(self) -> None:
-        """Drop the connection when its peer has stopped reading (see ``max_backlog_bytes``)."""
+        """Drop the connection when its peer has stopped reading (:meth:`Session.over_backlog`)."""
         transport = self.ws.transport
         if (
-            transport.get_write_buffer_size() > self.server.config.max_backlog_bytes
+            self.session.over_backlog(transport.get_write_buffer_size())
             and not transport.is_closing()
         ):
             self.log.warning(
                 "connection_dropped_backlog", buffered_bytes=transport.get_write_buffer_size()
             )
-            self.dropped = "backlog"
+            self.session.dropped = "backlog"
             transport.abort()
 
     async def drain(self) -> None:
         """Wait until the peer has taken what was written (the socket's low-water mark).
 
         A peer that takes nothing for ``catch_up_stall_s`` is dropped (it stopped
-        reading). Raises ConnectionClosed once the connection is gone, so a bulk
-        send stops.
+        reading; :meth:`Session.stalled`). Raises ConnectionClosed once the connection
+        is gone, so a bulk send stops.
         """
         transport = self.ws.transport
-        stall_s = self.server.config.catch_up_stall_s
+        session = self.session
         last, still = transport.get_write_buffer_size(), 0.0
-        step = min(1.0, stall_s)
+        step = session.stall_step_s
         while not transport.is_closing():
             try:
                 await asyncio.wait_for(self.ws.drain(), step)
@@ -341,7 +316,7 @@ class _Connection:
                 now = transport.get_write_buffer_size()
                 still = still + step if now >= last else 0.0
                 last = now
-                if still >= stall_s:
+                if session.stalled(still):
                     self.log.warning(
                         "connection_dropped_backlog", buffered_bytes=now, stalled_s=still
                     )
@@ -352,21 +327,14 @@ class _Connection:
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg), text=True)
 
-    def member(self, table_id: str) -> str:
-        try:
-            return self.members[table_id]
-        except KeyError:
-            raise NotJoined(f"join table {table_id!r} first") from None
-
     async def run(self) -> None:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(conn_id=self.id)
         log.info("connection_opened", peer=str(self.ws.remote_address))
         metrics.connection_opened()
-        limit = self.server.config.max_frame_bytes
+        session = self.session
         try:
             async for frame in self.ws:
-                self.frame_in = time.perf_counter()
                 if self.server.closing or self.ws.protocol.state is not State.OPEN:
                     # shutting down: frames not started yet are dropped unanswered (the client
                     # resends them with the same command id); reading on lets the close
@@ -374,53 +342,46 @@ class _Connection:
                     continue
                 rid: Any = None
                 try:
-                    if len(frame) > limit:
-                        raise FrameTooLarge(f"frames may have at most {limit} bytes", limit=limit)
-                    if not self.bucket.take():
-                        raise RateLimited("too many messages; slow down")
-                    msg = decode_client(frame)
+                    msg = session.receive(frame)
                     rid = msg.id
+                    if session.waits(msg):  # the answer order (see Session.waits)
+                        await self.all_answered.wait()
                     if isinstance(msg, CommandMsg | ChatMsg):
-                        if self.unanswered >= self.server.config.max_unanswered:
-                            await (
-                                self.all_answered.wait()
-                            )  # the client outruns the table: slow it down
                         if self.submit(msg):
                             continue  # answered when the table has published it
-                    if self.unanswered:
-                        # messages are handled in the order they came: a get_state after a
-                        # command sees the command's events
-                        await self.all_answered.wait()
+                        if session.unanswered:  # a table still to be loaded: in its turn
+                            await self.all_answered.wait()
                     self.server.begin()
                     try:
                         await self.dispatch(msg)
                     finally:
                         self.server.end()
                 except TakuError as e:
-                    if rid is None and len(frame) <= self.server.config.hard_max_frame_bytes:
-                        rid = _peek_id(frame)
-                    await self._send_quietly(error_frame(e, rid))
+                    await self._send_quietly(session.error(e, rid, frame))
                 except ConnectionClosed:
                     continue
                 except Exception:
                     log.exception("internal_error")
-                    await self._send_quietly(error_frame(None, rid))
+                    await self._send_quietly(session.error(None, rid))
         except ConnectionClosed:
             pass  # the peer went away without a closing handshake: nothing to answer
         finally:
-            for sub in self.subs.values():
+            for sub in session.close():
                 sub.table.unsubscribe(sub)
             log.info("connection_closed", code=self.ws.close_code)
-            metrics.connection_closed(_close_code(self.ws), self.dropped)
+            metrics.connection_closed(_close_code(self.ws), session.dropped)
 
-    async def _send_quietly(self, msg: Any) -> None:
+    async def _send_quietly(self, frame: bytes) -> None:
         try:
-            await self.send(msg)
+            await self.ws.send(frame, text=True)
         except ConnectionClosed:
             pass
 
     async def dispatch(self, msg: ClientMessage) -> None:
+        """Handle a message that needs awaiting (every one but a command to a loaded
+        table): its reply is sent, awaited, once the hub has answered."""
         hub = self.hub
+        session = self.session
         match msg:
             case Hello():
                 if msg.protocol not in PROTOCOLS:
@@ -450,7 +411,7 @@ class _Connection:
             case CreateTable(
                 ruleset=rs, name=name, options=options, gm_name=gm_name, settings=settings
             ):
-                if not self.server.creates.take():
+                if not self.server.creates.take(time.monotonic()):
                     raise RateLimited(
                         "too many new tables on this server right now; try again in a minute"
                     )
@@ -462,7 +423,7 @@ class _Connection:
                     settings=settings,
                     history=msg.history,
                 )
-                self.members[c.table_id] = c.member_id
+                session.joined(c.table_id, c.member_id)
                 await self.send(
                     Created(
                         re=msg.id,
@@ -474,8 +435,8 @@ class _Connection:
                     )
                 )
             case ForkTable(table_id=tid, at_seq=at, name=name):
-                mid = self.member(tid)
-                if not self.server.creates.take():
+                mid = session.member(tid)
+                if not self.server.creates.take(time.monotonic()):
                     raise RateLimited(
                         "too many new tables on this server right now; try again in a minute"
                     )
@@ -497,7 +458,7 @@ class _Connection:
                 )
             case Join(table_id=tid, token=token, name=name):
                 j = await hub.join(tid, token, name)
-                self.members[tid] = j.member_id
+                session.joined(tid, j.member_id)
                 structlog.contextvars.bind_contextvars(member_id=j.member_id)
                 await self.send(
                     Joined(
@@ -510,9 +471,9 @@ class _Connection:
                     )
                 )
             case Subscribe(table_id=tid, after_seq=after):
-                mid = self.member(tid)
+                mid = session.member(tid)
                 table = await hub.table(tid)
-                old = self.subs.pop(tid, None)
+                old = session.unsubscribed(tid)
                 if old is not None:
                     table.unsubscribe(old)
                 sub = await table.subscribe(
@@ -523,25 +484,25 @@ class _Connection:
                     drain=self.drain,
                     page_bytes=max(1, min(256 * 1024, self.server.config.max_backlog_bytes // 4)),
                 )
-                self.subs[tid] = sub
+                session.subscribed(tid, sub)
                 await self.send(Subscribed(re=msg.id, table_id=tid, seq=sub.last_seq))
             case Unsubscribe(table_id=tid):
-                gone = self.subs.pop(tid, None)
+                gone = session.unsubscribed(tid)
                 if gone is not None:
                     gone.table.unsubscribe(gone)
                 await self.send(Subscribed(re=msg.id, table_id=tid, seq=-1))
             case CommandMsg(table_id=tid, command_id=cid, command=raw, expected_seq=exp):
-                mid = self.member(tid)
+                mid = session.member(tid)
                 table = await hub.table(tid)
                 command = table.decode_command(raw)
                 await self._execute(msg.id, table, mid, command, cid, exp).wait()
-            case ChatMsg(table_id=tid, command_id=cid):
-                mid = self.member(tid)
+            case ChatMsg(table_id=tid):
+                mid = session.member(tid)
                 table = await hub.table(tid)
-                cid = cid or f"chat-{self.id}-{time.monotonic_ns()}"
+                cid = session.chat_command_id(msg)
                 await self._execute(msg.id, table, mid, msg.command(), cid, None).wait()
             case GetState(table_id=tid, at_seq=at):
-                mid = self.member(tid)
+                mid = session.member(tid)
                 table = await hub.table(tid)
                 sv = await table.view_at(table.state.viewer(mid), at)
                 await self.send(
@@ -555,7 +516,7 @@ class _Connection:
                     )
                 )
             case GetLog(table_id=tid, after_seq=after, limit=limit):
-                mid = self.member(tid)
+                mid = session.member(tid)
                 table = await hub.table(tid)
                 frames = await table.log_frames(mid, after, limit)
                 events = [msgspec.Raw(f) for f in frames]
@@ -563,7 +524,7 @@ class _Connection:
                     LogMsg(re=msg.id, table_id=tid, events=events, last_seq=table.state.seq)
                 )
             case ExportLog(table_id=tid, format=fmt):
-                mid = self.member(tid)
+                mid = session.member(tid)
                 table = await hub.table(tid)
                 await self.send(
                     Exported(
@@ -590,7 +551,7 @@ class _Connection:
         table = self.hub.loaded(msg.table_id)
         if table is None:
             return False
-        mid = self.member(msg.table_id)
+        mid = self.session.member(msg.table_id)
         if isinstance(msg, CommandMsg):
             try:
                 command = table.decode_command(msg.command)
@@ -599,7 +560,7 @@ class _Connection:
                 return True
             self._execute(msg.id, table, mid, command, msg.command_id, msg.expected_seq)
         else:
-            cid = msg.command_id or f"chat-{self.id}-{time.monotonic_ns()}"
+            cid = self.session.chat_command_id(msg)
             self._execute(msg.id, table, mid, msg.command(), cid, None)
         return True
 
@@ -615,70 +576,34 @@ class _Connection:
         failure: TakuError | None = None,
     ) -> asyncio.Event:
         """Submit a command (or, with ``failure``, one that did not decode); its ack (or
-        error) is written when the table answers. Returns :attr:`all_answered`, set once
-        this connection has no command unanswered."""
-        t0 = time.perf_counter()
-        t_in = self.frame_in or t0
-        name = type(command).__name__ if command is not None else "?"
+        error, made by :meth:`Session.answer`) is pushed when the table answers. Returns
+        :attr:`all_answered`, set once this connection has no command unanswered."""
+        session = self.session
+        pending = session.submitted(rid, table.table_id, table.ruleset.id, mid, cid, command)
         server = self.server
         server.begin()
-        self.unanswered += 1
         self.all_answered.clear()
 
         def reply(outcome: tuple[int, int, bool] | BaseException) -> None:
-            self.unanswered -= 1
-            if not self.unanswered:
+            state = table.state
+            # written with the command's own event when this connection is subscribed
+            frame = session.answer(pending, outcome, state.head, state.seq)
+            if not session.unanswered:
                 self.all_answered.set()
             server.end()
-            where = {"table_id": table.table_id, "member_id": mid, "command_id": cid}
-            if isinstance(outcome, TakuError):
-                self.push(encode(error_frame(outcome, rid, cid)))
-                metrics.command_answered(table.ruleset.id, "rejected", time.perf_counter() - t_in)
-                if self.log_commands:
-                    self.log.info(
-                        "command_rejected",
-                        code=outcome.code,
-                        command=name,
-                        duration_ms=_ms_since(t0),
-                        **where,
-                    )
-            elif isinstance(outcome, BaseException):
-                if isinstance(outcome, Exception):
-                    self.log.error("internal_error", command=name, exc_info=outcome, **where)
-                self.push(encode(error_frame(None, rid, cid)))
-                metrics.command_answered(table.ruleset.id, "error", time.perf_counter() - t_in)
-            else:
-                first, last, dup = outcome
-                # written with the command's own event when this connection is subscribed
-                ack = Ack(
-                    re=rid,
-                    table_id=table.table_id,
-                    command_id=cid,
-                    first_seq=first,
-                    last_seq=last,
-                    duplicate=dup,
-                    head=chain.short(table.state.head),
-                    head_seq=table.state.seq,
-                )
-                self.push(encode(ack))
-                metrics.command_answered(
-                    table.ruleset.id, "duplicate" if dup else "ok", time.perf_counter() - t_in
-                )
-                if self.log_commands:
-                    # the command's context goes into its one canonical line as keys
-                    self.log.info(
-                        "command_done",
-                        command=name,
-                        seqs=[first, last],
-                        duplicate=dup,
-                        duration_ms=_ms_since(t0),
-                        **where,
-                    )
+            self.push(frame)
 
         if failure is not None:
             table.answer(reply, failure)
         else:
-            table.submit(mid, command, command_id=cid, expected_seq=exp, reply=reply, received=t_in)
+            table.submit(
+                mid,
+                command,
+                command_id=cid,
+                expected_seq=exp,
+                reply=reply,
+                received=pending.t_in,
+            )
         return self.all_answered
 
 
@@ -703,24 +628,6 @@ def _close_code(ws: ServerConnection) -> int | None:
     frame too large, ping timeout), else None (no closing handshake either way)."""
     frame = ws.protocol.close_rcvd or ws.protocol.close_sent
     return int(frame.code) if frame is not None else None
-
-
-def _ms_since(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000, 3)
-
-
-def _peek_id(frame: str | bytes) -> Any:
-    """The ``id`` of a frame that failed to decode as a message, if it has a usable one."""
-    try:
-        raw = msgspec.json.decode(frame)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    rid = raw.get("id") if isinstance(raw, dict) else None
-    return rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
-
-
-def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
-    return msgspec.to_builtins(details, str_keys=True, enc_hook=repr)
 
 
 def ruleset_info(r: Any) -> RulesetInfo:
@@ -748,30 +655,6 @@ def ruleset_info(r: Any) -> RulesetInfo:
         state_schema=type_schema(r.state) if r.state is not None else {},
         errors={f"rule/{r.id}/{reason}": meaning for reason, meaning in r.errors.items()},
         sheet_templates=list(r.sheet_templates),
-    )
-
-
-def error_frame(e: TakuError | None, rid: Any, command_id: str | None = None) -> ErrorMsg:
-    """The ``error`` message of ``e`` (``None``: an internal error): the code, its Japanese
-    message from the catalogue (taku.codes) and the params."""
-    metrics.error_sent(e.code if e is not None else "internal/error")
-    if e is None:
-        return ErrorMsg(
-            re=rid,
-            code="internal/error",
-            message=codes.message("internal/error", {}),
-            params={},
-            details={},
-            command_id=command_id,
-        )
-    params = _jsonable(e.details)
-    return ErrorMsg(
-        re=rid,
-        code=e.code,
-        message=codes.message(e.code, params, fallback=e.message),
-        params=params,
-        details=params,
-        command_id=command_id,
     )
 
 
@@ -804,8 +687,10 @@ class TakuServer:
         self.web_dir = (self.config.web_dir or default_web_dir()).resolve()
         self.in_flight = 0
         """Messages being handled and commands submitted but not answered yet."""
-        self.creates = _Bucket(
-            self.config.creates_per_minute / 60, max(int(self.config.creates_per_minute), 1)
+        self.creates = TokenBucket(
+            self.config.creates_per_minute / 60,
+            max(int(self.config.creates_per_minute), 1),
+            time.monotonic(),
         )
         self.closing = False
         self.idle = asyncio.Event()
