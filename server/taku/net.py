@@ -255,9 +255,8 @@ class _Connection:
         self.id = f"c{next(_conn_ids)}"
         self.session = Session(server.config, conn_id=self.id, logger=log.bind(conn_id=self.id))
         self.log = self.session.log
-        self.all_answered = asyncio.Event()
-        """Set while the session has no command unanswered."""
-        self.all_answered.set()
+        self._answered: asyncio.Future[None] | None = None
+        """What :meth:`answered` awaits: made only while a message waits (idle memory)."""
 
     def push(self, frame: bytes) -> None:
         """Write one frame now, or when the hub's publication ends (see :class:`_Outbox`)."""
@@ -320,6 +319,7 @@ class _Connection:
                     self.log.warning(
                         "connection_dropped_backlog", buffered_bytes=now, stalled_s=still
                     )
+                    session.dropped = "backlog"  # counted as such, not as "lost"
                     transport.abort()
         if transport.is_closing():
             raise ConnectionClosed(None, None)
@@ -345,12 +345,12 @@ class _Connection:
                     msg = session.receive(frame)
                     rid = msg.id
                     if session.waits(msg):  # the answer order (see Session.waits)
-                        await self.all_answered.wait()
+                        await self.answered()
                     if isinstance(msg, CommandMsg | ChatMsg):
                         if self.submit(msg):
                             continue  # answered when the table has published it
                         if session.unanswered:  # a table still to be loaded: in its turn
-                            await self.all_answered.wait()
+                            await self.answered()
                     self.server.begin()
                     try:
                         await self.dispatch(msg)
@@ -495,12 +495,14 @@ class _Connection:
                 mid = session.member(tid)
                 table = await hub.table(tid)
                 command = table.decode_command(raw)
-                await self._execute(msg.id, table, mid, command, cid, exp).wait()
+                self._execute(msg.id, table, mid, command, cid, exp)
+                await self.answered()
             case ChatMsg(table_id=tid):
                 mid = session.member(tid)
                 table = await hub.table(tid)
                 cid = session.chat_command_id(msg)
-                await self._execute(msg.id, table, mid, msg.command(), cid, None).wait()
+                self._execute(msg.id, table, mid, msg.command(), cid, None)
+                await self.answered()
             case GetState(table_id=tid, at_seq=at):
                 mid = session.member(tid)
                 table = await hub.table(tid)
@@ -574,22 +576,24 @@ class _Connection:
         exp: int | None,
         *,
         failure: TakuError | None = None,
-    ) -> asyncio.Event:
+    ) -> None:
         """Submit a command (or, with ``failure``, one that did not decode); its ack (or
-        error, made by :meth:`Session.answer`) is pushed when the table answers. Returns
-        :attr:`all_answered`, set once this connection has no command unanswered."""
+        error, made by :meth:`Session.answer`) is pushed when the table answers
+        (:meth:`answered` waits for it and every other)."""
         session = self.session
         pending = session.submitted(rid, table.table_id, table.ruleset.id, mid, cid, command)
         server = self.server
         server.begin()
-        self.all_answered.clear()
 
         def reply(outcome: tuple[int, int, bool] | BaseException) -> None:
             state = table.state
             # written with the command's own event when this connection is subscribed
             frame = session.answer(pending, outcome, state.head, state.seq)
-            if not session.unanswered:
-                self.all_answered.set()
+            waiter = self._answered
+            if not session.unanswered and waiter is not None:
+                self._answered = None
+                if not waiter.done():
+                    waiter.set_result(None)
             server.end()
             self.push(frame)
 
@@ -604,7 +608,15 @@ class _Connection:
                 reply=reply,
                 received=pending.t_in,
             )
-        return self.all_answered
+
+    async def answered(self) -> None:
+        """Until this connection has no command unanswered (at once when it has none)."""
+        if not self.session.unanswered:
+            return
+        waiter = self._answered
+        if waiter is None or waiter.done():  # done: cancelled with a task that waited
+            waiter = self._answered = asyncio.get_running_loop().create_future()
+        await asyncio.shield(waiter)
 
 
 def _select_subprotocol(
@@ -777,6 +789,11 @@ class TakuServer:
         log.info("server_stopped")
 
     async def _handle(self, ws: ServerConnection) -> None:
+        # the handshake's headers are not read again: ~3 KiB a connection kept for nothing
+        if ws.request is not None:
+            ws.request.headers.clear()
+        if ws.response is not None:
+            ws.response.headers.clear()
         await _Connection(self, ws).run()
 
     def _http(

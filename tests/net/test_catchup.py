@@ -17,6 +17,21 @@ from taku.testing.server import start_server, stop_server
 BACKLOG = 128 * 1024
 
 
+def _dropped(reason: str) -> float:
+    """``taku_connections_dropped_total{reason}`` now."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from taku import metrics
+
+    for family in text_string_to_metric_families(metrics.exposition().decode()):
+        for sample in family.samples:
+            if sample.name == "taku_connections_dropped_total" and sample.labels == {
+                "reason": reason
+            }:
+                return sample.value
+    return 0.0
+
+
 async def _long_table(running, gm: Raw, n: int, size: int = 1000) -> dict:
     """A table of ``n`` chat lines of ``size`` characters (more bytes than the backlog limit)."""
     created = await new_table(gm)
@@ -77,6 +92,7 @@ async def test_a_fast_reader_catches_up_past_the_backlog_limit_and_a_non_reader_
         await sleeper.request(
             {"type": "join", "table_id": tid, "token": created["player_token"], "name": "zzz"}
         )
+        backlog_drops = _dropped("backlog")
         with capture_logs() as logs:
             await sleeper.ws.send(json.dumps({"type": "subscribe", "table_id": tid, "id": 99}))
             for _ in range(100):
@@ -85,6 +101,11 @@ async def test_a_fast_reader_catches_up_past_the_backlog_limit_and_a_non_reader_
                 await asyncio.sleep(0.05)
         assert any(e["event"] == "connection_dropped_backlog" for e in logs), "still connected"
         assert sleeper.ws.transport.is_closing() or True  # the server aborted its side
+        for _ in range(100):  # counted as dropped for its backlog once its connection ended
+            if _dropped("backlog") > backlog_drops:
+                break
+            await asyncio.sleep(0.02)
+        assert _dropped("backlog") == backlog_drops + 1
         ack = await gm.request({"type": "chat", "table_id": tid, "text": "まだいる"})
         assert ack["type"] == "ack"
         assert not any(s.member_id != "m2" and not s.live for s in table.subscriptions), (

@@ -1,0 +1,104 @@
+"""What an idle connection costs the server (issue 16: 10,000 idle clients within 0.8x
+Colyseus's memory): a joined, subscribed connection that sends nothing holds no
+handshake headers, no per-connection waiter, and only a few KiB of Python objects."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import tracemalloc
+from typing import Any
+
+from taku.store import MemoryEventStore
+from taku.testing.peer import Raw, new_table
+from taku.testing.server import start_server, stop_server
+
+CONNECTIONS = 200
+
+
+class _Wire:
+    """A WebSocket client made of a bare socket (the server's objects are all a
+    tracemalloc diff sees of it): masked text frames out, unmasked frames in."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int) -> _Wire:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        return cls(reader, writer)
+
+    async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        data = json.dumps(msg).encode()
+        assert len(data) < 126
+        # FIN + text; masked with the key 0000 (the payload is then unchanged)
+        self.writer.write(bytes([0x81, 0x80 | len(data)]) + b"\0\0\0\0" + data)
+        while True:
+            b0, b1 = await self.reader.readexactly(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = int.from_bytes(await self.reader.readexactly(2), "big")
+            elif n == 127:
+                n = int.from_bytes(await self.reader.readexactly(8), "big")
+            payload = await self.reader.readexactly(n)
+            if b0 & 0x0F == 0x1:
+                reply: dict[str, Any] = json.loads(payload)
+                if reply.get("re") == msg["id"]:
+                    return reply
+
+
+async def test_an_idle_subscribed_connection_holds_a_few_kib() -> None:
+    running = await start_server(MemoryEventStore())
+    try:
+        gm = await Raw.connect(running.ws_url)
+        created = await new_table(gm)
+        tid, token = created["table_id"], created["player_token"]
+        port = running.server.port
+        await asyncio.sleep(0.1)
+        tracemalloc.start()
+        try:
+            before = tracemalloc.take_snapshot()
+            wires = []
+            for i in range(CONNECTIONS):
+                w = await _Wire.open(port)
+                joined = await w.request(
+                    {"type": "join", "table_id": tid, "token": token, "name": f"p{i}", "id": 1}
+                )
+                assert joined["type"] == "joined"
+                sub = await w.request(
+                    {"type": "subscribe", "table_id": tid, "after_seq": 10**9, "id": 2}
+                )
+                assert sub["type"] == "subscribed"
+                wires.append(w)
+            await asyncio.sleep(0.2)
+            after = tracemalloc.take_snapshot()
+        finally:
+            tracemalloc.stop()
+        # the bare client's own streams are the test's, not the server's
+        client = [tracemalloc.Filter(False, asyncio.streams.__file__)]
+        stats = after.filter_traces(client).compare_to(before.filter_traces(client), "filename")
+        grown = sum(s.size_diff for s in stats)
+        per_connection_kib = grown / CONNECTIONS / 1024
+        # each connection here is also a member of the table (its join event, its
+        # Member) and the bare client's transport is in the same process: ~17 KiB in
+        # all, where the handshake's headers and a waiter per connection made it ~21
+        assert per_connection_kib < 19.0, f"{per_connection_kib:.1f} KiB per idle connection"
+        for ws in running.server._server.connections if running.server._server else ():
+            assert not ws.request or not ws.request.headers  # dropped after the handshake
+        for w in wires:
+            w.writer.close()
+        await gm.close()
+    finally:
+        await stop_server(running)
