@@ -113,10 +113,6 @@ async def _serve(args: argparse.Namespace) -> int:
     # it, and let it run less often, so its pauses do not land in command latencies
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    # the store's writer thread needs the GIL back after each batch's commit; with
-    # CPython's 5 ms a busy event loop holds it that long, and every command in the
-    # batch waits (docs/performance.md, "stages")
-    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     print(
         f"taku {__version__} serving {server.url}  (WebSocket: {server.ws_url}, "
         f"db: {_shown(args.db)}, loop: {_loop_name()})",
@@ -611,11 +607,6 @@ def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
             raise SystemExit("taku: --loop uvloop, but uvloop is not installed") from None
         return None
     return uvloop.new_event_loop
-
-
-GIL_SWITCH_INTERVAL_S = 0.0005
-"""How long the event loop's thread may hold the GIL while the store's writer thread
-waits for it (``sys.setswitchinterval``; CPython's default is 0.005 s)."""
 
 
 def _loop_name() -> str:
