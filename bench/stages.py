@@ -133,6 +133,7 @@ def main() -> None:
     ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto")
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--clients", type=int, default=5)
+    ap.add_argument("--open-only", action="store_true", help="skip the closed loop")
     args = ap.parse_args()
     db = "memory:" if args.db == "memory" else str(Path(tempfile.mkdtemp()) / "stages.db")
     port = free_port()
@@ -166,7 +167,8 @@ def main() -> None:
         f"taku serve --stage-timings --db {args.db} --loop {args.loop}, {args.tables} x {args.clients}"
     )
     try:
-        for title, rate in (("closed loop", None), (f"open loop at {args.rate:g}/s", args.rate)):
+        workloads = [("closed loop", None), (f"open loop at {args.rate:g}/s", args.rate)]
+        for title, rate in workloads[1:] if args.open_only else workloads:
             before = scrape(port)
             res = asyncio.run(load.run(url, taku=True, rate=rate, **shape))  # type: ignore[arg-type]
             print(f"\n{title}: {res.line()}")

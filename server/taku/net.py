@@ -145,7 +145,9 @@ class ServerConfig:
     """New tables per minute for the whole server (anyone may create one); more get
     ``protocol/rate_limited``. A burst of the same size is allowed."""
     ping_interval_s: float | None = 20.0
+    """Every connection is pinged this often (None: never); see :meth:`TakuServer._keepalive`."""
     ping_timeout_s: float | None = 20.0
+    """A connection whose ping is unanswered this long is closed with 1011 (None: never)."""
     max_unanswered: int = 256
     """Commands one connection may have in flight; past it the connection's next message
     waits (nothing is read from it meanwhile, so TCP slows the client down)."""
@@ -237,6 +239,10 @@ def _write_frames(ws: ServerConnection, frames: Sequence[bytes]) -> None:
                 ws.transport.close()
     except Exception as e:  # noqa: BLE001 - a broken connection must not stop a publication
         log.warning("write_failed", error=repr(e))
+
+
+KEEPALIVE_SLICE = 256
+"""Connections the keepalive sweep pings before it lets the loop run other work."""
 
 
 class _Connection:
@@ -710,6 +716,8 @@ class TakuServer:
         self.outbox = _Outbox()
         hub.publishing = self.outbox
         self._server: WSServer | None = None
+        self._pinger: asyncio.Future[None] | None = None
+        self._closing: set[asyncio.Future[None]] = set()
         self.port = self.config.port
         self.draining = False
         """Set by :meth:`drain` (SIGTERM): ``/readyz`` answers 503 from then on."""
@@ -738,8 +746,7 @@ class TakuServer:
             cfg.port,
             process_request=self._http,
             max_size=cfg.hard_max_frame_bytes,
-            ping_interval=cfg.ping_interval_s,
-            ping_timeout=cfg.ping_timeout_s,
+            ping_interval=None,  # one keepalive task for the server (_keepalive)
             server_header=f"taku/{__version__}",
             compression="deflate" if cfg.compression else None,
             select_subprotocol=_select_subprotocol,
@@ -751,7 +758,62 @@ class TakuServer:
         if not (self.web_dir / "index.html").is_file():
             log.warning("no_web_client", web_dir=str(self.web_dir), error="no index.html there")
         await self.hub.arm_timers()  # the tables with armed timers, loaded and armed again
+        if cfg.ping_interval_s is not None:
+            self._pinger = asyncio.ensure_future(self._keepalive())
         return self.port
+
+    async def _keepalive(self) -> None:
+        """websockets' keepalive for every connection, from one task: each open
+        connection is pinged every ``ping_interval_s``; one whose ping is still
+        unanswered after ``ping_timeout_s`` is closed with 1011 ("keepalive ping
+        timeout"), as websockets' own keepalive does. websockets runs that as a task
+        per connection (a task, its coroutine and a timer: ~1.6 KiB an idle client);
+        here a connection holds only its last ping's pong future. The sweep yields to
+        the loop every :data:`KEEPALIVE_SLICE` connections, so 10,000 of them do not
+        hold commands up."""
+        cfg = self.config
+        interval = cfg.ping_interval_s
+        assert interval is not None
+        timeout = cfg.ping_timeout_s
+        step = interval if timeout is None else min(interval, timeout)
+        loop = asyncio.get_running_loop()
+        pings: dict[ServerConnection, tuple[float, asyncio.Future[float]]] = {}
+        while self._server is not None:
+            await asyncio.sleep(step)
+            server = self._server
+            if server is None:
+                return
+            now = loop.time()
+            kept: dict[ServerConnection, tuple[float, asyncio.Future[float]]] = {}
+            for n, ws in enumerate(list(server.connections)):
+                if n and n % KEEPALIVE_SLICE == 0:
+                    await asyncio.sleep(0)
+                if ws.protocol.state is not State.OPEN:
+                    continue
+                last = pings.get(ws)
+                if last is not None:
+                    sent, pong = last
+                    if not pong.done():
+                        if timeout is not None and now - sent >= timeout:
+                            self._close_later(ws.close(1011, "keepalive ping timeout"))
+                        else:
+                            kept[ws] = last
+                        continue
+                    if now - sent < interval:
+                        kept[ws] = last
+                        continue
+                try:
+                    waiter = await ws.ping()
+                except ConnectionClosed:
+                    continue
+                assert isinstance(waiter, asyncio.Future)  # what websockets' ping() returns
+                kept[ws] = (now, waiter)
+            pings = kept
+
+    def _close_later(self, closing: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(closing)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     @property
     def url(self) -> str:
@@ -775,6 +837,9 @@ class TakuServer:
             return
         self._server.close(close_connections=False)
         self.closing = True
+        if self._pinger is not None:
+            self._pinger.cancel()
+            self._pinger = None
         try:
             await asyncio.wait_for(self.idle.wait(), self.config.shutdown_grace_s)
         except TimeoutError:

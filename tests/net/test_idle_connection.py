@@ -1,6 +1,7 @@
-"""What an idle connection costs the server (issue 16: 10,000 idle clients within 0.8x
-Colyseus's memory): a joined, subscribed connection that sends nothing holds no
-handshake headers, no per-connection waiter, and only a few KiB of Python objects."""
+"""Idle connections (issue 16: 10,000 idle clients within 0.8x Colyseus's memory): a
+joined, subscribed connection that sends nothing holds no handshake headers, no
+per-connection waiter or keepalive task, only a few KiB of Python objects; one
+keepalive task pings them all and closes a peer that stopped answering (1011)."""
 
 from __future__ import annotations
 
@@ -40,20 +41,24 @@ class _Wire:
         assert head.startswith(b"HTTP/1.1 101"), head
         return cls(reader, writer)
 
+    async def frame(self) -> tuple[int, bytes]:
+        """The next frame from the server: (opcode, payload)."""
+        b0, b1 = await self.reader.readexactly(2)
+        n = b1 & 0x7F
+        if n == 126:
+            n = int.from_bytes(await self.reader.readexactly(2), "big")
+        elif n == 127:
+            n = int.from_bytes(await self.reader.readexactly(8), "big")
+        return b0 & 0x0F, await self.reader.readexactly(n)
+
     async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
         data = json.dumps(msg).encode()
         assert len(data) < 126
         # FIN + text; masked with the key 0000 (the payload is then unchanged)
         self.writer.write(bytes([0x81, 0x80 | len(data)]) + b"\0\0\0\0" + data)
         while True:
-            b0, b1 = await self.reader.readexactly(2)
-            n = b1 & 0x7F
-            if n == 126:
-                n = int.from_bytes(await self.reader.readexactly(2), "big")
-            elif n == 127:
-                n = int.from_bytes(await self.reader.readexactly(8), "big")
-            payload = await self.reader.readexactly(n)
-            if b0 & 0x0F == 0x1:
+            opcode, payload = await self.frame()
+            if opcode == 0x1:
                 reply: dict[str, Any] = json.loads(payload)
                 if reply.get("re") == msg["id"]:
                     return reply
@@ -92,13 +97,61 @@ async def test_an_idle_subscribed_connection_holds_a_few_kib() -> None:
         grown = sum(s.size_diff for s in stats)
         per_connection_kib = grown / CONNECTIONS / 1024
         # each connection here is also a member of the table (its join event, its
-        # Member) and the bare client's transport is in the same process: ~17 KiB in
-        # all, where the handshake's headers and a waiter per connection made it ~21
-        assert per_connection_kib < 19.0, f"{per_connection_kib:.1f} KiB per idle connection"
+        # Member) and the bare client's transport is in the same process: ~16 KiB in
+        # all, where the handshake's headers, a waiter and websockets' keepalive task
+        # per connection made it ~21
+        assert per_connection_kib < 17.0, f"{per_connection_kib:.1f} KiB per idle connection"
         for ws in running.server._server.connections if running.server._server else ():
             assert not ws.request or not ws.request.headers  # dropped after the handshake
         for w in wires:
             w.writer.close()
         await gm.close()
+    finally:
+        await stop_server(running)
+
+
+def _dropped(reason: str) -> float:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from taku import metrics
+
+    for family in text_string_to_metric_families(metrics.exposition().decode()):
+        for sample in family.samples:
+            if sample.name == "taku_connections_dropped_total" and sample.labels == {
+                "reason": reason
+            }:
+                return sample.value
+    return 0.0
+
+
+async def test_one_keepalive_pings_every_connection_and_closes_a_silent_peer() -> None:
+    """A client that answers pings stays connected through many intervals; a peer
+    that reads but never answers a ping is closed with 1011 after the timeout, and
+    counted as a ping timeout."""
+    running = await start_server(MemoryEventStore(), ping_interval_s=0.1, ping_timeout_s=0.1)
+    try:
+        alive = await Raw.connect(running.ws_url)  # websockets answers pings itself
+        silent = await _Wire.open(running.server.port)
+        timeouts = _dropped("ping_timeout")
+        pinged = False
+        async with asyncio.timeout(5):
+            while True:
+                opcode, payload = await silent.frame()
+                if opcode == 0x9:  # a ping, left unanswered
+                    pinged = True
+                elif opcode == 0x8:
+                    break
+        assert pinged
+        assert int.from_bytes(payload[:2], "big") == 1011
+        assert payload[2:] == b"keepalive ping timeout"
+        silent.writer.close()
+        for _ in range(100):
+            if _dropped("ping_timeout") > timeouts:
+                break
+            await asyncio.sleep(0.02)
+        assert _dropped("ping_timeout") == timeouts + 1
+        created = await new_table(alive)  # still served, pings and all, after 0.3 s and more
+        assert created["type"] == "created"
+        await alive.close()
     finally:
         await stop_server(running)
