@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/stages.py [--seconds 8] [--rate 1000] [--db sqlite|memory]
                                      [--loop auto|asyncio] [--tables 100 --clients 5]
+                                     [--open-only] [--runs 3]
 
 Starts ``taku serve --stage-timings`` (a fresh SQLite file, or ``memory:``), drives
 it with bench/load.py (closed loop, then open loop at ``--rate`` commands/s), and
@@ -10,13 +11,17 @@ each stage (decide, queue, commit, wake, publish, write, total; see
 ``taku.metrics.StageTimings``) its p50, p90, p99 and mean, its share of the mean
 total, and its histogram (commands per bucket, buckets of 1-2-5 per decade). The
 quantiles are read off the buckets (linear within one), so they are as coarse as
-the buckets. Never run as a test; figures in docs/performance.md.
+the buckets. With ``--runs N``, N fresh servers in turn, then each stage's median
+p50 and p99. ``--loop auto`` passes no ``--loop`` (a checkout from before the flag
+can be measured: run this file with that checkout's Python). Never run as a test;
+figures in docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import sys
 import tempfile
 import urllib.request
@@ -125,16 +130,8 @@ def _bound(le: float) -> str:
     return f"{ms:g}"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--seconds", type=float, default=8.0)
-    ap.add_argument("--rate", type=float, default=1000.0, help="the open loop's commands/s")
-    ap.add_argument("--db", choices=("sqlite", "memory"), default="sqlite")
-    ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto")
-    ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--clients", type=int, default=5)
-    ap.add_argument("--open-only", action="store_true", help="skip the closed loop")
-    args = ap.parse_args()
+def run_once(args: argparse.Namespace) -> dict[str, tuple[Histograms, dict[str, float]]]:
+    """One fresh server, each workload once: workload title -> its stage histograms."""
     db = "memory:" if args.db == "memory" else str(Path(tempfile.mkdtemp()) / "stages.db")
     port = free_port()
     server = start(
@@ -155,27 +152,62 @@ def main() -> None:
             "warning",
             "--metrics",
             "on",
-            "--loop",
-            args.loop,
+            *(["--loop", args.loop] if args.loop != "auto" else []),
             "--stage-timings",
         ],
         port,
     )
     url = f"ws://127.0.0.1:{port}/ws"
     shape = dict(tables=args.tables, clients=args.clients, seconds=args.seconds)
-    print(
-        f"taku serve --stage-timings --db {args.db} --loop {args.loop}, {args.tables} x {args.clients}"
-    )
+    got = {}
     try:
         workloads = [("closed loop", None), (f"open loop at {args.rate:g}/s", args.rate)]
         for title, rate in workloads[1:] if args.open_only else workloads:
             before = scrape(port)
             res = asyncio.run(load.run(url, taku=True, rate=rate, **shape))  # type: ignore[arg-type]
             print(f"\n{title}: {res.line()}")
-            report(title, diff(scrape(port), before))
+            got[title] = diff(scrape(port), before)
+            report(title, got[title])
     finally:
         server.terminate()
         server.wait()
+    return got
+
+
+def medians(runs: list[dict[str, tuple[Histograms, dict[str, float]]]]) -> None:
+    """Each workload's stage p50 and p99, the median over ``runs``."""
+    print(f"\n## medians of {len(runs)} run(s): p50 / p99 ms")
+    for title in runs[0]:
+        print(f"\n{title}")
+        print(f"  {'stage':8} {'p50 ms':>8} {'p99 ms':>8}")
+        for stage in STAGES:
+            p50s, p99s = [], []
+            for run in runs:
+                buckets = run[title][0].get(stage)
+                if buckets and buckets[-1][1]:
+                    p50s.append(quantile(buckets, 0.5))
+                    p99s.append(quantile(buckets, 0.99))
+            if p50s:
+                print(f"  {stage:8} {_ms(statistics.median(p50s))} {_ms(statistics.median(p99s))}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--seconds", type=float, default=8.0)
+    ap.add_argument("--rate", type=float, default=1000.0, help="the open loop's commands/s")
+    ap.add_argument("--db", choices=("sqlite", "memory"), default="sqlite")
+    ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto")
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--clients", type=int, default=5)
+    ap.add_argument("--open-only", action="store_true", help="skip the closed loop")
+    ap.add_argument("--runs", type=int, default=1, help="fresh servers in turn; then medians")
+    args = ap.parse_args()
+    print(
+        f"taku serve --stage-timings --db {args.db} --loop {args.loop}, {args.tables} x {args.clients}"
+    )
+    runs = [run_once(args) for _ in range(args.runs)]
+    if args.runs > 1:
+        medians(runs)
 
 
 if __name__ == "__main__":
