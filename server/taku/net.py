@@ -245,6 +245,23 @@ KEEPALIVE_SLICE = 256
 """Connections the keepalive sweep pings before it lets the loop run other work."""
 
 
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    """A ping that failed to go out (the connection closed meanwhile) is no error to log."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _ponged(ping: asyncio.Task[Awaitable[float]]) -> bool:
+    """Whether the ping ``ping`` sent has its pong (a ping that failed to go out, the
+    connection closing, counts as answered: the connection's own close ends it)."""
+    if not ping.done():
+        return False  # still being written: the peer is not reading
+    if ping.cancelled() or ping.exception() is not None:
+        return True
+    pong = ping.result()
+    return not isinstance(pong, asyncio.Future) or pong.done()
+
+
 class _Connection:
     """The asyncio driver of one WebSocket connection and its :class:`Session`.
 
@@ -768,23 +785,24 @@ class TakuServer:
         unanswered after ``ping_timeout_s`` is closed with 1011 ("keepalive ping
         timeout"), as websockets' own keepalive does. websockets runs that as a task
         per connection (a task, its coroutine and a timer: ~1.6 KiB an idle client);
-        here a connection holds only its last ping's pong future. The sweep yields to
-        the loop every :data:`KEEPALIVE_SLICE` connections, so 10,000 of them do not
-        hold commands up."""
+        here a connection holds only its last ping (a short task that sends it, which
+        a peer that stopped reading can hold up without holding up the others). The
+        sweep yields to the loop every :data:`KEEPALIVE_SLICE` connections, so 10,000
+        of them do not hold commands up."""
         cfg = self.config
         interval = cfg.ping_interval_s
         assert interval is not None
         timeout = cfg.ping_timeout_s
         step = interval if timeout is None else min(interval, timeout)
         loop = asyncio.get_running_loop()
-        pings: dict[ServerConnection, tuple[float, asyncio.Future[float]]] = {}
+        pings: dict[ServerConnection, tuple[float, asyncio.Task[Awaitable[float]]]] = {}
         while self._server is not None:
             await asyncio.sleep(step)
             server = self._server
             if server is None:
                 return
             now = loop.time()
-            kept: dict[ServerConnection, tuple[float, asyncio.Future[float]]] = {}
+            kept: dict[ServerConnection, tuple[float, asyncio.Task[Awaitable[float]]]] = {}
             for n, ws in enumerate(list(server.connections)):
                 if n and n % KEEPALIVE_SLICE == 0:
                     await asyncio.sleep(0)
@@ -792,9 +810,10 @@ class TakuServer:
                     continue
                 last = pings.get(ws)
                 if last is not None:
-                    sent, pong = last
-                    if not pong.done():
+                    sent, ping = last
+                    if not _ponged(ping):
                         if timeout is not None and now - sent >= timeout:
+                            ping.cancel()
                             self._close_later(ws.close(1011, "keepalive ping timeout"))
                         else:
                             kept[ws] = last
@@ -802,12 +821,9 @@ class TakuServer:
                     if now - sent < interval:
                         kept[ws] = last
                         continue
-                try:
-                    waiter = await ws.ping()
-                except ConnectionClosed:
-                    continue
-                assert isinstance(waiter, asyncio.Future)  # what websockets' ping() returns
-                kept[ws] = (now, waiter)
+                ping = asyncio.ensure_future(ws.ping())
+                ping.add_done_callback(_retrieved)
+                kept[ws] = (now, ping)
             pings = kept
 
     def _close_later(self, closing: Awaitable[None]) -> None:
