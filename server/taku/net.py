@@ -245,6 +245,16 @@ KEEPALIVE_SLICE = 256
 """Connections the keepalive sweep pings before it lets the loop run other work."""
 
 
+async def _close(ws: ServerConnection, code: int, reason: str) -> None:
+    """Close ``ws`` with ``code``, aborting it after its close timeout: websockets'
+    ``close`` first waits for the socket to drain, which a peer that stopped reading
+    never lets happen."""
+    try:
+        await asyncio.wait_for(ws.close(code, reason), ws.close_timeout or 10.0)
+    except TimeoutError:
+        ws.transport.abort()
+
+
 def _retrieved(task: asyncio.Task[Any]) -> None:
     """A ping that failed to go out (the connection closed meanwhile) is no error to log."""
     if not task.cancelled():
@@ -610,14 +620,16 @@ class _Connection:
 
         def reply(outcome: tuple[int, int, bool] | BaseException) -> None:
             state = table.state
-            # written with the command's own event when this connection is subscribed
-            frame = session.answer(pending, outcome, state.head, state.seq)
-            waiter = self._answered
-            if not session.unanswered and waiter is not None:
-                self._answered = None
-                if not waiter.done():
-                    waiter.set_result(None)
-            server.end()
+            try:
+                # written with the command's own event when this connection is subscribed
+                frame = session.answer(pending, outcome, state.head, state.seq)
+            finally:  # counted answered even if its frame failed: nothing waits for ever
+                waiter = self._answered
+                if not session.unanswered and waiter is not None:
+                    self._answered = None
+                    if not waiter.done():
+                        waiter.set_result(None)
+                server.end()
             self.push(frame)
 
         if failure is not None:
@@ -806,28 +818,44 @@ class TakuServer:
             for n, ws in enumerate(list(server.connections)):
                 if n and n % KEEPALIVE_SLICE == 0:
                     await asyncio.sleep(0)
-                if ws.protocol.state is not State.OPEN:
-                    continue
-                last = pings.get(ws)
-                if last is not None:
-                    sent, ping = last
-                    if not _ponged(ping):
-                        if timeout is not None and now - sent >= timeout:
-                            ping.cancel()
-                            self._close_later(ws.close(1011, "keepalive ping timeout"))
-                        else:
-                            kept[ws] = last
-                        continue
-                    if now - sent < interval:
-                        kept[ws] = last
-                        continue
-                ping = asyncio.ensure_future(ws.ping())
-                ping.add_done_callback(_retrieved)
-                kept[ws] = (now, ping)
+                try:
+                    self._ping(ws, now, interval, timeout, pings, kept)
+                except Exception:  # one connection's trouble must not end everyone's keepalive
+                    log.exception("keepalive_failed")
             pings = kept
 
-    def _close_later(self, closing: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(closing)
+    def _ping(
+        self,
+        ws: ServerConnection,
+        now: float,
+        interval: float,
+        timeout: float | None,
+        pings: dict[ServerConnection, tuple[float, asyncio.Task[Awaitable[float]]]],
+        kept: dict[ServerConnection, tuple[float, asyncio.Task[Awaitable[float]]]],
+    ) -> None:
+        """One connection's turn in the keepalive sweep: ping it when due, close it when
+        its last ping went unanswered past ``timeout``; what stays pending goes to ``kept``."""
+        if ws.protocol.state is not State.OPEN:
+            return
+        last = pings.get(ws)
+        if last is not None:
+            sent, ping = last
+            if not _ponged(ping):
+                if timeout is not None and now - sent >= timeout:
+                    ping.cancel()
+                    self._close_later(ws, 1011, "keepalive ping timeout")
+                else:
+                    kept[ws] = last
+                return
+            if now - sent < interval:
+                kept[ws] = last
+                return
+        ping = asyncio.ensure_future(ws.ping())
+        ping.add_done_callback(_retrieved)
+        kept[ws] = (now, ping)
+
+    def _close_later(self, ws: ServerConnection, code: int, reason: str) -> None:
+        task = asyncio.ensure_future(_close(ws, code, reason))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
@@ -862,7 +890,7 @@ class TakuServer:
             log.warning("shutdown_with_commands_in_flight", in_flight=self.in_flight)
         # the first close() started the server's close task; close the connections ourselves
         await asyncio.gather(
-            *(conn.close(1001, "server shutting down") for conn in list(self._server.connections)),
+            *(_close(ws, 1001, "server shutting down") for ws in list(self._server.connections)),
             return_exceptions=True,
         )
         await self._server.wait_closed()

@@ -88,7 +88,7 @@ def _instances(t: type[core_commands.Command]) -> st.SearchStrategy[core_command
 
 
 @pytest.mark.parametrize("t", TYPES, ids=lambda t: t.__struct_config__.tag)
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fingerprint_unchanged(t: type[core_commands.Command], data: st.DataObject) -> None:
     command = data.draw(_instances(t))
@@ -101,7 +101,7 @@ def test_fingerprint_unchanged(t: type[core_commands.Command], data: st.DataObje
     channel=st.sampled_from(["", "main", "info", "雑談"]),
     to=st.sampled_from([[], ["m1"], ["m1", "m2"]]),
 )
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_chat_added_fields_set_and_unset(
     text: str, character_id: str | None, channel: str, to: list[str]
 ) -> None:

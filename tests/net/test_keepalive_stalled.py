@@ -10,7 +10,6 @@ import asyncio
 import json
 import socket
 
-import pytest
 from websockets.asyncio.client import connect
 
 from taku.store import MemoryEventStore
@@ -20,10 +19,6 @@ from taku.testing.server import start_server, stop_server
 from .test_idle_connection import _Wire
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TakuServer._keepalive awaits ws.ping(), which awaits the stalled peer's drain",
-)
 async def test_a_peer_that_stops_reading_does_not_stall_the_keepalive_of_others() -> None:
     running = await start_server(
         MemoryEventStore(),
