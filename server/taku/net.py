@@ -286,8 +286,7 @@ class _Connection:
         self.hub = server.hub
         self.ws = ws
         self.id = f"c{next(_conn_ids)}"
-        self.session = Session(server.config, conn_id=self.id, logger=log.bind(conn_id=self.id))
-        self.log = self.session.log
+        self.session = Session(server.config, conn_id=self.id)
         self._answered: asyncio.Future[None] | None = None
         """What :meth:`answered` awaits: made only while a message waits (idle memory)."""
 
@@ -323,7 +322,7 @@ class _Connection:
             self.session.over_backlog(transport.get_write_buffer_size())
             and not transport.is_closing()
         ):
-            self.log.warning(
+            self.session.log.warning(
                 "connection_dropped_backlog", buffered_bytes=transport.get_write_buffer_size()
             )
             self.session.dropped = "backlog"
@@ -349,7 +348,7 @@ class _Connection:
                 still = still + step if now >= last else 0.0
                 last = now
                 if session.stalled(still):
-                    self.log.warning(
+                    self.session.log.warning(
                         "connection_dropped_backlog", buffered_bytes=now, stalled_s=still
                     )
                     session.dropped = "backlog"  # counted as such, not as "lost"
@@ -366,9 +365,13 @@ class _Connection:
         log.info("connection_opened", peer=str(self.ws.remote_address))
         metrics.connection_opened()
         session = self.session
+        ws = self.ws
         try:
-            async for frame in self.ws:
-                if self.server.closing or self.ws.protocol.state is not State.OPEN:
+            while True:
+                # not ``async for``: its generator is one more frame held by every idle
+                # connection; recv() raises ConnectionClosed (OK or not) when it ends
+                frame = await ws.recv()
+                if self.server.closing or ws.protocol.state is not State.OPEN:
                     # shutting down: frames not started yet are dropped unanswered (the client
                     # resends them with the same command id); reading on lets the close
                     # handshake through even when more frames than max_queue are buffered
@@ -897,13 +900,15 @@ class TakuServer:
         self._server = None
         log.info("server_stopped")
 
-    async def _handle(self, ws: ServerConnection) -> None:
+    def _handle(self, ws: ServerConnection) -> Awaitable[None]:
+        """websockets' handler: the connection's driver (returned, not awaited here:
+        one coroutine frame fewer held by every idle connection)."""
         # the handshake's headers are not read again: ~3 KiB a connection kept for nothing
         if ws.request is not None:
             ws.request.headers.clear()
         if ws.response is not None:
             ws.response.headers.clear()
-        await _Connection(self, ws).run()
+        return _Connection(self, ws).run()
 
     def _http(
         self, connection: ServerConnection, request: Request

@@ -144,17 +144,25 @@ class Session:
         """When the frame being handled was received (the clock's time, read by
         :meth:`receive`): a command's latency runs from here to its answer, waits for
         earlier commands included."""
-        self.log = (
-            logger if logger is not None else structlog.get_logger("taku.net").bind(conn_id=conn_id)
-        )
-        """A bound logger, resolved once (the module's lazy proxy costs a lookup per call);
-        a command's lines are written from the table's publication, outside the
-        connection's task and its contextvars, so the connection id is bound here."""
-        self.log_commands = self.log.is_enabled_for(logging.INFO)
+        self._log = logger
+        """The bound logger (:attr:`log`), made on first use: most connections never
+        log a line of their own, and each bound logger is a few hundred bytes."""
+        self.log_commands = (
+            logger if logger is not None else structlog.get_logger("taku.net")
+        ).is_enabled_for(logging.INFO)
         self.dropped: str | None = None
         """Why the server dropped this connection itself (``backlog``; for the metrics), if it did."""
 
     # ------------------------------------------------------------------ frames in
+
+    @property
+    def log(self) -> Any:
+        """The connection's bound logger (``taku.net``'s with ``conn_id``): a command's
+        lines are written from the table's publication, outside the connection's task
+        and its contextvars, so the connection id is bound here."""
+        if self._log is None:
+            self._log = structlog.get_logger("taku.net").bind(conn_id=self.id)
+        return self._log
 
     def receive(self, frame: bytes | str) -> ClientMessage:
         """The message of one frame read from the peer, the frame's time noted.
