@@ -24,11 +24,12 @@ from taku.app import (
     ForkedTable,
     hash_token,
 )
+from taku.app.hub import opening_records
 from taku.core import chain, undo
 from taku.core import table as core_table
 from taku.core.commands import Redo, Undo, fingerprint
 from taku.core.dice import epoch_seed, seed_hash
-from taku.core.events import Event, ForkOrigin, Recorded, TableCreated, TableForked, tag_of
+from taku.core.events import Event, ForkOrigin, TableCreated, TableForked
 from taku.core.ruleset import Context, Emitted, Role, Ruleset
 from taku.core.table import TableState
 from taku.errors import Forbidden, InvalidCommand, SeqConflict
@@ -283,19 +284,7 @@ async def fork_table(
     ]
     now = hub.clock()
     command_id = "fork-" + table_id
-    recs = [
-        Recorded(
-            table_id=table_id,
-            seq=i + 1,
-            type=tag_of(type(e)),
-            data=msgspec.Raw(encode(e)),
-            actor=None if i == 0 else member_id,
-            time=now,
-            command_id=command_id,
-            event_version=type(e).version,
-        )
-        for i, e in enumerate(events)
-    ]
+    recs = opening_records(table_id, events, member_id, command_id, now)
     if undo.hides_game(rs):
         # the source's game may hold hidden state (a deck, hands): for nobody
         forked = recs[1]

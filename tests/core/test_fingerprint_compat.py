@@ -5,6 +5,8 @@ refused as ``command/id_reused``. The old function is kept here verbatim."""
 from __future__ import annotations
 
 import hashlib
+import typing
+from typing import Any
 
 import msgspec
 import pytest
@@ -63,6 +65,29 @@ _JSON = st.recursive(
 )
 
 
+def _of_type(tp: Any) -> st.SearchStrategy[Any]:
+    """Values of ``tp``; an ``Annotated`` int or str within its ``msgspec.Meta`` bounds
+    (``st.from_type`` ignores them, and most draws of a bounded field would be refused)."""
+    if typing.get_origin(tp) is typing.Annotated:
+        base, *extras = typing.get_args(tp)
+        bounds: dict[str, Any] = {}
+        for meta in extras:
+            if isinstance(meta, msgspec.Meta):
+                for name in ("ge", "le", "gt", "lt", "min_length", "max_length"):
+                    if getattr(meta, name) is not None:
+                        bounds[name] = getattr(meta, name)
+        if base is int:
+            lo = bounds.get("ge", bounds["gt"] + 1 if "gt" in bounds else None)
+            hi = bounds.get("le", bounds["lt"] - 1 if "lt" in bounds else None)
+            return st.integers(min_value=lo, max_value=hi)
+        if base is str:
+            return st.text(
+                min_size=bounds.get("min_length", 0), max_size=min(bounds.get("max_length", 40), 40)
+            )
+        return st.from_type(base)
+    return st.from_type(tp)
+
+
 def _instances(t: type[core_commands.Command]) -> st.SearchStrategy[core_commands.Command]:
     """``t`` with every field drawn from its type (``st.from_type`` of the field, as
     msgspec Factory defaults trip ``st.from_type`` of the whole Struct), each field
@@ -75,7 +100,7 @@ def _instances(t: type[core_commands.Command]) -> st.SearchStrategy[core_command
         for f in fields:
             if not f.required and draw(st.booleans()):
                 continue
-            kwargs[f.name] = draw(_JSON if "Any" in repr(f.type) else st.from_type(f.type))
+            kwargs[f.name] = draw(_JSON if "Any" in repr(f.type) else _of_type(f.type))
         try:
             # through msgspec, so constraints (Meta) hold as they do on the wire
             raw = msgspec.json.encode({"type": t.__struct_config__.tag, **kwargs})

@@ -14,22 +14,9 @@ from taku.store import MemoryEventStore
 from taku.testing.peer import Raw, new_table
 from taku.testing.server import start_server, stop_server
 
+from .test_idle_connection import _dropped
+
 BACKLOG = 128 * 1024
-
-
-def _dropped(reason: str) -> float:
-    """``taku_connections_dropped_total{reason}`` now."""
-    from prometheus_client.parser import text_string_to_metric_families
-
-    from taku import metrics
-
-    for family in text_string_to_metric_families(metrics.exposition().decode()):
-        for sample in family.samples:
-            if sample.name == "taku_connections_dropped_total" and sample.labels == {
-                "reason": reason
-            }:
-                return sample.value
-    return 0.0
 
 
 async def _long_table(running, gm: Raw, n: int, size: int = 1000) -> dict:

@@ -24,7 +24,7 @@ import hashlib
 import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ from taku.app.table import FOLD_SLICE, TableService
 from taku.core import chain
 from taku.core import table as core_table
 from taku.core.dice import DiceSource, SeededDice, epoch_seed, seed_hash
-from taku.core.events import HistorySettings, Recorded, TableSettings, tag_of
+from taku.core.events import Event, HistorySettings, Recorded, TableSettings, tag_of
 from taku.core.ruleset import Context, Emitted, Role, Ruleset
 from taku.core.table import TableState
 from taku.core.upcast import EventReader
@@ -125,6 +125,26 @@ def _trim_heap() -> None:
 
 
 _malloc_trim: Any = None
+
+
+def opening_records(
+    table_id: str, events: Sequence[Event], gm_id: str, command_id: str, now: dt.datetime
+) -> list[Recorded]:
+    """The unsealed records of a new table's first events (a creation or a fork): the
+    first is the server's (no actor), the rest the GM's ``gm_id``, all of one command."""
+    return [
+        Recorded(
+            table_id=table_id,
+            seq=i + 1,
+            type=tag_of(type(e)),
+            data=msgspec.Raw(encode(e)),
+            actor=None if i == 0 else gm_id,
+            time=now,
+            command_id=command_id,
+            event_version=type(e).version,
+        )
+        for i, e in enumerate(events)
+    ]
 
 
 class Hub:
@@ -490,19 +510,7 @@ class Hub:
         )
         now = self.clock()
         command_id = "create-" + table_id
-        recs = [
-            Recorded(
-                table_id=table_id,
-                seq=i + 1,
-                type=tag_of(type(e)),
-                data=msgspec.Raw(encode(e)),
-                actor=None if i == 0 else gm_id,
-                time=now,
-                command_id=command_id,
-                event_version=type(e).version,
-            )
-            for i, e in enumerate(events)
-        ]
+        recs = opening_records(table_id, events, gm_id, command_id, now)
         record = TableRecord(
             table_id=table_id, ruleset=rs.id, name=name, created=now.isoformat(), seed=seed
         )

@@ -506,20 +506,15 @@ class TableService:
                 :func:`~taku.core.commands.fingerprint`); nothing written.
             TakuError: the rejection of ``decide`` (nothing written).
         """
-        if isinstance(command, Undo | Redo):
-            return await self._undo(actor, command, command_id, expected_seq)
-
-        def decider(state: TableState, ctx: Context) -> list[Emitted]:
-            return core_table.decide(state, command, ctx, self.ruleset)
-
-        return await self.commit(
-            decider,
-            actor=actor,
+        future: asyncio.Future[tuple[int, int, bool]] = asyncio.get_running_loop().create_future()
+        self.submit(
+            actor,
+            command,
             command_id=command_id,
             expected_seq=expected_seq,
-            fingerprint=fingerprint(command),
-            decided=command,
+            reply=functools.partial(_settle, future),
         )
+        return await future
 
     def submit(
         self,
