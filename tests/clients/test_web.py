@@ -15,10 +15,12 @@ from taku_client import TakuClient, event_data
 
 
 def _without_times(html: str) -> str:
-    """The page without its timestamps (a time's microseconds may hold any digits)."""
+    """The page without its timestamps and hashes (a time's microseconds and a chain
+    head's hex digits may hold any digits)."""
     import re
 
-    return re.sub(r'<time datetime="[^"]*">[^<]*</time>', "", html)
+    html = re.sub(r"<time [^>]*>[^<]*</time>", "", html)
+    return re.sub(r"[0-9a-f]{16,}", "", html)
 
 
 async def create_table(
