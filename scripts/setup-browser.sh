@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# What the browser tests (tests/clients/test_web.py) need on a fresh Debian
-# machine, as root: Debian's Chromium (Playwright drives it; `playwright
-# install` cannot download here) and CJK fonts so Japanese text renders.
+# What the browser tests (tests/clients/test_web*.py) need on a fresh Debian
+# machine, as root: Debian's Chromium headless shell (the tests drive it through
+# Playwright: `playwright install` cannot download here; it is Chromium's own
+# headless build, lighter than the full browser), Debian's Chromium itself (for
+# tests/clients/screenshots.py and for trying the client by hand) and CJK fonts
+# so Japanese text renders.
 # Idempotent: does nothing when both are there. Python packages come from
 # pyproject's `test` extra.
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || need+=(chromium-headless-shell)
 # (no grep -q: under pipefail an early exit of grep would fail fc-list)
 if ! fc-list 2>/dev/null | grep -i "Noto Sans CJK" >/dev/null; then
     need+=(fonts-noto-cjk)

@@ -16,7 +16,9 @@ done
 "$VENV/bin/ruff" check --quiet .
 "$VENV/bin/mypy"
 set +e
-"$VENV/bin/python" -m pytest "$@"
+# on every core (pytest-xdist; TAKU_TEST_WORKERS=0 runs in this process), the longest
+# tests first taken by whichever worker is free (worksteal)
+"$VENV/bin/python" -m pytest -n "${TAKU_TEST_WORKERS:-auto}" --dist worksteal "$@"
 rc=$?
 set -e
 if [ $rc -eq 5 ]; then

@@ -1,7 +1,8 @@
 """Fixtures of the client tests: dropping connections server-side, and Chromium pages.
 
-The browser fixtures drive Debian's Chromium (``/usr/bin/chromium``, installed by
-scripts/setup-browser.sh) through Playwright's async API; ``playwright install``
+The browser fixtures drive Debian's Chromium headless shell
+(``/usr/bin/chromium-headless-shell``, Chromium's own headless build, installed by
+scripts/setup-browser.sh; ``TAKU_CHROMIUM`` names another Chromium) through Playwright's async API; ``playwright install``
 cannot download browsers here, so it is never used.
 """
 
@@ -35,7 +36,7 @@ async def drop_all(running: object, code: int = 1012) -> int:
 
 # --------------------------------------------------------------------------- browser tests
 
-CHROMIUM = os.environ.get("TAKU_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("TAKU_CHROMIUM", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
