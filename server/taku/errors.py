@@ -100,7 +100,13 @@ class FrameTooLarge(ProtocolError):
 
 
 class RateLimited(ProtocolError):
+    """Too many messages (or new tables). ``refused`` is the message that was refused,
+    decoded (``None`` where there is none: a ``create_table`` past the server-wide
+    limit is refused after it decoded, and the caller knows it), so the answer can
+    name its ``id`` and command id and wait its turn behind earlier commands."""
+
     code = "protocol/rate_limited"
+    refused: Any = None
 
 
 class NotJoined(ProtocolError):

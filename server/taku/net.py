@@ -392,6 +392,15 @@ class _Connection:
                         await self.dispatch(msg)
                     finally:
                         self.server.end()
+                except RateLimited as e:
+                    # answered in its turn (docs/protocol.md), naming what it refuses: after
+                    # the connection's earlier commands, and nothing is read meanwhile
+                    cid = None
+                    if e.refused is not None:  # refused before it was taken (the rate)
+                        rid, cid = e.refused.id, getattr(e.refused, "command_id", None)
+                    if session.unanswered:
+                        await self.answered()
+                    await self._send_quietly(session.error(e, rid, frame, command_id=cid))
                 except TakuError as e:
                     await self._send_quietly(session.error(e, rid, frame))
                 except ConnectionClosed:

@@ -170,7 +170,8 @@ class Session:
         Raises:
             FrameTooLarge: ``protocol/frame_too_large``, a frame past ``max_frame_bytes``.
             RateLimited: ``protocol/rate_limited``, past ``rate_burst`` messages saved up
-                at ``rate_per_s``.
+                at ``rate_per_s``; its ``refused`` is the decoded message (a frame that
+                does not decode raises its own error instead).
             TakuError: a frame that does not decode (``protocol/malformed_json``,
                 ``protocol/unknown_type``, ``protocol/invalid_fields``).
         """
@@ -178,19 +179,33 @@ class Session:
         limit = self._max_frame
         if len(frame) > limit:
             raise FrameTooLarge(f"frames may have at most {limit} bytes", limit=limit)
-        if not self._bucket.take(now):
-            raise RateLimited("too many messages; slow down")
-        return decode_client(frame)
+        allowed = self._bucket.take(now)
+        msg = decode_client(frame)
+        if not allowed:
+            # decoded all the same (a bounded frame: microseconds), so that the refusal
+            # names the command and is answered in its turn (see the driver)
+            refusal = RateLimited("too many messages; slow down")
+            refusal.refused = msg
+            raise refusal
+        return msg
 
-    def error(self, e: TakuError | None, rid: Any, frame: bytes | str | None = None) -> bytes:
+    def error(
+        self,
+        e: TakuError | None,
+        rid: Any,
+        frame: bytes | str | None = None,
+        *,
+        command_id: str | None = None,
+    ) -> bytes:
         """The encoded ``error`` frame answering a message (``e`` None: an internal error).
 
         With ``frame`` (the frame that failed) and no ``rid``, the frame's own ``id`` is
         answered when it has a usable one and is within ``hard_max_frame_bytes``.
+        ``command_id`` names the command refused (a rate-limited ``command`` or ``chat``).
         """
         if frame is not None and rid is None and len(frame) <= self._hard_max_frame:
             rid = _peek_id(frame)
-        return encode(error_frame(e, rid))
+        return encode(error_frame(e, rid, command_id))
 
     # ------------------------------------------------------------------ membership
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from taku.store import MemoryEventStore
 from taku.testing.peer import Raw, new_table
 from taku.testing.server import RunningServer, start_server, stop_server
 
@@ -281,3 +282,60 @@ async def test_list_rulesets_schemas_carry_japanese_titles(connect) -> None:
                         name,
                         title,
                     )
+
+
+class _HeldStore(MemoryEventStore):
+    """Writes each append at once but makes it durable only when the test releases it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holding = False
+        self.held: list[object] = []
+
+    def append_nowait(self, table_id, events, *, expected_seq, done):  # type: ignore[no-untyped-def]
+        if not self.holding:
+            return super().append_nowait(table_id, events, expected_seq=expected_seq, done=done)
+        self._append_now(table_id, events, expected_seq)
+        self.held.append(done)
+
+    def release(self) -> None:
+        held, self.held = self.held, []
+        for done in held:
+            done(None)  # type: ignore[operator]
+
+
+async def test_a_rate_limited_command_is_refused_in_its_turn_naming_its_command_id() -> None:
+    """docs/protocol.md: answers come in the order the commands were sent. A command
+    refused for the rate waits behind the command still in flight, and its error names
+    the command (its ``id`` and ``command_id``), so the client knows which to resend."""
+    store = _HeldStore()
+    running: RunningServer = await start_server(store, rate_per_s=0.001, rate_burst=3)
+    try:
+        gm = await Raw.connect(running.ws_url)
+        created = await new_table(gm)  # three messages saved up: this,
+        tid = created["table_id"]
+        subscribed = await gm.request({"type": "subscribe", "table_id": tid, "after_seq": 0})
+        assert subscribed["type"] == "subscribed"  # this, and A; B is one too many
+        gm.events.clear()
+        store.holding = True
+        await gm.send_raw(
+            json.dumps(
+                {"type": "chat", "id": "a", "table_id": tid, "text": "一", "command_id": "A"}
+            )
+        )
+        await gm.send_raw(
+            json.dumps(
+                {"type": "chat", "id": "b", "table_id": tid, "text": "二", "command_id": "B"}
+            )
+        )
+        await gm.quiet(0.3)
+        assert gm.others == []  # nothing answers B before A is answered
+        store.release()
+        first, second = await gm.reply(), await gm.reply()
+        assert (first["type"], first["re"], first["command_id"]) == ("ack", "a", "A")
+        assert (second["type"], second["code"]) == ("error", "protocol/rate_limited")
+        assert (second["re"], second["command_id"]) == ("b", "B")
+        assert [e["command_id"] for e in gm.events] == ["A"]  # B was not taken
+        await gm.close()
+    finally:
+        await stop_server(running)

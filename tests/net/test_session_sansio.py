@@ -74,6 +74,11 @@ def test_the_rate_limit_allows_a_burst_refuses_the_next_and_refills_with_time() 
     assert code_of(e) == "protocol/rate_limited"
     err = json.loads(s.error(e.value, None, chat(3)))
     assert err["code"] == "protocol/rate_limited" and err["re"] == 3
+    # the refused message, decoded, so that its answer can name it and wait its turn
+    refused = e.value.refused  # type: ignore[attr-defined]
+    assert isinstance(refused, ChatMsg) and refused.id == 3
+    named = json.loads(s.error(e.value, refused.id, command_id="c-3"))
+    assert named["re"] == 3 and named["command_id"] == "c-3"
     clock.now += 0.4  # 0.8 of a token: still refused
     with pytest.raises(TakuError):
         s.receive(chat(4))
