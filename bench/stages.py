@@ -1,10 +1,11 @@
 """Where a command's time goes: per-stage histograms of taku's command path.
 
-    .venv/bin/python bench/stages.py [--seconds 8] [--rate 1000] [--db sqlite|memory]
+    .venv/bin/python bench/stages.py [--seconds 8] [--rate 1000] [--db sqlite|memory|postgres]
                                      [--loop auto|asyncio] [--tables 100 --clients 5]
                                      [--open-only] [--runs 3]
 
-Starts ``taku serve --stage-timings`` (a fresh SQLite file, or ``memory:``), drives
+Starts ``taku serve --stage-timings`` (a fresh SQLite file, ``memory:``, or a fresh
+schema on PostgreSQL, ``--pg URL``, the locked path: no ``queue`` or ``wake``), drives
 it with bench/load.py (closed loop, then open loop at ``--rate`` commands/s), and
 after each workload reads ``taku_command_stage_seconds`` from ``/metrics``: for
 each stage (decide, queue, commit, wake, publish, write, total; see
@@ -25,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import urllib.request
+import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -132,7 +134,14 @@ def _bound(le: float) -> str:
 
 def run_once(args: argparse.Namespace) -> dict[str, tuple[Histograms, dict[str, float]]]:
     """One fresh server, each workload once: workload title -> its stage histograms."""
-    db = "memory:" if args.db == "memory" else str(Path(tempfile.mkdtemp()) / "stages.db")
+    if args.db == "postgres":  # a fresh schema on the server, dropped afterwards
+        from taku.store.postgres import with_schema
+
+        db = with_schema(args.pg, "taku_stages_" + uuid.uuid4().hex[:12])
+    elif args.db == "memory":
+        db = "memory:"
+    else:
+        db = str(Path(tempfile.mkdtemp()) / "stages.db")
     port = free_port()
     server = start(
         [
@@ -171,6 +180,10 @@ def run_once(args: argparse.Namespace) -> dict[str, tuple[Histograms, dict[str, 
     finally:
         server.terminate()
         server.wait()
+        if args.db == "postgres":
+            from taku.store.postgres import drop_schema
+
+            asyncio.run(drop_schema(db))
     return got
 
 
@@ -195,7 +208,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--rate", type=float, default=1000.0, help="the open loop's commands/s")
-    ap.add_argument("--db", choices=("sqlite", "memory"), default="sqlite")
+    ap.add_argument("--db", choices=("sqlite", "memory", "postgres"), default="sqlite")
+    ap.add_argument(
+        "--pg",
+        default="postgresql://postgres@127.0.0.1:5432/test",
+        help="with --db postgres: the server (a schema of its own is made and dropped)",
+    )
     ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto")
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--clients", type=int, default=5)

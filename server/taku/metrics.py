@@ -171,9 +171,10 @@ class StageTimings(Collector):
     - ``total``: frame read → written.
 
     Recorded on the pipelined path of a store this process owns (SQLite; memory has
-    no ``queue`` and ``commit``); a shared store (PostgreSQL) takes the locked path,
-    timed by ``taku_store_commit_latency_seconds`` and ``taku_command_latency_seconds``.
-    Event loop only.
+    no ``queue`` and ``commit``) and on the locked path of a shared store
+    (PostgreSQL), which has no ``queue`` and no ``wake``: its commands wait for the
+    table's lock (and the store's) before they are decided, so that wait is in
+    ``decide``; ``publish`` runs from durable to the ack handed on. Event loop only.
     """
 
     def __init__(self) -> None:

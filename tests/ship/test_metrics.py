@@ -226,22 +226,54 @@ def stage_timings() -> Iterator[None]:
 STAGE = "taku_command_stage_seconds"
 
 
+PIPELINED = ("decide", "queue", "commit", "wake", "publish", "write")
+LOCKED = ("decide", "commit", "publish", "write")
+"""The locked path's stages: its commands wait for the lock before deciding, in one task."""
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def staged_server(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[RunningServer, tuple[str, ...]]]:
+    """A server on SQLite (the pipelined path) or PostgreSQL (the locked path), with the
+    stages its commands are timed in."""
+    if request.param == "sqlite":
+        running = await start_server(SQLiteEventStore(tmp_path / "t.db"))
+        yield running, PIPELINED
+        await stop_server(running)
+        return
+    from tests.store.test_postgres import scratch_schema
+
+    from taku.store.postgres import PostgresEventStore, drop_schema
+
+    url = await scratch_schema()
+    running = await start_server(PostgresEventStore(url))
+    try:
+        yield running, LOCKED
+    finally:
+        await stop_server(running)
+        await drop_schema(url)
+
+
 async def test_stage_timings_split_each_command_into_its_stages(
-    sqlite_server: RunningServer, stage_timings: None
+    staged_server: tuple[RunningServer, tuple[str, ...]], stage_timings: None
 ) -> None:
-    """taku serve --stage-timings: every stage of each command on the SQLite path is
-    timed once, and the stages add up to the command's total (they partition it)."""
-    gm = await Raw.connect(sqlite_server.ws_url)
+    """taku serve --stage-timings: every stage of each command is timed once, on the
+    SQLite (pipelined) and the PostgreSQL (locked) path, and the stages add up to the
+    command's total (they partition it)."""
+    running, parts = staged_server
+    gm = await Raw.connect(running.ws_url)
     tid = (await new_table(gm))["table_id"]
     await gm.request({"type": "subscribe", "table_id": tid, "after_seq": 0})
-    before = await scrape(sqlite_server)
+    before = await scrape(running)
     for n in range(3):
         reply = await gm.request(
             {"type": "chat", "table_id": tid, "text": f"hi {n}", "command_id": f"s{n}"}
         )
         assert reply["type"] == "ack"
-    after = await scrape(sqlite_server)
-    parts = ("decide", "queue", "commit", "wake", "publish", "write")
+    after = await scrape(running)
+    for stage in set(PIPELINED) - set(parts):
+        assert delta(after, before, f"{STAGE}_count", stage=stage) == 0, stage
     for stage in (*parts, "total"):
         assert delta(after, before, f"{STAGE}_count", stage=stage) == 3, stage
         assert delta(after, before, f"{STAGE}_bucket", stage=stage, le="+Inf") == 3

@@ -520,7 +520,14 @@ class Locked(CommandPath):
         received: float = 0.0,
     ) -> None:
         """One task per command (:meth:`commit`), which answers ``reply`` when done;
-        it runs to its end whether or not its caller still waits."""
+        it runs to its end whether or not its caller still waits. With stage timings
+        on, a command that commits is timed from ``received`` (its frame read) to its
+        ack written: ``decide`` (the wait for the table's and the store's locks
+        included: commands wait before deciding here, not after), ``commit``,
+        ``publish`` and ``write``."""
+        marks = (
+            metrics.Marks(received or time.perf_counter(), 0.0) if metrics.stages.enabled else None
+        )
         task = asyncio.ensure_future(
             self.commit(
                 decider,
@@ -529,6 +536,7 @@ class Locked(CommandPath):
                 expected_seq=expected_seq,
                 fingerprint=fingerprint,
                 decided=decided,
+                marks=marks,
             )
         )
         self._running.add(task)
@@ -537,9 +545,13 @@ class Locked(CommandPath):
             self._running.discard(t)
             if t.cancelled():
                 reply(asyncio.CancelledError())
-            else:
-                exc = t.exception()
-                reply(exc if exc is not None else t.result())
+                return
+            exc = t.exception()
+            if marks is not None and marks.committed and exc is None:
+                marks.published = time.perf_counter()  # its events are out; now its ack
+            reply(exc if exc is not None else t.result())
+            if marks is not None and marks.published:
+                metrics.stages.observe(marks, time.perf_counter())
 
         task.add_done_callback(answered)
 
@@ -552,9 +564,11 @@ class Locked(CommandPath):
         expected_seq: int | None,
         fingerprint: str | None,
         decided: msgspec.Struct | None = None,
+        marks: metrics.Marks | None = None,
     ) -> tuple[int, int, bool]:
         """The table lock orders this node's commands, ``store.exclusive`` orders the
-        nodes'; a conflict (another node appended) decides again on fresh state."""
+        nodes'; a conflict (another node appended) decides again on fresh state.
+        ``marks`` (stage timings) gets the times it was decided and durable."""
         _check_command_id(command_id, actor)
         table = self.table
         store = table.hub.store
@@ -567,6 +581,8 @@ class Locked(CommandPath):
                 recs, events = self.decide(
                     state, decider, actor, command_id, expected_seq, fingerprint, decided
                 )
+                if marks is not None:
+                    marks.decided = time.perf_counter()
                 try:
                     with metrics.commit_timer():
                         await store.append(table.table_id, recs, expected_seq=state.seq)
@@ -580,6 +596,8 @@ class Locked(CommandPath):
                     if command_id not in table.acks:  # older than the acks kept
                         return await self.stored_repeat(command_id, actor, fingerprint, e)
                     return self.repeat(command_id, actor, fingerprint)
+                if marks is not None:
+                    marks.committed = time.perf_counter()
                 table._apply(recs, events=events)
                 return recs[0].seq, recs[-1].seq, False
             raise SeqConflict("too many concurrent writers on this table; try again")
