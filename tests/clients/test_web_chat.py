@@ -239,3 +239,45 @@ async def test_a_redacted_line_says_hidden_once(
         text = await line.inner_text()
         assert text.count("非公開") == 1, text
         assert what in await line.locator(".text").inner_text()
+
+
+NEWEST_SHOWN = """() => {
+  const log = document.querySelector('#log');
+  const last = log.lastElementChild.getBoundingClientRect();
+  const box = log.getBoundingClientRect();
+  return last.top >= box.top - 1 && last.bottom <= box.bottom + 1;
+}"""
+
+
+async def test_the_gm_s_log_follows_its_newest_line_unless_scrolled_up(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """The live log shows its newest line on entering a table and as lines arrive, on the
+    GM's page too, where each member's line grows its 「取り消す」 only once the state says
+    who is GM (it used to stop following then); a GM who scrolled up to read an older
+    line stays there when a new one arrives."""
+    from taku.core.commands import Chat
+
+    gm = await create_table(open_page, scripted_server.http_url)
+    table_id = await gm.evaluate("window.taku.tableId")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "プレイヤー")
+    member = await pl.evaluate("window.taku.me.member_id")
+    table = await scripted_server.hub.table(table_id)
+    for i in range(30):
+        await table.execute(member, Chat(text=f"行 {i}"), command_id=f"l{i}")
+    await gm.reload()
+    await wait_seq(gm, table.state.seq)
+    await gm.wait_for_selector("#log .undo-line:visible")
+    await gm.wait_for_function(NEWEST_SHOWN)
+    await table.execute(member, Chat(text="新しい行"), command_id="new")
+    await wait_seq(gm, table.state.seq)
+    await gm.wait_for_function(NEWEST_SHOWN)
+    # scrolled up: a new line leaves the reader where they are
+    await gm.evaluate("document.querySelector('#log').scrollTop = 0")
+    await gm.wait_for_function("document.querySelector('#log').scrollTop === 0")
+    await gm.wait_for_timeout(100)  # the scroll event has been handled
+    await table.execute(member, Chat(text="もう一行"), command_id="more")
+    await wait_seq(gm, table.state.seq)
+    await gm.wait_for_function(f"document.body.dataset.seq === '{table.state.seq}'")
+    assert await gm.evaluate("document.querySelector('#log').scrollTop") == 0
+    assert not await gm.evaluate(NEWEST_SHOWN)

@@ -220,6 +220,7 @@ async function enterTable(tableId, joined) {
   show("table");
   $("#live-side").hidden = true; // shown with the first state: panels appear, nothing below them moves
   clear($("#log"));
+  logFollows = true; // a table entered shows its newest line
   app.conn.feeds.delete(tableId);
   app.actionsKey = null;
   clear($("#state-panels"));
@@ -247,13 +248,26 @@ function showInviteDialog() {
 $("#invite-close").addEventListener("click", () => $("#invite-dialog").close());
 $("#invites-open").addEventListener("click", () => showInviteDialog());
 
+// The live log follows its newest line while the reader is at its bottom (within 80 px);
+// one who scrolled up to read stays where they are. Whether they are is what their last
+// scroll said, not where the log is now: lines grow after they are appended (the GM's
+// 「取り消す」 appear once the state says who is GM, the side panel's first state narrows
+// the log), and a log that grew under a reader at its bottom still follows.
+let logFollows = true;
+$("#log").addEventListener("scroll", () => {
+  const log = $("#log");
+  logFollows = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+});
+function followLog() {
+  const log = $("#log");
+  if (logFollows) log.scrollTop = log.scrollHeight;
+}
+
 app.conn.onEvent((msg) => {
   if (msg.table_id !== app.tableId) return;
   app.events.push(msg);
-  const log = $("#log");
-  const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-  log.append(undo.decorate(chat.decorate(eventItem(msg), msg), msg));
-  if (nearBottom) log.scrollTop = log.scrollHeight;
+  $("#log").append(undo.decorate(chat.decorate(eventItem(msg), msg), msg));
+  followLog();
   scheduleRefresh();
 });
 
@@ -382,6 +396,7 @@ function renderLive() {
   $("#actions").hidden = !canAct;
   if (canAct) renderActions(s);
   $("#live-side").hidden = false;
+  followLog(); // its lines may have grown (the GM's 「取り消す」, a narrower log)
 }
 
 // The panels every view of a state shows (live and replay).
