@@ -43,6 +43,11 @@ __all__ = ["execute_undo", "fork_table", "undo_log"]
 
 log = structlog.get_logger("taku.history")
 
+OFF_LOOP_ENTRIES = 1_000
+"""Log entries from which an undo (or redo) is decided in a worker thread: folding
+again several thousand events takes the event loop a second (20,000 events, 2 cores),
+during which no other table's command would be read."""
+
 
 async def execute_undo(
     table: TableService,
@@ -74,7 +79,20 @@ async def execute_undo(
                 continue
             resolved, entries, base = got
 
-        decider = functools.partial(_decide_undo, table.ruleset, at, resolved, entries, base)
+        if len(entries) >= OFF_LOOP_ENTRIES:
+            # a long stretch to fold again (an undo far back): decided in a worker thread,
+            # so the other tables' commands go on meanwhile; used if the table has not moved
+            state = table.state
+            ctx: Context[Any] = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
+            outcome = await asyncio.to_thread(
+                _decided_or_refused, state, resolved, ctx, table.ruleset, entries, base
+            )
+            if table.state.seq != at or table._decided.seq != at:
+                await asyncio.sleep(0.002)  # commands came in meanwhile: read again
+                continue
+            decider = functools.partial(_use_decided, at, outcome)
+        else:
+            decider = functools.partial(_decide_undo, table.ruleset, at, resolved, entries, base)
         try:
             return await table.commit(
                 decider,
@@ -106,6 +124,7 @@ async def undo_log(
     while True:
         end, start = start, max(0, start - CATCH_UP_PAGE)
         page = await store.read(table.table_id, after_seq=start, to_seq=end)
+        await asyncio.sleep(0)  # a page at a time: the other tables' commands in between
         if table.state.seq != at:
             return None
         entries = undo.prepend(undo.entries_of(page, table.reader.event), entries)
@@ -129,7 +148,12 @@ async def undo_log(
             return None
         return resolved, window, base
     everything = await store.read(table.table_id, to_seq=at)
-    entries = undo.entries_of(everything, table.reader.event)
+    if len(everything) >= OFF_LOOP_ENTRIES:  # decoded in a worker thread, as it is decided
+        entries = await asyncio.to_thread(undo.entries_of, everything, table.reader.event)
+        if table.state.seq != at:
+            return None
+    else:
+        entries = undo.entries_of(everything, table.reader.event)
     return undo.resolve(state, command, entries, ctx), entries, None
 
 
@@ -199,6 +223,34 @@ _NO_DICE: Any = _NoDice()
 
 class _Moved(Exception):
     """An undo decided on a state its log read did not reach: read again."""
+
+
+def _decided_or_refused(
+    state: TableState,
+    command: Undo | Redo,
+    ctx: Context,
+    ruleset: Ruleset,
+    entries: Sequence[undo.Entry],
+    base: TableState | None,
+) -> list[Emitted] | Exception:
+    """:func:`taku.core.undo.decide` (pure: it may run in a worker thread), its
+    refusal returned rather than raised."""
+    try:
+        return undo.decide(state, command, ctx, ruleset, entries, base)
+    except Exception as e:  # noqa: BLE001 - raised again by the command path's decider
+        return e
+
+
+def _use_decided(
+    at: int, outcome: list[Emitted] | Exception, state: TableState, ctx: Context
+) -> list[Emitted]:
+    """The decider of an undo decided ahead on the state at ``at`` (the same state: a
+    table's state at a seq is the fold of its log up to it)."""
+    if state.seq != at:
+        raise _Moved
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
 
 
 def _decide_undo(

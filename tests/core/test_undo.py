@@ -479,3 +479,82 @@ async def test_a_spectator_never_forks_even_when_members_may() -> None:
     except TakuError as e:
         assert e.code == "fork/forbidden"
     await hub.close()
+
+
+async def test_an_undo_decided_in_a_worker_thread_folds_and_refuses_the_same(
+    monkeypatch: Any,
+) -> None:
+    """An undo with a long stretch of log to fold again is decided in a worker thread
+    (taku.history.OFF_LOOP_ENTRIES; here every one): the table ends as the fold without
+    the undone commands, and the refusals keep their codes."""
+    from taku import history
+
+    monkeypatch.setattr(history, "OFF_LOOP_ENTRIES", 1)
+    await _run(
+        [
+            ("create", 0, False),
+            ("chat", 1, True),
+            ("update", 0, False),
+            ("roll", 2, True),
+            ("undo_pick", 0, False),
+            ("undo_force", 0, False),
+            ("undo", 0, False),
+            ("redo", 0, False),
+            ("redo_pick", 0, False),
+            ("undo_pick", 3, False),
+        ]
+    )
+    h = await TableHarness.create("generic")
+    assert (await h.rejected(h.gm, Undo(command_id="nope"))).code == "undo/unknown_command"
+    (a,) = await h.send(h.gm, CreateCharacter(name="アヤ"))
+    await h.send(h.gm, UpdateCharacter(character_id=a.character_id, sheet={"hp": 3}))  # type: ignore[attr-defined]
+    err = await h.rejected(h.gm, Undo(command_id="h2"))
+    assert err.code == "undo/depends" and err.details["seq"] == 4
+    await h.assert_replay_matches()
+
+
+async def test_an_undo_far_back_leaves_the_event_loop_to_the_other_tables(
+    monkeypatch: Any,
+) -> None:
+    """While an undo far back is being folded again (held here in its worker thread),
+    another table's commands go on, and a command on its own table is kept: the undo
+    is decided again on the table as it is then."""
+    import threading
+
+    from taku import history
+    from taku.core import undo as core_undo
+
+    monkeypatch.setattr(history, "OFF_LOOP_ENTRIES", 1)
+    started, go = threading.Event(), threading.Event()
+    real = core_undo.decide
+
+    def held(*args: Any, **kw: Any) -> Any:
+        started.set()
+        assert go.wait(5), "the event loop was held: the other table could not go on"
+        return real(*args, **kw)
+
+    monkeypatch.setattr(core_undo, "decide", held)
+    hub = Hub(MemoryEventStore(), REGISTRY)
+    c, d = await hub.create_table(ruleset="generic"), await hub.create_table(ruleset="generic")
+    t, other = await hub.table(c.table_id), await hub.table(d.table_id)
+    await t.execute(c.member_id, CreateCharacter(name="アヤ"), command_id="early")
+    for i in range(20):
+        await t.execute(c.member_id, Chat(text=f"{i}"), command_id=f"chat{i}")
+    undoing = asyncio.ensure_future(
+        t.execute(c.member_id, Undo(command_id="early"), command_id="u1")
+    )
+    assert await asyncio.to_thread(started.wait, 5)
+    seq = other.state.seq
+    assert await other.execute(d.member_id, Chat(text="その間に"), command_id="x") == (
+        seq + 1,
+        seq + 1,
+        False,
+    )
+    await t.execute(c.member_id, Chat(text="同じ卓でも"), command_id="same")
+    assert not undoing.done()
+    go.set()
+    await undoing
+    assert t.state.characters == {} and t.state.undone == ("early",)
+    texts = [r for r in await hub.store.read(c.table_id) if r.command_id == "same"]
+    assert len(texts) == 1 and t.state.seq > texts[0].seq  # kept, the undo after it
+    await hub.close()
