@@ -377,9 +377,12 @@ class _Connection:
                     # handshake through even when more frames than max_queue are buffered
                     continue
                 rid: Any = None
+                cid: str | None = None  # a command's id, which its error names
                 try:
                     msg = session.receive(frame)
                     rid = msg.id
+                    if isinstance(msg, CommandMsg | ChatMsg):
+                        cid = msg.command_id
                     if session.waits(msg):  # the answer order (see Session.waits)
                         await self.answered()
                     if isinstance(msg, CommandMsg | ChatMsg):
@@ -392,17 +395,15 @@ class _Connection:
                         await self.dispatch(msg)
                     finally:
                         self.server.end()
-                except RateLimited as e:
+                except TakuError as e:
                     # answered in its turn (docs/protocol.md), naming what it refuses: after
-                    # the connection's earlier commands, and nothing is read meanwhile
-                    cid = None
-                    if e.refused is not None:  # refused before it was taken (the rate)
+                    # the connection's earlier commands (a frame refused for the rate or
+                    # one that does not decode too), and nothing is read meanwhile
+                    if isinstance(e, RateLimited) and e.refused is not None:
                         rid, cid = e.refused.id, getattr(e.refused, "command_id", None)
                     if session.unanswered:
                         await self.answered()
                     await self._send_quietly(session.error(e, rid, frame, command_id=cid))
-                except TakuError as e:
-                    await self._send_quietly(session.error(e, rid, frame))
                 except ConnectionClosed:
                     continue
                 except Exception:

@@ -170,8 +170,8 @@ class Session:
         Raises:
             FrameTooLarge: ``protocol/frame_too_large``, a frame past ``max_frame_bytes``.
             RateLimited: ``protocol/rate_limited``, past ``rate_burst`` messages saved up
-                at ``rate_per_s``; its ``refused`` is the decoded message (a frame that
-                does not decode raises its own error instead).
+                at ``rate_per_s``; its ``refused`` is the decoded message (None for a
+                frame that does not decode).
             TakuError: a frame that does not decode (``protocol/malformed_json``,
                 ``protocol/unknown_type``, ``protocol/invalid_fields``).
         """
@@ -179,15 +179,17 @@ class Session:
         limit = self._max_frame
         if len(frame) > limit:
             raise FrameTooLarge(f"frames may have at most {limit} bytes", limit=limit)
-        allowed = self._bucket.take(now)
-        msg = decode_client(frame)
-        if not allowed:
-            # decoded all the same (a bounded frame: microseconds), so that the refusal
-            # names the command and is answered in its turn (see the driver)
-            refusal = RateLimited("too many messages; slow down")
-            refusal.refused = msg
-            raise refusal
-        return msg
+        if self._bucket.take(now):
+            return decode_client(frame)
+        # decoded all the same (a bounded frame: microseconds), so that the refusal names
+        # the command and is answered in its turn (see the driver); past the rate a frame
+        # that does not decode is refused for the rate too
+        refusal = RateLimited("too many messages; slow down")
+        try:
+            refusal.refused = decode_client(frame)
+        except TakuError:
+            pass
+        raise refusal
 
     def error(
         self,
@@ -204,7 +206,8 @@ class Session:
         ``command_id`` names the command refused (a rate-limited ``command`` or ``chat``).
         """
         if frame is not None and rid is None and len(frame) <= self._hard_max_frame:
-            rid = _peek_id(frame)
+            rid, peeked = _peek_ids(frame)
+            command_id = command_id or peeked
         return encode(error_frame(e, rid, command_id))
 
     # ------------------------------------------------------------------ membership
@@ -379,14 +382,18 @@ def _ms(seconds: float) -> float:
     return round(seconds * 1000, 3)
 
 
-def _peek_id(frame: str | bytes) -> Any:
-    """The ``id`` of a frame that failed to decode as a message, if it has a usable one."""
+def _peek_ids(frame: str | bytes) -> tuple[Any, str | None]:
+    """The ``id`` and ``command_id`` of a frame that failed to decode as a message, each
+    if it has a usable one (so a client can tell which command its error answers)."""
     try:
         raw = msgspec.json.decode(frame)
     except (msgspec.DecodeError, RecursionError):
-        return None
-    rid = raw.get("id") if isinstance(raw, dict) else None
-    return rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
+        return None, None
+    if not isinstance(raw, dict):
+        return None, None
+    rid, cid = raw.get("id"), raw.get("command_id")
+    rid = rid if isinstance(rid, (str, int)) and not isinstance(rid, bool) else None
+    return rid, cid if isinstance(cid, str) and 0 < len(cid) <= 128 else None
 
 
 def _jsonable(details: dict[str, Any]) -> dict[str, Any]:

@@ -339,3 +339,36 @@ async def test_a_rate_limited_command_is_refused_in_its_turn_naming_its_command_
         await gm.close()
     finally:
         await stop_server(running)
+
+
+async def test_a_frame_that_does_not_decode_is_refused_in_its_turn_naming_its_command_id() -> None:
+    """A ``command`` frame with a field it may not have (or no JSON at all) is answered
+    after the commands still in flight, and its error names what it can read of it."""
+    store = _HeldStore()
+    running: RunningServer = await start_server(store)
+    try:
+        gm = await Raw.connect(running.ws_url)
+        tid = (await new_table(gm))["table_id"]
+        store.holding = True
+        await gm.send_raw(
+            json.dumps(
+                {"type": "chat", "id": "a", "table_id": tid, "text": "一", "command_id": "A"}
+            )
+        )
+        bad = {"type": "command", "id": "b", "table_id": tid, "command_id": "B", "extra": 1}
+        await gm.send_raw(json.dumps({**bad, "command": {"type": "chat", "text": "二"}}))
+        await gm.send_raw("{not json")
+        await gm.quiet(0.3)
+        assert gm.others == []  # nothing is answered before A is
+        store.release()
+        answers = [await gm.reply() for _ in range(3)]
+        assert [(m["type"], m.get("re")) for m in answers] == [
+            ("ack", "a"),
+            ("error", "b"),
+            ("error", None),
+        ]
+        assert answers[1]["code"] == "protocol/invalid_fields" and answers[1]["command_id"] == "B"
+        assert answers[2]["code"] == "protocol/malformed_json"
+        await gm.close()
+    finally:
+        await stop_server(running)

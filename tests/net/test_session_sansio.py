@@ -79,6 +79,13 @@ def test_the_rate_limit_allows_a_burst_refuses_the_next_and_refills_with_time() 
     assert isinstance(refused, ChatMsg) and refused.id == 3
     named = json.loads(s.error(e.value, refused.id, command_id="c-3"))
     assert named["re"] == 3 and named["command_id"] == "c-3"
+    # past the rate, a frame that does not decode is refused for the rate, its ids peeked
+    broken = frame({"type": "command", "id": 9, "command_id": "c-9", "table_id": "t1"})
+    with pytest.raises(TakuError) as past:
+        s.receive(broken)
+    assert code_of(past) == "protocol/rate_limited" and past.value.refused is None  # type: ignore[attr-defined]
+    err9 = json.loads(s.error(past.value, None, broken))
+    assert err9["re"] == 9 and err9["command_id"] == "c-9"
     clock.now += 0.4  # 0.8 of a token: still refused
     with pytest.raises(TakuError):
         s.receive(chat(4))
