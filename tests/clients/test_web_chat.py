@@ -281,3 +281,62 @@ async def test_the_gm_s_log_follows_its_newest_line_unless_scrolled_up(
     await gm.wait_for_function(f"document.body.dataset.seq === '{table.state.seq}'")
     assert await gm.evaluate("document.querySelector('#log').scrollTop") == 0
     assert not await gm.evaluate(NEWEST_SHOWN)
+
+
+async def test_older_lines_keep_their_channel_and_whisper_and_the_button_is_on_every_tab(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """Lines loaded with 「これより前のログを読む」 are shown as live ones are: a 雑談 line
+    under the 雑談 tab only, a whisper with its badge; the button is on every tab."""
+    from taku.core.commands import Chat
+
+    gm = await create_table(open_page, scripted_server.http_url)
+    table_id = await gm.evaluate("window.taku.tableId")
+    pl = await join_as(open_page, await gm.input_value("#invite-player"), "プレイヤー")
+    member = await pl.evaluate("window.taku.me.member_id")
+    table = await scripted_server.hub.table(table_id)
+    gm_id = await gm.evaluate("window.taku.me.member_id")
+    await table.execute(member, Chat(text="昔の雑談", channel="雑談"), command_id="old-z")
+    await table.execute(member, Chat(text="昔の内緒話", to=[gm_id]), command_id="old-w")
+    for i in range(310):  # past the last 300 shown on entering
+        await table.execute(member, Chat(text=f"行 {i}"), command_id=f"l{i}")
+    await gm.reload()
+    await wait_seq(gm, table.state.seq)
+    await gm.click("#chat-tabs button[data-tab='雑談']")
+    assert await gm.locator("#log .older").is_visible()  # on this tab too
+    await gm.click("#log .older")
+    old = gm.locator("#log li", has_text="昔の雑談")
+    await old.wait_for(state="attached")
+    assert await old.get_attribute("data-channel") == "雑談" and await old.is_visible()
+    assert await old.locator(".channel-badge").inner_text() == "雑談"
+    whisper = gm.locator("#log li", has_text="昔の内緒話")
+    assert await whisper.is_hidden()  # a メイン line, not on the 雑談 tab
+    await gm.click("#chat-tabs button[data-tab='メイン']")
+    assert await whisper.is_visible() and await old.is_hidden()
+    assert "whisper" in (await whisper.get_attribute("class") or "")
+    assert await whisper.locator(".whisper-badge").inner_text() == "内緒話→ゲームマスター"
+
+
+async def test_the_log_shows_its_newest_line_after_the_replay_and_when_made_shorter(
+    scripted_server: Any, open_page: Any
+) -> None:
+    """A line that came while the replay was open is in view once it closes; a log made
+    shorter (a smaller window) still shows its newest line."""
+    from taku.core.commands import Chat
+
+    gm = await create_table(open_page, scripted_server.http_url)
+    table_id = await gm.evaluate("window.taku.tableId")
+    table = await scripted_server.hub.table(table_id)
+    gm_id = await gm.evaluate("window.taku.me.member_id")
+    for i in range(40):
+        await table.execute(gm_id, Chat(text=f"行 {i}"), command_id=f"l{i}")
+    await wait_seq(gm, table.state.seq)
+    await gm.wait_for_function(NEWEST_SHOWN)
+    await gm.click("#replay-toggle")
+    await gm.wait_for_selector("#replay[data-seq]")
+    await table.execute(gm_id, Chat(text="リプレイの間に"), command_id="during")
+    await wait_seq(gm, table.state.seq)
+    await gm.click("#replay-toggle")
+    await gm.wait_for_function(NEWEST_SHOWN)
+    await gm.set_viewport_size({"width": 1200, "height": 600})
+    await gm.wait_for_function(NEWEST_SHOWN)

@@ -23,7 +23,7 @@ export function chatUi(ctx) {
   }
 
   function shown(li) {
-    if (tab === ALL) return true;
+    if (tab === ALL || li.classList.contains("older-row")) return true; // 「これより前のログを読む」 on every tab
     const ch = li.dataset.channel || "";
     return tab === MAIN ? ch === "" : ch === tab;
   }

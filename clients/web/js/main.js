@@ -226,7 +226,8 @@ async function enterTable(tableId, joined) {
   clear($("#state-panels"));
   const first = recentStart(joined.seq); // a long table: its last events first, older on demand
   await app.conn.subscribe(tableId, first);
-  olderHistory(app.conn, tableId, $("#log"), first + 1, (m) => undo.decorate(eventItem(m), m));
+  // an older line is made as a live one is: its channel (and tab), whisper, speaker, undo
+  olderHistory(app.conn, tableId, $("#log"), first + 1, (m) => undo.decorate(chat.decorate(eventItem(m), m), m));
   await refreshState();
   renderInvites();
   $("#chat-input").focus();
@@ -262,6 +263,8 @@ function followLog() {
   const log = $("#log");
   if (logFollows) log.scrollTop = log.scrollHeight;
 }
+// a log made shorter (the whisper picker opened, a phone's keyboard, a smaller window)
+new ResizeObserver(() => followLog()).observe($("#log"));
 
 app.conn.onEvent((msg) => {
   if (msg.table_id !== app.tableId) return;
@@ -898,6 +901,7 @@ function closeReplay() {
   $("#live").hidden = false;
   $("#replay-toggle").setAttribute("aria-pressed", "false");
   $("#replay-toggle").focus(); // not <body>: the button that opened the replay
+  followLog(); // lines that came while the replay was open: the log shows its newest
 }
 
 async function replayTo(seq) {
