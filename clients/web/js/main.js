@@ -257,6 +257,7 @@ $("#invites-open").addEventListener("click", () => showInviteDialog());
 let logFollows = true;
 $("#log").addEventListener("scroll", () => {
   const log = $("#log");
+  if (!log.clientHeight) return; // hidden (the replay is open): the reader did not scroll
   logFollows = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
 });
 function followLog() {
