@@ -216,6 +216,7 @@ async function openTable(tableId, token) {
 }
 
 async function enterTable(tableId, joined) {
+  const entry = (app.entries = (app.entries || 0) + 1); // entered again meanwhile: the later one shows
   app.me = { member_id: joined.member_id, role: joined.role };
   show("table");
   $("#live-side").hidden = true; // shown with the first state: panels appear, nothing below them moves
@@ -226,6 +227,7 @@ async function enterTable(tableId, joined) {
   clear($("#state-panels"));
   const first = recentStart(joined.seq); // a long table: its last events first, older on demand
   await app.conn.subscribe(tableId, first);
+  if (entry !== app.entries) return;
   // an older line is made as a live one is: its channel (and tab), whisper, speaker, undo
   olderHistory(app.conn, tableId, $("#log"), first + 1, (m) => undo.decorate(chat.decorate(eventItem(m), m), m));
   await refreshState();
@@ -255,13 +257,16 @@ $("#invites-open").addEventListener("click", () => showInviteDialog());
 // 「取り消す」 appear once the state says who is GM, the side panel's first state narrows
 // the log), and a log that grew under a reader at its bottom still follows.
 let logFollows = true;
+let logHeight = 0; // the log's height when it was last followed (or not)
 $("#log").addEventListener("scroll", () => {
   const log = $("#log");
-  if (!log.clientHeight) return; // hidden (the replay is open): the reader did not scroll
+  // hidden (the replay is open), or resized since: the reader did not scroll, the layout did
+  if (!log.clientHeight || log.clientHeight !== logHeight) return;
   logFollows = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
 });
 function followLog() {
   const log = $("#log");
+  logHeight = log.clientHeight;
   if (logFollows) log.scrollTop = log.scrollHeight;
 }
 // a log made shorter (the whisper picker opened, a phone's keyboard, a smaller window)
