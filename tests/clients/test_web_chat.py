@@ -317,6 +317,19 @@ async def test_older_lines_keep_their_channel_and_whisper_and_the_button_is_on_e
     assert await whisper.locator(".whisper-badge").inner_text() == "内緒話→ゲームマスター"
 
 
+async def _gm_with_lines(server: Any, open_page: Any, lines: int) -> tuple[Any, Any, str]:
+    """The GM's page of a new table where the GM has said ``lines`` lines: (page, the
+    table's service, the GM's member id)."""
+    from taku.core.commands import Chat
+
+    gm = await create_table(open_page, server.http_url)
+    table = await server.hub.table(await gm.evaluate("window.taku.tableId"))
+    gm_id = await gm.evaluate("window.taku.me.member_id")
+    for i in range(lines):
+        await table.execute(gm_id, Chat(text=f"行 {i}"), command_id=f"l{i}")
+    return gm, table, gm_id
+
+
 async def test_the_log_shows_its_newest_line_after_the_replay_and_when_made_shorter(
     scripted_server: Any, open_page: Any
 ) -> None:
@@ -324,12 +337,7 @@ async def test_the_log_shows_its_newest_line_after_the_replay_and_when_made_shor
     shorter (a smaller window) still shows its newest line."""
     from taku.core.commands import Chat
 
-    gm = await create_table(open_page, scripted_server.http_url)
-    table_id = await gm.evaluate("window.taku.tableId")
-    table = await scripted_server.hub.table(table_id)
-    gm_id = await gm.evaluate("window.taku.me.member_id")
-    for i in range(40):
-        await table.execute(gm_id, Chat(text=f"行 {i}"), command_id=f"l{i}")
+    gm, table, gm_id = await _gm_with_lines(scripted_server, open_page, 40)
     await wait_seq(gm, table.state.seq)
     await gm.wait_for_function(NEWEST_SHOWN)
     await gm.click("#replay-toggle")
@@ -355,14 +363,8 @@ async def test_a_table_entered_twice_at_once_shows_its_log_once(
 ) -> None:
     """Two routes to one table at once (the hash changed twice in a row) leave one
     「これより前のログを読む」, and the older lines come once."""
-    from taku.core.commands import Chat
-
-    gm = await create_table(open_page, scripted_server.http_url)
-    table_id = await gm.evaluate("window.taku.tableId")
-    table = await scripted_server.hub.table(table_id)
-    gm_id = await gm.evaluate("window.taku.me.member_id")
-    for i in range(320):
-        await table.execute(gm_id, Chat(text=f"行 {i}"), command_id=f"l{i}")
+    gm, table, _ = await _gm_with_lines(scripted_server, open_page, 320)
+    table_id = table.table_id
     await gm.evaluate(
         "(t) => { location.hash = '#table=' + t + '&again=1'; setTimeout(() => {"
         " location.hash = '#table=' + t; }, 0); }",
