@@ -63,7 +63,7 @@ async def execute_undo(
     Returns and raises what :meth:`TableService.execute <taku.app.TableService.execute>` does.
     """
     fp = fingerprint(command)
-    for _attempt in range(MAX_CONFLICT_RETRIES):
+    for attempt in range(MAX_CONFLICT_RETRIES):
         if table.hub.store.shared:  # what other nodes appended, before reading the log
             async with table.lock:
                 await table._catch_up_locked()
@@ -79,9 +79,10 @@ async def execute_undo(
                 continue
             resolved, entries, base = got
 
-        if len(entries) >= OFF_LOOP_ENTRIES:
+        if len(entries) >= OFF_LOOP_ENTRIES and attempt < MAX_CONFLICT_RETRIES - 1:
             # a long stretch to fold again (an undo far back): decided in a worker thread,
-            # so the other tables' commands go on meanwhile; used if the table has not moved
+            # so the other tables' commands go on meanwhile; used if the table has not
+            # moved. A table so busy that every try is overtaken gets its last on the loop.
             state = table.state
             ctx: Context[Any] = Context(actor=actor, role=state.role_of(actor), dice=_NO_DICE)
             outcome = await asyncio.to_thread(

@@ -558,3 +558,39 @@ async def test_an_undo_far_back_leaves_the_event_loop_to_the_other_tables(
     texts = [r for r in await hub.store.read(c.table_id) if r.command_id == "same"]
     assert len(texts) == 1 and t.state.seq > texts[0].seq  # kept, the undo after it
     await hub.close()
+
+
+async def test_an_undo_far_back_on_a_table_that_never_waits_is_still_done(
+    monkeypatch: Any,
+) -> None:
+    """A table whose every worker-thread decision is overtaken by a new command still
+    gets its undo: the last try is decided on the event loop, which nothing overtakes."""
+    import threading
+
+    from taku import history
+    from taku.app.commands import MAX_CONFLICT_RETRIES
+    from taku.core import undo as core_undo
+
+    monkeypatch.setattr(history, "OFF_LOOP_ENTRIES", 1)
+    hub = Hub(MemoryEventStore(), REGISTRY)
+    c = await hub.create_table(ruleset="generic")
+    t = await hub.table(c.table_id)
+    await t.execute(c.member_id, CreateCharacter(name="アヤ"), command_id="early")
+    loop = asyncio.get_running_loop()
+    real = core_undo.decide
+    overtaken: list[int] = []
+
+    def busy(*args: Any, **kw: Any) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            n = len(overtaken)  # a command lands while the undo is decided in its thread
+            asyncio.run_coroutine_threadsafe(
+                t.execute(c.member_id, Chat(text=f"割り込み {n}"), command_id=f"x{n}"), loop
+            ).result(5)
+            overtaken.append(n)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(core_undo, "decide", busy)
+    await t.execute(c.member_id, Undo(command_id="early"), command_id="u1")
+    assert len(overtaken) == MAX_CONFLICT_RETRIES - 1
+    assert t.state.characters == {} and t.state.undone == ("early",)
+    await hub.close()
