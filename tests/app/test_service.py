@@ -48,6 +48,67 @@ async def test_concurrent_commands_on_one_table_share_commits(tmp_path: Path) ->
     await store.close()
 
 
+class _Publications:
+    """A hub's ``publishing``: what is delivered inside each outermost publication."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.runs: list[list[str]] = []
+
+    def __enter__(self) -> None:
+        if self.depth == 0:
+            self.runs.append([])
+        self.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+
+    def note(self, what: str) -> None:
+        self.runs[-1].append(what) if self.depth else self.runs.append([f"outside: {what}"])
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
+async def test_a_batchs_commands_are_published_as_one(tmp_path: Path, backend: str) -> None:
+    """Commands of several tables (and several on one) stored in one batch reach their
+    subscribers, and their acks their senders, inside one publication: where the
+    server writes each connection's frames of the whole batch in one write."""
+    store = MemoryEventStore() if backend == "memory" else SQLiteEventStore(tmp_path / "t.db")
+    await store.open()
+    hub = Hub(store, load_registry())
+    pubs = hub.publishing = _Publications()
+    tables = []
+    for i in range(4):
+        created = await hub.create_table(ruleset="generic", name=f"t{i}")
+        table = await hub.table(created.table_id)
+        await table.subscribe(
+            created.member_id, lambda f, i=i: pubs.note(f"t{i} seq {json.loads(f)['seq']}"), 2
+        )
+        tables.append((table, created.member_id))
+    pubs.runs.clear()
+    commits = getattr(store, "commits", 0)
+    for n in range(2):
+        for i, (table, gm) in enumerate(tables):
+            table.submit(
+                gm,
+                Chat(text=f"line {n}"),
+                command_id=f"c{i}-{n}",
+                reply=lambda o, i=i, n=n: pubs.note(f"ack t{i} {o[0]}"),
+            )
+    for _ in range(500):
+        if sum(len(r) for r in pubs.runs) == 16:
+            break
+        await asyncio.sleep(0.01)
+    batches = getattr(store, "commits", 1) - commits
+    assert len(pubs.runs) == batches < 8  # one publication per batch, not per command
+    seen = [what for run in pubs.runs for what in run]
+    assert all(not w.startswith("outside") for w in seen)
+    for i in range(4):  # each table's events, then its acks, in seq order
+        mine = [w for w in seen if f"t{i} " in w]
+        assert [w.split()[-1] for w in mine] == ["3", "3", "4", "4"]
+    await hub.close()
+    await store.close()
+
+
 async def test_a_duplicate_waits_for_the_first_to_be_durable() -> None:
     """The same command id sent while the first is still being stored gets the same ack."""
     store = MemoryEventStore()

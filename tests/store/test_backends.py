@@ -12,6 +12,50 @@ from taku.store.base import EventStore
 from taku.testing.store_contract import EventStoreContract, make_events, new_table
 
 
+class _Answering:
+    """A store's ``answering``: counts how often it is entered and which appends it
+    answers inside; ``done`` of an append outside it is noted as such."""
+
+    def __init__(self) -> None:
+        self.entered = 0
+        self.inside = False
+        self.answered: list[tuple[int, str]] = []  # (entry, table) per answer
+        self.commits = 0
+
+    def __enter__(self) -> None:
+        assert not self.inside
+        self.entered += 1
+        self.inside = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.inside = False
+
+    def done(self, table_id: str) -> Callable[[BaseException | None], None]:
+        def answered(err: BaseException | None) -> None:
+            assert err is None
+            self.answered.append((self.entered if self.inside else 0, table_id))
+
+        return answered
+
+
+async def _batched(store: EventStore, n: int) -> _Answering:
+    """``n`` appends (one per new table) started in one turn of the loop, awaited."""
+    import asyncio
+
+    tables = [await new_table(store) for _ in range(n)]
+    rec = _Answering()
+    rec.commits = getattr(store, "commits", 0)  # before the batch, after the tables
+    store.answering = rec
+    for t in tables:
+        store.append_nowait(t, make_events(t, 2), expected_seq=1, done=rec.done(t))
+    for _ in range(500):
+        if len(rec.answered) == n:
+            break
+        await asyncio.sleep(0.01)
+    assert [t for _, t in rec.answered] == tables  # each answered once, in order
+    return rec
+
+
 class TestMemoryStore(EventStoreContract):
     @pytest.fixture
     async def store(self) -> AsyncIterator[EventStore]:
@@ -26,6 +70,12 @@ class TestMemoryStore(EventStoreContract):
             return store
 
         return again
+
+    async def test_appends_of_one_turn_are_answered_together(self, store: EventStore) -> None:
+        """The appends started in one turn of the loop are one batch: answered in one
+        ``answering`` (where the server holds each connection's frames), in order."""
+        rec = await _batched(store, 20)
+        assert rec.entered == 1 and {entry for entry, _ in rec.answered} == {1}
 
 
 class TestSQLiteStore(EventStoreContract):
@@ -54,6 +104,15 @@ class TestSQLiteStore(EventStoreContract):
         await asyncio.gather(*(store.append(t, make_events(t, 2), expected_seq=1) for t in tables))
         assert all([await store.last_seq(t) == 2 for t in tables])
         assert store.commits - commits_before < 50
+
+    async def test_each_transactions_appends_are_answered_together(
+        self, store: SQLiteEventStore
+    ) -> None:
+        """Every append is answered inside ``answering``, entered once per transaction:
+        what one commit makes durable is published together."""
+        rec = await _batched(store, 60)
+        assert all(entry > 0 for entry, _ in rec.answered)
+        assert rec.entered == store.commits - rec.commits < 60
 
     async def test_big_batches_are_written_whole(self, store: SQLiteEventStore) -> None:
         """Batches of many appends at once, and a command of more events than one

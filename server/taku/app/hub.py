@@ -185,10 +185,7 @@ class Hub:
         self.clock = clock
         self.core_commands = CORE_COMMANDS
         self.core_events = CORE_EVENTS
-        self.publishing: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
-        """Entered around each publication of durable events and their acks: the
-        server sets it to hold each connection's frames until it is left, then
-        write them together (one write, not one per frame)."""
+        self.publishing = contextlib.nullcontext()
         self._tables: dict[str, TableService] = {}
         self._loading: dict[str, asyncio.Future[TableService]] = {}
         self.snapshot_every = max(0, snapshot_every)
@@ -212,6 +209,20 @@ class Hub:
         """On a shared store, how often the node looks for armed timers it does not hold (s)."""
         self._timer_watch: asyncio.Task[None] | None = None
         _trim_heap()  # loads libc now: objects made at the first sweep would outlive it
+
+    @property
+    def publishing(self) -> contextlib.AbstractContextManager[Any]:
+        """Entered around each publication of durable events and their acks: the
+        server sets it to hold each connection's frames until it is left, then
+        write them together (one write, not one per frame). It is also the store's
+        :attr:`~taku.store.base.EventStore.answering`, so a batch of appends
+        answered together is one publication."""
+        return self._publishing
+
+    @publishing.setter
+    def publishing(self, value: contextlib.AbstractContextManager[Any]) -> None:
+        self._publishing = value
+        self.store.answering = value
 
     async def close(self) -> None:
         if self._timer_watch is not None:

@@ -87,6 +87,12 @@ class EventStore(abc.ABC):
     shared: bool = False
     """True when other processes may append to the same tables (PostgreSQL)."""
 
+    answering: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
+    """Entered around the ``done`` calls of :meth:`append_nowait` that one batch (one
+    transaction) answers, in one event-loop callback: the hub sets it to its
+    ``publishing``, so what a batch publishes to one connection leaves in one write,
+    however many of its commands the connection sees."""
+
     @property
     def reachable(self) -> bool:
         """True while the store can serve appends and reads (``GET /readyz``); a shared store
@@ -159,9 +165,10 @@ class EventStore(abc.ABC):
         ``done(None)`` once the events are durable, ``done(error)`` with what
         :meth:`append` would have raised. Appends started one after another on
         one table reach the store in that order. This is the application
-        service's hot path: a backend that batches (SQLite) calls ``done``
-        straight from its batch's completion, with no task per append. The
-        default runs :meth:`append` in a task that waits for the table's previous one.
+        service's hot path: a backend that batches (SQLite, memory) calls ``done``
+        straight from its batch's completion, with no task per append, every
+        ``done`` of one batch inside :attr:`answering`. The default runs
+        :meth:`append` in a task that waits for the table's previous one.
         """
 
         previous = self._tails.get(table_id)

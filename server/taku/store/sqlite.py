@@ -591,20 +591,21 @@ class SQLiteEventStore(EventStore):
         committed: float = 0.0,
     ) -> None:
         """On the event loop: tell each append of a committed (or failed) batch how it went,
-        in order. The writer took the batch up at ``picked`` and committed it at
+        in order, inside :attr:`answering`. The writer took the batch up at ``picked`` and committed it at
         ``committed`` (``perf_counter``; for stage timings)."""
         metrics.commit_batch(len(results))
         stages = metrics.stages
         if stages.enabled:
             stages.batch_times(picked, committed)
         try:
-            for item, err in results:
-                if err is None and item.events:
-                    self._published(item.table_id, item.events[-1].seq)
-                try:
-                    item.done(err)
-                except Exception:  # one caller's bug must not keep the others waiting
-                    log.exception("append_callback_failed", table_id=item.table_id)
+            with self.answering:  # the batch's publications leave together
+                for item, err in results:
+                    if err is None and item.events:
+                        self._published(item.table_id, item.events[-1].seq)
+                    try:
+                        item.done(err)
+                    except Exception:  # one caller's bug must not keep the others waiting
+                        log.exception("append_callback_failed", table_id=item.table_id)
         finally:
             stages.batch_done()
 
