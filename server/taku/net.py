@@ -32,9 +32,10 @@ from typing import Any
 import msgspec
 import structlog
 from websockets.asyncio.server import Server as WSServer
-from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, NegotiationError
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.typing import Subprotocol
@@ -173,9 +174,11 @@ class ServerConfig:
 class _Outbox:
     """Frames held per connection while the hub publishes (``hub.publishing``).
 
-    A publication sends a command's events to every subscriber, then its ack to
-    the sender; held, the sender's event and ack leave in one write. On loopback
-    and LANs a server spends much of its time in ``send`` calls, one per write.
+    A publication (every command of one batch of appends) sends each command's
+    events to every subscriber, then its ack to the sender; held, a connection's
+    frames of the whole batch leave in one write, and each frame is serialized once
+    for every connection it goes to. On loopback and LANs a server spends much of
+    its time in ``send`` calls, one per write.
     """
 
     def __init__(self) -> None:
@@ -197,40 +200,46 @@ class _Outbox:
         if self.depth or not self.held:
             return
         held, self.held = self.held, {}
-        # most connections got one frame, the same object for every viewer who sees an
-        # event alike: each such frame goes out in one broadcast() to all of them
-        alike: dict[int, tuple[bytes, list[_Connection]]] = {}
+        # most frames go to several connections (one object for every viewer who sees
+        # an event alike): each is serialized once for all of them
+        wire: dict[int, bytes] = {}
         for conn, frames in held.items():
-            if len(frames) == 1:
-                frame = frames[0]
-                group = alike.get(id(frame))  # frames are held (alive) meanwhile: ids are unique
-                if group is None:
-                    alike[id(frame)] = (frame, [conn])
-                else:
-                    group[1].append(conn)
-            else:
-                conn.write(frames)
-        for frame, conns in alike.values():
-            broadcast([c.ws for c in conns if not c.ws.transport.is_closing()], frame, text=True)
-            for c in conns:
-                c.check_backlog()
+            conn.write(frames, wire)
 
 
-def _write_frames(ws: ServerConnection, frames: Sequence[bytes]) -> None:
+def _wire_frame(frame: bytes) -> bytes:
+    """``frame`` (UTF-8 JSON) as a server's text frame on the wire: websockets' own
+    serialization, unmasked and with no extension, so the same bytes for every
+    connection that negotiated none (compression is off by default)."""
+    return Frame(Opcode.TEXT, frame).serialize(mask=False)
+
+
+def _write_frames(ws: ServerConnection, frames: Sequence[bytes], wire: dict[int, bytes]) -> None:
     """Several text frames to one connection in one socket write.
 
-    What :func:`websockets.asyncio.server.broadcast` does for one frame (the
-    connection's Sans-I/O ``protocol`` makes the frames, its ``transport``
-    writes them), with the frames' bytes joined into one write. Like broadcast,
-    a connection that is not open is skipped and a failed write is dropped.
+    What :func:`websockets.asyncio.server.broadcast` does for each frame, with the
+    frames' bytes joined into one write, and each frame serialized once per
+    publication however many connections it goes to (``wire``: ``id(frame)`` to its
+    bytes, valid while the frames are held). What the connection's Sans-I/O
+    ``protocol`` has queued (a pong) goes first; a connection that negotiated an
+    extension (compression) has its frames made by its protocol. Like broadcast, a
+    connection that is not open is skipped and a failed write is dropped.
     """
     protocol = ws.protocol
     if protocol.state is not State.OPEN:
         return
     try:
-        for frame in frames:
-            protocol.send_text(frame)
-        chunks = protocol.data_to_send()
+        if protocol.extensions:
+            for frame in frames:
+                protocol.send_text(frame)
+            chunks = protocol.data_to_send()
+        else:
+            chunks = protocol.data_to_send()
+            for frame in frames:
+                data = wire.get(id(frame))
+                if data is None:
+                    data = wire[id(frame)] = _wire_frame(frame)
+                chunks.append(data)
         ws.transport.write(b"".join(chunks))
         if b"" in chunks:  # the protocol ended the stream meanwhile, as websockets' send_data does
             if ws.transport.can_write_eof():
@@ -298,22 +307,21 @@ class _Connection:
         else:
             self.write((frame,))
 
-    def write(self, frames: Sequence[bytes]) -> None:
-        """Write frames now (one write for several); a connection already lost is skipped,
-        so a burst of events to a dropped peer does not log asyncio's warning for each."""
+    def write(self, frames: Sequence[bytes], wire: dict[int, bytes] | None = None) -> None:
+        """Write frames now (one write for several; ``wire``: the publication's frames
+        serialized so far, see :func:`_write_frames`); a connection already lost is
+        skipped, so a burst of events to a dropped peer does not log asyncio's warning
+        for each."""
         if self.ws.transport.is_closing():
             return
-        if len(frames) == 1:
-            broadcast((self.ws,), frames[0], text=True)
-        else:
-            _write_frames(self.ws, frames)
+        _write_frames(self.ws, frames, {} if wire is None else wire)
         self.check_backlog()
 
     def write_page(self, frames: Sequence[bytes]) -> None:
         """Write one page of a bulk send (a catch-up) now: its size is bounded, and the
         sender awaits :meth:`drain` before the next, so it is no backlog of the peer's."""
         if not self.ws.transport.is_closing():
-            _write_frames(self.ws, list(frames))
+            _write_frames(self.ws, frames, {})
 
     def check_backlog(self) -> None:
         """Drop the connection when its peer has stopped reading (:meth:`Session.over_backlog`)."""
