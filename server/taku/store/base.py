@@ -30,10 +30,13 @@ import abc
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from typing import TypeVar
 
 import msgspec
 
 from taku.core.events import Recorded
+
+_T = TypeVar("_T")
 
 __all__ = ["EventStore", "Snapshot", "TableRecord", "TokenRecord"]
 
@@ -76,6 +79,22 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     data: bytes
 
 
+def by_table(items: Sequence[_T], table_of: Callable[[_T], str]) -> list[Sequence[_T]]:
+    """``items`` (a batch of appends) grouped by their table (``table_of``): each group
+    in the batch's order, the groups in the order of their first items."""
+    if len(items) < 2:
+        return [items]
+    groups: dict[str, list[_T]] = {}
+    for item in items:
+        tid = table_of(item)
+        group = groups.get(tid)
+        if group is None:
+            groups[tid] = [item]
+        else:
+            group.append(item)
+    return list(groups.values())
+
+
 class EventStore(abc.ABC):
     """Append-only event streams, one per table, plus table metadata.
 
@@ -89,9 +108,10 @@ class EventStore(abc.ABC):
 
     answering: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
     """Entered around the ``done`` calls of :meth:`append_nowait` that one batch (one
-    transaction) answers, in one event-loop callback: the hub sets it to its
-    ``publishing``, so what a batch publishes to one connection leaves in one write,
-    however many of its commands the connection sees."""
+    transaction) answers for one table, in one event-loop callback (:func:`by_table`):
+    the hub sets it to its ``publishing``, so what a batch publishes to one
+    connection leaves in one write, however many of its table's commands it holds,
+    and a table's answers do not wait for the other tables' of the batch."""
 
     @property
     def reachable(self) -> bool:
@@ -167,7 +187,7 @@ class EventStore(abc.ABC):
         one table reach the store in that order. This is the application
         service's hot path: a backend that batches (SQLite, memory) calls ``done``
         straight from its batch's completion, with no task per append, every
-        ``done`` of one batch inside :attr:`answering`. The default runs
+        ``done`` of one batch for one table inside :attr:`answering`. The default runs
         :meth:`append` in a task that waits for the table's previous one.
         """
 

@@ -10,9 +10,16 @@ import structlog
 
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord, _armed
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord, _armed, by_table
 
 log = structlog.get_logger("taku.store")
+
+_Pending = tuple[str, Sequence[Recorded], int, Callable[[BaseException | None], None]]
+
+
+def _table_of(pending: _Pending) -> str:
+    return pending[0]
+
 
 __all__ = ["MemoryEventStore"]
 
@@ -29,9 +36,7 @@ class MemoryEventStore(EventStore):
         self._snapshots: dict[str, dict[int, Snapshot]] = {}
         self.appends = 0
         """How many appends succeeded (for tests that count writes)."""
-        self._batch: list[
-            tuple[str, Sequence[Recorded], int, Callable[[BaseException | None], None]]
-        ] = []
+        self._batch: list[_Pending] = []
         """The appends started in this turn of the event loop (:meth:`append_nowait`)."""
 
     async def create_table(
@@ -73,25 +78,27 @@ class MemoryEventStore(EventStore):
         done: Callable[[BaseException | None], None],
     ) -> None:
         """The appends started in one turn of the event loop are applied, in order, in
-        one callback on the next: one batch, answered inside :attr:`answering`."""
+        one callback on the next: one batch, each table's answered inside
+        :attr:`answering`."""
         self._batch.append((table_id, events, expected_seq, done))
         if len(self._batch) == 1:
             asyncio.get_running_loop().call_soon(self._apply_batch)
 
     def _apply_batch(self) -> None:
         batch, self._batch = self._batch, []
-        with self.answering:
-            for table_id, events, expected_seq, done in batch:
-                try:
-                    self._append_now(table_id, events, expected_seq)
-                except Exception as e:  # noqa: BLE001 - handed to done
-                    err: Exception | None = e
-                else:
-                    err = None
-                try:
-                    done(err)
-                except Exception:  # one caller's bug must not keep the others waiting
-                    log.exception("append_callback_failed", table_id=table_id)
+        for group in by_table(batch, _table_of):
+            with self.answering:
+                for table_id, events, expected_seq, done in group:
+                    try:
+                        self._append_now(table_id, events, expected_seq)
+                    except Exception as e:  # noqa: BLE001 - handed to done
+                        err: Exception | None = e
+                    else:
+                        err = None
+                    try:
+                        done(err)
+                    except Exception:  # one caller's bug must not keep the others waiting
+                        log.exception("append_callback_failed", table_id=table_id)
 
     def _append_now(self, table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
         stream = self._events.get(table_id)

@@ -55,7 +55,7 @@ import structlog
 from taku import metrics
 from taku.core.events import Recorded
 from taku.errors import DuplicateCommand, SeqConflict, StoreError, TableNotFound
-from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord, _armed
+from taku.store.base import EventStore, Snapshot, TableRecord, TokenRecord, _armed, by_table
 
 __all__ = ["SQLiteEventStore"]
 
@@ -166,6 +166,10 @@ class _Append(msgspec.Struct):
     expected_seq: int
     done: Callable[[BaseException | None], None]
     new_table: TableRecord | None = None
+
+
+def _table_of(result: tuple[_Append, BaseException | None]) -> str:
+    return result[0].table_id
 
 
 class _OneCursor(sqlite3.Connection):
@@ -591,21 +595,22 @@ class SQLiteEventStore(EventStore):
         committed: float = 0.0,
     ) -> None:
         """On the event loop: tell each append of a committed (or failed) batch how it went,
-        in order, inside :attr:`answering`. The writer took the batch up at ``picked`` and committed it at
+        in order, each table's inside :attr:`answering`. The writer took the batch up at ``picked`` and committed it at
         ``committed`` (``perf_counter``; for stage timings)."""
         metrics.commit_batch(len(results))
         stages = metrics.stages
         if stages.enabled:
             stages.batch_times(picked, committed)
         try:
-            with self.answering:  # the batch's publications leave together
-                for item, err in results:
-                    if err is None and item.events:
-                        self._published(item.table_id, item.events[-1].seq)
-                    try:
-                        item.done(err)
-                    except Exception:  # one caller's bug must not keep the others waiting
-                        log.exception("append_callback_failed", table_id=item.table_id)
+            for group in by_table(results, _table_of):
+                with self.answering:  # a table's publications of the batch leave together
+                    for item, err in group:
+                        if err is None and item.events:
+                            self._published(item.table_id, item.events[-1].seq)
+                        try:
+                            item.done(err)
+                        except Exception:  # one caller's bug must not keep the others waiting
+                            log.exception("append_callback_failed", table_id=item.table_id)
         finally:
             stages.batch_done()
 
