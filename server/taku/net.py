@@ -377,8 +377,10 @@ class _Connection:
         try:
             while True:
                 # not ``async for``: its generator is one more frame held by every idle
-                # connection; recv() raises ConnectionClosed (OK or not) when it ends
-                frame = await ws.recv()
+                # connection; recv() raises ConnectionClosed (OK or not) when it ends.
+                # The frame's bytes, not decoded to str: the size limit counts bytes, and
+                # msgspec checks the UTF-8 of the JSON it decodes
+                frame = await ws.recv(decode=False)
                 if self.server.closing or ws.protocol.state is not State.OPEN:
                     # shutting down: frames not started yet are dropped unanswered (the client
                     # resends them with the same command id); reading on lets the close

@@ -122,6 +122,14 @@ async def test_oversized_frame_is_refused_but_the_connection_stays(
     reply = await pl.reply()
     assert reply["code"] == "protocol/frame_too_large"
     assert (await pl.request({"type": "chat", "table_id": tid, "text": "小さい"}))["type"] == "ack"
+    # the limit is in bytes: 30,000 characters of UTF-8 Japanese are 90,000 bytes
+    unescaped = json.dumps(
+        {"type": "chat", "table_id": tid, "text": "あ" * 30_000}, ensure_ascii=False
+    )
+    assert len(unescaped) < 64 * 1024 < len(unescaped.encode())
+    await pl.send_raw(unescaped)
+    assert (await pl.reply())["code"] == "protocol/frame_too_large"
+    assert (await pl.request({"type": "chat", "table_id": tid, "text": "次"}))["type"] == "ack"
 
 
 async def test_rate_limit_per_connection(tmp_path) -> None:
