@@ -118,6 +118,8 @@ class CommandPath(abc.ABC):
     def __init__(self, table: TableService) -> None:
         self.table = table
         self._seeds: dict[tuple[int, bool], tuple[bytes, str]] = {}
+        self._allowed = frozenset(table.hub.core_events + table.ruleset.events)
+        """The event types this table's commands may emit (the core's and its ruleset's)."""
 
     @abc.abstractmethod
     def run(
@@ -281,7 +283,7 @@ class CommandPath(abc.ABC):
         table_id = table.table_id
         now = now or table.hub.clock()
         seq = state.seq
-        allowed = table.hub.core_events + ruleset.events
+        allowed = self._allowed
         out: list[Recorded] = []
         hidden = any(isinstance(item, Private) for item in emitted) or (
             decided is not None
@@ -299,7 +301,7 @@ class CommandPath(abc.ABC):
                 redacted = msgspec.Raw(encode(red))
             else:
                 event = item
-            assert isinstance(event, allowed), (
+            assert type(event) in allowed or isinstance(event, tuple(allowed)), (
                 f"{type(event).__name__} is not an event of {ruleset.id}"
             )
             tag = tag_of(type(event))

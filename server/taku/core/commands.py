@@ -436,33 +436,47 @@ def fingerprint(command: Command) -> str:
     refuses a ``command_id`` sent again with a different fingerprint
     (``command/id_reused``). Fields in the class's ``added_fields`` count only when
     they differ from their default (the fingerprint older versions computed)."""
-    tag, fields, added = _plan(type(command))
+    added, without = _plan(type(command))
     if added and any(getattr(command, name) == default for name, default in added):
         # the Struct's own encoding (its tag, then its fields in order) without them
-        parts = [tag]
-        for name, key, is_added, default in fields:
-            value = getattr(command, name)
-            if is_added and value == default:
-                continue
-            parts.append(key + _canonical(value))
-        return hashlib.blake2b(b"{" + b",".join(parts) + b"}", digest_size=16).hexdigest()
+        return hashlib.blake2b(
+            _canonical(without(*msgspec.structs.astuple(command))), digest_size=16
+        ).hexdigest()
     return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()
 
 
+_KEPT = msgspec.UNSET
+"""The default of a field the fingerprint always has (no value of a command is UNSET)."""
+
+
 @functools.cache
-def _plan(
-    t: type[Command],
-) -> tuple[bytes, tuple[tuple[str, bytes, bool, Any], ...], tuple[tuple[str, Any], ...]]:
-    """What :func:`fingerprint` needs of a command type, once per type: its tag's
-    ``"type":…`` part, each field's (name, ``"key":``, added?, default) in order, and
-    the added fields' (name, default). ``msgspec.structs.fields`` evaluates the type's
-    annotations on every call (most of a chat command's time before it was kept)."""
+def _plan(t: type[Command]) -> tuple[tuple[tuple[str, Any], ...], type[msgspec.Struct]]:
+    """What :func:`fingerprint` needs of a command type, once per type: the added
+    fields' (name, default), and a Struct of the same tag and fields (names as
+    encoded) that leaves out an added field at its default and keeps every other
+    field (``omit_defaults``; built from the command's fields in order).
+    ``msgspec.structs.fields`` evaluates the type's annotations on every call (most
+    of a chat command's time before it was kept)."""
     added_names = set(t.added_fields)
-    fields = []
+    added = []
+    spec: list[tuple[str, Any, Any]] = []
     for f in msgspec.structs.fields(t):
-        default = f.default
-        if default is msgspec.NODEFAULT and f.default_factory is not msgspec.NODEFAULT:
-            default = f.default_factory()
-        fields.append((f.name, _canonical(f.encode_name) + b":", f.name in added_names, default))
-    added = tuple((name, default) for name, _, is_added, default in fields if is_added)
-    return b'"type":' + _canonical(t.__struct_config__.tag), tuple(fields), added
+        if f.name in added_names:
+            if f.default_factory is not msgspec.NODEFAULT:
+                added.append((f.name, f.default_factory()))
+                spec.append((f.name, Any, msgspec.field(default_factory=f.default_factory)))
+            else:
+                added.append((f.name, f.default))
+                spec.append((f.name, Any, f.default))
+        else:
+            spec.append((f.name, Any, _KEPT))
+    config = t.__struct_config__
+    without = msgspec.defstruct(
+        f"{t.__name__}Fingerprint",
+        spec,
+        tag=config.tag,
+        tag_field=config.tag_field,
+        omit_defaults=True,
+        rename={f.name: f.encode_name for f in msgspec.structs.fields(t)},
+    )
+    return tuple(added), without
