@@ -33,7 +33,10 @@ class Code:
 CATALOGUE: dict[str, Code] = {
     # the frame or message
     "protocol/error": Code("a protocol error", "プロトコルのエラーです"),
-    "protocol/malformed_json": Code("the frame is not JSON", "送られたデータがJSONではありません"),
+    "protocol/malformed_json": Code(
+        "the frame is not JSON (also a text frame that is not UTF-8: the connection stays open)",
+        "送られたデータがJSONではありません",
+    ),
     "protocol/unknown_type": Code(
         "no message (or command) of that `type`", "「{type}」という種類のメッセージはありません"
     ),

@@ -132,3 +132,59 @@ def test_chat_added_fields_set_and_unset(
 ) -> None:
     command = Chat(text=text, character_id=character_id, channel=channel, to=to)
     assert fingerprint(command) == _old_fingerprint(command)
+
+
+class _Opts(msgspec.Struct, frozen=True):
+    n: int = 0
+
+
+class _Mode(core_commands.Command, frozen=True, kw_only=True, tag="test.mode"):
+    added_fields = ("mode",)
+    name: str
+    mode: str = "normal"
+
+
+class _Level(core_commands.Command, frozen=True, kw_only=True, tag="test.level"):
+    added_fields = ("level", "scale", "opts")
+    name: str
+    level: int = 1000
+    scale: float = 0.0
+    opts: _Opts = msgspec.field(default_factory=_Opts)
+    needed: str
+
+
+@pytest.mark.parametrize(
+    ("t", "raws"),
+    [
+        (_Mode, ["", ',"mode":"normal"', ',"mode":"other"']),
+        (
+            _Level,
+            [
+                ',"needed":"x"',
+                ',"needed":"x","level":1000',
+                ',"needed":"x","scale":0.0',
+                ',"needed":"x","scale":0',
+                ',"needed":"x","opts":{}',
+                ',"needed":"x","level":7,"opts":{"n":2}',
+            ],
+        ),
+    ],
+)
+def test_added_fields_at_any_default_are_left_out_as_before(
+    t: type[core_commands.Command], raws: list[str]
+) -> None:
+    """A ruleset's added field at its default (a non-empty string, a big int, a float,
+    a factory's Struct) is left out, as the old fingerprint did: a command that omits
+    it and one that sends its default are the same command."""
+    tag = t.__struct_config__.tag
+    decoded = [
+        msgspec.json.decode(
+            b'{"type":"' + tag.encode() + b'","name":"a"' + r.encode() + b"}", type=t
+        )
+        for r in raws
+    ]
+    for command in decoded:
+        assert fingerprint(command) == _old_fingerprint(command)
+    defaults = decoded[:-1] if t is _Mode else decoded[:5]
+    assert len({fingerprint(c) for c in defaults}) == 1
+    assert fingerprint(decoded[-1]) != fingerprint(decoded[0])

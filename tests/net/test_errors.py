@@ -132,6 +132,17 @@ async def test_oversized_frame_is_refused_but_the_connection_stays(
     assert (await pl.request({"type": "chat", "table_id": tid, "text": "次"}))["type"] == "ack"
 
 
+async def test_a_text_frame_that_is_not_utf8_is_malformed_and_the_connection_stays(
+    table: tuple[Raw, Raw, str],
+) -> None:
+    """docs/protocol.md: a text frame that is not UTF-8 is refused as not JSON (the
+    JSON decoder checks the UTF-8); the next message works."""
+    gm, pl, tid = table
+    await pl.ws.send(b'{"type":"chat","table_id":"' + tid.encode() + b'","text":"\xff"}', text=True)  # type: ignore[attr-defined]
+    assert (await pl.reply())["code"] == "protocol/malformed_json"
+    assert (await pl.request({"type": "chat", "table_id": tid, "text": "次"}))["type"] == "ack"
+
+
 async def test_rate_limit_per_connection(tmp_path) -> None:
     """Past the per-connection rate, messages get protocol/rate_limited; others are unaffected."""
     from taku.store import MemoryEventStore

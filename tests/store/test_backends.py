@@ -92,6 +92,57 @@ class TestMemoryStore(EventStoreContract):
         rec = await _batched(store, 5)
         assert len(_one_table_each(rec)) == rec.entered == 5
 
+    async def test_an_awaited_append_keeps_its_place_among_the_others(
+        self, store: MemoryEventStore
+    ) -> None:
+        """Appends started one after another reach the store in that order, awaited or
+        not: one started while an awaited one waits comes after it."""
+        import asyncio
+
+        tid = await new_table(store)
+        answers: list[tuple[str, BaseException | None]] = []
+
+        async def nowait_then_awaited() -> None:
+            store.append_nowait(
+                tid,
+                make_events(tid, 2, command_id="n1"),
+                expected_seq=1,
+                done=lambda e: answers.append(("n1", e)),
+            )
+            await store.append(tid, make_events(tid, 3, command_id="x"), expected_seq=2)
+            answers.append(("x", None))
+
+        task = asyncio.ensure_future(nowait_then_awaited())
+        asyncio.get_running_loop().call_soon(
+            lambda: store.append_nowait(
+                tid,
+                make_events(tid, 4, command_id="n2"),
+                expected_seq=3,
+                done=lambda e: answers.append(("n2", e)),
+            )
+        )
+        await task
+        await asyncio.sleep(0.01)
+        assert all(err is None for _, err in answers) and len(answers) == 3
+        assert [e.command_id for e in await store.read(tid)][1:] == ["n1", "x", "n2"]
+
+    async def test_an_append_refused_without_a_loop_leaves_nothing_behind(
+        self, store: MemoryEventStore
+    ) -> None:
+        """An append that cannot be scheduled (no running loop) raises and is not kept:
+        the appends after it are answered."""
+        import asyncio
+
+        tid = await new_table(store)
+        with pytest.raises(RuntimeError):
+            await asyncio.to_thread(
+                store.append_nowait, tid, make_events(tid, 2), expected_seq=1, done=print
+            )
+        answered: asyncio.Future[BaseException | None] = asyncio.Future()
+        store.append_nowait(tid, make_events(tid, 2), expected_seq=1, done=answered.set_result)
+        assert await asyncio.wait_for(answered, 5) is None
+        assert await store.last_seq(tid) == 2
+
 
 class TestSQLiteStore(EventStoreContract):
     @pytest.fixture

@@ -437,37 +437,52 @@ def fingerprint(command: Command) -> str:
     (``command/id_reused``). Fields in the class's ``added_fields`` count only when
     they differ from their default (the fingerprint older versions computed)."""
     added, without = _plan(type(command))
-    if added and any(getattr(command, name) == default for name, default in added):
-        # the Struct's own encoding (its tag, then its fields in order) without them
-        return hashlib.blake2b(
-            _canonical(without(*msgspec.structs.astuple(command))), digest_size=16
-        ).hexdigest()
+    if added:
+        values = None
+        for i, default in added:
+            if values is None:
+                if getattr(command, without.__struct_fields__[i]) != default:
+                    continue
+                values = list(msgspec.structs.astuple(command))
+            if values[i] == default:
+                values[i] = _LEFT_OUT
+        if values is not None:
+            # the Struct's own encoding (its tag, then its fields in order) without them
+            return hashlib.blake2b(_canonical(without(*values)), digest_size=16).hexdigest()
     return hashlib.blake2b(_canonical(command), digest_size=16).hexdigest()
 
 
-_KEPT = msgspec.UNSET
-"""The default of a field the fingerprint always has (no value of a command is UNSET)."""
+class _Sentinel:
+    """A default no command's value is (compared by identity by ``omit_defaults``)."""
+
+
+_LEFT_OUT = _Sentinel()
+"""What an added field at its default is replaced with: its :func:`_plan` Struct's
+default, so ``omit_defaults`` leaves it out (by identity, whatever the default is)."""
+
+_KEPT = _Sentinel()
+"""The default of every other field of a :func:`_plan` Struct: never a value, so kept."""
 
 
 @functools.cache
-def _plan(t: type[Command]) -> tuple[tuple[tuple[str, Any], ...], type[msgspec.Struct]]:
+def _plan(t: type[Command]) -> tuple[tuple[tuple[int, Any], ...], type[msgspec.Struct]]:
     """What :func:`fingerprint` needs of a command type, once per type: the added
-    fields' (name, default), and a Struct of the same tag and fields (names as
-    encoded) that leaves out an added field at its default and keeps every other
-    field (``omit_defaults``; built from the command's fields in order).
+    fields' (index, default), and a Struct of the same tag and fields (names as
+    encoded) that leaves out a field whose value is :data:`_LEFT_OUT` and keeps every
+    other (``omit_defaults``; made from the command's field values in order).
     ``msgspec.structs.fields`` evaluates the type's annotations on every call (most
     of a chat command's time before it was kept)."""
     added_names = set(t.added_fields)
     added = []
     spec: list[tuple[str, Any, Any]] = []
-    for f in msgspec.structs.fields(t):
+    fields = msgspec.structs.fields(t)
+    for i, f in enumerate(fields):
         if f.name in added_names:
-            if f.default_factory is not msgspec.NODEFAULT:
-                added.append((f.name, f.default_factory()))
-                spec.append((f.name, Any, msgspec.field(default_factory=f.default_factory)))
-            else:
-                added.append((f.name, f.default))
-                spec.append((f.name, Any, f.default))
+            default = f.default
+            if default is msgspec.NODEFAULT and f.default_factory is not msgspec.NODEFAULT:
+                default = f.default_factory()
+            added.append((i, default))  # a required one (NODEFAULT) is never at its default
+            spec.append((f.name, Any, _LEFT_OUT))
         else:
             spec.append((f.name, Any, _KEPT))
     config = t.__struct_config__
@@ -477,6 +492,6 @@ def _plan(t: type[Command]) -> tuple[tuple[tuple[str, Any], ...], type[msgspec.S
         tag=config.tag,
         tag_field=config.tag_field,
         omit_defaults=True,
-        rename={f.name: f.encode_name for f in msgspec.structs.fields(t)},
+        rename={f.name: f.encode_name for f in fields},
     )
     return tuple(added), without

@@ -64,10 +64,22 @@ class MemoryEventStore(EventStore):
         return self._tokens.get((table_id, token_hash))
 
     async def append(self, table_id: str, events: Sequence[Recorded], *, expected_seq: int) -> None:
+        """In the same batches as :meth:`append_nowait`, so appends started one after
+        another reach the store in that order, however they were started."""
         if table_id not in self._events:
             raise TableNotFound(f"no table {table_id}")
-        await asyncio.sleep(0)  # an append is a suspension point in every real backend
-        self._append_now(table_id, events, expected_seq)
+        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def done(err: BaseException | None) -> None:
+            if answered.done():  # the caller stopped waiting: the append stands all the same
+                return
+            if err is None:
+                answered.set_result(None)
+            else:
+                answered.set_exception(err)
+
+        self._enqueue((table_id, events, expected_seq, done))
+        await answered  # an append is a suspension point in every real backend
 
     def append_nowait(
         self,
@@ -80,15 +92,19 @@ class MemoryEventStore(EventStore):
         """The appends started in one turn of the event loop are applied, in order, in
         one callback on the next: one batch, each table's answered inside
         :attr:`answering`."""
-        self._batch.append((table_id, events, expected_seq, done))
-        if len(self._batch) == 1:
+        self._enqueue((table_id, events, expected_seq, done))
+
+    def _enqueue(self, pending: _Pending) -> None:
+        if not self._batch:  # scheduled first: a loop that refuses leaves nothing behind
             asyncio.get_running_loop().call_soon(self._apply_batch)
+        self._batch.append(pending)
 
     def _apply_batch(self) -> None:
         batch, self._batch = self._batch, []
-        for group in by_table(batch, _table_of):
-            with self.answering:
-                for table_id, events, expected_seq, done in group:
+        groups = by_table(batch, _table_of)
+        for n, group in enumerate(groups):
+            with self.answering:  # one table's appends of the batch
+                for k, (table_id, events, expected_seq, done) in enumerate(group):
                     try:
                         self._append_now(table_id, events, expected_seq)
                     except Exception as e:  # noqa: BLE001 - handed to done
@@ -99,6 +115,15 @@ class MemoryEventStore(EventStore):
                         done(err)
                     except Exception:  # one caller's bug must not keep the others waiting
                         log.exception("append_callback_failed", table_id=table_id)
+                    except BaseException:  # the loop stopping: the rest are applied later
+                        self._requeue([*group[k + 1 :], *(p for g in groups[n + 1 :] for p in g)])
+                        raise
+
+    def _requeue(self, rest: list[_Pending]) -> None:
+        if rest:
+            if not self._batch:
+                asyncio.get_running_loop().call_soon(self._apply_batch)
+            self._batch[:0] = rest
 
     def _append_now(self, table_id: str, events: Sequence[Recorded], expected_seq: int) -> None:
         stream = self._events.get(table_id)
