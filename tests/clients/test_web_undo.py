@@ -197,15 +197,16 @@ async def test_a_players_redo_is_offered_only_for_their_own_undone_command(
     assert await pl.locator("#redo-button").is_disabled()
     await pl.click("#undo-button")
     await wait_seq(pl, 5)
-    assert await pl.locator("#redo-button").is_enabled()
+    # the buttons follow the state, which comes after the event: waited for, not looked at once
+    await pl.wait_for_selector("#redo-button:enabled")
     await gm.fill("#chat-input", "GMの発言")
     await gm.press("#chat-input", "Enter")
     await wait_seq(gm, 6)
     await gm.click("#undo-button")
     await wait_seq(pl, 7)
     await pl.wait_for_selector("#log li[data-seq='6'].undone")
-    assert await pl.locator("#redo-button").is_disabled()
-    assert await gm.locator("#redo-button").is_enabled()
+    await pl.wait_for_selector("#redo-button:disabled")
+    await gm.wait_for_selector("#redo-button:enabled")
 
 
 async def test_a_double_click_undoes_once_and_forks_once(
