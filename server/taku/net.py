@@ -174,10 +174,11 @@ class ServerConfig:
 class _Outbox:
     """Frames held per connection while the hub publishes (``hub.publishing``).
 
-    A publication (every command of one batch of appends) sends each command's
-    events to every subscriber, then its ack to the sender; held, a connection's
-    frames of the whole batch leave in one write, and each frame is serialized once
-    for every connection it goes to. On loopback and LANs a server spends much of
+    A publication (one table's part of a batch of appends: its commands in seq
+    order, see ``EventStore.answering``) sends each command's events to every
+    subscriber, then its ack to the sender; held, a connection's frames of the
+    publication leave in one write, and each frame is serialized once for every
+    connection it goes to. On loopback and LANs a server spends much of
     its time in ``send`` calls, one per write.
     """
 
