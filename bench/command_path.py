@@ -87,11 +87,15 @@ async def _setup(
     hub.publishing = outbox
     setup: list[tuple[Any, list[tuple[Session, str]]]] = []
     for t in range(tables):
-        created = await hub.create_table(ruleset="generic", name=f"bench{t}", options={}, gm_name="gm")
+        created = await hub.create_table(
+            ruleset="generic", name=f"bench{t}", options={}, gm_name="gm"
+        )
         table = await hub.table(created.table_id)
         members = [created.member_id]
         for i in range(1, 5):
-            members.append((await hub.join(created.table_id, created.player_token, f"p{i}")).member_id)
+            members.append(
+                (await hub.join(created.table_id, created.player_token, f"p{i}")).member_id
+            )
         sessions = []
         for n, mid in enumerate(members):
             session = Session(_Limits(), conn_id=f"c{t}-{n}")
@@ -128,7 +132,9 @@ async def _run(
     """(wall, loop thread CPU, process CPU) in µs a command."""
     with tempfile.TemporaryDirectory() as tmp:
         store = (
-            SQLiteEventStore(Path(tmp) / "bench.db") if store_kind == "sqlite" else MemoryEventStore()
+            SQLiteEventStore(Path(tmp) / "bench.db")
+            if store_kind == "sqlite"
+            else MemoryEventStore()
         )
         try:
             out = await _measure(store, commands, batch, tables, in_flight)
@@ -155,7 +161,9 @@ async def _measure(
         assert isinstance(msg, CommandMsg | ChatMsg)
         mid = session.member(msg.table_id)
         command = table.decode_command(msg.command)
-        pending = session.submitted(msg.id, table.table_id, table.ruleset.id, mid, msg.command_id, command)
+        pending = session.submitted(
+            msg.id, table.table_id, table.ruleset.id, mid, msg.command_id, command
+        )
 
         def reply(outcome: Any) -> None:
             nonlocal answered
@@ -168,7 +176,9 @@ async def _measure(
                 held.append(frame)
             answered += 1
 
-        table.submit(mid, command, command_id=msg.command_id, reply=reply, received=session.frame_in)
+        table.submit(
+            mid, command, command_id=msg.command_id, reply=reply, received=session.frame_in
+        )
 
     gc.collect()
     t0, c0, p0 = time.perf_counter(), time.thread_time(), time.process_time()
