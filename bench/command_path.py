@@ -42,21 +42,15 @@ from typing import Any
 import msgspec
 
 from taku.app import Hub
+from taku.net import ServerConfig
 from taku.plugins import load_registry
 from taku.protocol import ChatMsg, CommandMsg
 from taku.session import Session
 from taku.store.memory import MemoryEventStore
 from taku.store.sqlite import SQLiteEventStore
 
-
-class _Limits:
-    max_frame_bytes = 64 * 1024
-    hard_max_frame_bytes = 1024 * 1024
-    rate_per_s = 1e9
-    rate_burst = 1_000_000_000
-    max_unanswered = 256
-    max_backlog_bytes = 16 * 1024 * 1024
-    catch_up_stall_s = 30.0
+LIMITS = ServerConfig(rate_per_s=1e9, rate_burst=10**9)
+"""The server's defaults, with no rate limit (the peer bench runs ``--rate 1000000``)."""
 
 
 class _Outbox:
@@ -98,7 +92,7 @@ async def _setup(
             )
         sessions = []
         for n, mid in enumerate(members):
-            session = Session(_Limits(), conn_id=f"c{t}-{n}")
+            session = Session(LIMITS, conn_id=f"c{t}-{n}")
             session.joined(created.table_id, mid)
 
             def sink(frame: bytes, key: object = session) -> None:
