@@ -1,7 +1,8 @@
 """Idle connections (issue 16: 10,000 idle clients within 0.8x Colyseus's memory): a
 joined, subscribed connection that sends nothing holds no handshake headers, no
-per-connection waiter or keepalive task, only a few KiB of Python objects; one
-keepalive task pings them all and closes a peer that stopped answering (1011)."""
+per-connection waiter or keepalive task, no empty deque and not its last message,
+only a few KiB of Python objects; one keepalive task pings them all and closes a
+peer that stopped answering (1011)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ import os
 import tracemalloc
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from taku.net import _FrameQueue
 from taku.store import MemoryEventStore
 from taku.testing.peer import Raw, new_table
 from taku.testing.server import start_server, stop_server
@@ -97,10 +102,11 @@ async def test_an_idle_subscribed_connection_holds_a_few_kib() -> None:
         grown = sum(s.size_diff for s in stats)
         per_connection_kib = grown / CONNECTIONS / 1024
         # each connection here is also a member of the table (its join event, its
-        # Member) and the bare client's transport is in the same process: ~16 KiB in
+        # Member) and the bare client's transport is in the same process: ~13.2 KiB in
         # all, where the handshake's headers, a waiter and websockets' keepalive task
-        # per connection made it ~21
-        assert per_connection_kib < 17.0, f"{per_connection_kib:.1f} KiB per idle connection"
+        # per connection made it ~21, and two empty deques of websockets' (its drain
+        # waiters, the Assembler's frame queue) and the last message held ~14.6
+        assert per_connection_kib < 14.0, f"{per_connection_kib:.1f} KiB per idle connection"
         for ws in running.server._server.connections if running.server._server else ():
             assert not ws.request or not ws.request.headers  # dropped after the handshake
         for w in wires:
@@ -155,3 +161,37 @@ async def test_one_keepalive_pings_every_connection_and_closes_a_silent_peer() -
         await alive.close()
     finally:
         await stop_server(running)
+
+
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), st.integers()),
+        st.tuples(st.just("extendleft"), st.lists(st.integers(), max_size=4)),
+        st.tuples(st.just("popleft"), st.none()),
+    ),
+    max_size=40,
+)
+
+
+@given(_OPS)
+def test_the_frame_queue_behaves_as_the_deque_it_replaces(ops: list[tuple[str, Any]]) -> None:
+    """websockets' Assembler keeps its frames in what was a deque: the same answers,
+    in the same order, for every sequence of what it calls (put, get, put_back)."""
+    import collections
+
+    light, deque = _FrameQueue(), collections.deque[int]()
+    for op, arg in ops:
+        if op == "popleft":
+            if not deque:
+                try:
+                    light.popleft()
+                except IndexError:
+                    continue
+                raise AssertionError("popleft of an empty queue must raise IndexError")
+            assert light.popleft() == deque.popleft()
+        else:
+            getattr(light, op)(arg)
+            getattr(deque, op)(arg)
+        assert len(light) == len(deque)
+        assert bool(light) == bool(deque)
+    assert [light.popleft() for _ in range(len(light))] == list(deque)
