@@ -167,7 +167,9 @@ _OPS = st.lists(
     st.one_of(
         st.tuples(st.just("append"), st.integers()),
         st.tuples(st.just("extendleft"), st.lists(st.integers(), max_size=4)),
+        st.tuples(st.just("extend"), st.lists(st.integers(), max_size=4)),
         st.tuples(st.just("popleft"), st.none()),
+        st.tuples(st.just("clear"), st.none()),
     ),
     max_size=40,
 )
@@ -176,7 +178,8 @@ _OPS = st.lists(
 @given(_OPS)
 def test_the_frame_queue_behaves_as_the_deque_it_replaces(ops: list[tuple[str, Any]]) -> None:
     """websockets' Assembler keeps its frames in what was a deque: the same answers,
-    in the same order, for every sequence of what it calls (put, get, put_back)."""
+    in the same order, for every sequence of what any release since 14 calls (put,
+    get, put_back or reset, abort)."""
     import collections
 
     light, deque = _FrameQueue(), collections.deque[int]()
@@ -189,6 +192,9 @@ def test_the_frame_queue_behaves_as_the_deque_it_replaces(ops: list[tuple[str, A
                     continue
                 raise AssertionError("popleft of an empty queue must raise IndexError")
             assert light.popleft() == deque.popleft()
+        elif op == "clear":
+            light.clear()
+            deque.clear()
         else:
             getattr(light, op)(arg)
             getattr(deque, op)(arg)
