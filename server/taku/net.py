@@ -414,7 +414,8 @@ class _Connection:
 
         A peer that takes nothing for ``catch_up_stall_s`` is dropped (it stopped
         reading; :meth:`Session.stalled`). Raises ConnectionClosed once the connection
-        is gone, so a bulk send stops.
+        is gone, so a bulk send stops; a connection lost with an error while it waited
+        (reset by the peer) is gone too, not a failure of the server's.
         """
         transport = self.ws.transport
         session = self.session
@@ -424,6 +425,8 @@ class _Connection:
             try:
                 await asyncio.wait_for(self.ws.drain(), step)
                 break
+            except ConnectionError:  # lost while it waited: ConnectionResetError and kin
+                raise ConnectionClosed(None, None) from None
             except TimeoutError:
                 now = transport.get_write_buffer_size()
                 still = still + step if now >= last else 0.0

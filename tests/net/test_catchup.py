@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import struct
 
 from structlog.testing import capture_logs
 from websockets.asyncio.client import connect as ws_connect
@@ -131,6 +132,56 @@ async def test_get_log_pages_of_a_long_table_stay_small_and_cover_it() -> None:
             assert len(json.dumps(page["events"], ensure_ascii=False).encode()) < 1024 * 1024
             seqs += [e["seq"] for e in page["events"]]
         assert seqs == list(range(1, 1003))
+        await gm.close()
+    finally:
+        await stop_server(running)
+
+
+async def test_a_reader_that_resets_its_connection_during_its_catch_up_ends_it_quietly() -> None:
+    """A peer that stops reading during its catch-up and then resets the connection (a
+    closed laptop lid, a killed tab) ends its catch-up as a connection that went away:
+    no ``internal_error`` with a traceback, its subscription gone, the server going on."""
+    running = await start_server(
+        MemoryEventStore(), catch_up_stall_s=30.0, rate_per_s=100_000.0, rate_burst=100_000
+    )
+    try:
+        gm = await Raw.connect(running.ws_url)
+        created = await _long_table(running, gm, 300)
+        tid = created["table_id"]
+        table = running.hub.loaded(tid)
+        assert table is not None
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", running.server.port))
+        peer = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
+        await peer.request(
+            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "ねる"}
+        )
+        server_side = next(
+            c for c in running.server._server.connections if c.remote_address == sock.getsockname()
+        )
+        server_side.transport.get_extra_info("socket").setsockopt(
+            socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+        )
+        with capture_logs() as logs:
+            peer.ws.transport.pause_reading()  # type: ignore[attr-defined]
+            await peer.ws.send(json.dumps({"type": "subscribe", "table_id": tid, "id": 7}))
+            for _ in range(200):  # until the catch-up waits for the peer to take its pages
+                if server_side.paused:
+                    break
+                await asyncio.sleep(0.01)
+            assert server_side.paused, "the catch-up never filled the socket"
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            peer.ws.transport.abort()  # type: ignore[attr-defined]  # RST
+            for _ in range(200):
+                if server_side not in running.server._server.connections:
+                    break
+                await asyncio.sleep(0.01)
+            ack = await gm.request({"type": "chat", "table_id": tid, "text": "まだいる"})
+        assert ack["type"] == "ack"
+        assert server_side not in running.server._server.connections
+        assert not [e for e in logs if e["event"] == "internal_error"], "a reset is no server error"
+        assert not any(s.member_id != "m2" and not s.live for s in table.subscriptions)
         await gm.close()
     finally:
         await stop_server(running)
