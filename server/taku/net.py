@@ -308,18 +308,18 @@ class _FrameQueue:
         self._items.append(item)
 
     def extendleft(self, items: Any) -> None:
-        if self._items is None:
-            self._items = collections.deque()
-        self._items.extendleft(items)
-        if not self._items:
-            self._items = None
+        self._extend(items, left=True)
 
     def extend(self, items: Any) -> None:
-        if self._items is None:
-            self._items = collections.deque()
-        self._items.extend(items)
-        if not self._items:
-            self._items = None
+        self._extend(items, left=False)
+
+    def _extend(self, items: Any, *, left: bool) -> None:
+        queue = self._items if self._items is not None else collections.deque()
+        if left:
+            queue.extendleft(items)
+        else:
+            queue.extend(items)
+        self._items = queue or None
 
     def popleft(self) -> Any:
         if self._items is None:

@@ -33,6 +33,24 @@ async def _long_table(running, gm: Raw, n: int, size: int = 1000) -> dict:
     return created
 
 
+async def small_window_member(running, created: dict, name: str) -> tuple[Raw, socket.socket]:
+    """A member of ``created``'s table, joined, on a socket with a 4 KiB receive buffer
+    (a reader whose window fills at once when it stops reading), and that socket."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", running.server.port))
+    member = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
+    await member.request(
+        {
+            "type": "join",
+            "table_id": created["table_id"],
+            "token": created["player_token"],
+            "name": name,
+        }
+    )
+    return member, sock
+
+
 async def test_a_fast_reader_catches_up_past_the_backlog_limit_and_a_non_reader_is_dropped() -> (
     None
 ):
@@ -73,13 +91,7 @@ async def test_a_fast_reader_catches_up_past_the_backlog_limit_and_a_non_reader_
         assert [e["seq"] for e in events] == list(range(1, table.state.seq + 1))
         assert not any(e["event"] == "connection_dropped_backlog" for e in logs)
 
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.connect(("127.0.0.1", running.server.port))
-        sleeper = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
-        await sleeper.request(
-            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "zzz"}
-        )
+        sleeper, _ = await small_window_member(running, created, "zzz")
         backlog_drops = _dropped("backlog")
         with capture_logs() as logs:
             await sleeper.ws.send(json.dumps({"type": "subscribe", "table_id": tid, "id": 99}))
@@ -150,13 +162,7 @@ async def test_a_reader_that_resets_its_connection_during_its_catch_up_ends_it_q
         tid = created["table_id"]
         table = running.hub.loaded(tid)
         assert table is not None
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.connect(("127.0.0.1", running.server.port))
-        peer = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
-        await peer.request(
-            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "ねる"}
-        )
+        peer, sock = await small_window_member(running, created, "ねる")
         server_side = next(
             c for c in running.server._server.connections if c.remote_address == sock.getsockname()
         )

@@ -232,12 +232,11 @@ async def test_a_ruleset_bug_fails_only_that_command(
 async def test_a_client_that_stops_reading_is_dropped_and_the_rest_go_on() -> None:
     """A subscriber whose frames pile up unread past ``max_backlog_bytes`` is dropped;
     the server keeps its memory and goes on serving the table's other members."""
-    import socket
-
     from structlog.testing import capture_logs
-    from websockets.asyncio.client import connect as ws_connect
 
     from taku.store import MemoryEventStore
+
+    from .test_catchup import small_window_member
 
     running = await start_server(
         MemoryEventStore(), max_backlog_bytes=64 * 1024, rate_per_s=100_000.0, rate_burst=100_000
@@ -247,13 +246,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_rest_go_on() -> No
         gm = await Raw.connect(running.ws_url)
         created = await new_table(gm)
         tid = created["table_id"]
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.connect(("127.0.0.1", running.server.port))
-        sleeper = Raw(await ws_connect(running.ws_url, sock=sock, max_queue=1))
-        await sleeper.request(
-            {"type": "join", "table_id": tid, "token": created["player_token"], "name": "zzz"}
-        )
+        sleeper, _ = await small_window_member(running, created, "zzz")
         await sleeper.request({"type": "subscribe", "table_id": tid, "after_seq": 10**6})
         with capture_logs() as logs:
             for i in range(3000):  # the sleeper never reads again
